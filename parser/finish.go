@@ -1,0 +1,257 @@
+package parser
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mgtriage/mgtriage/parser/openshift"
+	"github.com/mgtriage/mgtriage/parser/podstatus"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// finish joins what the pass collected: picks each namespace's pods (the list,
+// or the per-pod files where the list is missing or empty), keeps one pod per
+// UID, settles the gather time, derives the kubectl columns and startup stage
+// of every pod, and ties events and logs to their pods.
+func (b *builder) finish() *Gather {
+	g := b.g
+	g.Roots = sortedKeys(b.roots)
+	b.settleTime()
+	for _, name := range sortedKeys(b.nodes) {
+		g.Nodes = append(g.Nodes, b.nodes[name])
+	}
+	g.KubernetesVersion = kubeletVersion(g.Nodes)
+	g.Pods = b.choosePods()
+	sort.SliceStable(g.Events, func(i, j int) bool { return g.Events[i].When.Before(g.Events[j].When) })
+	sort.SliceStable(g.Operators, func(i, j int) bool { return g.Operators[i].Name < g.Operators[j].Name })
+
+	version := ParseKubeVersion(g.KubernetesVersion)
+	byUID := make(map[string]*Pod, len(g.Pods))
+	byKey := make(map[string]*Pod, len(g.Pods))
+	for _, p := range g.Pods {
+		p.Columns = podstatus.Compute(&p.Object, g.CollectedAt, version)
+		p.Stage = startupStage(&p.Object)
+		p.Healthy = (p.Columns.Status == "Running" && p.Columns.ReadyContainers == p.Columns.TotalContainers) ||
+			p.Columns.Status == "Completed"
+		if p.Object.UID != "" {
+			byUID[string(p.Object.UID)] = p
+		}
+		byKey[p.Key()] = p
+		p.Logs = b.logs[p.Key()]
+		sort.Slice(p.Logs, func(i, j int) bool {
+			a, c := p.Logs[i], p.Logs[j]
+			if a.Container != c.Container {
+				return a.Container < c.Container
+			}
+			return a.Previous && !c.Previous
+		})
+		p.NodeLog = b.podNodeLog(p)
+	}
+	for _, e := range g.Events {
+		io := e.Object.InvolvedObject
+		if io.Kind != "Pod" {
+			continue
+		}
+		p := byUID[string(io.UID)]
+		if p == nil {
+			p = byKey[io.Namespace+"/"+io.Name]
+		}
+		if p != nil {
+			p.Events = append(p.Events, e)
+		}
+	}
+	return g
+}
+
+// choosePods returns the pods of every namespace, one per UID, sorted by
+// namespace and name.
+func (b *builder) choosePods() []*Pod {
+	seen := map[string]bool{}
+	var out []*Pod
+	add := func(pods []*Pod) {
+		for _, p := range pods {
+			id := string(p.Object.UID)
+			if id == "" {
+				id = p.Key()
+			}
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			out = append(out, p)
+		}
+	}
+	keys := map[nsKey]bool{}
+	for k := range b.listPods {
+		keys[k] = true
+	}
+	for k := range b.filePods {
+		keys[k] = true
+	}
+	ordered := make([]nsKey, 0, len(keys))
+	for k := range keys {
+		ordered = append(ordered, k)
+	}
+	sort.Slice(ordered, func(i, j int) bool {
+		if ordered[i].root != ordered[j].root {
+			return ordered[i].root < ordered[j].root
+		}
+		return ordered[i].ns < ordered[j].ns
+	})
+	for _, k := range ordered {
+		if len(b.listPods[k]) > 0 {
+			add(b.listPods[k])
+		} else {
+			add(b.filePods[k])
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Object.Namespace != out[j].Object.Namespace {
+			return out[i].Object.Namespace < out[j].Object.Namespace
+		}
+		return out[i].Object.Name < out[j].Object.Name
+	})
+	return out
+}
+
+// settleTime picks the gather time: the timestamp file of an image folder
+// first, else any timestamp file (the outer one), else the latest time seen in
+// the objects, which is then reported as a problem.
+func (b *builder) settleTime() {
+	var times []time.Time
+	for _, root := range sortedKeys(b.roots) {
+		if ts, ok := b.timestamps[strings.TrimSuffix(root, "/")]; ok || (root == "" && b.timestamps["."] != nil) {
+			if root == "" {
+				ts = b.timestamps["."]
+			}
+			times = append(times, ts...)
+		}
+	}
+	if len(times) == 0 {
+		for _, dir := range sortedKeys(b.timestamps) {
+			times = append(times, b.timestamps[dir]...)
+		}
+	}
+	if len(times) > 0 {
+		sort.Slice(times, func(i, j int) bool { return times[i].Before(times[j]) })
+		b.g.CollectedAt, b.g.FinishedAt = times[0], times[len(times)-1]
+		return
+	}
+	var latest time.Time
+	for _, e := range b.g.Events {
+		if e.When.After(latest) {
+			latest = e.When
+		}
+	}
+	for _, pods := range []map[nsKey][]*Pod{b.listPods, b.filePods} {
+		for _, ps := range pods {
+			for _, p := range ps {
+				for _, c := range p.Object.Status.Conditions {
+					if c.LastTransitionTime.After(latest) {
+						latest = c.LastTransitionTime.Time
+					}
+				}
+			}
+		}
+	}
+	b.g.CollectedAt = latest.UTC()
+	b.problem("timestamp", "no readable timestamp file: ages are measured from the latest event or condition time, "+latest.UTC().Format(time.RFC3339))
+}
+
+func (b *builder) podNodeLog(p *Pod) []*LogGroup {
+	seen := map[*LogGroup]bool{}
+	var out []*LogGroup
+	for _, owner := range []string{p.Key(), "uid:" + string(p.Object.UID)} {
+		for _, g := range b.nodeLog[owner] {
+			if !seen[g] {
+				seen[g] = true
+				out = append(out, g)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].First.Equal(out[j].First) {
+			return out[i].First.Before(out[j].First)
+		}
+		return out[i].Source.Line < out[j].Source.Line
+	})
+	return out
+}
+
+// startupConditions is the order in which a pod's startup conditions turn True.
+var startupConditions = []corev1.PodConditionType{
+	corev1.PodScheduled, corev1.PodReadyToStartContainers, "PodHasNetwork",
+	corev1.PodInitialized, corev1.ContainersReady, corev1.PodReady,
+}
+
+// startupStage returns the first startup condition that is not True. Terminated
+// pods (Succeeded, Failed) have no stage. Conditions absent from the pod are
+// skipped, except that a pod with no conditions at all waits for PodScheduled.
+func startupStage(pod *corev1.Pod) Stage {
+	if pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
+		return Stage{}
+	}
+	if len(pod.Status.Conditions) == 0 {
+		return Stage{Condition: string(corev1.PodScheduled), Status: "Missing"}
+	}
+	for _, t := range startupConditions {
+		for _, c := range pod.Status.Conditions {
+			if c.Type != t || c.Status == corev1.ConditionTrue {
+				continue
+			}
+			return Stage{Condition: string(t), Status: string(c.Status), Since: c.LastTransitionTime.Time.UTC(), Reason: c.Reason, Message: c.Message}
+		}
+	}
+	return Stage{}
+}
+
+// kubeletVersion returns the kubeletVersion most nodes report, "" without nodes.
+func kubeletVersion(nodes []*Node) string {
+	count := map[string]int{}
+	best := ""
+	for _, n := range nodes {
+		v := n.Object.Status.NodeInfo.KubeletVersion
+		if v == "" {
+			continue
+		}
+		count[v]++
+		if count[v] > count[best] || (count[v] == count[best] && v < best) {
+			best = v
+		}
+	}
+	return best
+}
+
+// ParseKubeVersion reads "v1.22.0-rc.0+75ee307" as {1 22}; the zero Version
+// (newest behaviour) when s is empty or unreadable.
+func ParseKubeVersion(s string) podstatus.Version {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "v")
+	parts := strings.SplitN(s, ".", 3)
+	if len(parts) < 2 {
+		return podstatus.Version{}
+	}
+	major, err1 := strconv.Atoi(parts[0])
+	minor, err2 := strconv.Atoi(strings.TrimRight(parts[1], "+"))
+	if err1 != nil || err2 != nil {
+		return podstatus.Version{}
+	}
+	return podstatus.Version{Major: major, Minor: minor}
+}
+
+func operatorSummary(o *openshift.ClusterOperator, src Source) Operator {
+	op := Operator{Name: o.Name, Source: src}
+	op.Available, _ = o.Condition("Available")
+	op.Progressing, _ = o.Condition("Progressing")
+	var degradedMsg, availMsg string
+	op.Degraded, degradedMsg = o.Condition("Degraded")
+	_, availMsg = o.Condition("Available")
+	switch {
+	case op.Degraded == "True":
+		op.Message = degradedMsg
+	case op.Available != "True":
+		op.Message = availMsg
+	}
+	return op
+}

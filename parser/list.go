@@ -1,0 +1,145 @@
+package parser
+
+import (
+	"bytes"
+	"fmt"
+	"unicode/utf8"
+
+	"sigs.k8s.io/yaml"
+)
+
+// ListItem is one element of a v1 List document: its 1-based line in the file
+// and the element's own YAML, de-indented so it decodes as a single object.
+type ListItem struct {
+	Line int
+	Data []byte
+}
+
+// SplitList cuts a v1 List document (`apiVersion: v1`, `items:`, `kind: XList`,
+// as `oc get -o yaml` writes it) into its items without decoding them, so that
+// every item keeps its line and one broken item does not lose the others.
+// It returns ok=false when data is not in that block form (JSON, flow style,
+// no top-level `items:`); callers then decode the whole document instead.
+// closed is false when the file ends inside an item without a final newline,
+// the usual sign of a truncated copy.
+func SplitList(data []byte) (items []ListItem, closed, ok bool) {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	inItems := false
+	indent := -1
+	var cur *ListItem
+	var buf bytes.Buffer
+	flush := func() {
+		if cur != nil {
+			cur.Data = append([]byte(nil), buf.Bytes()...)
+			items = append(items, *cur)
+			cur = nil
+			buf.Reset()
+		}
+	}
+	for i, raw := range lines {
+		line := bytes.TrimRight(raw, "\r\n")
+		if !inItems {
+			if bytes.Equal(bytes.TrimRight(line, " "), []byte("items:")) {
+				inItems = true
+			} else if bytes.HasPrefix(line, []byte("items: []")) {
+				return nil, true, true
+			}
+			continue
+		}
+		trimmed := bytes.TrimLeft(line, " ")
+		if len(trimmed) == 0 || trimmed[0] == '#' {
+			if cur != nil {
+				buf.WriteString("\n")
+			}
+			continue
+		}
+		lead := len(line) - len(trimmed)
+		if indent < 0 {
+			if trimmed[0] != '-' {
+				return nil, false, false
+			}
+			indent = lead
+		}
+		switch {
+		case lead == indent && bytes.HasPrefix(trimmed, []byte("- ")) || lead == indent && bytes.Equal(trimmed, []byte("-")):
+			flush()
+			cur = &ListItem{Line: i + 1}
+			buf.Write(dedent(line, indent+2, true))
+			buf.WriteByte('\n')
+		case lead > indent && cur != nil:
+			buf.Write(dedent(line, indent+2, false))
+			buf.WriteByte('\n')
+		case lead == 0 && indent == 0 && trimmed[0] != '-', lead < indent:
+			flush()
+			return items, true, true
+		default:
+			return nil, false, false
+		}
+	}
+	flush()
+	if !inItems {
+		return nil, false, false
+	}
+	return items, bytes.HasSuffix(data, []byte("\n")), true
+}
+
+// dedent removes n columns of indentation; for the first line of an item the
+// "- " marker counts as indentation.
+func dedent(line []byte, n int, first bool) []byte {
+	if first {
+		out := bytes.TrimLeft(line, " ")
+		out = bytes.TrimPrefix(out, []byte("-"))
+		return bytes.TrimPrefix(out, []byte(" "))
+	}
+	if len(line) >= n {
+		return line[n:]
+	}
+	return bytes.TrimLeft(line, " ")
+}
+
+// decodeItems decodes every item of a v1 List into a new T, calling add for
+// each with its line. Items that fail to decode are returned as errors with
+// their line; the others are still added. Non-block documents (JSON) are
+// decoded whole, with line 0 for every item.
+func decodeItems[T any](data []byte, add func(obj *T, line int)) []error {
+	if !utf8.Valid(data) {
+		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
+	}
+	var errs []error
+	if items, closed, ok := SplitList(data); ok {
+		if !closed && len(items) > 0 {
+			errs = append(errs, fmt.Errorf("line %d: file ends inside this item without a newline (truncated copy?)", items[len(items)-1].Line))
+		}
+		for _, it := range items {
+			obj := new(T)
+			if err := yaml.Unmarshal(it.Data, obj); err != nil {
+				errs = append(errs, fmt.Errorf("line %d: %v", it.Line, err))
+				continue
+			}
+			add(obj, it.Line)
+		}
+		return errs
+	}
+	var list struct {
+		Items []T `json:"items"`
+	}
+	if err := yaml.Unmarshal(data, &list); err != nil {
+		return []error{err}
+	}
+	for i := range list.Items {
+		add(&list.Items[i], 0)
+	}
+	return nil
+}
+
+// decodeObject decodes a single object document.
+func decodeObject[T any](data []byte) (*T, error) {
+	if !utf8.Valid(data) {
+		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
+	}
+	obj := new(T)
+	if err := yaml.Unmarshal(data, obj); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}

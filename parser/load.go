@@ -1,0 +1,369 @@
+package parser
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mgtriage/mgtriage/parser/openshift"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// ErrNoGather is returned by Load when the input holds no must-gather: no
+// namespaces/ and no cluster-scoped-resources/ folder anywhere in it.
+var ErrNoGather = errors.New("no must-gather found: looked for namespaces/ or cluster-scoped-resources/ folders")
+
+// MaxObjectFileBytes bounds one YAML/JSON file read into memory; a larger file
+// becomes a Problem and is skipped.
+const MaxObjectFileBytes = 512 << 20
+
+// maxGroupsPerPod bounds the collapsed node-log groups kept for one pod.
+const maxGroupsPerPod = 64
+
+// Load reads the gather at input (a directory at or above one must-gather, or
+// an archive of it) in one sequential pass and returns the model. Unreadable or
+// malformed members become Problems; the run goes on. It returns ErrNotFound
+// when input does not exist, ErrNoGather when it holds no gather, and the
+// archive's error when the archive cannot be opened at all.
+func Load(ctx context.Context, input string) (*Gather, error) {
+	b := newBuilder(input)
+	walkErr := Walk(ctx, input, b.visit, func(name, why string) {
+		b.problem(name, why)
+	})
+	if walkErr != nil {
+		if errors.Is(walkErr, ErrNotFound) || b.g.Files == 0 {
+			return nil, walkErr
+		}
+		// The archive broke part-way: keep what was read.
+		b.problem(path.Base(input), "input ends early, analysed what was read before: "+walkErr.Error())
+	}
+	if len(b.roots) == 0 {
+		return nil, ErrNoGather
+	}
+	return b.finish(), nil
+}
+
+// nsKey identifies a namespace folder within one image folder.
+type nsKey struct{ root, ns string }
+
+type builder struct {
+	g          *Gather
+	roots      map[string]bool
+	listPods   map[nsKey][]*Pod
+	filePods   map[nsKey][]*Pod
+	timestamps map[string][]time.Time // folder → times in its timestamp file
+	nodes      map[string]*Node
+	logs       map[string][]*ContainerLog // "ns/pod" → logs
+	nodeLog    map[string]map[string]*LogGroup
+	groups     int
+}
+
+func newBuilder(input string) *builder {
+	return &builder{
+		g:          &Gather{Input: input},
+		roots:      map[string]bool{},
+		listPods:   map[nsKey][]*Pod{},
+		filePods:   map[nsKey][]*Pod{},
+		timestamps: map[string][]time.Time{},
+		nodes:      map[string]*Node{},
+		logs:       map[string][]*ContainerLog{},
+		nodeLog:    map[string]map[string]*LogGroup{},
+	}
+}
+
+func (b *builder) problem(p, why string) {
+	b.g.Problems = append(b.g.Problems, Problem{Path: p, Error: why})
+}
+
+func (b *builder) visit(m Member) error {
+	b.g.Files++
+	if m.Size > 0 {
+		b.g.Bytes += m.Size
+	}
+	if root, ok := gatherRoot(m.Path); ok {
+		b.roots[root] = true
+	}
+	c := classify(m.Path)
+	if c.Kind == kindOther {
+		return nil
+	}
+	rc, err := m.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	var r io.Reader = rc
+	if strings.HasSuffix(m.Path, ".gz") {
+		zr, err := gzip.NewReader(rc)
+		if err != nil {
+			return fmt.Errorf("gzip: %w", err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	switch c.Kind {
+	case kindContainerLog:
+		return b.readContainerLog(m.Path, c, r)
+	case kindServiceLog, kindNodeKubeletLog:
+		return b.readNodeLog(m.Path, c, r)
+	}
+	data, err := readBounded(r, MaxObjectFileBytes)
+	if err != nil {
+		return err
+	}
+	return b.decode(m.Path, c, data)
+}
+
+// readBounded reads all of r, or fails when r holds more than max bytes.
+func readBounded(r io.Reader, max int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return data, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("file is larger than %d MiB, skipped", max>>20)
+	}
+	return data, nil
+}
+
+func (b *builder) decode(p string, c classified, data []byte) error {
+	var errs []error
+	switch c.Kind {
+	case kindPodList:
+		k := nsKey{c.Root, c.Namespace}
+		errs = decodeItems(data, func(o *corev1.Pod, line int) {
+			b.listPods[k] = append(b.listPods[k], &Pod{Object: *o, Source: Source{p, line}})
+		})
+		if _, ok := b.listPods[k]; !ok {
+			b.listPods[k] = nil // seen, but empty
+		}
+	case kindPod:
+		o, err := decodeObject[corev1.Pod](data)
+		if err != nil {
+			return err
+		}
+		if o.Name == "" {
+			return fmt.Errorf("not a Pod object (no metadata.name)")
+		}
+		k := nsKey{c.Root, c.Namespace}
+		b.filePods[k] = append(b.filePods[k], &Pod{Object: *o, Source: Source{p, 1}})
+	case kindEventList:
+		errs = decodeItems(data, func(o *corev1.Event, line int) {
+			b.g.Events = append(b.g.Events, &Event{Object: *o, Source: Source{p, line}, When: eventTime(o)})
+		})
+	case kindNode:
+		o, err := decodeObject[corev1.Node](data)
+		if err != nil {
+			return err
+		}
+		b.addNode(&Node{Object: *o, Source: Source{p, 1}})
+	case kindNodeList:
+		errs = decodeItems(data, func(o *corev1.Node, line int) {
+			b.addNode(&Node{Object: *o, Source: Source{p, line}})
+		})
+	case kindClusterVersion:
+		errs = b.decodeClusterVersion(p, data)
+	case kindClusterOperators:
+		errs = decodeItems(data, func(o *openshift.ClusterOperator, line int) {
+			b.g.Operators = append(b.g.Operators, operatorSummary(o, Source{p, line}))
+		})
+	case kindInfrastructure:
+		errs = b.decodeInfrastructure(data)
+	case kindTimestamp:
+		if times := parseTimestampFile(data); len(times) > 0 {
+			b.timestamps[path.Dir(p)] = times
+		}
+	}
+	for _, err := range errs {
+		b.problem(p, err.Error())
+	}
+	return nil
+}
+
+func (b *builder) addNode(n *Node) {
+	if n.Object.Name == "" {
+		return
+	}
+	if _, dup := b.nodes[n.Object.Name]; !dup {
+		b.nodes[n.Object.Name] = n
+	}
+}
+
+func (b *builder) decodeClusterVersion(p string, data []byte) []error {
+	add := func(cv *openshift.ClusterVersion) {
+		if v := cv.CurrentVersion(); v != "" && b.g.ClusterVersion == "" {
+			b.g.ClusterVersion = v
+			b.g.ClusterID = cv.Spec.ClusterID
+		}
+	}
+	if bytes.Contains(data, []byte("\nitems:")) || bytes.HasPrefix(data, []byte("items:")) {
+		return decodeItems(data, func(cv *openshift.ClusterVersion, _ int) { add(cv) })
+	}
+	cv, err := decodeObject[openshift.ClusterVersion](data)
+	if err != nil {
+		return []error{err}
+	}
+	add(cv)
+	return nil
+}
+
+func (b *builder) decodeInfrastructure(data []byte) []error {
+	set := func(in *openshift.Infrastructure) {
+		if p := in.PlatformType(); p != "" && b.g.Platform == "" {
+			b.g.Platform = p
+		}
+	}
+	if bytes.Contains(data, []byte("\nitems:")) || bytes.HasPrefix(data, []byte("items:")) {
+		return decodeItems(data, func(in *openshift.Infrastructure, _ int) { set(in) })
+	}
+	in, err := decodeObject[openshift.Infrastructure](data)
+	if err != nil {
+		return []error{err}
+	}
+	set(in)
+	return nil
+}
+
+func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
+	l := &ContainerLog{Container: c.Container, Previous: c.Previous, Source: Source{Path: p}}
+	err := readTail(r, l)
+	key := c.Namespace + "/" + c.Pod
+	b.logs[key] = append(b.logs[key], l)
+	return err
+}
+
+// kubeletIdents are the journal identifiers of the kubelet across releases.
+var kubeletIdents = map[string]string{"kubenswrapper": "kubelet", "hyperkube": "kubelet", "kubelet": "kubelet", "crio": "crio"}
+
+// keepInfoRe selects the info-level kubelet lines worth keeping as evidence.
+var keepInfoRe = regexp.MustCompile(`(?i)probe failed|killing container|oom|evict|back-off|failed|error`)
+
+func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
+	ref := b.referenceTime()
+	return scanLines(r, func(n int, raw []byte) {
+		j, ok := ParseJournalLine(cleanText(raw), ref)
+		if !ok {
+			return
+		}
+		unit, ok := kubeletIdents[j.Ident]
+		if !ok || unit != "kubelet" {
+			return
+		}
+		k, ok := ParseKlog(j.Message)
+		if !ok {
+			return
+		}
+		if k.Severity == 'I' && !keepInfoRe.MatchString(k.Message) {
+			return
+		}
+		key, uid := PodRef(k.Message)
+		if key == "" && uid == "" {
+			return
+		}
+		owner := key
+		if owner == "" {
+			owner = "uid:" + uid
+		}
+		node := j.Host
+		if c.Node != "" {
+			node = c.Node
+		}
+		b.addLogLine(owner, uid, Source{p, n}, node, unit, k, j.Time)
+	})
+}
+
+func (b *builder) addLogLine(owner, uid string, src Source, node, unit string, k Klog, t time.Time) {
+	groups := b.nodeLog[owner]
+	if groups == nil {
+		groups = map[string]*LogGroup{}
+		b.nodeLog[owner] = groups
+		if uid != "" && !strings.HasPrefix(owner, "uid:") {
+			b.nodeLog["uid:"+uid] = groups
+		}
+	}
+	gk := string(k.Severity) + node + groupKey(k.Message)
+	if g, ok := groups[gk]; ok {
+		g.Count++
+		if t.After(g.Last) {
+			g.Last = t
+		}
+		return
+	}
+	if len(groups) >= maxGroupsPerPod {
+		return
+	}
+	groups[gk] = &LogGroup{Source: src, Node: node, Unit: unit, Severity: k.Severity, First: t, Last: t, Count: 1, Text: k.Message}
+	b.groups++
+}
+
+// referenceTime is the best "now" known so far, for journal years.
+func (b *builder) referenceTime() time.Time {
+	var latest time.Time
+	for _, ts := range b.timestamps {
+		if t := ts[len(ts)-1]; t.After(latest) {
+			latest = t
+		}
+	}
+	return latest
+}
+
+// eventTime returns when an event last happened.
+func eventTime(e *corev1.Event) time.Time {
+	switch {
+	case e.Series != nil && !e.Series.LastObservedTime.IsZero():
+		return e.Series.LastObservedTime.Time.UTC()
+	case !e.LastTimestamp.IsZero():
+		return e.LastTimestamp.Time.UTC()
+	case !e.EventTime.IsZero():
+		return e.EventTime.Time.UTC()
+	case !e.FirstTimestamp.IsZero():
+		return e.FirstTimestamp.Time.UTC()
+	}
+	return e.CreationTimestamp.Time.UTC()
+}
+
+// parseTimestampFile reads the lines of a must-gather timestamp file, in Go's
+// time.Time text form ("2021-09-14 14:43:46.909613294 +0000 UTC m=+0.0799").
+func parseTimestampFile(data []byte) []time.Time {
+	var out []time.Time
+	for _, line := range strings.Split(string(data), "\n") {
+		if t, ok := ParseGoTime(line); ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// ParseGoTime parses time.Time's String form, with or without the monotonic
+// "m=+…" suffix; the result is in UTC.
+func ParseGoTime(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, " m="); i >= 0 {
+		s = s[:i]
+	}
+	if s == "" || len(s) > 80 {
+		return time.Time{}, false
+	}
+	t, err := time.Parse("2006-01-02 15:04:05.999999999 -0700 MST", s)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return t.UTC(), true
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

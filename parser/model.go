@@ -1,0 +1,163 @@
+// Package parser reads a must-gather (directory or archive) in one sequential
+// pass and builds the in-memory model the rules work on: pods with their kubectl
+// columns and startup stage, events, nodes, cluster version, the node-log lines
+// and container-log tails that belong to each pod, and the problems met while
+// reading. It knows nothing of rules or output formats.
+package parser
+
+import (
+	"time"
+
+	"github.com/mgtriage/mgtriage/parser/podstatus"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// Source is where a record came from: a path relative to the input and a
+// 1-based line (0 when the line is unknown, e.g. for a JSON list).
+type Source struct {
+	Path string
+	Line int
+}
+
+// Gather is everything read from one input.
+type Gather struct {
+	// Input is the path the user gave.
+	Input string
+	// Roots are the image folders found, relative to Input ("" for Input itself).
+	Roots []string
+	// CollectedAt and FinishedAt are the start and end of the gather from its
+	// timestamp file; zero when there is none. CollectedAt is the "now" of
+	// every AGE and "ago".
+	CollectedAt, FinishedAt time.Time
+
+	ClusterVersion    string
+	ClusterID         string
+	Platform          string
+	KubernetesVersion string // from the nodes' kubeletVersion, e.g. "v1.22.0-rc.0+75ee307"
+
+	Pods      []*Pod
+	Events    []*Event
+	Nodes     []*Node
+	Operators []Operator
+	Problems  []Problem
+
+	// Files and Bytes count the members read (all of them, not only the ones analysed).
+	Files int
+	Bytes int64
+}
+
+// Problem is a member that could not be read or decoded, and why.
+type Problem struct {
+	Path  string
+	Error string
+}
+
+// Pod is one pod with everything derived from it and tied to it.
+type Pod struct {
+	Object  corev1.Pod
+	Source  Source
+	Columns podstatus.Columns
+	Stage   Stage
+	// Healthy is true for a Running pod whose containers are all ready and for
+	// a Completed pod.
+	Healthy bool
+	// Events are the events whose involved object is this pod, oldest first.
+	Events []*Event
+	// Logs are the container logs of this pod that the gather holds.
+	Logs []*ContainerLog
+	// NodeLog holds the node-log lines (kubelet, CRI-O) that name this pod,
+	// repeats collapsed, oldest first.
+	NodeLog []*LogGroup
+}
+
+// Key returns "namespace/name".
+func (p *Pod) Key() string { return p.Object.Namespace + "/" + p.Object.Name }
+
+// Log returns the log of container c (previous or current), or nil.
+func (p *Pod) Log(container string, previous bool) *ContainerLog {
+	for _, l := range p.Logs {
+		if l.Container == container && l.Previous == previous {
+			return l
+		}
+	}
+	return nil
+}
+
+// Stage is the first pod condition of the startup sequence PodScheduled →
+// PodReadyToStartContainers (PodHasNetwork before Kubernetes 1.29) →
+// Initialized → ContainersReady → Ready that is not True. Condition is empty
+// when every condition present is True or the pod has terminated.
+type Stage struct {
+	Condition string
+	Status    string // False or Unknown; "Missing" when the condition is absent
+	Since     time.Time
+	Reason    string
+	Message   string
+}
+
+// Event is one Event object with the time it last happened.
+type Event struct {
+	Object corev1.Event
+	Source Source
+	// When is series.lastObservedTime, else lastTimestamp, else eventTime,
+	// else firstTimestamp, else creationTimestamp.
+	When time.Time
+}
+
+// Count is how many times the event happened (series.count, else count, at least 1).
+func (e *Event) Count() int {
+	switch {
+	case e.Object.Series != nil && e.Object.Series.Count > 0:
+		return int(e.Object.Series.Count)
+	case e.Object.Count > 0:
+		return int(e.Object.Count)
+	}
+	return 1
+}
+
+// Node is one Node object.
+type Node struct {
+	Object corev1.Node
+	Source Source
+}
+
+// Operator is a ClusterOperator's name and its Available/Degraded/Progressing
+// conditions ("True", "False", "Unknown" or "" when absent).
+type Operator struct {
+	Name                             string
+	Available, Degraded, Progressing string
+	Message                          string
+	Source                           Source
+}
+
+// ContainerLog is the bounded tail of one container log file.
+type ContainerLog struct {
+	Container string
+	Previous  bool
+	Source    Source // Line is 0
+	// Lines is the number of lines in the file.
+	Lines int
+	// Tail holds up to the last TailLines lines, each cut to MaxLineBytes.
+	Tail []LogLine
+}
+
+// LogLine is one line of a log with its 1-based line number. Time is the
+// line's own timestamp when it has one.
+type LogLine struct {
+	Line int
+	Time time.Time
+	Text string
+}
+
+// LogGroup is a run of node-log lines with the same message for the same pod,
+// collapsed: the first line is kept as the example.
+type LogGroup struct {
+	Source   Source // path:line of the first occurrence
+	Node     string
+	Unit     string // kubelet, crio, ...
+	Severity byte   // klog severity I, W, E, F; 0 when the line has none
+	First    time.Time
+	Last     time.Time
+	Count    int
+	Text     string // the message of the first occurrence, without the journal prefix
+}

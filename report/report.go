@@ -1,0 +1,241 @@
+// Package report owns the report schema and one writer per output format.
+//
+// The JSON form (Report) is canonical: Markdown, HTML and the terminal table are
+// views of it and never look at the gather, the clock or the environment, so the
+// same Report always renders to the same bytes. Every string in a Report comes
+// from a customer's gather and is treated as hostile by every writer.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+)
+
+// SchemaVersion is the version of the JSON report layout. It changes when a
+// field is removed or changes meaning; adding a field does not change it.
+const SchemaVersion = 1
+
+// Severity names, from the most to the least urgent.
+const (
+	SeverityCritical = "critical"
+	SeverityHigh     = "high"
+	SeverityMedium   = "medium"
+	SeverityLow      = "low"
+	SeverityInfo     = "info"
+)
+
+// Severities lists the severity names from the most to the least urgent.
+var Severities = []string{SeverityCritical, SeverityHigh, SeverityMedium, SeverityLow, SeverityInfo}
+
+// SeverityRank returns 0 for critical up to 4 for info, and 5 for an unknown name.
+func SeverityRank(s string) int {
+	for i, v := range Severities {
+		if v == s {
+			return i
+		}
+	}
+	return len(Severities)
+}
+
+// Report is the canonical result of one analysis. Slices are never nil after
+// Normalize, so the JSON always has arrays, not nulls.
+type Report struct {
+	SchemaVersion int       `json:"schemaVersion"`
+	Tool          Tool      `json:"tool"`
+	Rules         RuleTable `json:"rules"`
+	Gather        Gather    `json:"gather"`
+	Summary       Summary   `json:"summary"`
+	Findings      []Finding `json:"findings"`
+	Pods          []Pod     `json:"pods"`
+	Nodes         []Node    `json:"nodes"`
+	Problems      []Problem `json:"problems"`
+}
+
+// Tool names the program that wrote the report.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// RuleTable identifies the rule table the findings came from.
+type RuleTable struct {
+	SchemaVersion int    `json:"schemaVersion"`
+	Version       string `json:"version"`
+	Released      string `json:"released,omitempty"`
+	Count         int    `json:"count"`
+}
+
+// Gather describes the input. CollectedAt is the gather's start and the "now"
+// of every AGE and "ago" in the report; FinishedAt is its end. Both are nil when
+// the gather has no readable timestamp file.
+type Gather struct {
+	Path              string     `json:"path"`
+	Roots             []string   `json:"roots"`
+	CollectedAt       *time.Time `json:"collectedAt,omitempty"`
+	FinishedAt        *time.Time `json:"finishedAt,omitempty"`
+	ClusterVersion    string     `json:"clusterVersion,omitempty"`
+	KubernetesVersion string     `json:"kubernetesVersion,omitempty"`
+	ClusterID         string     `json:"clusterID,omitempty"`
+	Platform          string     `json:"platform,omitempty"`
+	Files             int        `json:"files"`
+	Bytes             int64      `json:"bytes"`
+}
+
+// Summary holds the counts a ticket comment starts with.
+type Summary struct {
+	Pods          int            `json:"pods"`
+	UnhealthyPods int            `json:"unhealthyPods"`
+	Events        int            `json:"events"`
+	WarningEvents int            `json:"warningEvents"`
+	Nodes         int            `json:"nodes"`
+	Findings      int            `json:"findings"`
+	BySeverity    map[string]int `json:"bySeverity"`
+}
+
+// Finding is one rule that fired, with the objects it fired on and the lines
+// that prove it. Hint and Remediation are already expanded from the rule's
+// templates with the evidence's values.
+type Finding struct {
+	RuleID      string     `json:"ruleId"`
+	RuleVersion int        `json:"ruleVersion"`
+	Severity    string     `json:"severity"`
+	Title       string     `json:"title"`
+	Category    string     `json:"category,omitempty"`
+	Hint        string     `json:"hint"`
+	Remediation []string   `json:"remediation"`
+	Docs        []string   `json:"docs"`
+	Objects     []Object   `json:"objects"`
+	Evidence    []Evidence `json:"evidence"`
+	// Missing names evidence the gather lacks that would decide the cause.
+	Missing []string `json:"missing,omitempty"`
+}
+
+// Object is a Kubernetes object a finding is about.
+type Object struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+	Container string `json:"container,omitempty"`
+	Node      string `json:"node,omitempty"`
+}
+
+// Evidence is one line from the gather, cited as path:line (path relative to the
+// input; line 1-based, 0 when unknown). Kind is one of status, spec, event,
+// node-log, container-log.
+type Evidence struct {
+	Path string     `json:"path"`
+	Line int        `json:"line"`
+	Kind string     `json:"kind"`
+	Time *time.Time `json:"time,omitempty"`
+	Text string     `json:"text"`
+	// Count is how many times an event or log line repeated (1 when it did not).
+	Count int `json:"count,omitempty"`
+}
+
+// Pod is one row of `kubectl get pods -o wide` at the gather time. Ready,
+// Status, Restarts and Age are the exact strings kubectl prints.
+type Pod struct {
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	UID       string `json:"uid"`
+	Node      string `json:"node"`
+	Phase     string `json:"phase"`
+	Ready     string `json:"ready"`
+	Status    string `json:"status"`
+	Restarts  string `json:"restarts"`
+	Age       string `json:"age"`
+	// Healthy is false when the pod is neither Running with every container
+	// ready nor Completed.
+	Healthy bool `json:"healthy"`
+	// Stage is the first of the startup conditions that is not True (empty when all are).
+	Stage  string `json:"stage,omitempty"`
+	Owner  string `json:"owner,omitempty"`
+	Source string `json:"source,omitempty"`
+}
+
+// Node is one node of the cluster with its Ready condition.
+type Node struct {
+	Name           string   `json:"name"`
+	Ready          string   `json:"ready"`
+	Roles          []string `json:"roles"`
+	KubeletVersion string   `json:"kubeletVersion,omitempty"`
+	// Conditions lists the node conditions that are not in their healthy state.
+	Conditions []string `json:"conditions"`
+}
+
+// Problem is a file of the gather that could not be read or decoded, and why.
+type Problem struct {
+	Path  string `json:"path"`
+	Error string `json:"error"`
+}
+
+// Normalize replaces nil slices and maps by empty ones so the JSON form is stable.
+func (r *Report) Normalize() {
+	if r.Findings == nil {
+		r.Findings = []Finding{}
+	}
+	if r.Pods == nil {
+		r.Pods = []Pod{}
+	}
+	if r.Nodes == nil {
+		r.Nodes = []Node{}
+	}
+	if r.Problems == nil {
+		r.Problems = []Problem{}
+	}
+	if r.Gather.Roots == nil {
+		r.Gather.Roots = []string{}
+	}
+	if r.Summary.BySeverity == nil {
+		r.Summary.BySeverity = map[string]int{}
+	}
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		if f.Remediation == nil {
+			f.Remediation = []string{}
+		}
+		if f.Docs == nil {
+			f.Docs = []string{}
+		}
+		if f.Objects == nil {
+			f.Objects = []Object{}
+		}
+		if f.Evidence == nil {
+			f.Evidence = []Evidence{}
+		}
+	}
+	for i := range r.Nodes {
+		if r.Nodes[i].Roles == nil {
+			r.Nodes[i].Roles = []string{}
+		}
+		if r.Nodes[i].Conditions == nil {
+			r.Nodes[i].Conditions = []string{}
+		}
+	}
+}
+
+// WriteJSON writes r as indented JSON followed by a newline.
+func WriteJSON(w io.Writer, r *Report) error {
+	r.Normalize()
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(true)
+	return enc.Encode(r)
+}
+
+// ReadJSON decodes a report written by WriteJSON. It returns an error when the
+// schemaVersion is newer than this program understands.
+func ReadJSON(rd io.Reader) (*Report, error) {
+	var r Report
+	dec := json.NewDecoder(rd)
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("decode report: %w", err)
+	}
+	if r.SchemaVersion > SchemaVersion {
+		return nil, fmt.Errorf("report schemaVersion %d is newer than %d", r.SchemaVersion, SchemaVersion)
+	}
+	r.Normalize()
+	return &r, nil
+}
