@@ -18,6 +18,7 @@ import (
 func (b *builder) finish() *Gather {
 	g := b.g
 	g.Roots = sortedKeys(b.roots)
+	g.KubeletLogNodes = sortedKeys(b.logHosts)
 	b.settleTime()
 	for _, name := range sortedKeys(b.nodes) {
 		g.Nodes = append(g.Nodes, b.nodes[name])

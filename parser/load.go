@@ -63,6 +63,7 @@ type builder struct {
 	nodes      map[string]*Node
 	logs       map[string][]*ContainerLog // "ns/pod" → logs
 	nodeLog    map[string]map[string]*LogGroup
+	logHosts   map[string]bool
 	groups     int
 }
 
@@ -76,6 +77,7 @@ func newBuilder(input string) *builder {
 		nodes:      map[string]*Node{},
 		logs:       map[string][]*ContainerLog{},
 		nodeLog:    map[string]map[string]*LogGroup{},
+		logHosts:   map[string]bool{},
 	}
 }
 
@@ -257,6 +259,11 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 		if !ok || unit != "kubelet" {
 			return
 		}
+		node := j.Host
+		if c.Node != "" {
+			node = c.Node
+		}
+		b.logHosts[node] = true
 		k, ok := ParseKlog(j.Message)
 		if !ok {
 			return
@@ -271,10 +278,6 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 		owner := key
 		if owner == "" {
 			owner = "uid:" + uid
-		}
-		node := j.Host
-		if c.Node != "" {
-			node = c.Node
 		}
 		b.addLogLine(owner, uid, Source{p, n}, node, unit, k, j.Time)
 	})

@@ -41,6 +41,10 @@ type Gather struct {
 	Operators []Operator
 	Problems  []Problem
 
+	// KubeletLogNodes are the hosts whose kubelet journal the gather holds, as
+	// the journal names them (short or full host name), sorted.
+	KubeletLogNodes []string
+
 	// Files and Bytes count the members read (all of them, not only the ones analysed).
 	Files int
 	Bytes int64

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitFindings = 1 // --fail-on threshold reached, or the reports could not be written
+	exitUsage    = 2 // bad flags, or nothing readable at PATH
+)
+
+// IOStreams are the process's streams and what they are connected to.
+type IOStreams struct {
+	In            io.Reader
+	Out           io.Writer
+	ErrOut        io.Writer
+	OutIsTerminal bool
+	ErrIsTerminal bool
+	// NoColor is true when the NO_COLOR environment variable is set.
+	NoColor bool
+}
+
+func systemStreams() IOStreams {
+	_, noColor := os.LookupEnv("NO_COLOR")
+	return IOStreams{
+		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
+		OutIsTerminal: isTerminal(os.Stdout), ErrIsTerminal: isTerminal(os.Stderr),
+		NoColor: noColor,
+	}
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// usageError marks errors that exit with exitUsage.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// exitError carries a specific exit code with an optional message.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e exitError) Error() string { return e.msg }
+
+// Main runs the command line and returns the process exit code. Errors are
+// printed once, here.
+func Main(args []string, io IOStreams) int {
+	root := newRootCmd(io)
+	root.SetArgs(args)
+	root.SetOut(io.Out)
+	root.SetErr(io.ErrOut)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintln(io.ErrOut, "analyze:", ee.msg)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(io.ErrOut, "analyze:", err)
+	var ue usageError
+	if errors.As(err, &ue) || isFlagError(err) {
+		return exitUsage
+	}
+	return exitFindings
+}
+
+// isFlagError recognises cobra's argument and flag errors, which it returns
+// as plain errors.
+func isFlagError(err error) bool {
+	msg := err.Error()
+	for _, s := range []string{"unknown flag", "unknown shorthand", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "unknown command"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func newRootCmd(io IOStreams) *cobra.Command {
+	opts := &analyzeOptions{IO: io}
+	cmd := &cobra.Command{
+		Use:   "analyze [flags] PATH",
+		Short: "Analyse an OpenShift must-gather and report what is wrong with its pods",
+		Long: `analyze reads a must-gather (the must-gather.local.* folder, the image folder inside it,
+a folder above one gather, or a .tar/.tar.gz/.tar.xz/.tar.zst/.zip of it) without extracting it,
+derives what 'kubectl get pods' showed at the gather time, applies the embedded rule table and
+writes report.md, report.html and report.json to the output folder.
+
+Exit codes: 0 analysis done; 1 --fail-on threshold reached or reports not written;
+2 usage error or no gather readable at PATH.`,
+		Args:          cobra.ExactArgs(1),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       version,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Path = args[0]
+			return runAnalyze(cmd.Context(), opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.Output, "output", "o", "mgtriage-report", "folder that receives the reports")
+	f.StringSliceVar(&opts.Formats, "format", []string{"md", "html", "json"}, "reports to write: any of md, html, json")
+	f.StringVar(&opts.RulesPath, "rules", "", "a rule file or folder that adds to or overrides the built-in rules")
+	f.IntVar(&opts.MarkdownMaxKB, "md-max-kb", 60, "upper bound of report.md in KiB (0: no bound)")
+	f.StringVar(&opts.FailOn, "fail-on", "", "exit 1 when a finding at or above this severity exists (critical, high, medium, low, info)")
+	f.IntVar(&opts.Top, "top", 10, "findings listed on stdout")
+	cmd.AddCommand(newRulesCmd(io), newRenderCmd(io))
+	return cmd
+}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/report"
+	"github.com/mgtriage/mgtriage/rules"
+)
+
+// analyzeOptions are the flags and arguments of the main command.
+type analyzeOptions struct {
+	IO            IOStreams
+	Path          string
+	Output        string
+	Formats       []string
+	RulesPath     string
+	MarkdownMaxKB int
+	FailOn        string
+	Top           int
+}
+
+var knownFormats = []string{"md", "html", "json"}
+
+func (o *analyzeOptions) validate() error {
+	if len(o.Formats) == 0 {
+		return usageError{errors.New("--format needs at least one of md, html, json")}
+	}
+	for _, f := range o.Formats {
+		if !slices.Contains(knownFormats, f) {
+			return usageError{fmt.Errorf("--format %q: choose from md, html, json", f)}
+		}
+	}
+	if o.FailOn != "" && report.SeverityRank(o.FailOn) >= len(report.Severities) {
+		return usageError{fmt.Errorf("--fail-on %q: choose from %s", o.FailOn, strings.Join(report.Severities, ", "))}
+	}
+	if o.MarkdownMaxKB < 0 {
+		return usageError{errors.New("--md-max-kb must be 0 or more")}
+	}
+	return nil
+}
+
+// loadTable returns the built-in rule table with the user's rules applied.
+func loadTable(path string) (*rules.Table, error) {
+	t := rules.Builtin()
+	if path == "" {
+		return t, nil
+	}
+	if errs := t.Override(path); len(errs) > 0 {
+		return nil, usageError{fmt.Errorf("rules in %s are not valid:\n%v", path, errs)}
+	}
+	return t, nil
+}
+
+func runAnalyze(ctx context.Context, o *analyzeOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := o.validate(); err != nil {
+		return err
+	}
+	table, err := loadTable(o.RulesPath)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	g, err := parser.Load(ctx, o.Path)
+	switch {
+	case errors.Is(err, parser.ErrNotFound):
+		return usageError{fmt.Errorf("%s: no such file or directory", o.Path)}
+	case errors.Is(err, parser.ErrNoGather):
+		return usageError{fmt.Errorf("%s: %v", o.Path, err)}
+	case err != nil:
+		return usageError{fmt.Errorf("%s: %v", o.Path, err)}
+	}
+	findings := rules.Evaluate(table, g)
+	r := report.Build(g, table, findings, report.Tool{Name: "mgtriage", Version: version})
+	if err := writeReports(o, r); err != nil {
+		return exitError{code: exitFindings, msg: err.Error()}
+	}
+	color := o.IO.OutIsTerminal && !o.IO.NoColor
+	if err := report.WriteTerminal(o.IO.Out, r, report.TerminalOptions{Color: color, MaxFindings: o.Top}); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.IO.ErrOut, "analyze: read %d files (%s) in %s; %d pods, %d findings, %d gather problems; reports in %s\n",
+		g.Files, humanBytes(g.Bytes), time.Since(start).Round(time.Millisecond), len(g.Pods), len(findings), len(g.Problems), o.Output)
+	if o.FailOn != "" {
+		limit := report.SeverityRank(o.FailOn)
+		for _, f := range r.Findings {
+			if report.SeverityRank(f.Severity) <= limit {
+				return exitError{code: exitFindings, msg: fmt.Sprintf("findings at or above %s exist (--fail-on)", o.FailOn)}
+			}
+		}
+	}
+	return nil
+}
+
+// writeReports renders each chosen format in memory first, then writes the
+// files, so a rendering error leaves no half-written report behind.
+func writeReports(o *analyzeOptions, r *report.Report) error {
+	if err := os.MkdirAll(o.Output, 0o755); err != nil {
+		return fmt.Errorf("create output folder: %w", err)
+	}
+	for _, f := range o.Formats {
+		var buf bytes.Buffer
+		var err error
+		name := "report." + f
+		switch f {
+		case "json":
+			err = report.WriteJSON(&buf, r)
+		case "md":
+			err = report.WriteMarkdown(&buf, r, report.MarkdownOptions{MaxKB: o.MarkdownMaxKB})
+		case "html":
+			err = report.WriteHTML(&buf, r)
+		}
+		if err != nil {
+			return fmt.Errorf("render %s: %w", name, err)
+		}
+		if err := os.WriteFile(filepath.Join(o.Output, name), buf.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,170 @@
+package report
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/rules"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// Build makes the canonical Report from a parsed gather, the rule table and
+// the findings evaluated over it. Paths are shown relative to the input, with
+// the image folder left out when the gather has exactly one.
+func Build(g *parser.Gather, t *rules.Table, findings []rules.Finding, tool Tool) *Report {
+	short := pathShortener(g.Roots)
+	r := &Report{
+		SchemaVersion: SchemaVersion,
+		Tool:          tool,
+		Rules:         RuleTable{SchemaVersion: t.SchemaVersion, Version: t.Version, Released: t.Released, Count: len(t.Rules)},
+		Gather: Gather{
+			Path:              g.Input,
+			Roots:             g.Roots,
+			ClusterVersion:    g.ClusterVersion,
+			KubernetesVersion: g.KubernetesVersion,
+			ClusterID:         g.ClusterID,
+			Platform:          g.Platform,
+			Files:             g.Files,
+			Bytes:             g.Bytes,
+		},
+	}
+	if !g.CollectedAt.IsZero() {
+		t := g.CollectedAt.UTC()
+		r.Gather.CollectedAt = &t
+	}
+	if !g.FinishedAt.IsZero() {
+		t := g.FinishedAt.UTC()
+		r.Gather.FinishedAt = &t
+	}
+	for _, f := range findings {
+		r.Findings = append(r.Findings, buildFinding(f, short))
+	}
+	for _, p := range g.Pods {
+		r.Pods = append(r.Pods, buildPod(p, short))
+	}
+	for _, n := range g.Nodes {
+		r.Nodes = append(r.Nodes, buildNode(n))
+	}
+	for _, p := range g.Problems {
+		r.Problems = append(r.Problems, Problem{Path: short(p.Path), Error: p.Error})
+	}
+	r.Summary = summarize(r, g)
+	r.Normalize()
+	return r
+}
+
+// pathShortener drops the single image folder from paths; with several image
+// folders paths stay whole so they remain unambiguous.
+func pathShortener(roots []string) func(string) string {
+	if len(roots) != 1 || roots[0] == "" {
+		return func(p string) string { return p }
+	}
+	root := roots[0]
+	return func(p string) string { return strings.TrimPrefix(p, root) }
+}
+
+func buildFinding(f rules.Finding, short func(string) string) Finding {
+	p := f.Pod
+	out := Finding{
+		RuleID:      f.Rule.ID,
+		RuleVersion: f.Rule.Version,
+		Severity:    f.Rule.Severity,
+		Title:       f.Rule.Title,
+		Category:    f.Rule.Category,
+		Hint:        f.Hint,
+		Remediation: f.Remediation,
+		Docs:        f.Rule.Docs,
+		Missing:     f.Missing,
+		Objects: []Object{{
+			Kind:      "Pod",
+			Namespace: p.Object.Namespace,
+			Name:      p.Object.Name,
+			Container: f.Container,
+			Node:      p.Object.Spec.NodeName,
+		}},
+	}
+	for _, e := range f.Evidence {
+		ev := Evidence{Path: short(e.Source.Path), Line: e.Source.Line, Kind: e.Kind, Text: e.Text, Count: e.Count}
+		if !e.Time.IsZero() {
+			t := e.Time.UTC()
+			ev.Time = &t
+		}
+		out.Evidence = append(out.Evidence, ev)
+	}
+	return out
+}
+
+func buildPod(p *parser.Pod, short func(string) string) Pod {
+	out := Pod{
+		Namespace: p.Object.Namespace,
+		Name:      p.Object.Name,
+		UID:       string(p.Object.UID),
+		Node:      p.Object.Spec.NodeName,
+		Phase:     string(p.Object.Status.Phase),
+		Ready:     p.Columns.Ready,
+		Status:    p.Columns.Status,
+		Restarts:  p.Columns.Restarts,
+		Age:       p.Columns.Age,
+		Healthy:   p.Healthy,
+		Stage:     p.Stage.Condition,
+		Source:    short(p.Source.Path),
+	}
+	if p.Source.Line > 0 {
+		out.Source += ":" + strconv.Itoa(p.Source.Line)
+	}
+	for _, o := range p.Object.OwnerReferences {
+		if o.Controller != nil && *o.Controller {
+			out.Owner = o.Kind + "/" + o.Name
+		}
+	}
+	return out
+}
+
+func buildNode(n *parser.Node) Node {
+	out := Node{Name: n.Object.Name, Ready: "Unknown", KubeletVersion: n.Object.Status.NodeInfo.KubeletVersion}
+	for label := range n.Object.Labels {
+		if role, ok := strings.CutPrefix(label, "node-role.kubernetes.io/"); ok && role != "" {
+			out.Roles = append(out.Roles, role)
+		}
+	}
+	sort.Strings(out.Roles)
+	for _, c := range n.Object.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			out.Ready = string(c.Status)
+			if c.Status != corev1.ConditionTrue {
+				out.Conditions = append(out.Conditions, "Ready="+string(c.Status)+" "+c.Reason+": "+c.Message)
+			}
+			continue
+		}
+		if c.Status != corev1.ConditionFalse {
+			out.Conditions = append(out.Conditions, string(c.Type)+"="+string(c.Status)+" "+c.Reason+": "+c.Message)
+		}
+	}
+	if n.Object.Spec.Unschedulable {
+		out.Conditions = append(out.Conditions, "SchedulingDisabled (cordoned)")
+	}
+	return out
+}
+
+func summarize(r *Report, g *parser.Gather) Summary {
+	s := Summary{Pods: len(r.Pods), Events: len(g.Events), Nodes: len(r.Nodes), Findings: len(r.Findings), BySeverity: map[string]int{}}
+	for _, sev := range Severities {
+		s.BySeverity[sev] = 0
+	}
+	for _, p := range r.Pods {
+		if !p.Healthy {
+			s.UnhealthyPods++
+		}
+	}
+	for _, e := range g.Events {
+		if e.Object.Type == corev1.EventTypeWarning {
+			s.WarningEvents++
+		}
+	}
+	for _, f := range r.Findings {
+		s.BySeverity[f.Severity]++
+	}
+	return s
+}

@@ -1,0 +1,428 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mgtriage/mgtriage/parser"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// evalContext holds what the matchers need beyond one pod.
+type evalContext struct {
+	now         time.Time
+	kubeletLogs map[string]bool // hosts with a kubelet journal in the gather
+}
+
+func newEvalContext(g *parser.Gather) *evalContext {
+	c := &evalContext{now: g.CollectedAt, kubeletLogs: map[string]bool{}}
+	for _, h := range g.KubeletLogNodes {
+		c.kubeletLogs[h] = true
+		c.kubeletLogs[shortName(h)] = true
+	}
+	return c
+}
+
+func shortName(host string) string {
+	if i := strings.IndexByte(host, '.'); i > 0 {
+		return host[:i]
+	}
+	return host
+}
+
+func (c *evalContext) hasKubeletLog(node string) bool {
+	return c.kubeletLogs[node] || c.kubeletLogs[shortName(node)]
+}
+
+// containerRef is one container of a pod with its spec and status.
+type containerRef struct {
+	Name      string
+	Kind      string // "container" or "init container"
+	Spec      *corev1.Container
+	Status    *corev1.ContainerStatus
+	FieldPath string // as in events' involvedObject.fieldPath
+}
+
+// containers lists the pod's containers that have a status: init containers
+// (init=true), app containers (init=false) or both (nil), in spec order.
+func containers(p *parser.Pod, init *bool) []containerRef {
+	var out []containerRef
+	add := func(specs []corev1.Container, statuses []corev1.ContainerStatus, kind, field string) {
+		for i := range statuses {
+			st := &statuses[i]
+			ref := containerRef{Name: st.Name, Kind: kind, Status: st, FieldPath: field + "{" + st.Name + "}"}
+			for j := range specs {
+				if specs[j].Name == st.Name {
+					ref.Spec = &specs[j]
+				}
+			}
+			out = append(out, ref)
+		}
+	}
+	if init == nil || *init {
+		add(p.Object.Spec.InitContainers, p.Object.Status.InitContainerStatuses, "init container", "spec.initContainers")
+	}
+	if init == nil || !*init {
+		add(p.Object.Spec.Containers, p.Object.Status.ContainerStatuses, "container", "spec.containers")
+	}
+	return out
+}
+
+func (c *evalContext) podVars(p *parser.Pod) Vars {
+	v := Vars{
+		"Namespace": p.Object.Namespace,
+		"Pod":       p.Object.Name,
+		"Node":      p.Object.Spec.NodeName,
+		"Status":    p.Columns.Status,
+		"Restarts":  p.Columns.Restarts,
+		"Stage":     p.Stage.Condition,
+	}
+	if ref := ownerOf(&p.Object); ref != "" {
+		v["Owner"] = ref
+	}
+	return v
+}
+
+func ownerOf(pod *corev1.Pod) string {
+	for _, o := range pod.OwnerReferences {
+		if o.Controller != nil && *o.Controller {
+			return o.Kind + "/" + o.Name
+		}
+	}
+	if len(pod.OwnerReferences) > 0 {
+		return pod.OwnerReferences[0].Kind + "/" + pod.OwnerReferences[0].Name
+	}
+	return ""
+}
+
+// containerHit starts a hit for one container with its values filled in.
+func (c *evalContext) containerHit(p *parser.Pod, cs containerRef) hit {
+	v := c.podVars(p)
+	st := cs.Status
+	v["Container"] = cs.Name
+	v["ContainerKind"] = cs.Kind
+	v["Image"] = st.Image
+	if cs.Spec != nil && cs.Spec.Image != "" {
+		v["Image"] = cs.Spec.Image
+	}
+	v["Restarts"] = fmt.Sprint(st.RestartCount)
+	if w := st.State.Waiting; w != nil {
+		v["Reason"], v["Message"] = w.Reason, w.Message
+	}
+	if t := st.State.Terminated; t != nil {
+		v["Reason"], v["Message"] = t.Reason, t.Message
+		v["ExitCode"] = fmt.Sprint(t.ExitCode)
+		v["Signal"] = signalText(t.Signal, t.ExitCode)
+	}
+	if t := st.LastTerminationState.Terminated; t != nil {
+		v["LastReason"] = t.Reason
+		v["LastExitCode"] = fmt.Sprint(t.ExitCode)
+		v["LastSignal"] = signalText(t.Signal, t.ExitCode)
+		v["LastFinished"] = fmtTime(t.FinishedAt.Time)
+	}
+	if cs.Spec != nil {
+		if q, ok := cs.Spec.Resources.Limits[corev1.ResourceMemory]; ok {
+			v["Limit"] = q.String()
+		}
+		if q, ok := cs.Spec.Resources.Requests[corev1.ResourceMemory]; ok {
+			v["Request"] = q.String()
+		}
+	}
+	if v["Limit"] == "" {
+		v["Limit"] = "no memory limit"
+	}
+	return hit{Container: cs.Name, Vars: v}
+}
+
+// containerEvidence cites the container's status, its non-Normal events and the
+// kubelet lines that name it; it notes a missing kubelet journal.
+func (c *evalContext) containerEvidence(p *parser.Pod, cs containerRef, _ bool) []Evidence {
+	ev := []Evidence{c.statusEvidence(p, containerStateText(cs))}
+	ev = append(ev, c.eventEvidence(p, func(e *parser.Event) bool {
+		fp := e.Object.InvolvedObject.FieldPath
+		if fp != "" && fp != cs.FieldPath {
+			return false
+		}
+		return e.Object.Type != corev1.EventTypeNormal || e.Object.Reason == "Killing"
+	})...)
+	quoted := `"` + cs.Name + `"`
+	for _, g := range p.NodeLog {
+		if strings.Contains(g.Text, quoted) || strings.Contains(g.Text, "container="+cs.Name) ||
+			strings.Contains(g.Text, `\"`+cs.Name+`\"`) {
+			ev = append(ev, logGroupEvidence(g))
+		}
+	}
+	return ev
+}
+
+func (c *evalContext) missingNodeLog(p *parser.Pod, h *hit) {
+	node := p.Object.Spec.NodeName
+	if node != "" && !c.hasKubeletLog(node) {
+		h.Missing = append(h.Missing, "kubelet journal of node "+node+" (not in the gather)")
+	}
+}
+
+func logGroupEvidence(g *parser.LogGroup) Evidence {
+	text := g.Text
+	if g.Node != "" {
+		text = g.Node + " " + g.Unit + ": " + text
+	}
+	return Evidence{Source: g.Source, Kind: "node-log", Time: g.First, Text: text, Count: g.Count}
+}
+
+func containerStateText(cs containerRef) string {
+	st := cs.Status
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: ", cs.Kind, cs.Name)
+	switch {
+	case st.State.Waiting != nil:
+		fmt.Fprintf(&b, "waiting reason=%s", st.State.Waiting.Reason)
+		if st.State.Waiting.Message != "" {
+			fmt.Fprintf(&b, " message=%q", st.State.Waiting.Message)
+		}
+	case st.State.Terminated != nil:
+		t := st.State.Terminated
+		fmt.Fprintf(&b, "terminated reason=%s exitCode=%d", t.Reason, t.ExitCode)
+		if t.Signal != 0 {
+			fmt.Fprintf(&b, " signal=%d", t.Signal)
+		}
+	case st.State.Running != nil:
+		fmt.Fprintf(&b, "running since %s", fmtTime(st.State.Running.StartedAt.Time))
+	default:
+		b.WriteString("no state")
+	}
+	if t := st.LastTerminationState.Terminated; t != nil {
+		fmt.Fprintf(&b, "; lastState terminated reason=%s exitCode=%d finishedAt=%s", t.Reason, t.ExitCode, fmtTime(t.FinishedAt.Time))
+	}
+	fmt.Fprintf(&b, "; ready=%v restartCount=%d image=%s", st.Ready, st.RestartCount, st.Image)
+	return b.String()
+}
+
+func (c *evalContext) statusEvidence(p *parser.Pod, text string) Evidence {
+	return Evidence{Source: p.Source, Kind: "status", Text: text}
+}
+
+// maxEventsPerFinding keeps the newest events of a pod when it has many.
+const maxEventsPerFinding = 6
+
+func (c *evalContext) eventEvidence(p *parser.Pod, keep func(*parser.Event) bool) []Evidence {
+	var ev []Evidence
+	for _, e := range p.Events {
+		if !keep(e) {
+			continue
+		}
+		typ := e.Object.Type
+		if typ == "" {
+			typ = "(no type)"
+		}
+		text := fmt.Sprintf("%s %s: %s", typ, e.Object.Reason, strings.TrimSpace(e.Object.Message))
+		ev = append(ev, Evidence{Source: e.Source, Kind: "event", Time: e.When, Text: text, Count: e.Count()})
+	}
+	if len(ev) > maxEventsPerFinding {
+		ev = ev[len(ev)-maxEventsPerFinding:]
+	}
+	return ev
+}
+
+func (c *evalContext) lastEventMessage(p *parser.Pod, reason string) string {
+	msg := ""
+	for _, e := range p.Events {
+		if e.Object.Reason == reason {
+			msg = e.Object.Message
+		}
+	}
+	return msg
+}
+
+// logTailLines is how many trailing log lines a finding cites.
+const logTailLines = 8
+
+// logEvidence cites the tail of the container's previous.log, else its
+// current.log, and notes what is missing.
+func (c *evalContext) logEvidence(p *parser.Pod, container string, h *hit) []Evidence {
+	for _, previous := range []bool{true, false} {
+		l := p.Log(container, previous)
+		if l == nil || len(l.Tail) == 0 {
+			continue
+		}
+		tail := l.Tail
+		if len(tail) > logTailLines {
+			tail = tail[len(tail)-logTailLines:]
+		}
+		ev := make([]Evidence, 0, len(tail))
+		for _, line := range tail {
+			ev = append(ev, Evidence{Source: parser.Source{Path: l.Source.Path, Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text})
+		}
+		return ev
+	}
+	h.Missing = append(h.Missing, "previous.log and current.log of "+container+" (absent or empty in the gather)")
+	return nil
+}
+
+// probeText describes the container's readiness and startup probes the way
+// kubectl describe does ("http-get http://:8080/healthz delay=5s ...").
+func probeText(spec *corev1.Container) (kinds, settings string) {
+	if spec == nil {
+		return "", "no container spec"
+	}
+	var names, parts []string
+	for _, p := range []struct {
+		name  string
+		probe *corev1.Probe
+	}{{"startup", spec.StartupProbe}, {"readiness", spec.ReadinessProbe}, {"liveness", spec.LivenessProbe}} {
+		if p.probe == nil {
+			continue
+		}
+		names = append(names, p.name)
+		parts = append(parts, p.name+" probe "+describeProbe(p.probe))
+	}
+	if len(parts) == 0 {
+		return "", "no probes defined"
+	}
+	return strings.Join(names, ", "), strings.Join(parts, "; ")
+}
+
+func describeProbe(p *corev1.Probe) string {
+	var action string
+	switch {
+	case p.HTTPGet != nil:
+		scheme := strings.ToLower(string(p.HTTPGet.Scheme))
+		if scheme == "" {
+			scheme = "http"
+		}
+		action = fmt.Sprintf("http-get %s://%s:%s%s", scheme, p.HTTPGet.Host, p.HTTPGet.Port.String(), p.HTTPGet.Path)
+	case p.TCPSocket != nil:
+		action = "tcp-socket :" + p.TCPSocket.Port.String()
+	case p.Exec != nil:
+		action = "exec " + fmt.Sprint(p.Exec.Command)
+	case p.GRPC != nil:
+		action = fmt.Sprintf("grpc :%d", p.GRPC.Port)
+	default:
+		action = "unknown"
+	}
+	return fmt.Sprintf("%s delay=%ds timeout=%ds period=%ds #success=%d #failure=%d", action,
+		p.InitialDelaySeconds, orDefault(p.TimeoutSeconds, 1), orDefault(p.PeriodSeconds, 10),
+		orDefault(p.SuccessThreshold, 1), orDefault(p.FailureThreshold, 3))
+}
+
+func orDefault(v, d int32) int32 {
+	if v == 0 {
+		return d
+	}
+	return v
+}
+
+func resourcesText(spec *corev1.Container) string {
+	if spec == nil {
+		return "unknown"
+	}
+	var parts []string
+	for _, side := range []struct {
+		name string
+		list corev1.ResourceList
+	}{{"limits", spec.Resources.Limits}, {"requests", spec.Resources.Requests}} {
+		var kv []string
+		for name, q := range side.list {
+			kv = append(kv, string(name)+"="+q.String())
+		}
+		sort.Strings(kv)
+		if len(kv) > 0 {
+			parts = append(parts, side.name+" "+strings.Join(kv, ","))
+		}
+	}
+	if len(parts) == 0 {
+		return "no requests or limits"
+	}
+	return strings.Join(parts, "; ")
+}
+
+func podRequests(pod *corev1.Pod) string {
+	var parts []string
+	for _, c := range pod.Spec.Containers {
+		var kv []string
+		for name, q := range c.Resources.Requests {
+			kv = append(kv, string(name)+"="+q.String())
+		}
+		sort.Strings(kv)
+		if len(kv) > 0 {
+			parts = append(parts, c.Name+": "+strings.Join(kv, ","))
+		}
+	}
+	if len(parts) == 0 {
+		return "no requests"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// signalText names the signal of a termination: the signal field when set,
+// else the one implied by an exit code above 128 (137 → SIGKILL).
+func signalText(signal, exitCode int32) string {
+	n := signal
+	if n == 0 && exitCode > 128 && exitCode < 160 {
+		n = exitCode - 128
+	}
+	if n == 0 {
+		return ""
+	}
+	if name, ok := signalNames[n]; ok {
+		return fmt.Sprintf("%s (%d)", name, n)
+	}
+	return fmt.Sprintf("signal %d", n)
+}
+
+var signalNames = map[int32]string{1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 6: "SIGABRT", 9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 15: "SIGTERM"}
+
+func fmtTime(t time.Time) string {
+	if t.IsZero() {
+		return "unknown"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func boolPtr(b *bool) string {
+	if b == nil {
+		return "unknown"
+	}
+	return fmt.Sprint(*b)
+}
+
+var schedHeadRe = regexp.MustCompile(`^\d+/\d+ nodes are available:\s*`)
+
+// SchedulingReasons splits a scheduler message ("0/6 nodes are available: 3
+// Insufficient cpu, 3 node(s) had untolerated taint {...}. preemption: ...")
+// into its reasons, without the preemption part. A message in another form is
+// returned whole.
+func SchedulingReasons(msg string) []string {
+	msg = strings.TrimSpace(msg)
+	if i := strings.Index(msg, " preemption:"); i >= 0 {
+		msg = msg[:i]
+	}
+	msg = strings.TrimSuffix(strings.TrimSpace(msg), ".")
+	body := schedHeadRe.ReplaceAllString(msg, "")
+	if body == "" {
+		return nil
+	}
+	var out []string
+	depth := 0
+	start := 0
+	for i := 0; i < len(body); i++ {
+		switch body[i] {
+		case '{', '[', '(':
+			depth++
+		case '}', ']', ')':
+			if depth > 0 {
+				depth--
+			}
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(body[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	out = append(out, strings.TrimSpace(body[start:]))
+	return out
+}

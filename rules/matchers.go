@@ -1,0 +1,292 @@
+package rules
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/mgtriage/mgtriage/parser"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// Vars are the values a hint or remediation template may use. Every key below
+// is always present (empty when unknown), so templates can be checked at load.
+type Vars map[string]string
+
+var varNames = []string{
+	"Namespace", "Pod", "Container", "ContainerKind", "Node", "Image", "Status",
+	"Reason", "Message", "ExitCode", "Signal", "Restarts", "LastReason",
+	"LastExitCode", "LastSignal", "LastFinished", "Limit", "Request", "Probe",
+	"ProbeSettings", "Cause", "Reasons", "Owner", "Stage",
+}
+
+// VarNames lists the template variables, for the rule reference.
+func VarNames() []string { return slices.Clone(varNames) }
+
+func sampleVars() Vars {
+	v := Vars{}
+	for _, n := range varNames {
+		v[n] = "x"
+	}
+	return v
+}
+
+// hit is one object a matcher selected, with the values and evidence found.
+type hit struct {
+	Container string
+	Vars      Vars
+	Evidence  []Evidence
+	Missing   []string
+}
+
+// matcher selects the pods (and containers) that show one symptom.
+type matcher interface {
+	match(c *evalContext, p *parser.Pod) []hit
+}
+
+// matcherFactories maps matcher names to constructors that strictly decode the
+// params into the matcher's own parameter struct.
+var matcherFactories = map[string]func() matcher{
+	"containerWaiting":    func() matcher { return &containerWaiting{} },
+	"containerTerminated": func() matcher { return &containerTerminated{} },
+	"initContainerFailed": func() matcher { return &initContainerFailed{} },
+	"containerNotReady":   func() matcher { return &containerNotReady{} },
+	"podUnschedulable":    func() matcher { return &podUnschedulable{} },
+	"podStatus":           func() matcher { return &podStatus{} },
+}
+
+// MatcherNames lists the matchers a rule may name.
+func MatcherNames() []string {
+	names := make([]string, 0, len(matcherFactories))
+	for n := range matcherFactories {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func newMatcher(name string, params json.RawMessage) (matcher, error) {
+	f, ok := matcherFactories[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown matcher %q (known: %s)", name, strings.Join(MatcherNames(), ", "))
+	}
+	m := f()
+	if len(params) > 0 && string(params) != "null" {
+		dec := json.NewDecoder(bytes.NewReader(params))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(m); err != nil {
+			return nil, fmt.Errorf("params of %s: %v", name, err)
+		}
+	}
+	if v, ok := m.(interface{ validate() error }); ok {
+		if err := v.validate(); err != nil {
+			return nil, fmt.Errorf("params of %s: %v", name, err)
+		}
+	}
+	return m, nil
+}
+
+// containerWaiting fires for each container whose state is waiting with one of
+// Reasons. Init selects init containers (true), app containers (false) or both
+// (unset). ExcludeLastReasons skips containers whose last termination reason is
+// listed (e.g. OOMKilled, left to its own rule).
+type containerWaiting struct {
+	Reasons            []string `json:"reasons"`
+	Init               *bool    `json:"init,omitempty"`
+	ExcludeLastReasons []string `json:"excludeLastReasons,omitempty"`
+	// Logs adds the tail of the container's previous (else current) log.
+	Logs bool `json:"logs,omitempty"`
+	// NodeLog notes a missing kubelet journal of the pod's node as missing evidence.
+	NodeLog bool `json:"nodeLog,omitempty"`
+}
+
+func (m *containerWaiting) validate() error {
+	if len(m.Reasons) == 0 {
+		return fmt.Errorf("reasons lists no waiting reason")
+	}
+	return nil
+}
+
+func (m *containerWaiting) match(c *evalContext, p *parser.Pod) []hit {
+	var out []hit
+	for _, cs := range containers(p, m.Init) {
+		w := cs.Status.State.Waiting
+		if w == nil || !slices.Contains(m.Reasons, w.Reason) {
+			continue
+		}
+		if t := cs.Status.LastTerminationState.Terminated; t != nil && slices.Contains(m.ExcludeLastReasons, t.Reason) {
+			continue
+		}
+		h := c.containerHit(p, cs)
+		h.Evidence = append(h.Evidence, c.containerEvidence(p, cs, m.NodeLog)...)
+		if m.Logs {
+			h.Evidence = append(h.Evidence, c.logEvidence(p, cs.Name, &h)...)
+		}
+		if m.NodeLog {
+			c.missingNodeLog(p, &h)
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// containerTerminated fires for each container whose current state (and, with
+// LastState, whose last state) is terminated with one of Reasons.
+type containerTerminated struct {
+	Reasons   []string `json:"reasons"`
+	LastState bool     `json:"lastState"`
+}
+
+func (m *containerTerminated) validate() error {
+	if len(m.Reasons) == 0 {
+		return fmt.Errorf("reasons lists no termination reason")
+	}
+	return nil
+}
+
+func (m *containerTerminated) match(c *evalContext, p *parser.Pod) []hit {
+	var out []hit
+	for _, cs := range containers(p, nil) {
+		t := cs.Status.State.Terminated
+		which := "state"
+		if t == nil || !slices.Contains(m.Reasons, t.Reason) {
+			t, which = nil, ""
+			if lt := cs.Status.LastTerminationState.Terminated; m.LastState && lt != nil && slices.Contains(m.Reasons, lt.Reason) {
+				t, which = lt, "lastState"
+			}
+		}
+		if t == nil {
+			continue
+		}
+		h := c.containerHit(p, cs)
+		h.Vars["Reason"] = t.Reason
+		h.Vars["ExitCode"] = fmt.Sprint(t.ExitCode)
+		h.Evidence = append(h.Evidence, c.statusEvidence(p, fmt.Sprintf("%s %s %s.terminated: reason=%s exitCode=%d finishedAt=%s; restartCount=%d; resources: %s",
+			cs.Kind, cs.Name, which, t.Reason, t.ExitCode, fmtTime(t.FinishedAt.Time), cs.Status.RestartCount, resourcesText(cs.Spec))))
+		h.Evidence = append(h.Evidence, c.containerEvidence(p, cs, false)...)
+		out = append(out, h)
+	}
+	return out
+}
+
+// initContainerFailed fires for the init container that stops the pod from
+// initialising: terminated with a non-zero exit code, or waiting in back-off
+// after such a termination.
+type initContainerFailed struct{}
+
+func (m *initContainerFailed) match(c *evalContext, p *parser.Pod) []hit {
+	init := true
+	for _, cs := range containers(p, &init) {
+		st := cs.Status
+		failedNow := st.State.Terminated != nil && st.State.Terminated.ExitCode != 0
+		backOff := st.State.Waiting != nil && st.State.Waiting.Reason != "" && st.State.Waiting.Reason != "PodInitializing"
+		if !failedNow && !backOff {
+			continue
+		}
+		h := c.containerHit(p, cs)
+		t := st.State.Terminated
+		if t == nil {
+			t = st.LastTerminationState.Terminated
+		}
+		if t != nil {
+			h.Vars["ExitCode"] = fmt.Sprint(t.ExitCode)
+			h.Vars["Reason"] = t.Reason
+			h.Vars["Signal"] = signalText(t.Signal, t.ExitCode)
+		}
+		h.Evidence = append(h.Evidence, c.containerEvidence(p, cs, true)...)
+		h.Evidence = append(h.Evidence, c.logEvidence(p, cs.Name, &h)...)
+		return []hit{h} // only the first failing init container matters
+	}
+	return nil
+}
+
+// containerNotReady fires for each app container of a Running pod that runs
+// but is not ready, citing its probes and the probe failures recorded for it.
+type containerNotReady struct{}
+
+func (m *containerNotReady) match(c *evalContext, p *parser.Pod) []hit {
+	if p.Object.Status.Phase != corev1.PodRunning || p.Object.DeletionTimestamp != nil {
+		return nil
+	}
+	app := false
+	var out []hit
+	for _, cs := range containers(p, &app) {
+		if cs.Status.Ready || cs.Status.State.Running == nil {
+			continue
+		}
+		h := c.containerHit(p, cs)
+		probe, settings := probeText(cs.Spec)
+		h.Vars["Probe"], h.Vars["ProbeSettings"] = probe, settings
+		h.Evidence = append(h.Evidence, c.statusEvidence(p, fmt.Sprintf("%s %s running since %s, ready=false, started=%v; %s",
+			cs.Kind, cs.Name, fmtTime(cs.Status.State.Running.StartedAt.Time), boolPtr(cs.Status.Started), settings)))
+		h.Evidence = append(h.Evidence, c.containerEvidence(p, cs, false)...)
+		out = append(out, h)
+	}
+	return out
+}
+
+// podUnschedulable fires for a pod the scheduler could not place: PodScheduled
+// False with reason Unschedulable, or Pending with no node and FailedScheduling
+// events. Reasons is the scheduler's message split into its parts.
+type podUnschedulable struct{}
+
+func (m *podUnschedulable) match(c *evalContext, p *parser.Pod) []hit {
+	if p.Object.Spec.NodeName != "" || p.Object.Status.Phase != corev1.PodPending {
+		return nil
+	}
+	var msg string
+	found := false
+	for _, cond := range p.Object.Status.Conditions {
+		if cond.Type == corev1.PodScheduled && cond.Status == corev1.ConditionFalse && cond.Reason == corev1.PodReasonUnschedulable {
+			msg, found = cond.Message, true
+		}
+	}
+	events := c.eventEvidence(p, func(e *parser.Event) bool { return e.Object.Reason == "FailedScheduling" })
+	if !found && len(events) == 0 {
+		return nil
+	}
+	if msg == "" && len(events) > 0 {
+		msg = c.lastEventMessage(p, "FailedScheduling")
+	}
+	h := hit{Vars: c.podVars(p)}
+	h.Vars["Message"] = msg
+	h.Vars["Reasons"] = strings.Join(SchedulingReasons(msg), "; ")
+	h.Vars["Request"] = podRequests(&p.Object)
+	h.Evidence = append(h.Evidence, c.statusEvidence(p, "condition PodScheduled=False reason=Unschedulable: "+msg))
+	h.Evidence = append(h.Evidence, events...)
+	return []hit{h}
+}
+
+// podStatus fires for pods whose kubectl STATUS is one of Statuses.
+type podStatus struct {
+	Statuses []string `json:"statuses"`
+}
+
+func (m *podStatus) validate() error {
+	if len(m.Statuses) == 0 {
+		return fmt.Errorf("statuses lists no STATUS")
+	}
+	return nil
+}
+
+func (m *podStatus) match(c *evalContext, p *parser.Pod) []hit {
+	if !slices.Contains(m.Statuses, p.Columns.Status) {
+		return nil
+	}
+	h := hit{Vars: c.podVars(p)}
+	h.Vars["Reason"] = p.Object.Status.Reason
+	h.Vars["Message"] = p.Object.Status.Message
+	text := fmt.Sprintf("phase=%s STATUS=%s", p.Object.Status.Phase, p.Columns.Status)
+	if p.Object.Status.Reason != "" {
+		text += fmt.Sprintf(" status.reason=%s message=%q", p.Object.Status.Reason, p.Object.Status.Message)
+	}
+	if p.Object.DeletionTimestamp != nil {
+		text += " deletionTimestamp=" + fmtTime(p.Object.DeletionTimestamp.Time)
+	}
+	h.Evidence = append(h.Evidence, c.statusEvidence(p, text))
+	h.Evidence = append(h.Evidence, c.eventEvidence(p, func(e *parser.Event) bool { return e.Object.Type != corev1.EventTypeNormal })...)
+	return []hit{h}
+}

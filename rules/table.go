@@ -1,0 +1,363 @@
+// Package rules owns the versioned rule table (embedded YAML under table/) and
+// the engine that evaluates it over a parsed gather into findings with
+// evidence. Rules are data: each names a matcher (a Go function in this
+// package) with typed, strictly decoded parameters, an optional cause pattern
+// that evidence must match, and the hint, remediation and docs to print. The
+// package knows nothing of output formats.
+package rules
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"text/template"
+
+	"sigs.k8s.io/yaml"
+)
+
+// SchemaVersion is the rule file layout this engine reads.
+const SchemaVersion = 1
+
+//go:embed table/*.yaml
+var builtin embed.FS
+
+// Table is a rule table: its header and its rules in evaluation order.
+type Table struct {
+	SchemaVersion int    `json:"schemaVersion"`
+	Version       string `json:"version"`
+	Released      string `json:"released"`
+	Rules         []*Rule
+}
+
+// Rule is one entry of the table. Rules with the same Group are alternatives
+// for one object: the first of them in table order that fires wins, so a
+// specific cause is listed before the general fallback.
+type Rule struct {
+	ID          string   `json:"id"`
+	Version     int      `json:"version"`
+	Severity    string   `json:"severity"`
+	Title       string   `json:"title"`
+	Category    string   `json:"category"`
+	Group       string   `json:"group,omitempty"`
+	Match       Match    `json:"match"`
+	Hint        string   `json:"hint"`
+	Remediation []string `json:"remediation"`
+	Docs        []string `json:"docs"`
+	// Disabled removes a rule (used by user files to switch a built-in off).
+	Disabled bool `json:"disabled,omitempty"`
+
+	// File and Line locate the rule's definition, for validation messages.
+	File string `json:"-"`
+	Line int    `json:"-"`
+
+	matcher  matcher
+	cause    *regexp.Regexp
+	hint     *template.Template
+	remedies []*template.Template
+}
+
+// Match selects the symptom: a matcher and its parameters, and optionally a
+// Cause, a regular expression (RE2) that one evidence line must match for the
+// rule to fire; that line is cited first and its text fills {{.Cause}}.
+type Match struct {
+	Matcher string          `json:"matcher"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Cause   string          `json:"cause,omitempty"`
+}
+
+// file is the layout of one rule file.
+type file struct {
+	SchemaVersion int             `json:"schemaVersion"`
+	Version       string          `json:"version,omitempty"`
+	Released      string          `json:"released,omitempty"`
+	Rules         json.RawMessage `json:"rules"`
+}
+
+// ValidationError is one problem in a rule file, with its position.
+type ValidationError struct {
+	File string
+	Line int
+	Rule string
+	Msg  string
+}
+
+func (e ValidationError) Error() string {
+	loc := e.File
+	if e.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
+	}
+	if e.Rule != "" {
+		return fmt.Sprintf("%s: rule %s: %s", loc, e.Rule, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", loc, e.Msg)
+}
+
+// Errors is every problem found in a set of rule files.
+type Errors []ValidationError
+
+func (es Errors) Error() string {
+	msgs := make([]string, len(es))
+	for i, e := range es {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+var idRe = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+var severities = map[string]bool{"critical": true, "high": true, "medium": true, "low": true, "info": true}
+
+// Builtin returns the embedded rule table. It panics if the embedded table is
+// invalid, which the package tests rule out.
+func Builtin() *Table {
+	t, err := loadFS(builtin, "table")
+	if err != nil {
+		panic("builtin rule table: " + err.Error())
+	}
+	return t
+}
+
+func loadFS(fsys fs.FS, dir string) (*Table, error) {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	t := &Table{}
+	var errs Errors
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".yaml") {
+			continue
+		}
+		p := dir + "/" + e.Name()
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			errs = append(errs, ValidationError{File: p, Msg: err.Error()})
+			continue
+		}
+		errs = append(errs, t.add(p, data, true)...)
+	}
+	errs = append(errs, t.compile()...)
+	if len(errs) > 0 {
+		return t, errs
+	}
+	return t, nil
+}
+
+// Validate reads the rule files at path (a file or a folder of *.yaml) and
+// returns every problem found, each with file:line. An empty result means the
+// files are valid on their own and together with the built-in table.
+func Validate(path string) Errors {
+	t := Builtin()
+	return t.Override(path)
+}
+
+// Override adds the rules in the file or folder at path to t: a rule with the
+// id of an existing rule replaces it (or removes it, with disabled: true), a
+// new id is appended. It returns every problem found; t is unchanged then.
+func (t *Table) Override(path string) Errors {
+	files, err := ruleFiles(path)
+	if err != nil {
+		return Errors{{File: path, Msg: err.Error()}}
+	}
+	user := &Table{}
+	var errs Errors
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			errs = append(errs, ValidationError{File: f, Msg: err.Error()})
+			continue
+		}
+		errs = append(errs, user.add(f, data, false)...)
+	}
+	errs = append(errs, user.compile()...)
+	if len(errs) > 0 {
+		return errs
+	}
+	index := map[string]int{}
+	for i, r := range t.Rules {
+		index[r.ID] = i
+	}
+	for _, r := range user.Rules {
+		if i, ok := index[r.ID]; ok {
+			t.Rules[i] = r
+		} else {
+			index[r.ID] = len(t.Rules)
+			t.Rules = append(t.Rules, r)
+		}
+	}
+	kept := t.Rules[:0]
+	for _, r := range t.Rules {
+		if !r.Disabled {
+			kept = append(kept, r)
+		}
+	}
+	t.Rules = kept
+	return nil
+}
+
+func ruleFiles(path string) ([]string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return []string{path}, nil
+	}
+	matches, err := filepath.Glob(filepath.Join(path, "*.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	if len(matches) == 0 {
+		return nil, errors.New("folder holds no *.yaml rule files")
+	}
+	sort.Strings(matches)
+	return matches, nil
+}
+
+// add decodes one rule file strictly. A header file (builtin) may set the
+// table version; every file must state schemaVersion.
+func (t *Table) add(name string, data []byte, builtin bool) Errors {
+	var f file
+	if err := yaml.UnmarshalStrict(data, &f); err != nil {
+		return Errors{{File: name, Line: yamlErrorLine(err), Msg: err.Error()}}
+	}
+	if f.SchemaVersion != SchemaVersion {
+		return Errors{{File: name, Msg: fmt.Sprintf("schemaVersion is %d, this program reads %d", f.SchemaVersion, SchemaVersion)}}
+	}
+	if f.Version != "" && builtin {
+		t.SchemaVersion, t.Version, t.Released = f.SchemaVersion, f.Version, f.Released
+	}
+	if len(f.Rules) == 0 || string(f.Rules) == "null" {
+		return nil
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal(f.Rules, &raw); err != nil {
+		return Errors{{File: name, Msg: "rules: " + err.Error()}}
+	}
+	lines := ruleLines(data)
+	var errs Errors
+	for i, r := range raw {
+		rule := &Rule{File: name}
+		if i < len(lines) {
+			rule.Line = lines[i]
+		}
+		dec := json.NewDecoder(bytes.NewReader(r))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(rule); err != nil {
+			errs = append(errs, ValidationError{File: name, Line: rule.Line, Msg: err.Error()})
+			continue
+		}
+		t.Rules = append(t.Rules, rule)
+	}
+	return errs
+}
+
+// ruleLines returns the 1-based line of each "- id:" item under rules:.
+func ruleLines(data []byte) []int {
+	var out []int
+	for i, line := range strings.Split(string(data), "\n") {
+		trimmed := strings.TrimLeft(line, " ")
+		if strings.HasPrefix(trimmed, "- id:") {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+var yamlLineRe = regexp.MustCompile(`line (\d+)`)
+
+func yamlErrorLine(err error) int {
+	if m := yamlLineRe.FindStringSubmatch(err.Error()); m != nil {
+		var n int
+		fmt.Sscanf(m[1], "%d", &n)
+		return n
+	}
+	return 0
+}
+
+// compile checks every rule and prepares its matcher, cause and templates.
+func (t *Table) compile() Errors {
+	var errs Errors
+	seen := map[string]*Rule{}
+	for _, r := range t.Rules {
+		bad := func(format string, args ...any) {
+			errs = append(errs, ValidationError{File: r.File, Line: r.Line, Rule: r.ID, Msg: fmt.Sprintf(format, args...)})
+		}
+		if !idRe.MatchString(r.ID) {
+			bad("id %q must be lower-case words joined by '-'", r.ID)
+		}
+		if prev, dup := seen[r.ID]; dup {
+			bad("id repeats the rule at %s:%d", prev.File, prev.Line)
+		}
+		seen[r.ID] = r
+		if r.Disabled {
+			continue
+		}
+		if r.Version < 1 {
+			bad("version must be 1 or more")
+		}
+		if !severities[r.Severity] {
+			bad("severity %q is not one of critical, high, medium, low, info", r.Severity)
+		}
+		if strings.TrimSpace(r.Title) == "" {
+			bad("title is empty")
+		}
+		if strings.TrimSpace(r.Hint) == "" {
+			bad("hint is empty")
+		}
+		if len(r.Remediation) == 0 {
+			bad("remediation lists no step")
+		}
+		for _, d := range r.Docs {
+			if !strings.HasPrefix(d, "https://") {
+				bad("docs link %q must start with https://", d)
+			}
+		}
+		m, err := newMatcher(r.Match.Matcher, r.Match.Params)
+		if err != nil {
+			bad("match: %v", err)
+		}
+		r.matcher = m
+		if r.Match.Cause != "" {
+			re, err := regexp.Compile(r.Match.Cause)
+			if err != nil {
+				bad("match.cause: %v", err)
+			}
+			r.cause = re
+		}
+		r.hint, err = parseTemplate(r.ID+".hint", r.Hint)
+		if err != nil {
+			bad("hint: %v", err)
+		}
+		r.remedies = r.remedies[:0]
+		for i, step := range r.Remediation {
+			tpl, err := parseTemplate(fmt.Sprintf("%s.remediation[%d]", r.ID, i), step)
+			if err != nil {
+				bad("remediation[%d]: %v", i, err)
+			}
+			r.remedies = append(r.remedies, tpl)
+		}
+	}
+	return errs
+}
+
+// parseTemplate parses a hint or remediation template. Unknown fields are
+// caught at validation by executing against a full set of sample values.
+func parseTemplate(name, text string) (*template.Template, error) {
+	tpl, err := template.New(name).Option("missingkey=error").Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	if err := tpl.Execute(new(bytes.Buffer), sampleVars()); err != nil {
+		return nil, err
+	}
+	return tpl, nil
+}
