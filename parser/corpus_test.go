@@ -1,0 +1,161 @@
+package parser
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"context"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// corpusDir returns a gather of the shared corpus, or skips the test when the
+// corpus is not beside the project.
+func corpusDir(t testing.TB, name string) string {
+	t.Helper()
+	dir := filepath.Join("..", "..", "shared", "corpus", name)
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("corpus %s not present: %v", name, err)
+	}
+	return dir
+}
+
+// writeTarGz archives dir into a .tar.gz under t.TempDir, with member names
+// relative to dir's parent, as `tar czf x.tar.gz <dir>` would.
+func writeTarGz(t testing.TB, dir string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "gather.tar.gz")
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := gzip.NewWriter(f)
+	tw := tar.NewWriter(zw)
+	base := filepath.Dir(dir)
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		hdr, err := tar.FileInfoHeader(info, "")
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(base, p)
+		hdr.Name = filepath.ToSlash(rel)
+		if d.IsDir() {
+			hdr.Name += "/"
+		}
+		if err := tw.WriteHeader(hdr); err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			src, err := os.Open(p)
+			if err != nil {
+				return err
+			}
+			defer src.Close()
+			_, err = io.Copy(tw, src)
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []io.Closer{tw, zw, f} {
+		if err := c.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+type podRow struct{ Namespace, Name, Ready, Status, Restarts, Age string }
+
+func podRows(g *Gather) []podRow {
+	rows := make([]podRow, 0, len(g.Pods))
+	for _, p := range g.Pods {
+		rows = append(rows, podRow{p.Object.Namespace, p.Object.Name, p.Columns.Ready, p.Columns.Status, p.Columns.Restarts, p.Columns.Age})
+	}
+	return rows
+}
+
+func TestCorpusMetalFolderAndTarGz(t *testing.T) {
+	dir := corpusDir(t, "mg-metal-ocp49")
+	folder, err := Load(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(folder.Pods) != 235 {
+		t.Errorf("folder: %d pods, want 235", len(folder.Pods))
+	}
+	if len(folder.Events) != 5171 {
+		t.Errorf("folder: %d events, want 5171", len(folder.Events))
+	}
+	if len(folder.Nodes) != 6 || folder.ClusterVersion != "4.9.0-0.nightly-2021-09-10-170926" {
+		t.Errorf("nodes=%d clusterVersion=%q", len(folder.Nodes), folder.ClusterVersion)
+	}
+	if got := folder.CollectedAt.Format("2006-01-02T15:04:05Z"); got != "2021-09-14T14:43:46Z" {
+		t.Errorf("collectedAt = %s", got)
+	}
+	status := map[string]int{}
+	for _, p := range folder.Pods {
+		status[p.Columns.Status]++
+	}
+	if diff := cmp.Diff(map[string]int{"Running": 173, "Completed": 62}, status); diff != "" {
+		t.Errorf("STATUS counts (-want +got):\n%s", diff)
+	}
+	if len(folder.Problems) != 0 {
+		t.Errorf("problems on a clean gather: %v", folder.Problems)
+	}
+
+	archive, err := Load(context.Background(), writeTarGz(t, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(podRows(folder), podRows(archive)); diff != "" {
+		t.Errorf("tar.gz columns differ from folder (-folder +archive):\n%s", diff)
+	}
+	if len(archive.Events) != len(folder.Events) || archive.Files != folder.Files {
+		t.Errorf("archive events=%d files=%d, folder events=%d files=%d", len(archive.Events), archive.Files, len(folder.Events), folder.Files)
+	}
+}
+
+func TestCorpusImageFolderAsInput(t *testing.T) {
+	dir := corpusDir(t, "mg-metal-ocp49")
+	matches, _ := filepath.Glob(filepath.Join(dir, "must-gather-metal", "quay-io-*"))
+	if len(matches) != 1 {
+		t.Skip("image folder not found")
+	}
+	g, err := Load(context.Background(), matches[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Pods) != 235 || g.CollectedAt.IsZero() {
+		t.Errorf("pods=%d collectedAt=%v", len(g.Pods), g.CollectedAt)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	if _, err := Load(context.Background(), filepath.Join(t.TempDir(), "missing")); err != ErrNotFound {
+		t.Errorf("missing path: %v", err)
+	}
+	empty := t.TempDir()
+	os.WriteFile(filepath.Join(empty, "notes.txt"), []byte("hello"), 0o644)
+	if _, err := Load(context.Background(), empty); err != ErrNoGather {
+		t.Errorf("folder without a gather: %v", err)
+	}
+	junk := filepath.Join(t.TempDir(), "junk.tar.gz")
+	os.WriteFile(junk, []byte("this is not an archive"), 0o644)
+	if _, err := Load(context.Background(), junk); err == nil {
+		t.Error("junk file: no error")
+	}
+}
