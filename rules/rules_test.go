@@ -211,6 +211,29 @@ func TestSymptomRulesFireAndDoNotFire(t *testing.T) {
 		}, []string{"not-ready-probe-failing recommender/recommender"}},
 		{"not ready without probe evidence", func(t *testing.T) *parser.Pod { return testPod(t, notReadyPod) }, []string{"not-ready recommender/recommender"}},
 		{"unschedulable for memory", func(t *testing.T) *parser.Pod { return testPod(t, pendingPod) }, []string{"unschedulable-insufficient-resources analytics/"}},
+		{"scheduled pod with old FailedScheduling events is not unschedulable", func(t *testing.T) *parser.Pod {
+			return testPod(t, healthyPod, event("FailedScheduling", "Warning", "", "0/3 nodes are available: 3 Insufficient cpu."))
+		}, nil},
+		{"restart after an Error exit is not an OOM kill", func(t *testing.T) *parser.Pod {
+			return testPod(t, strings.Replace(healthyPod, "restartCount: 0,", "restartCount: 2, lastState: {terminated: {reason: Error, exitCode: 1}},", 1))
+		}, nil},
+		{"init container that completed is not a failure", func(t *testing.T) *parser.Pod {
+			return testPod(t, `
+metadata: {name: ok-init}
+spec: {nodeName: worker-0, initContainers: [{name: setup, image: s}], containers: [{name: app, image: a}]}
+status:
+  phase: Running
+  conditions: [{type: Initialized, status: "True"}, {type: Ready, status: "True"}]
+  initContainerStatuses: [{name: setup, image: s, ready: true, restartCount: 0, state: {terminated: {reason: Completed, exitCode: 0}}}]
+  containerStatuses: [{name: app, image: a, ready: true, restartCount: 0, state: {running: {startedAt: "2026-11-20T08:00:00Z"}}}]
+`)
+		}, nil},
+		{"container still being created is neither crash loop nor not-ready", func(t *testing.T) *parser.Pod {
+			return testPod(t, strings.Replace(strings.Replace(imagePullPod, "ImagePullBackOff", "ContainerCreating", 1), "phase: Pending", "phase: Pending\n  conditions: [{type: PodScheduled, status: \"True\"}]", 1))
+		}, nil},
+		{"terminating pod is not reported as not ready", func(t *testing.T) *parser.Pod {
+			return testPod(t, strings.Replace(notReadyPod, "metadata: {name: recommender}", "metadata: {name: recommender, deletionTimestamp: \"2026-11-20T09:12:00Z\"}", 1))
+		}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
