@@ -1,0 +1,505 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// MarkdownOptions tunes WriteMarkdown.
+type MarkdownOptions struct {
+	// MaxKB bounds the output to MaxKB×1024 bytes; 0 means no limit. When the
+	// report does not fit, whole items are left out from the end of their
+	// sections (pod rows first, findings last; see cutSteps) and a closing note
+	// says how many. The title and summary are always written, so a bound
+	// smaller than they are is not kept.
+	MaxKB int
+}
+
+// Limits that keep one hostile or huge value from taking over the Markdown.
+// report.html and report.json keep everything.
+const (
+	mdTopFindings   = 10  // findings listed in the summary
+	mdTitleRunes    = 120 // a title in the summary
+	mdHintRunes     = 240 // a hint in the summary
+	mdTextRunes     = 2000
+	mdEvidenceRunes = 500 // one evidence line
+	mdEvidenceLines = 20  // evidence lines per finding
+	mdObjects       = 20  // objects listed per finding
+	mdAllNodesUpTo  = 20  // above this, only nodes that are not healthy are listed
+)
+
+// WriteMarkdown writes r as GitHub-flavoured Markdown that also reads well as
+// plain text: a title, a summary short enough for a ticket comment, then the
+// findings, the pods that are not healthy, the nodes and the gather problems.
+func WriteMarkdown(w io.Writer, r *Report, opt MarkdownOptions) error {
+	doc := markdownDoc(r)
+	if opt.MaxKB > 0 {
+		doc.fit(opt.MaxKB * 1024)
+	}
+	_, err := io.WriteString(w, doc.String())
+	return err
+}
+
+// mdSection is fixed text (head, tail) around units that may be cut from the end.
+type mdSection struct {
+	head, tail string
+	items      []string
+	kept       int
+	unit       string // what an item is, for the cut note; "" when none can be cut
+}
+
+type mdDoc struct {
+	sections []*mdSection
+	maxKB    int // the bound that made cuts, for the note
+}
+
+func markdownDoc(r *Report) *mdDoc {
+	return &mdDoc{sections: []*mdSection{
+		{head: mdSummary(r)},
+		mdFindings(r),
+		mdPods(r),
+		mdNodes(r),
+		mdProblems(r),
+	}}
+}
+
+// cutSteps is the order in which fit leaves items out: first the pod rows
+// (all of them are in report.html), problems and nodes down to a few, then the
+// findings down to the top ones, then the rest of each, the findings last.
+var cutSteps = []struct {
+	unit string
+	keep int
+}{
+	{"pod rows", 50}, {"gather problems", 10}, {"node rows", 20}, {"findings", mdTopFindings},
+	{"pod rows", 0}, {"gather problems", 0}, {"node rows", 0}, {"findings", 0},
+}
+
+// fit leaves out items from the end of their sections until the document,
+// with its cut note, is at most limit bytes.
+func (d *mdDoc) fit(limit int) {
+	if d.size() <= limit {
+		return
+	}
+	d.maxKB = limit / 1024
+	// Reserve room for the longest note this document can have.
+	var worst []*mdSection
+	for _, s := range d.sections {
+		worst = append(worst, &mdSection{items: s.items, unit: s.unit})
+	}
+	limit -= len((&mdDoc{sections: worst, maxKB: d.maxKB}).note())
+	size := d.size()
+	for _, step := range cutSteps {
+		for _, s := range d.sections {
+			if s.unit != step.unit {
+				continue
+			}
+			for s.kept > step.keep && size > limit {
+				s.kept--
+				size -= len(s.items[s.kept])
+			}
+		}
+	}
+}
+
+func (d *mdDoc) size() int {
+	n := 0
+	for _, s := range d.sections {
+		n += len(s.head) + len(s.tail)
+		for _, it := range s.items[:s.kept] {
+			n += len(it)
+		}
+	}
+	return n
+}
+
+// note says what fit left out: always the findings and pod rows, the others
+// only when some were cut.
+func (d *mdDoc) note() string {
+	var cuts []string
+	for _, s := range d.sections {
+		cut := len(s.items) - s.kept
+		if s.unit == "" || (cut == 0 && s.unit != "findings" && s.unit != "pod rows") {
+			continue
+		}
+		cuts = append(cuts, fmt.Sprintf("%d of %d %s", cut, len(s.items), s.unit))
+	}
+	return fmt.Sprintf("**Shortened to fit %d KB:** %s were left out of this file. report.html has everything.\n",
+		d.maxKB, joinAnd(cuts))
+}
+
+func (d *mdDoc) String() string {
+	var b strings.Builder
+	b.Grow(d.size() + 256)
+	for _, s := range d.sections {
+		b.WriteString(s.head)
+		for _, it := range s.items[:s.kept] {
+			b.WriteString(it)
+		}
+		b.WriteString(s.tail)
+	}
+	for _, s := range d.sections {
+		if s.kept < len(s.items) {
+			b.WriteString(d.note())
+			break
+		}
+	}
+	return b.String()
+}
+
+func newSection(head, tail, unit string, items []string) *mdSection {
+	return &mdSection{head: head, tail: tail, items: items, kept: len(items), unit: unit}
+}
+
+func joinAnd(s []string) string {
+	switch len(s) {
+	case 0:
+		return ""
+	case 1:
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+func mdSummary(r *Report) string {
+	var b strings.Builder
+	g := r.Gather
+	b.WriteString("# mgtriage report")
+	if g.ClusterVersion != "" {
+		b.WriteString(": OpenShift " + mdText(g.ClusterVersion))
+	}
+	b.WriteString("\n\n")
+
+	cluster := "OpenShift " + mdText(orUnknown(g.ClusterVersion)) + ", Kubernetes " + mdText(orUnknown(g.KubernetesVersion))
+	var extra []string
+	if g.Platform != "" {
+		extra = append(extra, "platform "+mdText(g.Platform))
+	}
+	if g.ClusterID != "" {
+		extra = append(extra, "cluster ID "+mdText(g.ClusterID))
+	}
+	if len(extra) > 0 {
+		cluster += " (" + strings.Join(extra, ", ") + ")"
+	}
+	fmt.Fprintf(&b, "- **Cluster:** %s\n", cluster)
+	fmt.Fprintf(&b, "- **Gathered:** %s\n", gatherTime(g))
+	input := mdCode(truncateRunes(cleanLine(orUnknown(g.Path)), 300))
+	if g.Files > 0 {
+		input += fmt.Sprintf(" (%d files, %s)", g.Files, humanBytes(g.Bytes))
+	}
+	fmt.Fprintf(&b, "- **Input:** %s\n", input)
+	rules := "table " + mdText(orUnknown(r.Rules.Version))
+	if r.Rules.Count > 0 {
+		rules += fmt.Sprintf(" (%d rules)", r.Rules.Count)
+	}
+	if r.Tool.Version != "" {
+		rules += ", " + mdText(orUnknown(r.Tool.Name)) + " " + mdText(r.Tool.Version)
+	}
+	fmt.Fprintf(&b, "- **Rules:** %s\n", rules)
+	s := r.Summary
+	fmt.Fprintf(&b, "- **Pods:** %d, %d not healthy; %d nodes; %d events (%d warnings)\n",
+		s.Pods, s.UnhealthyPods, s.Nodes, s.Events, s.WarningEvents)
+	var counts []string
+	for _, c := range severityCounts(r) {
+		counts = append(counts, fmt.Sprintf("%s %d", mdText(c.Severity), c.Count))
+	}
+	fmt.Fprintf(&b, "- **Findings:** %d (%s)\n\n", totalFindings(r), strings.Join(counts, ", "))
+
+	if len(r.Findings) == 0 {
+		b.WriteString("No rule fired.\n\n")
+		return b.String()
+	}
+	b.WriteString("**Top findings**\n\n")
+	for i, f := range r.Findings {
+		if i == mdTopFindings {
+			fmt.Fprintf(&b, "- … and %d more below\n", len(r.Findings)-mdTopFindings)
+			break
+		}
+		fmt.Fprintf(&b, "- **%s** %s — %s: %s\n", mdSeverity(f.Severity),
+			mdText(truncateRunes(cleanLine(f.Title), mdTitleRunes)),
+			mdText(firstObject(f)),
+			mdText(truncateRunes(cleanLine(f.Hint), mdHintRunes)))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+func mdFindings(r *Report) *mdSection {
+	if len(r.Findings) == 0 {
+		return newSection("## Findings\n\nNone.\n\n", "", "", nil)
+	}
+	items := make([]string, len(r.Findings))
+	for i, f := range r.Findings {
+		items[i] = mdFinding(i+1, f)
+	}
+	return newSection("## Findings\n\n", "", "findings", items)
+}
+
+func mdFinding(n int, f Finding) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### %d. %s: %s\n\n", n, mdSeverity(f.Severity), mdHeading(f.Title))
+	rule := mdCode(cleanLine(f.RuleID)) + " v" + strconv.Itoa(f.RuleVersion)
+	if f.Category != "" {
+		rule += ", category " + mdText(f.Category)
+	}
+	fmt.Fprintf(&b, "- **Rule:** %s\n", rule)
+	fmt.Fprintf(&b, "- **Severity:** %s\n", mdText(f.Severity))
+	if len(f.Objects) > 0 {
+		var objs []string
+		for i, o := range f.Objects {
+			if i == mdObjects {
+				objs = append(objs, fmt.Sprintf("and %d more", len(f.Objects)-mdObjects))
+				break
+			}
+			objs = append(objs, mdText(objectDetail(o)))
+		}
+		fmt.Fprintf(&b, "- **Objects:** %s\n", strings.Join(objs, "; "))
+	}
+	fmt.Fprintf(&b, "- **Hint:** %s\n", mdText(f.Hint))
+	if len(f.Missing) > 0 {
+		var miss []string
+		for _, m := range f.Missing {
+			miss = append(miss, mdText(m))
+		}
+		fmt.Fprintf(&b, "- **Missing evidence:** %s\n", strings.Join(miss, "; "))
+	}
+	b.WriteString("\n")
+	if len(f.Remediation) > 0 {
+		b.WriteString("**Remediation**\n\n")
+		for i, step := range f.Remediation {
+			fmt.Fprintf(&b, "%d. %s\n", i+1, mdStep(step))
+		}
+		b.WriteString("\n")
+	}
+	if len(f.Docs) > 0 {
+		b.WriteString("**Docs**\n\n")
+		for _, d := range f.Docs {
+			fmt.Fprintf(&b, "- %s\n", mdLink(d))
+		}
+		b.WriteString("\n")
+	}
+	if len(f.Evidence) > 0 {
+		b.WriteString("**Evidence**\n\n")
+		b.WriteString(mdEvidence(f.Evidence))
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// mdEvidence writes evidence lines as "path:line: text" in a fenced block whose
+// fence is longer than any run of backticks in it, so no text can close it.
+// A line break inside a text continues on an indented line.
+func mdEvidence(ev []Evidence) string {
+	var body strings.Builder
+	for i, e := range ev {
+		if i == mdEvidenceLines {
+			fmt.Fprintf(&body, "… %d more evidence lines in report.html\n", len(ev)-mdEvidenceLines)
+			break
+		}
+		text := truncateRunes(strings.TrimRight(cleanText(e.Text), "\n"), mdEvidenceRunes)
+		text = strings.ReplaceAll(text, "\n", "\n    ")
+		body.WriteString(evidenceCite(e) + ": " + text)
+		if e.Count > 1 {
+			fmt.Fprintf(&body, "  [repeated %d times]", e.Count)
+		}
+		body.WriteString("\n")
+	}
+	fence := strings.Repeat("`", max(3, longestRun(body.String(), '`')+1))
+	return fence + "text\n" + body.String() + fence + "\n"
+}
+
+func mdPods(r *Report) *mdSection {
+	const head = "## Pods that are not healthy\n\n"
+	var rows []string
+	for _, p := range r.Pods {
+		if !p.Healthy {
+			rows = append(rows, mdRow(p.Namespace, p.Name, p.Ready, p.Status, p.Restarts, p.Age, p.Node))
+		}
+	}
+	if len(rows) == 0 {
+		return newSection(head+"None.\n\n", "", "", nil)
+	}
+	table := "| NAMESPACE | NAME | READY | STATUS | RESTARTS | AGE | NODE |\n|---|---|---|---|---|---|---|\n"
+	return newSection(head+table, "\n", "pod rows", rows)
+}
+
+func mdNodes(r *Report) *mdSection {
+	const head = "## Nodes\n\n"
+	if len(r.Nodes) == 0 {
+		return newSection(head+"None in the gather.\n\n", "", "", nil)
+	}
+	var rows []string
+	hidden := 0
+	for _, n := range r.Nodes {
+		if len(r.Nodes) > mdAllNodesUpTo && n.Ready == "True" && len(n.Conditions) == 0 {
+			hidden++
+			continue
+		}
+		rows = append(rows, mdRow(n.Name, n.Ready, strings.Join(n.Roles, ","), n.KubeletVersion, strings.Join(n.Conditions, "; ")))
+	}
+	if len(rows) == 0 {
+		return newSection(head+fmt.Sprintf("All %d nodes are Ready with no other condition.\n\n", hidden), "", "", nil)
+	}
+	tail := "\n"
+	if hidden > 0 {
+		tail = fmt.Sprintf("\n%d other nodes are Ready with no other condition.\n\n", hidden)
+	}
+	table := "| NAME | READY | ROLES | VERSION | CONDITIONS |\n|---|---|---|---|---|\n"
+	return newSection(head+table, tail, "node rows", rows)
+}
+
+func mdProblems(r *Report) *mdSection {
+	const head = "## Gather problems\n\n"
+	if len(r.Problems) == 0 {
+		return newSection(head+"None.\n\n", "", "", nil)
+	}
+	items := make([]string, len(r.Problems))
+	for i, p := range r.Problems {
+		items[i] = "- " + mdCode(truncateRunes(cleanLine(p.Path), 300)) + ": " + mdText(p.Error) + "\n"
+	}
+	return newSection(head, "\n", "gather problems", items)
+}
+
+// mdRow is one GFM table row of escaped cells.
+func mdRow(cells ...string) string {
+	var b strings.Builder
+	b.WriteString("|")
+	for _, c := range cells {
+		b.WriteString(" ")
+		b.WriteString(mdCell(c))
+		b.WriteString(" |")
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// mdSeverity is a severity in capitals, for headings and summary lines.
+func mdSeverity(s string) string {
+	if s == "" {
+		return "UNKNOWN"
+	}
+	return mdText(strings.ToUpper(s))
+}
+
+// mdActive lists the characters escaped with a backslash in Markdown text:
+// emphasis, code, links, HTML, entities, table pipes, strikethrough and math.
+const mdActive = "\\`*_[]<>&|~$"
+
+// mdCell makes s safe as one GFM table cell: control characters stripped, line
+// breaks turned into spaces and every Markdown-active character, the pipe and
+// HTML escaped.
+func mdCell(s string) string {
+	return mdEscape(cleanLine(s), false)
+}
+
+// mdText makes s safe as inline Markdown text after a line's own prefix:
+// like mdCell, trimmed and cut to mdTextRunes.
+func mdText(s string) string {
+	return mdEscape(strings.TrimSpace(truncateRunes(cleanLine(s), mdTextRunes)), false)
+}
+
+// mdHeading is mdText for a heading, whose trailing #s would be dropped.
+func mdHeading(s string) string {
+	t := mdText(s)
+	if strings.HasSuffix(t, "#") {
+		t = t[:len(t)-1] + "\\#"
+	}
+	return t
+}
+
+// mdEscape backslash-escapes the characters of mdActive in s. With blockStart,
+// for text that begins a list item's content, a leading character that would
+// start a heading, list, rule or quote is escaped too.
+func mdEscape(s string, blockStart bool) string {
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	if blockStart {
+		if s != "" && strings.ContainsRune("#-+=", rune(s[0])) {
+			b.WriteByte('\\')
+		} else if i := leadingDigits(s); i > 0 && i < len(s) && (s[i] == '.' || s[i] == ')') {
+			b.WriteString(s[:i])
+			b.WriteByte('\\')
+			s = s[i:]
+		}
+	}
+	for _, r := range s {
+		if r < utf8.RuneSelf && strings.ContainsRune(mdActive, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func leadingDigits(s string) int {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// mdCode writes s as an inline code span on one line, with a fence of backticks
+// longer than any run inside it. Inside a code span nothing is active, so s
+// needs no other escaping.
+func mdCode(s string) string {
+	s = cleanLine(s)
+	if strings.TrimSpace(s) == "" {
+		return mdText(s)
+	}
+	fence := strings.Repeat("`", longestRun(s, '`')+1)
+	if s[0] == '`' || s[len(s)-1] == '`' || (s[0] == ' ' && s[len(s)-1] == ' ') {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// mdStep writes a remediation step with its commands as code spans.
+func mdStep(s string) string {
+	var b strings.Builder
+	for _, p := range splitStep(s) {
+		if p.Code {
+			b.WriteString(mdCode(p.Text))
+		} else {
+			b.WriteString(mdEscape(p.Text, b.Len() == 0))
+		}
+	}
+	return b.String()
+}
+
+// mdLink writes an http(s) URL as an autolink and anything else as code, not a link.
+func mdLink(s string) string {
+	if u, ok := webLink(s); ok {
+		return "<" + u + ">"
+	}
+	return mdCode(truncateRunes(cleanLine(s), 300)) + " (not a web link)"
+}
+
+func longestRun(s string, c byte) int {
+	best, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			run++
+			best = max(best, run)
+		} else {
+			run = 0
+		}
+	}
+	return best
+}
+
+// humanBytes formats n bytes with a binary unit.
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}

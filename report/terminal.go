@@ -1,0 +1,110 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/jedib0t/go-pretty/v6/table"
+)
+
+// TerminalOptions tunes WriteTerminal. The caller decides Color (from whether
+// stdout is a terminal and NO_COLOR); the writer never looks at the environment.
+type TerminalOptions struct {
+	// Color adds ANSI colours to severities and headings.
+	Color bool
+	// MaxFindings limits the findings table; 0 or less lists every finding.
+	MaxFindings int
+}
+
+// How much of a hint, and of a rule id or object name, fits in the findings table.
+const (
+	terminalHintRunes = 90
+	terminalNameRunes = 60
+)
+
+// SGR sequences, written by hand so that go-pretty's own reading of the
+// environment (NO_COLOR, FORCE_COLOR, TERM) never changes the output.
+const (
+	sgrReset = "\x1b[0m"
+	sgrBold  = "\x1b[1m"
+)
+
+var sgrSeverity = map[string]string{
+	SeverityCritical: "\x1b[1;97;41m", // bold white on red
+	SeverityHigh:     "\x1b[1;31m",    // bold red
+	SeverityMedium:   "\x1b[33m",      // yellow/orange
+	SeverityLow:      "\x1b[36m",      // cyan
+	SeverityInfo:     "\x1b[2m",       // dim
+}
+
+// WriteTerminal writes a short summary for a terminal: one header line, the
+// counts by severity and the top findings, each gather string stripped of
+// escape sequences and control characters.
+func WriteTerminal(w io.Writer, r *Report, opt TerminalOptions) error {
+	paint := func(sgr, s string) string {
+		if !opt.Color || sgr == "" || s == "" {
+			return s
+		}
+		return sgr + s + sgrReset
+	}
+	var b strings.Builder
+	b.WriteString(paint(sgrBold, terminalHeader(r)) + "\n\n")
+
+	counts := newTerminalTable()
+	counts.AppendHeader(table.Row{"SEVERITY", "FINDINGS"})
+	for _, c := range severityCounts(r) {
+		counts.AppendRow(table.Row{paint(sgrSeverity[c.Severity], c.Severity), c.Count})
+	}
+	counts.AppendFooter(table.Row{"total", totalFindings(r)})
+	b.WriteString(counts.Render() + "\n")
+
+	if len(r.Findings) == 0 {
+		b.WriteString("\nNo rule fired.\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	shown := r.Findings
+	if opt.MaxFindings > 0 && len(shown) > opt.MaxFindings {
+		shown = shown[:opt.MaxFindings]
+	}
+	top := newTerminalTable()
+	top.AppendHeader(table.Row{"SEVERITY", "RULE", "OBJECT", "HINT"})
+	for _, f := range shown {
+		sev := orUnknown(cleanLine(f.Severity))
+		top.AppendRow(table.Row{
+			paint(sgrSeverity[f.Severity], sev),
+			truncateRunes(cleanLine(f.RuleID), terminalNameRunes),
+			truncateRunes(firstObject(f), terminalNameRunes),
+			truncateRunes(strings.TrimSpace(cleanLine(f.Hint)), terminalHintRunes),
+		})
+	}
+	b.WriteString("\n" + top.Render() + "\n")
+	if more := len(r.Findings) - len(shown); more > 0 {
+		fmt.Fprintf(&b, "… and %d more findings in the Markdown and HTML reports.\n", more)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func newTerminalTable() table.Writer {
+	t := table.NewWriter()
+	t.SetStyle(table.StyleLight)
+	return t
+}
+
+// terminalHeader is the one-line summary: cluster, gather time, pods.
+func terminalHeader(r *Report) string {
+	g := r.Gather
+	parts := []string{"mgtriage: OpenShift " + cleanLine(orUnknown(g.ClusterVersion))}
+	if g.KubernetesVersion != "" {
+		parts[0] += " (Kubernetes " + cleanLine(g.KubernetesVersion) + ")"
+	}
+	parts = append(parts,
+		"gathered "+gatherTime(g),
+		strconv.Itoa(r.Summary.Pods)+" pods, "+strconv.Itoa(r.Summary.UnhealthyPods)+" not healthy",
+		"rules "+cleanLine(orUnknown(r.Rules.Version)),
+	)
+	return strings.Join(parts, " · ")
+}

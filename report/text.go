@@ -1,0 +1,329 @@
+package report
+
+import (
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// This file holds what the three views share: cleaning hostile gather strings,
+// and the small facts (counts, object names, times) every view prints the same way.
+
+// cleanText removes from s everything that can act on a terminal or fool a
+// reader: ANSI/VT escape sequences as a whole, C0 controls except tab and
+// newline, DEL, C1 controls and Unicode bidirectional controls. CR LF and lone
+// CR become LF and invalid UTF-8 becomes U+FFFD. Printable text is kept as is.
+func cleanText(s string) string {
+	if isPlain(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == 0x1b:
+			i = skipEscape(s, i)
+			continue
+		case c == '\r':
+			b.WriteByte('\n')
+			i++
+			if i < len(s) && s[i] == '\n' {
+				i++
+			}
+			continue
+		case c == '\t' || c == '\n':
+			b.WriteByte(c)
+			i++
+			continue
+		case c < 0x20 || c == 0x7f:
+			i++
+			continue
+		case c < utf8.RuneSelf:
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteRune(utf8.RuneError)
+		case isHiddenControl(r):
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// cleanLine is cleanText for a value shown on one line: tabs and line breaks
+// become spaces.
+func cleanLine(s string) string {
+	s = cleanText(s)
+	if !strings.ContainsAny(s, "\t\n") {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// isPlain reports whether s is printable ASCII (plus tab and LF) and needs no cleaning.
+func isPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < 0x20 && c != '\t' && c != '\n') || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// isHiddenControl reports C1 controls, bidirectional controls and the BOM.
+func isHiddenControl(r rune) bool {
+	switch {
+	case r >= 0x80 && r <= 0x9f:
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f, r == 0xfeff:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
+
+// skipEscape returns the index just past the escape sequence that starts with
+// the ESC at s[i]: CSI (ESC [ … final), string commands (OSC, DCS, SOS, PM, APC,
+// ended by BEL, ESC \ or a line break) and two- or three-byte sequences.
+func skipEscape(s string, i int) int {
+	i++ // ESC
+	if i >= len(s) {
+		return i
+	}
+	switch s[i] {
+	case '[':
+		i++
+		for i < len(s) && s[i] >= 0x20 && s[i] <= 0x3f {
+			i++
+		}
+		if i < len(s) && s[i] >= 0x40 && s[i] <= 0x7e {
+			i++
+		}
+		return i
+	case ']', 'P', 'X', '^', '_':
+		for i++; i < len(s); i++ {
+			switch {
+			case s[i] == 0x07:
+				return i + 1
+			case s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\':
+				return i + 2
+			case s[i] == '\n' || s[i] == '\r':
+				return i
+			}
+		}
+		return i
+	}
+	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x2f {
+		i++
+	}
+	if i < len(s) && s[i] >= 0x30 && s[i] <= 0x7e {
+		i++
+	}
+	return i
+}
+
+// truncateRunes cuts s to at most n runes, ending with "…" when it cut.
+func truncateRunes(s string, n int) string {
+	if n <= 0 || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	runes := []rune(s)
+	return strings.TrimRight(string(runes[:n-1]), " ") + "…"
+}
+
+// formatTime formats t as RFC 3339 in UTC, or "" when t is nil.
+func formatTime(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// gatherTime describes when the gather ran: its start, and how long it took
+// when the end is known.
+func gatherTime(g Gather) string {
+	if g.CollectedAt == nil {
+		return "unknown (no readable timestamp file)"
+	}
+	s := formatTime(g.CollectedAt)
+	if g.FinishedAt != nil && !g.FinishedAt.Before(*g.CollectedAt) {
+		s += fmt.Sprintf(", took %s", g.FinishedAt.Sub(*g.CollectedAt).Round(time.Second))
+	}
+	return s
+}
+
+// orUnknown returns s, or "unknown" when s is empty.
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// severityCount is the number of findings of one severity.
+type severityCount struct {
+	Severity string
+	Count    int
+}
+
+// severityCounts lists the five severities in order with their counts, then any
+// other severity the report holds. It uses Summary.BySeverity, or counts the
+// findings when the summary has no counts.
+func severityCounts(r *Report) []severityCount {
+	counts := r.Summary.BySeverity
+	if len(counts) == 0 && len(r.Findings) > 0 {
+		counts = map[string]int{}
+		for _, f := range r.Findings {
+			counts[f.Severity]++
+		}
+	}
+	out := make([]severityCount, 0, len(Severities))
+	for _, s := range Severities {
+		out = append(out, severityCount{s, counts[s]})
+	}
+	var other []string
+	for s := range counts {
+		if SeverityRank(s) == len(Severities) {
+			other = append(other, s)
+		}
+	}
+	sort.Strings(other)
+	for _, s := range other {
+		out = append(out, severityCount{cleanLine(s), counts[s]})
+	}
+	return out
+}
+
+// totalFindings is Summary.Findings, or the number of findings when it is 0.
+func totalFindings(r *Report) int {
+	if r.Summary.Findings > 0 {
+		return r.Summary.Findings
+	}
+	return len(r.Findings)
+}
+
+// objectRef names an object as ns/name, kind/name (cluster-scoped) or name, cleaned.
+func objectRef(o Object) string {
+	switch {
+	case o.Namespace != "":
+		return cleanLine(o.Namespace) + "/" + cleanLine(o.Name)
+	case o.Kind != "":
+		return strings.ToLower(cleanLine(o.Kind)) + "/" + cleanLine(o.Name)
+	}
+	return cleanLine(o.Name)
+}
+
+// objectDetail is objectRef with the kind, container and node when known.
+func objectDetail(o Object) string {
+	s := objectRef(o)
+	if o.Kind != "" && o.Namespace != "" {
+		s = cleanLine(o.Kind) + " " + s
+	}
+	var extra []string
+	if o.Container != "" {
+		extra = append(extra, "container "+cleanLine(o.Container))
+	}
+	if o.Node != "" {
+		extra = append(extra, "node "+cleanLine(o.Node))
+	}
+	if len(extra) > 0 {
+		s += " (" + strings.Join(extra, ", ") + ")"
+	}
+	return s
+}
+
+// firstObject names a finding's first object, with "+N" when it has more.
+func firstObject(f Finding) string {
+	switch len(f.Objects) {
+	case 0:
+		return "-"
+	case 1:
+		return objectRef(f.Objects[0])
+	}
+	return fmt.Sprintf("%s +%d", objectRef(f.Objects[0]), len(f.Objects)-1)
+}
+
+// evidenceCite is the path:line an evidence line is cited by (path alone when
+// the line is unknown).
+func evidenceCite(e Evidence) string {
+	p := cleanLine(e.Path)
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d", p, e.Line)
+	}
+	return p
+}
+
+// webLink returns u cleaned and normalised when it is an absolute http(s) URL
+// that is safe to make clickable, and ok=false otherwise.
+func webLink(u string) (string, bool) {
+	u = strings.TrimSpace(cleanLine(u))
+	p, err := url.Parse(u)
+	if err != nil || (p.Scheme != "https" && p.Scheme != "http") || p.Host == "" || p.User != nil {
+		return "", false
+	}
+	s := p.String()
+	if strings.ContainsAny(s, " <>\"'`\\") {
+		return "", false
+	}
+	return s, true
+}
+
+// stepPart is a piece of a remediation step: prose, or a command to show as code.
+type stepPart struct {
+	Text string
+	Code bool
+}
+
+// commandPrefixes start a remediation step, or the part after "text: ", that is a command.
+var commandPrefixes = []string{"oc ", "kubectl ", "omc ", "crictl ", "journalctl ", "systemctl ", "podman "}
+
+// splitStep splits a remediation step into prose and commands. A step that
+// starts with a command is all command; otherwise spans between backticks are
+// commands, or without backticks the text after ": " when it starts with one.
+// Whatever the split, each part is escaped for its kind, so a hostile value
+// can only make the split look odd, never break the output.
+func splitStep(s string) []stepPart {
+	s = strings.TrimSpace(cleanLine(s))
+	if isCommand(s) {
+		return []stepPart{{Text: s, Code: true}}
+	}
+	if n := strings.Count(s, "`"); n >= 2 && n%2 == 0 {
+		var parts []stepPart
+		for i, piece := range strings.Split(s, "`") {
+			if piece != "" {
+				parts = append(parts, stepPart{Text: piece, Code: i%2 == 1})
+			}
+		}
+		return parts
+	}
+	if i := strings.Index(s, ": "); i >= 0 && isCommand(s[i+2:]) {
+		return []stepPart{{Text: s[:i+2]}, {Text: s[i+2:], Code: true}}
+	}
+	return []stepPart{{Text: s}}
+}
+
+func isCommand(s string) bool {
+	for _, p := range commandPrefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}

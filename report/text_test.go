@@ -1,0 +1,174 @@
+package report
+
+import (
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestCleanText(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"plain", "Back-off restarting failed container", "Back-off restarting failed container"},
+		{"tab kept", "a\tb", "a\tb"},
+		{"CSI colour", "\x1b[31mERROR\x1b[0m done", "ERROR done"},
+		{"CSI with params", "\x1b[1;97;41mX\x1b[2J\x1b[?25l", "X"},
+		{"OSC title with BEL", "a\x1b]0;pwned\x07b", "ab"},
+		{"OSC hyperlink with ST", "\x1b]8;;http://evil\x1b\\click\x1b]8;;\x1b\\", "click"},
+		{"OSC unterminated stops at line end", "a\x1b]0;title\nnext", "a\nnext"},
+		{"two-byte escape", "a\x1bcb\x1b(Bc", "abc"},
+		{"ESC at end", "abc\x1b", "abc"},
+		{"CSI cut short", "abc\x1b[12", "abc"},
+		{"CR LF", "a\r\nb", "a\nb"},
+		{"lone CR", "progress 10%\rprogress 20%", "progress 10%\nprogress 20%"},
+		{"C0 and DEL", "a\x00b\x07c\x08d\x7fe", "abcde"},
+		{"C1 CSI", "a\u009b31mb", "a31mb"},
+		{"bidi override", "abc\u202edcba\u2066x\u2069", "abcdcbax"},
+		{"invalid UTF-8", "a\xffb", "a\ufffdb"},
+		{"unicode kept", "Größe 容器 ✓", "Größe 容器 ✓"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, cleanText(tt.in)); diff != "" {
+				t.Errorf("cleanText(%q) (-want +got):\n%s", tt.in, diff)
+			}
+		})
+	}
+}
+
+func TestCleanLine(t *testing.T) {
+	if got, want := cleanLine("a\r\nb\tc\nd\x1b[0m"), "a b c d"; got != want {
+		t.Errorf("cleanLine = %q, want %q", got, want)
+	}
+}
+
+func TestTruncateRunes(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly10!", 10, "exactly10!"},
+		{"a longer sentence", 10, "a longer…"},
+		{"容器容器容器", 4, "容器容…"},
+		{"anything", 0, "anything"},
+	}
+	for _, tt := range tests {
+		if got := truncateRunes(tt.in, tt.n); got != tt.want {
+			t.Errorf("truncateRunes(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestGatherTime(t *testing.T) {
+	start := time.Date(2024, 5, 1, 12, 0, 0, 500, time.FixedZone("CEST", 2*3600))
+	end := start.Add(90*time.Second + 400*time.Millisecond)
+	tests := []struct {
+		name string
+		g    Gather
+		want string
+	}{
+		{"none", Gather{}, "unknown (no readable timestamp file)"},
+		{"start only, in UTC", Gather{CollectedAt: &start}, "2024-05-01T10:00:00Z"},
+		{"with duration", Gather{CollectedAt: &start, FinishedAt: &end}, "2024-05-01T10:00:00Z, took 1m30s"},
+		{"end before start", Gather{CollectedAt: &end, FinishedAt: &start}, "2024-05-01T10:01:30Z"},
+	}
+	for _, tt := range tests {
+		if got := gatherTime(tt.g); got != tt.want {
+			t.Errorf("%s: gatherTime = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestWebLink(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+		ok   bool
+	}{
+		{"https://docs.openshift.com/a/b.html#x", "https://docs.openshift.com/a/b.html#x", true},
+		{"http://example.com", "http://example.com", true},
+		{" https://example.com/x \n", "https://example.com/x", true},
+		{"javascript:alert(1)", "", false},
+		{"JavaScript:alert(1)", "", false},
+		{"data:text/html,<script>", "", false},
+		{"//evil.example/x", "", false},
+		{"https://user:pw@evil.example/", "", false},
+		{"https://example.com/?q=<script>", "", false},
+		{"https://example.com/a b", "https://example.com/a%20b", true},
+		{"/relative/path", "", false},
+	}
+	for _, tt := range tests {
+		got, ok := webLink(tt.in)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("webLink(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestSplitStep(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []stepPart
+	}{
+		{"oc get pods -n x", []stepPart{{"oc get pods -n x", true}}},
+		{"  oc logs p --previous  ", []stepPart{{"oc logs p --previous", true}}},
+		{"Check the logs: oc logs p -n x", []stepPart{{"Check the logs: ", false}, {"oc logs p -n x", true}}},
+		{"Run `oc describe pod p` and look at Events", []stepPart{{"Run ", false}, {"oc describe pod p", true}, {" and look at Events", false}}},
+		{"Review the heap settings", []stepPart{{"Review the heap settings", false}}},
+		{"Odd ` backtick: oc get x", []stepPart{{"Odd ` backtick: ", false}, {"oc get x", true}}},
+		{"oc adm top pod 'a`b`' -n x", []stepPart{{"oc adm top pod 'a`b`' -n x", true}}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, splitStep(tt.in)); diff != "" {
+			t.Errorf("splitStep(%q) (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+func TestSeverityCounts(t *testing.T) {
+	r := &Report{Findings: []Finding{{Severity: "high"}, {Severity: "high"}, {Severity: "weird\x1b[31m"}}}
+	want := []severityCount{{"critical", 0}, {"high", 2}, {"medium", 0}, {"low", 0}, {"info", 0}, {"weird", 1}}
+	if diff := cmp.Diff(want, severityCounts(r)); diff != "" {
+		t.Errorf("counted from findings (-want +got):\n%s", diff)
+	}
+	r.Summary.BySeverity = map[string]int{"critical": 4}
+	want = []severityCount{{"critical", 4}, {"high", 0}, {"medium", 0}, {"low", 0}, {"info", 0}}
+	if diff := cmp.Diff(want, severityCounts(r)); diff != "" {
+		t.Errorf("from the summary (-want +got):\n%s", diff)
+	}
+}
+
+// hasControl reports a control character other than tab and newline.
+func hasControl(s string) bool {
+	for _, r := range s {
+		if r != '\t' && r != '\n' && (unicode.IsControl(r) || isHiddenControl(r)) {
+			return true
+		}
+	}
+	return false
+}
+
+func FuzzCleanText(f *testing.F) {
+	for _, s := range []string{"plain", "\x1b[31mred\x1b[0m", "a\x1b]0;t\x07b", "\r\n\r", "\xff\xfe", "\u202e\u009b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := cleanText(s)
+		if !utf8.ValidString(out) {
+			t.Fatalf("cleanText(%q) = %q is not valid UTF-8", s, out)
+		}
+		if hasControl(out) || strings.Contains(out, "\r") {
+			t.Fatalf("cleanText(%q) = %q keeps a control character", s, out)
+		}
+		if line := cleanLine(s); strings.ContainsAny(line, "\n\t") {
+			t.Fatalf("cleanLine(%q) = %q keeps a line break", s, line)
+		}
+	})
+}
