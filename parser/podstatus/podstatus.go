@@ -119,21 +119,33 @@ func Compute(pod *corev1.Pod, now time.Time, v Version) Columns {
 		c.RestartCount = sidecarRestarts
 		lastRestart = lastSidecarRestart
 		hasRunning := false
+		// From 1.35 a container that failed keeps its reason: a container
+		// further left that completed no longer hides it behind "Completed".
+		keepErrors := v.atLeast(1, 35)
+		hasError := false
 		for i := len(pod.Status.ContainerStatuses) - 1; i >= 0; i-- {
 			st := &pod.Status.ContainerStatuses[i]
 			c.RestartCount += int(st.RestartCount)
 			if t := st.LastTerminationState.Terminated; t != nil && lastRestart.Before(t.FinishedAt.Time) {
 				lastRestart = t.FinishedAt.Time
 			}
+			t := st.State.Terminated
 			switch {
 			case st.State.Waiting != nil && st.State.Waiting.Reason != "":
 				reason = st.State.Waiting.Reason
-			case st.State.Terminated != nil && st.State.Terminated.Reason != "":
-				reason = st.State.Terminated.Reason
-			case st.State.Terminated != nil && st.State.Terminated.Signal != 0:
-				reason = fmt.Sprintf("Signal:%d", st.State.Terminated.Signal)
-			case st.State.Terminated != nil:
-				reason = fmt.Sprintf("ExitCode:%d", st.State.Terminated.ExitCode)
+			case keepErrors && t != nil && t.ExitCode == 0 && t.Reason != "":
+				if !hasError {
+					reason = t.Reason
+				}
+			case t != nil && t.Reason != "":
+				reason = t.Reason
+				hasError = true
+			case t != nil && t.Signal != 0:
+				reason = fmt.Sprintf("Signal:%d", t.Signal)
+				hasError = true
+			case t != nil:
+				reason = fmt.Sprintf("ExitCode:%d", t.ExitCode)
+				hasError = true
 			case st.Ready && st.State.Running != nil:
 				hasRunning = true
 				c.ReadyContainers++

@@ -144,6 +144,15 @@ func TestCompute(t *testing.T) {
 				p.Status.ContainerStatuses[1].LastTerminationState.Terminated = &corev1.ContainerStateTerminated{FinishedAt: ago(20 * time.Minute)}
 			}),
 			Version{}, [4]string{"2/2", "Running", "4 (20m ago)", "3d4h"}},
+		{"failed container right of a completed one shows Completed before 1.35",
+			pod(corev1.PodFailed, withStatuses(terminated("a", "Completed", 0, 0), terminated("b", "Error", 1, 0))),
+			Version{1, 34}, [4]string{"0/2", "Completed", "0", "3d4h"}},
+		{"failed container right of a completed one keeps Error from 1.35",
+			pod(corev1.PodFailed, withStatuses(terminated("a", "Completed", 0, 0), terminated("b", "Error", 1, 0))),
+			Version{1, 35}, [4]string{"0/2", "Error", "0", "3d4h"}},
+		{"OOMKilled container right of a completed one, newest behaviour when version unknown",
+			pod(corev1.PodFailed, withStatuses(terminated("a", "Completed", 0, 0), terminated("b", "OOMKilled", 137, 0))),
+			Version{}, [4]string{"0/2", "OOMKilled", "0", "3d4h"}},
 		{"restart count without last state has no ago", pod(corev1.PodRunning, withStatuses(running(true)), func(p *corev1.Pod) { p.Status.ContainerStatuses[0].RestartCount = 2 }),
 			Version{}, [4]string{"1/1", "Running", "2", "3d4h"}},
 	}
