@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/podstatus"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -117,11 +118,18 @@ func (c *evalContext) containerHit(p *parser.Pod, cs containerRef) hit {
 		v["ExitCode"] = fmt.Sprint(t.ExitCode)
 		v["Signal"] = signalText(t.Signal, t.ExitCode)
 	}
+	if t := st.State.Terminated; t != nil {
+		v["ExitMeaning"] = podstatus.ExitMeaning(t.ExitCode, t.Signal, t.Reason)
+	}
 	if t := st.LastTerminationState.Terminated; t != nil {
 		v["LastReason"] = t.Reason
 		v["LastExitCode"] = fmt.Sprint(t.ExitCode)
 		v["LastSignal"] = signalText(t.Signal, t.ExitCode)
 		v["LastFinished"] = fmtTime(t.FinishedAt.Time)
+		v["LastExitMeaning"] = podstatus.ExitMeaning(t.ExitCode, t.Signal, t.Reason)
+		if w := st.State.Waiting; w != nil && w.Reason == "CrashLoopBackOff" {
+			v["BackOff"] = c.backOffText(st, t)
+		}
 	}
 	if cs.Spec != nil {
 		if q, ok := cs.Spec.Resources.Limits[corev1.ResourceMemory]; ok {
@@ -156,6 +164,23 @@ func (c *evalContext) containerEvidence(p *parser.Pod, cs containerRef, _ bool) 
 		}
 	}
 	return ev
+}
+
+// backOffText says how long the kubelet waits before the next restart and when
+// that restart falls, measured from the gather time.
+func (c *evalContext) backOffText(st *corev1.ContainerStatus, last *corev1.ContainerStateTerminated) string {
+	delay, ok := podstatus.ParseBackOffMessage(st.State.Waiting.Message)
+	if !ok {
+		delay = podstatus.BackOffDelay(int(st.RestartCount))
+	}
+	if last.FinishedAt.IsZero() || c.now.IsZero() {
+		return fmt.Sprintf("back-off %s", delay)
+	}
+	next := last.FinishedAt.Time.Add(delay)
+	if next.After(c.now) {
+		return fmt.Sprintf("back-off %s; next restart %s after the gather", delay, next.Sub(c.now).Round(time.Second))
+	}
+	return fmt.Sprintf("back-off %s; the restart was due %s before the gather", delay, c.now.Sub(next).Round(time.Second))
 }
 
 func (c *evalContext) missingNodeLog(p *parser.Pod, h *hit) {
@@ -262,57 +287,21 @@ func (c *evalContext) logEvidence(p *parser.Pod, container string, h *hit) []Evi
 	return nil
 }
 
-// probeText describes the container's readiness and startup probes the way
-// kubectl describe does ("http-get http://:8080/healthz delay=5s ...").
+// probeText lists the container's probes (kinds) and describes each the way
+// kubectl describe does, with the time budget it allows.
 func probeText(spec *corev1.Container) (kinds, settings string) {
 	if spec == nil {
 		return "", "no container spec"
 	}
 	var names, parts []string
-	for _, p := range []struct {
-		name  string
-		probe *corev1.Probe
-	}{{"startup", spec.StartupProbe}, {"readiness", spec.ReadinessProbe}, {"liveness", spec.LivenessProbe}} {
-		if p.probe == nil {
-			continue
-		}
-		names = append(names, p.name)
-		parts = append(parts, p.name+" probe "+describeProbe(p.probe))
+	for _, p := range podstatus.Probes(spec) {
+		names = append(names, p.Kind)
+		parts = append(parts, fmt.Sprintf("%s probe (budget %s)", p, p.Budget()))
 	}
 	if len(parts) == 0 {
 		return "", "no probes defined"
 	}
 	return strings.Join(names, ", "), strings.Join(parts, "; ")
-}
-
-func describeProbe(p *corev1.Probe) string {
-	var action string
-	switch {
-	case p.HTTPGet != nil:
-		scheme := strings.ToLower(string(p.HTTPGet.Scheme))
-		if scheme == "" {
-			scheme = "http"
-		}
-		action = fmt.Sprintf("http-get %s://%s:%s%s", scheme, p.HTTPGet.Host, p.HTTPGet.Port.String(), p.HTTPGet.Path)
-	case p.TCPSocket != nil:
-		action = "tcp-socket :" + p.TCPSocket.Port.String()
-	case p.Exec != nil:
-		action = "exec " + fmt.Sprint(p.Exec.Command)
-	case p.GRPC != nil:
-		action = fmt.Sprintf("grpc :%d", p.GRPC.Port)
-	default:
-		action = "unknown"
-	}
-	return fmt.Sprintf("%s delay=%ds timeout=%ds period=%ds #success=%d #failure=%d", action,
-		p.InitialDelaySeconds, orDefault(p.TimeoutSeconds, 1), orDefault(p.PeriodSeconds, 10),
-		orDefault(p.SuccessThreshold, 1), orDefault(p.FailureThreshold, 3))
-}
-
-func orDefault(v, d int32) int32 {
-	if v == 0 {
-		return d
-	}
-	return v
 }
 
 func resourcesText(spec *corev1.Container) string {

@@ -20,7 +20,8 @@ var varNames = []string{
 	"Namespace", "Pod", "Container", "ContainerKind", "Node", "Image", "Status",
 	"Reason", "Message", "ExitCode", "Signal", "Restarts", "LastReason",
 	"LastExitCode", "LastSignal", "LastFinished", "Limit", "Request", "Probe",
-	"ProbeSettings", "Cause", "Reasons", "Owner", "Stage",
+	"ProbeSettings", "Cause", "Reasons", "Owner", "Stage", "ExitMeaning",
+	"LastExitMeaning", "BackOff",
 }
 
 // VarNames lists the template variables, for the rule reference.
