@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/podstatus"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -196,6 +197,7 @@ func (m *initContainerFailed) match(c *evalContext, p *parser.Pod) []hit {
 			h.Vars["ExitCode"] = fmt.Sprint(t.ExitCode)
 			h.Vars["Reason"] = t.Reason
 			h.Vars["Signal"] = signalText(t.Signal, t.ExitCode)
+			h.Vars["ExitMeaning"] = podstatus.ExitMeaning(t.ExitCode, t.Signal, t.Reason)
 		}
 		h.Evidence = append(h.Evidence, c.containerEvidence(p, cs, true)...)
 		h.Evidence = append(h.Evidence, c.logEvidence(p, cs.Name, &h)...)
