@@ -8,7 +8,6 @@ import (
 
 	"github.com/mgtriage/mgtriage/parser/openshift"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
-	corev1 "k8s.io/api/core/v1"
 )
 
 // finish joins what the pass collected: picks each namespace's pods (the list,
@@ -33,7 +32,7 @@ func (b *builder) finish() *Gather {
 	byKey := make(map[string]*Pod, len(g.Pods))
 	for _, p := range g.Pods {
 		p.Columns = podstatus.Compute(&p.Object, g.CollectedAt, version)
-		p.Stage = startupStage(&p.Object)
+		p.Stage = podstatus.StartupStage(&p.Object)
 		p.Healthy = (p.Columns.Status == "Running" && p.Columns.ReadyContainers == p.Columns.TotalContainers) ||
 			p.Columns.Status == "Completed"
 		if p.Object.UID != "" {
@@ -179,33 +178,6 @@ func (b *builder) podNodeLog(p *Pod) []*LogGroup {
 		return out[i].Source.Line < out[j].Source.Line
 	})
 	return out
-}
-
-// startupConditions is the order in which a pod's startup conditions turn True.
-var startupConditions = []corev1.PodConditionType{
-	corev1.PodScheduled, corev1.PodReadyToStartContainers, "PodHasNetwork",
-	corev1.PodInitialized, corev1.ContainersReady, corev1.PodReady,
-}
-
-// startupStage returns the first startup condition that is not True. Terminated
-// pods (Succeeded, Failed) have no stage. Conditions absent from the pod are
-// skipped, except that a pod with no conditions at all waits for PodScheduled.
-func startupStage(pod *corev1.Pod) Stage {
-	if pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
-		return Stage{}
-	}
-	if len(pod.Status.Conditions) == 0 {
-		return Stage{Condition: string(corev1.PodScheduled), Status: "Missing"}
-	}
-	for _, t := range startupConditions {
-		for _, c := range pod.Status.Conditions {
-			if c.Type != t || c.Status == corev1.ConditionTrue {
-				continue
-			}
-			return Stage{Condition: string(t), Status: string(c.Status), Since: c.LastTransitionTime.Time.UTC(), Reason: c.Reason, Message: c.Message}
-		}
-	}
-	return Stage{}
 }
 
 // kubeletVersion returns the kubeletVersion most nodes report, "" without nodes.

@@ -61,7 +61,7 @@ type Pod struct {
 	Object  corev1.Pod
 	Source  Source
 	Columns podstatus.Columns
-	Stage   Stage
+	Stage   podstatus.Stage
 	// Healthy is true for a Running pod whose containers are all ready and for
 	// a Completed pod.
 	Healthy bool
@@ -85,18 +85,6 @@ func (p *Pod) Log(container string, previous bool) *ContainerLog {
 		}
 	}
 	return nil
-}
-
-// Stage is the first pod condition of the startup sequence PodScheduled →
-// PodReadyToStartContainers (PodHasNetwork before Kubernetes 1.29) →
-// Initialized → ContainersReady → Ready that is not True. Condition is empty
-// when every condition present is True or the pod has terminated.
-type Stage struct {
-	Condition string
-	Status    string // False or Unknown; "Missing" when the condition is absent
-	Since     time.Time
-	Reason    string
-	Message   string
 }
 
 // Event is one Event object with the time it last happened.

@@ -111,6 +111,13 @@ func buildPod(p *parser.Pod, short func(string) string) Pod {
 		Stage:     p.Stage.Condition,
 		Source:    short(p.Source.Path),
 	}
+	if p.Stage.Condition != "" {
+		out.StageReason, out.StageMessage, out.StageLookAt = p.Stage.Reason, p.Stage.Message, p.Stage.LookAt
+		if !p.Stage.Since.IsZero() {
+			t := p.Stage.Since.UTC()
+			out.StageSince = &t
+		}
+	}
 	if p.Source.Line > 0 {
 		out.Source += ":" + strconv.Itoa(p.Source.Line)
 	}

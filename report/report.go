@@ -149,8 +149,14 @@ type Pod struct {
 	// Healthy is false when the pod is neither Running with every container
 	// ready nor Completed.
 	Healthy bool `json:"healthy"`
-	// Stage is the first of the startup conditions that is not True (empty when all are).
-	Stage  string `json:"stage,omitempty"`
+	// Stage is the first of the startup conditions that is not True (empty when
+	// all are, or the pod has terminated), with that condition's reason and
+	// message, since when, and what to look at for a pod stopped there.
+	Stage        string     `json:"stage,omitempty"`
+	StageReason  string     `json:"stageReason,omitempty"`
+	StageMessage string     `json:"stageMessage,omitempty"`
+	StageSince   *time.Time `json:"stageSince,omitempty"`
+	StageLookAt  string     `json:"stageLookAt,omitempty"`
 	Owner  string `json:"owner,omitempty"`
 	Source string `json:"source,omitempty"`
 }

@@ -186,3 +186,41 @@ func TestSince(t *testing.T) {
 		t.Errorf("zero time = %q", got)
 	}
 }
+
+func TestStartupStage(t *testing.T) {
+	cond := func(ty corev1.PodConditionType, s corev1.ConditionStatus, reason string) corev1.PodCondition {
+		return corev1.PodCondition{Type: ty, Status: s, Reason: reason, LastTransitionTime: ago(time.Hour)}
+	}
+	tests := []struct {
+		name  string
+		phase corev1.PodPhase
+		conds []corev1.PodCondition
+		want  string
+	}{
+		{"no conditions yet", corev1.PodPending, nil, "PodScheduled/Missing"},
+		{"unschedulable", corev1.PodPending, []corev1.PodCondition{cond(corev1.PodScheduled, corev1.ConditionFalse, "Unschedulable")}, "PodScheduled/False"},
+		{"sandbox not ready", corev1.PodPending, []corev1.PodCondition{
+			cond(corev1.PodScheduled, corev1.ConditionTrue, ""), cond(corev1.PodReadyToStartContainers, corev1.ConditionFalse, ""),
+			cond(corev1.PodInitialized, corev1.ConditionTrue, ""), cond(corev1.ContainersReady, corev1.ConditionFalse, "ContainersNotReady")}, "PodReadyToStartContainers/False"},
+		{"older cluster without PodReadyToStartContainers, init failing", corev1.PodPending, []corev1.PodCondition{
+			cond(corev1.PodScheduled, corev1.ConditionTrue, ""), cond(corev1.PodInitialized, corev1.ConditionFalse, "ContainersNotInitialized"),
+			cond(corev1.ContainersReady, corev1.ConditionFalse, "ContainersNotReady")}, "Initialized/False"},
+		{"readiness gate only", corev1.PodRunning, []corev1.PodCondition{
+			cond(corev1.PodScheduled, corev1.ConditionTrue, ""), cond(corev1.PodInitialized, corev1.ConditionTrue, ""),
+			cond(corev1.ContainersReady, corev1.ConditionTrue, ""), cond(corev1.PodReady, corev1.ConditionFalse, "ReadinessGatesNotReady")}, "Ready/False"},
+		{"all true", corev1.PodRunning, []corev1.PodCondition{cond(corev1.PodScheduled, corev1.ConditionTrue, ""), cond(corev1.PodReady, corev1.ConditionTrue, "")}, "/"},
+		{"terminated pod has no stage", corev1.PodSucceeded, []corev1.PodCondition{cond(corev1.PodReady, corev1.ConditionFalse, "PodCompleted")}, "/"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := pod(tt.phase, func(p *corev1.Pod) { p.Status.Conditions = tt.conds })
+			s := StartupStage(p)
+			if got := s.Condition + "/" + s.Status; got != tt.want {
+				t.Errorf("stage = %q, want %q", got, tt.want)
+			}
+			if s.Condition != "" && s.LookAt == "" {
+				t.Errorf("stage %s has nothing to look at", s.Condition)
+			}
+		})
+	}
+}
