@@ -157,8 +157,8 @@ type Pod struct {
 	StageMessage string     `json:"stageMessage,omitempty"`
 	StageSince   *time.Time `json:"stageSince,omitempty"`
 	StageLookAt  string     `json:"stageLookAt,omitempty"`
-	Owner  string `json:"owner,omitempty"`
-	Source string `json:"source,omitempty"`
+	Owner        string     `json:"owner,omitempty"`
+	Source       string     `json:"source,omitempty"`
 }
 
 // Node is one node of the cluster with its Ready condition.

@@ -62,10 +62,10 @@ items:
     phase: Running
 kind: PodList
 `,
-		"namespaces/shop/core/events.yaml":                                    "---\napiVersion: v1\nitems: []\nkind: EventList\n",
-		"namespaces/shop/pods/catalog-1/catalog/catalog/logs/previous.log":    "2026-11-20T09:10:32.000000000Z panic: boom\n",
-		"namespaces/broken/core/pods.yaml":                                    "---\napiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: [not a map\n",
-		"cluster-scoped-resources/core/nodes/worker-0.yaml":                   "apiVersion: v1\nkind: Node\nmetadata:\n  name: worker-0\nstatus:\n  nodeInfo:\n    kubeletVersion: v1.31.6\n",
+		"namespaces/shop/core/events.yaml":                                  "---\napiVersion: v1\nitems: []\nkind: EventList\n",
+		"namespaces/shop/pods/catalog-1/catalog/catalog/logs/previous.log":  "2026-11-20T09:10:32.000000000Z panic: boom\n",
+		"namespaces/broken/core/pods.yaml":                                  "---\napiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: [not a map\n",
+		"cluster-scoped-resources/core/nodes/worker-0.yaml":                 "apiVersion: v1\nkind: Node\nmetadata:\n  name: worker-0\nstatus:\n  nodeInfo:\n    kubeletVersion: v1.31.6\n",
 		"cluster-scoped-resources/config.openshift.io/clusterversions.yaml": "apiVersion: config.openshift.io/v1\nitems:\n- apiVersion: config.openshift.io/v1\n  kind: ClusterVersion\n  metadata:\n    name: version\n  status:\n    history:\n    - state: Completed\n      version: 4.18.12\nkind: ClusterVersionList\n",
 	}
 	for name, body := range files {
