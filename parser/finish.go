@@ -33,6 +33,7 @@ func (b *builder) finish() *Gather {
 	for _, p := range g.Pods {
 		p.Columns = podstatus.Compute(&p.Object, g.CollectedAt, version)
 		p.Stage = podstatus.StartupStage(&p.Object)
+		p.Containers = podstatus.Containers(&p.Object)
 		p.Healthy = (p.Columns.Status == "Running" && p.Columns.ReadyContainers == p.Columns.TotalContainers) ||
 			p.Columns.Status == "Completed"
 		if p.Object.UID != "" {

@@ -62,6 +62,9 @@ type Pod struct {
 	Source  Source
 	Columns podstatus.Columns
 	Stage   podstatus.Stage
+	// Containers describes each container with a status: state, exit code and
+	// meaning, restarts, back-off, probes.
+	Containers []podstatus.Container
 	// Healthy is true for a Running pod whose containers are all ready and for
 	// a Completed pod.
 	Healthy bool

@@ -4,8 +4,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/podstatus"
 	"github.com/mgtriage/mgtriage/rules"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -126,7 +128,35 @@ func buildPod(p *parser.Pod, short func(string) string) Pod {
 			out.Owner = o.Kind + "/" + o.Name
 		}
 	}
+	for _, c := range p.Containers {
+		out.Containers = append(out.Containers, buildContainer(c))
+	}
 	return out
+}
+
+func buildContainer(c podstatus.Container) Container {
+	out := Container{Name: c.Name, Kind: c.Kind, Image: c.Image, State: c.State, Reason: c.Reason, Message: c.Message,
+		ExitCode: c.ExitCode, Signal: c.Signal, ExitMeaning: c.ExitMeaning, Ready: c.Ready, RestartCount: c.RestartCount}
+	if c.Last != nil {
+		out.Last = &Termination{Reason: c.Last.Reason, ExitCode: c.Last.ExitCode, Signal: c.Last.Signal, ExitMeaning: c.Last.ExitMeaning, FinishedAt: timePtr(c.Last.FinishedAt)}
+	}
+	if c.BackOff > 0 {
+		out.BackOff = c.BackOff.String()
+		out.NextRestart = timePtr(c.NextRestart)
+	}
+	for _, p := range c.Probes {
+		out.Probes = append(out.Probes, p.String())
+	}
+	return out
+}
+
+// timePtr returns t in UTC, or nil for the zero time.
+func timePtr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	u := t.UTC()
+	return &u
 }
 
 func buildNode(n *parser.Node) Node {

@@ -159,6 +159,38 @@ type Pod struct {
 	StageLookAt  string     `json:"stageLookAt,omitempty"`
 	Owner        string     `json:"owner,omitempty"`
 	Source       string     `json:"source,omitempty"`
+	// Containers lists init, sidecar and app containers with their state.
+	Containers []Container `json:"containers,omitempty"`
+}
+
+// Container is one container of a pod. ExitCode is set for a terminated
+// state; BackOff ("2m40s") and NextRestart only while in CrashLoopBackOff.
+type Container struct {
+	Name         string       `json:"name"`
+	Kind         string       `json:"kind"` // init, sidecar, app
+	Image        string       `json:"image,omitempty"`
+	State        string       `json:"state,omitempty"` // waiting, running, terminated
+	Reason       string       `json:"reason,omitempty"`
+	Message      string       `json:"message,omitempty"`
+	ExitCode     *int32       `json:"exitCode,omitempty"`
+	Signal       int32        `json:"signal,omitempty"`
+	ExitMeaning  string       `json:"exitMeaning,omitempty"`
+	Ready        bool         `json:"ready"`
+	RestartCount int32        `json:"restartCount"`
+	Last         *Termination `json:"lastState,omitempty"`
+	BackOff      string       `json:"backOff,omitempty"`
+	NextRestart  *time.Time   `json:"nextRestart,omitempty"`
+	// Probes describe startup, readiness and liveness probes as kubectl describe does.
+	Probes []string `json:"probes,omitempty"`
+}
+
+// Termination is a container's previous run.
+type Termination struct {
+	Reason      string     `json:"reason,omitempty"`
+	ExitCode    int32      `json:"exitCode"`
+	Signal      int32      `json:"signal,omitempty"`
+	ExitMeaning string     `json:"exitMeaning,omitempty"`
+	FinishedAt  *time.Time `json:"finishedAt,omitempty"`
 }
 
 // Node is one node of the cluster with its Ready condition.

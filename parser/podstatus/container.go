@@ -173,3 +173,97 @@ func orDefault(v, d int32) int32 {
 	}
 	return v
 }
+
+// Container is one container of a pod as a support engineer reads it: its
+// kind, current and last state with exit code, signal and their meaning, its
+// restarts and, while it is in CrashLoopBackOff, the kubelet's back-off.
+type Container struct {
+	Name  string
+	Kind  string // "init", "sidecar" (restartable init container) or "app"
+	Image string
+	State string // waiting, running, terminated, or "" when the status has none
+	// Reason and Message of the current state (waiting or terminated).
+	Reason, Message string
+	ExitCode        *int32
+	Signal          int32
+	ExitMeaning     string
+	Ready           bool
+	Started         *bool
+	RestartCount    int32
+	// Last holds the previous termination, when there was one.
+	Last *Termination
+	// BackOff is the current restart delay and the time of the next restart,
+	// set only for a container waiting in CrashLoopBackOff.
+	BackOff     time.Duration
+	NextRestart time.Time
+	Probes      []Probe
+}
+
+// Termination is one finished run of a container.
+type Termination struct {
+	Reason      string
+	ExitCode    int32
+	Signal      int32
+	ExitMeaning string
+	StartedAt   time.Time
+	FinishedAt  time.Time
+}
+
+// Containers describes the init, sidecar and app containers of pod that have a
+// status, in spec order.
+func Containers(pod *corev1.Pod) []Container {
+	var out []Container
+	specs := map[string]*corev1.Container{}
+	for i := range pod.Spec.InitContainers {
+		specs["init/"+pod.Spec.InitContainers[i].Name] = &pod.Spec.InitContainers[i]
+	}
+	for i := range pod.Spec.Containers {
+		specs["app/"+pod.Spec.Containers[i].Name] = &pod.Spec.Containers[i]
+	}
+	add := func(st *corev1.ContainerStatus, spec *corev1.Container, kind string) {
+		c := Container{Name: st.Name, Kind: kind, Image: st.Image, Ready: st.Ready, Started: st.Started, RestartCount: st.RestartCount, Probes: Probes(spec)}
+		if spec != nil && spec.Image != "" {
+			c.Image = spec.Image
+		}
+		switch s := st.State; {
+		case s.Waiting != nil:
+			c.State, c.Reason, c.Message = "waiting", s.Waiting.Reason, s.Waiting.Message
+		case s.Running != nil:
+			c.State = "running"
+		case s.Terminated != nil:
+			t := s.Terminated
+			code := t.ExitCode
+			c.State, c.Reason, c.Message, c.ExitCode, c.Signal = "terminated", t.Reason, t.Message, &code, t.Signal
+			c.ExitMeaning = ExitMeaning(t.ExitCode, t.Signal, t.Reason)
+		}
+		if t := st.LastTerminationState.Terminated; t != nil {
+			c.Last = &Termination{Reason: t.Reason, ExitCode: t.ExitCode, Signal: t.Signal, ExitMeaning: ExitMeaning(t.ExitCode, t.Signal, t.Reason),
+				StartedAt: t.StartedAt.Time.UTC(), FinishedAt: t.FinishedAt.Time.UTC()}
+		}
+		if c.State == "waiting" && c.Reason == "CrashLoopBackOff" {
+			d, ok := ParseBackOffMessage(c.Message)
+			if !ok {
+				d = BackOffDelay(int(st.RestartCount))
+			}
+			c.BackOff = d
+			if c.Last != nil && !c.Last.FinishedAt.IsZero() {
+				c.NextRestart = c.Last.FinishedAt.Add(d)
+			}
+		}
+		out = append(out, c)
+	}
+	for i := range pod.Status.InitContainerStatuses {
+		st := &pod.Status.InitContainerStatuses[i]
+		spec := specs["init/"+st.Name]
+		kind := "init"
+		if isSidecar(spec) {
+			kind = "sidecar"
+		}
+		add(st, spec, kind)
+	}
+	for i := range pod.Status.ContainerStatuses {
+		st := &pod.Status.ContainerStatuses[i]
+		add(st, specs["app/"+st.Name], "app")
+	}
+	return out
+}

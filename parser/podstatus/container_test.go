@@ -77,3 +77,31 @@ func TestProbesAndBudget(t *testing.T) {
 		t.Error("nil container has probes")
 	}
 }
+
+func TestContainersDescribesStateAndBackOff(t *testing.T) {
+	p := pod(corev1.PodRunning,
+		withInit(terminated("setup", "Completed", 0, 0)),
+		withStatuses(waiting("app", "CrashLoopBackOff")),
+		restarts(6, 2*time.Minute),
+		func(p *corev1.Pod) {
+			p.Status.ContainerStatuses[0].State.Waiting.Message = "back-off 2m40s restarting failed container=app pod=p_ns(uid)"
+			p.Status.ContainerStatuses[0].LastTerminationState.Terminated.ExitCode = 137
+		})
+	cs := Containers(p)
+	if len(cs) != 2 || cs[0].Kind != "init" || cs[1].Kind != "app" {
+		t.Fatalf("containers = %+v", cs)
+	}
+	app := cs[1]
+	if app.State != "waiting" || app.Reason != "CrashLoopBackOff" || app.RestartCount != 6 {
+		t.Errorf("app = %+v", app)
+	}
+	if app.BackOff != 160*time.Second || !app.NextRestart.Equal(now.Add(-2*time.Minute+160*time.Second)) {
+		t.Errorf("back-off %v next %v", app.BackOff, app.NextRestart)
+	}
+	if app.Last == nil || !strings.Contains(app.Last.ExitMeaning, "SIGKILL") {
+		t.Errorf("last = %+v", app.Last)
+	}
+	if cs[0].ExitCode == nil || *cs[0].ExitCode != 0 || cs[0].ExitMeaning != "exited successfully" {
+		t.Errorf("init = %+v", cs[0])
+	}
+}
