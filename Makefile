@@ -8,7 +8,7 @@ RACE      := $(shell command -v gcc >/dev/null 2>&1 && [ "$$($(GO) env CGO_ENABL
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 
-.PHONY: all build demo test vet docs docs-check fuzz bench golden clean
+.PHONY: all build demo test vet docs docs-check fuzz bench golden crosscheck clean
 
 all: build
 
@@ -45,6 +45,13 @@ fuzz:
 	    $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg; \
 	  done; \
 	done
+
+## crosscheck: compare podstatus with the upstream kubectl pod printer on generated pods
+## (separate module tools/podcheck; PODS and SEED tune the run)
+PODS ?= 50000
+SEED ?= 20261120
+crosscheck:
+	cd tools/podcheck && $(GO) test -count=1 ./... -args -pods $(PODS) -seed $(SEED)
 
 ## bench: benchmarks (compare ratios within one run, e.g. with benchstat)
 bench:

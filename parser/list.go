@@ -2,7 +2,10 @@ package parser
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"unicode/utf8"
 
 	"sigs.k8s.io/yaml"
@@ -107,14 +110,19 @@ func decodeItems[T any](data []byte, add func(obj *T, line int)) []error {
 	}
 	var errs []error
 	if items, closed, ok := SplitList(data); ok {
-		if !closed && len(items) > 0 {
-			errs = append(errs, fmt.Errorf("line %d: file ends inside this item without a newline (truncated copy?)", items[len(items)-1].Line))
-		}
-		for _, it := range items {
+		for i, it := range items {
 			obj := new(T)
+			truncated := !closed && i == len(items)-1
 			if err := yaml.Unmarshal(it.Data, obj); err != nil {
-				errs = append(errs, fmt.Errorf("line %d: %v", it.Line, err))
+				msg := fmt.Sprintf("item at line %d: %s", it.Line, absoluteLines(err.Error(), it.Line))
+				if truncated {
+					msg += " (the file ends inside this item: truncated copy?)"
+				}
+				errs = append(errs, errors.New(msg))
 				continue
+			}
+			if truncated {
+				errs = append(errs, fmt.Errorf("item at line %d: the file ends inside this item without a newline (truncated copy?); kept what was there", it.Line))
 			}
 			add(obj, it.Line)
 		}
@@ -130,6 +138,20 @@ func decodeItems[T any](data []byte, add func(obj *T, line int)) []error {
 		add(&list.Items[i], 0)
 	}
 	return nil
+}
+
+var yamlLineRe = regexp.MustCompile(`\bline (\d+)`)
+
+// absoluteLines rewrites the "line N" of a YAML error inside an item that
+// starts at line base into the line of the whole file.
+func absoluteLines(msg string, base int) string {
+	return yamlLineRe.ReplaceAllStringFunc(msg, func(m string) string {
+		n, err := strconv.Atoi(m[len("line "):])
+		if err != nil {
+			return m
+		}
+		return fmt.Sprintf("line %d", base+n-1)
+	})
 }
 
 // decodeObject decodes a single object document.

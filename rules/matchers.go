@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/mgtriage/mgtriage/parser"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
@@ -22,7 +23,7 @@ var varNames = []string{
 	"Reason", "Message", "ExitCode", "Signal", "Restarts", "LastReason",
 	"LastExitCode", "LastSignal", "LastFinished", "Limit", "Request", "Probe",
 	"ProbeSettings", "Cause", "Reasons", "Owner", "Stage", "ExitMeaning",
-	"LastExitMeaning", "BackOff",
+	"LastExitMeaning", "BackOff", "Overdue",
 }
 
 // VarNames lists the template variables, for the rule reference.
@@ -140,6 +141,10 @@ func (m *containerWaiting) match(c *evalContext, p *parser.Pod) []hit {
 type containerTerminated struct {
 	Reasons   []string `json:"reasons"`
 	LastState bool     `json:"lastState"`
+	// Init selects init containers (true), app containers (false) or both (unset).
+	Init *bool `json:"init,omitempty"`
+	// Logs adds the tail of the container's previous (else current) log.
+	Logs bool `json:"logs,omitempty"`
 }
 
 func (m *containerTerminated) validate() error {
@@ -151,7 +156,7 @@ func (m *containerTerminated) validate() error {
 
 func (m *containerTerminated) match(c *evalContext, p *parser.Pod) []hit {
 	var out []hit
-	for _, cs := range containers(p, nil) {
+	for _, cs := range containers(p, m.Init) {
 		t := cs.Status.State.Terminated
 		which := "state"
 		if t == nil || !slices.Contains(m.Reasons, t.Reason) {
@@ -166,9 +171,13 @@ func (m *containerTerminated) match(c *evalContext, p *parser.Pod) []hit {
 		h := c.containerHit(p, cs)
 		h.Vars["Reason"] = t.Reason
 		h.Vars["ExitCode"] = fmt.Sprint(t.ExitCode)
+		h.Vars["ExitMeaning"] = podstatus.ExitMeaning(t.ExitCode, t.Signal, t.Reason)
 		h.Evidence = append(h.Evidence, c.statusEvidence(p, fmt.Sprintf("%s %s %s.terminated: reason=%s exitCode=%d finishedAt=%s; restartCount=%d; resources: %s",
 			cs.Kind, cs.Name, which, t.Reason, t.ExitCode, fmtTime(t.FinishedAt.Time), cs.Status.RestartCount, resourcesText(cs.Spec))))
 		h.Evidence = append(h.Evidence, c.containerEvidence(p, cs, false)...)
+		if m.Logs {
+			h.Evidence = append(h.Evidence, c.logEvidence(p, cs.Name, &h)...)
+		}
 		out = append(out, h)
 	}
 	return out
@@ -263,31 +272,57 @@ func (m *podUnschedulable) match(c *evalContext, p *parser.Pod) []hit {
 	return []hit{h}
 }
 
-// podStatus fires for pods whose kubectl STATUS is one of Statuses.
+// podStatus fires for pods whose kubectl STATUS is one of Statuses or whose
+// status.reason is one of PodReasons. With DeletedFor, it fires only for pods
+// whose deletion deadline (metadata.deletionTimestamp) passed at least that
+// long before the gather.
 type podStatus struct {
-	Statuses []string `json:"statuses"`
+	Statuses   []string `json:"statuses,omitempty"`
+	PodReasons []string `json:"podReasons,omitempty"`
+	DeletedFor string   `json:"deletedFor,omitempty"`
+
+	deletedFor time.Duration
 }
 
 func (m *podStatus) validate() error {
-	if len(m.Statuses) == 0 {
-		return fmt.Errorf("statuses lists no STATUS")
+	if len(m.Statuses) == 0 && len(m.PodReasons) == 0 {
+		return fmt.Errorf("statuses and podReasons are both empty")
+	}
+	if m.DeletedFor != "" {
+		d, err := time.ParseDuration(m.DeletedFor)
+		if err != nil || d < 0 {
+			return fmt.Errorf("deletedFor %q is not a duration such as 10m", m.DeletedFor)
+		}
+		m.deletedFor = d
 	}
 	return nil
 }
 
 func (m *podStatus) match(c *evalContext, p *parser.Pod) []hit {
-	if !slices.Contains(m.Statuses, p.Columns.Status) {
+	if !slices.Contains(m.Statuses, p.Columns.Status) && !slices.Contains(m.PodReasons, p.Object.Status.Reason) {
 		return nil
+	}
+	if m.DeletedFor != "" {
+		dt := p.Object.DeletionTimestamp
+		if dt == nil || c.now.IsZero() || c.now.Sub(dt.Time) < m.deletedFor {
+			return nil
+		}
 	}
 	h := hit{Vars: c.podVars(p)}
 	h.Vars["Reason"] = p.Object.Status.Reason
-	h.Vars["Message"] = p.Object.Status.Message
+	h.Vars["Message"] = strings.TrimSpace(p.Object.Status.Message)
 	text := fmt.Sprintf("phase=%s STATUS=%s", p.Object.Status.Phase, p.Columns.Status)
 	if p.Object.Status.Reason != "" {
 		text += fmt.Sprintf(" status.reason=%s message=%q", p.Object.Status.Reason, p.Object.Status.Message)
 	}
-	if p.Object.DeletionTimestamp != nil {
-		text += " deletionTimestamp=" + fmtTime(p.Object.DeletionTimestamp.Time)
+	if dt := p.Object.DeletionTimestamp; dt != nil {
+		text += " deletionTimestamp=" + fmtTime(dt.Time)
+		if len(p.Object.Finalizers) > 0 {
+			text += " finalizers=" + strings.Join(p.Object.Finalizers, ",")
+		}
+		if !c.now.IsZero() {
+			h.Vars["Overdue"] = c.now.Sub(dt.Time).Round(time.Second).String()
+		}
 	}
 	h.Evidence = append(h.Evidence, c.statusEvidence(p, text))
 	h.Evidence = append(h.Evidence, c.eventEvidence(p, func(e *parser.Event) bool { return e.Object.Type != corev1.EventTypeNormal })...)

@@ -349,10 +349,21 @@ func (t *Table) compile() Errors {
 	return errs
 }
 
+// templateFuncs are the functions hint and remediation templates may call:
+// cap upper-cases the first letter ("{{cap .ContainerKind}}").
+var templateFuncs = template.FuncMap{
+	"cap": func(s string) string {
+		if s == "" {
+			return s
+		}
+		return strings.ToUpper(s[:1]) + s[1:]
+	},
+}
+
 // parseTemplate parses a hint or remediation template. Unknown fields are
 // caught at validation by executing against a full set of sample values.
 func parseTemplate(name, text string) (*template.Template, error) {
-	tpl, err := template.New(name).Option("missingkey=error").Parse(text)
+	tpl, err := template.New(name).Funcs(templateFuncs).Option("missingkey=error").Parse(text)
 	if err != nil {
 		return nil, err
 	}

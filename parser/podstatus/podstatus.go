@@ -119,10 +119,10 @@ func Compute(pod *corev1.Pod, now time.Time, v Version) Columns {
 		c.RestartCount = sidecarRestarts
 		lastRestart = lastSidecarRestart
 		hasRunning := false
-		// From 1.35 a container that failed keeps its reason: a container
-		// further left that completed no longer hides it behind "Completed".
-		keepErrors := v.atLeast(1, 35)
-		hasError := false
+		// failedReason is the reason of the leftmost container that exited
+		// with a non-zero code. From 1.35 it replaces a "Completed" that a
+		// container further left would otherwise show.
+		failedReason := ""
 		for i := len(pod.Status.ContainerStatuses) - 1; i >= 0; i-- {
 			st := &pod.Status.ContainerStatuses[i]
 			c.RestartCount += int(st.RestartCount)
@@ -133,28 +133,23 @@ func Compute(pod *corev1.Pod, now time.Time, v Version) Columns {
 			switch {
 			case st.State.Waiting != nil && st.State.Waiting.Reason != "":
 				reason = st.State.Waiting.Reason
-			case keepErrors && t != nil && t.ExitCode == 0 && t.Reason != "":
-				if !hasError {
-					reason = t.Reason
-				}
-			case t != nil && t.Reason != "":
-				reason = t.Reason
-				hasError = true
-			case t != nil && t.Signal != 0:
-				reason = fmt.Sprintf("Signal:%d", t.Signal)
-				hasError = true
 			case t != nil:
-				reason = fmt.Sprintf("ExitCode:%d", t.ExitCode)
-				hasError = true
+				reason = terminatedReason(t)
+				if t.ExitCode != 0 {
+					failedReason = reason
+				}
 			case st.Ready && st.State.Running != nil:
 				hasRunning = true
 				c.ReadyContainers++
 			}
 		}
-		if reason == "Completed" && hasRunning {
-			if conditionTrue(pod, corev1.PodReady) {
+		if reason == "Completed" {
+			switch {
+			case hasRunning && conditionTrue(pod, corev1.PodReady):
 				reason = "Running"
-			} else {
+			case failedReason != "" && v.atLeast(1, 35):
+				reason = failedReason
+			case hasRunning:
 				reason = "NotReady"
 			}
 		}
@@ -178,6 +173,18 @@ func Compute(pod *corev1.Pod, now time.Time, v Version) Columns {
 	}
 	c.Age = Since(pod.CreationTimestamp.Time, now)
 	return c
+}
+
+// terminatedReason is the STATUS word of a terminated container: its reason,
+// else "Signal:N", else "ExitCode:N".
+func terminatedReason(t *corev1.ContainerStateTerminated) string {
+	switch {
+	case t.Reason != "":
+		return t.Reason
+	case t.Signal != 0:
+		return fmt.Sprintf("Signal:%d", t.Signal)
+	}
+	return fmt.Sprintf("ExitCode:%d", t.ExitCode)
 }
 
 // Since formats now-t the way kubectl's translateTimestampSince does:
