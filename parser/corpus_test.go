@@ -159,3 +159,25 @@ func TestLoadErrors(t *testing.T) {
 		t.Error("junk file: no error")
 	}
 }
+
+func TestCorpusEveryPodHasStatusAndStage(t *testing.T) {
+	for _, name := range []string{"mg-metal-ocp49", "mg-aws-ocp48"} {
+		t.Run(name, func(t *testing.T) {
+			g, err := Load(context.Background(), corpusDir(t, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(g.Pods) < 200 {
+				t.Fatalf("only %d pods", len(g.Pods))
+			}
+			stages := map[string]int{}
+			for _, p := range g.Pods {
+				if p.Columns.Status == "" || p.Stage.Name == "" || p.Columns.Age == "<unknown>" {
+					t.Errorf("%s: status %q stage %q age %q", p.Key(), p.Columns.Status, p.Stage.Name, p.Columns.Age)
+				}
+				stages[p.Stage.Name]++
+			}
+			t.Logf("%s: %d pods, stages %v", name, len(g.Pods), stages)
+		})
+	}
+}

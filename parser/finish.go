@@ -28,6 +28,9 @@ func (b *builder) finish() *Gather {
 	sort.SliceStable(g.Operators, func(i, j int) bool { return g.Operators[i].Name < g.Operators[j].Name })
 
 	version := ParseKubeVersion(g.KubernetesVersion)
+	if version.Major == 0 {
+		version = kubeVersionOfOpenShift(g.ClusterVersion)
+	}
 	byUID := make(map[string]*Pod, len(g.Pods))
 	byKey := make(map[string]*Pod, len(g.Pods))
 	for _, p := range g.Pods {
@@ -63,7 +66,48 @@ func (b *builder) finish() *Gather {
 			p.Events = append(p.Events, e)
 		}
 	}
+	for _, p := range g.Pods {
+		crashLoopSince(p)
+	}
 	return g
+}
+
+// crashLoopSince sets CrashLoopSince of each container in CrashLoopBackOff
+// from the oldest BackOff event for it ("Back-off restarting failed
+// container <name>"). Events expire (3 h on OpenShift), so it is a lower bound.
+func crashLoopSince(p *Pod) {
+	for i := range p.Containers {
+		c := &p.Containers[i]
+		if c.Reason != "CrashLoopBackOff" {
+			continue
+		}
+		needle := "restarting failed container " + c.Name + " "
+		for _, e := range p.Events {
+			if e.Object.Reason != "BackOff" || !strings.Contains(e.Object.Message+" ", needle) {
+				continue
+			}
+			first := e.Object.FirstTimestamp.Time
+			if first.IsZero() {
+				first = e.Object.EventTime.Time
+			}
+			if first.IsZero() {
+				first = e.When
+			}
+			if !first.IsZero() && (c.CrashLoopSince.IsZero() || first.Before(c.CrashLoopSince)) {
+				c.CrashLoopSince = first.UTC()
+			}
+		}
+	}
+}
+
+// kubeVersionOfOpenShift maps an OpenShift 4.N release to the Kubernetes
+// 1.(N+13) it ships (4.9 → 1.22, 4.18 → 1.31); the zero Version when unknown.
+func kubeVersionOfOpenShift(v string) podstatus.Version {
+	ocp := ParseKubeVersion(v)
+	if ocp.Major != 4 || ocp.Minor < 1 {
+		return podstatus.Version{}
+	}
+	return podstatus.Version{Major: 1, Minor: ocp.Minor + 13}
 }
 
 // choosePods returns the pods of every namespace, one per UID, sorted by

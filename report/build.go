@@ -110,7 +110,7 @@ func buildPod(p *parser.Pod, short func(string) string) Pod {
 		Restarts:  p.Columns.Restarts,
 		Age:       p.Columns.Age,
 		Healthy:   p.Healthy,
-		Stage:     p.Stage.Condition,
+		Stage:     p.Stage.Name,
 		Source:    short(p.Source.Path),
 	}
 	if p.Stage.Condition != "" {
@@ -143,6 +143,7 @@ func buildContainer(c podstatus.Container) Container {
 	if c.BackOff > 0 {
 		out.BackOff = c.BackOff.String()
 		out.NextRestart = timePtr(c.NextRestart)
+		out.CrashLoopSince = timePtr(c.CrashLoopSince)
 	}
 	for _, p := range c.Probes {
 		out.Probes = append(out.Probes, p.String())

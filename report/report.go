@@ -149,9 +149,11 @@ type Pod struct {
 	// Healthy is false when the pod is neither Running with every container
 	// ready nor Completed.
 	Healthy bool `json:"healthy"`
-	// Stage is the first of the startup conditions that is not True (empty when
-	// all are, or the pod has terminated), with that condition's reason and
-	// message, since when, and what to look at for a pod stopped there.
+	// Stage is the first of the startup conditions that is not True
+	// (PodScheduled, PodReadyToStartContainers, Initialized, ContainersReady,
+	// Ready), "Started" when all are, "Terminated" for Succeeded and Failed
+	// pods; with that condition's reason and message, since when, and what to
+	// look at for a pod stopped there.
 	Stage        string     `json:"stage,omitempty"`
 	StageReason  string     `json:"stageReason,omitempty"`
 	StageMessage string     `json:"stageMessage,omitempty"`
@@ -180,6 +182,9 @@ type Container struct {
 	Last         *Termination `json:"lastState,omitempty"`
 	BackOff      string       `json:"backOff,omitempty"`
 	NextRestart  *time.Time   `json:"nextRestart,omitempty"`
+	// CrashLoopSince is the first BackOff event for the container still in the
+	// gather: the crash loop began at this time or earlier.
+	CrashLoopSince *time.Time `json:"crashLoopSince,omitempty"`
 	// Probes describe startup, readiness and liveness probes as kubectl describe does.
 	Probes []string `json:"probes,omitempty"`
 }

@@ -124,6 +124,7 @@ func (m *containerWaiting) match(c *evalContext, p *parser.Pod) []hit {
 			continue
 		}
 		h := c.containerHit(p, cs)
+		h.Vars["Probe"], h.Vars["ProbeSettings"] = probeText(cs.Spec)
 		h.Evidence = append(h.Evidence, c.containerEvidence(p, cs, m.NodeLog)...)
 		if m.Logs {
 			h.Evidence = append(h.Evidence, c.logEvidence(p, cs.Name, &h)...)

@@ -202,6 +202,9 @@ func TestSymptomRulesFireAndDoNotFire(t *testing.T) {
 		{"crash loop by liveness probe", func(t *testing.T) *parser.Pod {
 			return testPod(t, crashPod, event("Killing", "Normal", "spec.containers{catalog}", "Container catalog failed liveness probe, will be restarted"))
 		}, []string{"crashloop-liveness-probe catalog/catalog"}},
+		{"crash loop by startup probe", func(t *testing.T) *parser.Pod {
+			return testPod(t, crashPod, event("Killing", "Normal", "spec.containers{catalog}", "Container catalog failed startup probe, will be restarted"))
+		}, []string{"crashloop-startup-probe catalog/catalog"}},
 		{"OOMKilled in last state, not also crash loop", func(t *testing.T) *parser.Pod { return testPod(t, oomPod) }, []string{"container-oom-killed search-0/search"}},
 		{"init container crash loop", func(t *testing.T) *parser.Pod {
 			return withLog(testPod(t, initPod), "wait-for-db", true, "Error: could not connect to inventory-db:5432")

@@ -196,7 +196,10 @@ type Container struct {
 	// set only for a container waiting in CrashLoopBackOff.
 	BackOff     time.Duration
 	NextRestart time.Time
-	Probes      []Probe
+	// CrashLoopSince is when the back-off began, as far as the gather shows
+	// (set by the parser from BackOff events; zero when unknown).
+	CrashLoopSince time.Time
+	Probes         []Probe
 }
 
 // Termination is one finished run of a container.

@@ -208,14 +208,18 @@ func TestStartupStage(t *testing.T) {
 		{"readiness gate only", corev1.PodRunning, []corev1.PodCondition{
 			cond(corev1.PodScheduled, corev1.ConditionTrue, ""), cond(corev1.PodInitialized, corev1.ConditionTrue, ""),
 			cond(corev1.ContainersReady, corev1.ConditionTrue, ""), cond(corev1.PodReady, corev1.ConditionFalse, "ReadinessGatesNotReady")}, "Ready/False"},
-		{"all true", corev1.PodRunning, []corev1.PodCondition{cond(corev1.PodScheduled, corev1.ConditionTrue, ""), cond(corev1.PodReady, corev1.ConditionTrue, "")}, "/"},
-		{"terminated pod has no stage", corev1.PodSucceeded, []corev1.PodCondition{cond(corev1.PodReady, corev1.ConditionFalse, "PodCompleted")}, "/"},
+		{"all true", corev1.PodRunning, []corev1.PodCondition{cond(corev1.PodScheduled, corev1.ConditionTrue, ""), cond(corev1.PodReady, corev1.ConditionTrue, "")}, "Started:/"},
+		{"terminated pod has no startup condition", corev1.PodSucceeded, []corev1.PodCondition{cond(corev1.PodReady, corev1.ConditionFalse, "PodCompleted")}, "Terminated:/"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := pod(tt.phase, func(p *corev1.Pod) { p.Status.Conditions = tt.conds })
 			s := StartupStage(p)
-			if got := s.Condition + "/" + s.Status; got != tt.want {
+			got := s.Condition + "/" + s.Status
+			if s.Name != s.Condition {
+				got = s.Name + ":" + got
+			}
+			if got != tt.want {
 				t.Errorf("stage = %q, want %q", got, tt.want)
 			}
 			if s.Condition != "" && s.LookAt == "" {

@@ -11,6 +11,9 @@ import (
 // Initialized → ContainersReady → Ready that is not True. Condition is empty
 // when every condition present is True or the pod has terminated.
 type Stage struct {
+	// Name is Condition when the pod stopped at one, else StageStarted (every
+	// startup condition True) or StageTerminated (phase Succeeded or Failed).
+	Name      string
 	Condition string
 	Status    string // False or Unknown; "Missing" when the pod has no conditions yet
 	Since     time.Time
@@ -19,6 +22,12 @@ type Stage struct {
 	// LookAt says what to examine for a pod stopped at this stage.
 	LookAt string
 }
+
+// Stage names for pods that did not stop at a startup condition.
+const (
+	StageStarted    = "Started"
+	StageTerminated = "Terminated"
+)
 
 // startupConditions is the order in which a pod's startup conditions turn True.
 var startupConditions = []corev1.PodConditionType{
@@ -41,18 +50,18 @@ var lookAt = map[corev1.PodConditionType]string{
 // conditions at all is waiting to be scheduled.
 func StartupStage(pod *corev1.Pod) Stage {
 	if pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
-		return Stage{}
+		return Stage{Name: StageTerminated}
 	}
 	if len(pod.Status.Conditions) == 0 {
-		return Stage{Condition: string(corev1.PodScheduled), Status: "Missing", LookAt: lookAt[corev1.PodScheduled]}
+		return Stage{Name: string(corev1.PodScheduled), Condition: string(corev1.PodScheduled), Status: "Missing", LookAt: lookAt[corev1.PodScheduled]}
 	}
 	for _, t := range startupConditions {
 		for _, c := range pod.Status.Conditions {
 			if c.Type != t || c.Status == corev1.ConditionTrue {
 				continue
 			}
-			return Stage{Condition: string(t), Status: string(c.Status), Since: c.LastTransitionTime.Time.UTC(), Reason: c.Reason, Message: c.Message, LookAt: lookAt[t]}
+			return Stage{Name: string(t), Condition: string(t), Status: string(c.Status), Since: c.LastTransitionTime.Time.UTC(), Reason: c.Reason, Message: c.Message, LookAt: lookAt[t]}
 		}
 	}
-	return Stage{}
+	return Stage{Name: StageStarted}
 }
