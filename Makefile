@@ -20,9 +20,12 @@ demo: build
 	./bin/analyze -o $(OUT) $(SAMPLE)
 	@echo "reports: $(OUT)/report.md $(OUT)/report.html $(OUT)/report.json"
 
-## test: vet, unit and end-to-end tests (race detector where available), rule docs drift
+## test: vet, rule docs drift, unit and end-to-end tests with the race detector
+## (where available; -short skips the large real-corpus gathers there), then
+## every test once more without it, corpus included
 test: vet docs-check
-	$(GO) test $(RACE) -count=1 ./...
+	$(GO) test $(RACE) -short -count=1 ./...
+	$(GO) test -count=1 ./...
 
 vet:
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \

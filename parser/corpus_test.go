@@ -8,15 +8,20 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
 
 // corpusDir returns a gather of the shared corpus, or skips the test when the
-// corpus is not beside the project.
+// corpus is not beside the project or under -short (the race-detector pass of
+// `make test` runs -short; the plain pass reads the corpus).
 func corpusDir(t testing.TB, name string) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("corpus tests skipped with -short")
+	}
 	dir := filepath.Join("..", "..", "shared", "corpus", name)
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("corpus %s not present: %v", name, err)
@@ -78,6 +83,29 @@ func writeTarGz(t testing.TB, dir string) string {
 	return out
 }
 
+var (
+	corpusMu    sync.Mutex
+	corpusCache = map[string]*Gather{}
+)
+
+// loadCorpus loads a corpus gather once per test binary; tests must not
+// change the result.
+func loadCorpus(t testing.TB, name string) *Gather {
+	t.Helper()
+	dir := corpusDir(t, name)
+	corpusMu.Lock()
+	defer corpusMu.Unlock()
+	if g, ok := corpusCache[name]; ok {
+		return g
+	}
+	g, err := Load(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpusCache[name] = g
+	return g
+}
+
 type podRow struct{ Namespace, Name, Ready, Status, Restarts, Age string }
 
 func podRows(g *Gather) []podRow {
@@ -90,10 +118,7 @@ func podRows(g *Gather) []podRow {
 
 func TestCorpusMetalFolderAndTarGz(t *testing.T) {
 	dir := corpusDir(t, "mg-metal-ocp49")
-	folder, err := Load(context.Background(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	folder := loadCorpus(t, "mg-metal-ocp49")
 	if len(folder.Pods) != 235 {
 		t.Errorf("folder: %d pods, want 235", len(folder.Pods))
 	}
@@ -163,10 +188,7 @@ func TestLoadErrors(t *testing.T) {
 func TestCorpusEveryPodHasStatusAndStage(t *testing.T) {
 	for _, name := range []string{"mg-metal-ocp49", "mg-aws-ocp48"} {
 		t.Run(name, func(t *testing.T) {
-			g, err := Load(context.Background(), corpusDir(t, name))
-			if err != nil {
-				t.Fatal(err)
-			}
+			g := loadCorpus(t, name)
 			if len(g.Pods) < 200 {
 				t.Fatalf("only %d pods", len(g.Pods))
 			}
