@@ -19,6 +19,11 @@ func (b *builder) finish() *Gather {
 	g.Roots = sortedKeys(b.roots)
 	g.KubeletLogNodes = sortedKeys(b.logHosts)
 	b.settleTime()
+	b.settleLogYears()
+	g.NodeLog = map[string][]*LogGroup{}
+	for host, groups := range b.hostLog {
+		g.NodeLog[host] = sortGroups(groups)
+	}
 	for _, name := range sortedKeys(b.nodes) {
 		g.Nodes = append(g.Nodes, b.nodes[name])
 	}
@@ -108,6 +113,34 @@ func kubeVersionOfOpenShift(v string) podstatus.Version {
 		return podstatus.Version{}
 	}
 	return podstatus.Version{Major: 1, Minor: ocp.Minor + 13}
+}
+
+// settleLogYears dates the journal lines read before the gather time was
+// known (the timestamp file often comes after host_service_logs/ in an
+// archive): ParseJournal gave them year 1, and they get the gather's year now,
+// or the year before for a month later than the gather's.
+func (b *builder) settleLogYears() {
+	ref := b.g.CollectedAt
+	if ref.IsZero() {
+		return
+	}
+	fix := func(t time.Time) time.Time {
+		if t.Year() != 1 {
+			return t
+		}
+		year := ref.Year()
+		if t.Month() > ref.Month() {
+			year--
+		}
+		return t.AddDate(year-1, 0, 0)
+	}
+	for _, m := range []map[string]map[string]*LogGroup{b.nodeLog, b.hostLog} {
+		for _, groups := range m {
+			for _, g := range groups {
+				g.First, g.Last = fix(g.First), fix(g.Last)
+			}
+		}
+	}
 }
 
 // choosePods returns the pods of every namespace, one per UID, sorted by
@@ -216,13 +249,32 @@ func (b *builder) podNodeLog(p *Pod) []*LogGroup {
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].First.Equal(out[j].First) {
-			return out[i].First.Before(out[j].First)
-		}
-		return out[i].Source.Line < out[j].Source.Line
-	})
+	sortByFirst(out)
 	return out
+}
+
+func sortGroups(groups map[string]*LogGroup) []*LogGroup {
+	out := make([]*LogGroup, 0, len(groups))
+	for _, g := range groups {
+		out = append(out, g)
+	}
+	sortByFirst(out)
+	return out
+}
+
+// sortByFirst orders groups by their first time, then by path and line, so
+// the order never depends on map iteration.
+func sortByFirst(gs []*LogGroup) {
+	sort.Slice(gs, func(i, j int) bool {
+		a, b := gs[i], gs[j]
+		if !a.First.Equal(b.First) {
+			return a.First.Before(b.First)
+		}
+		if a.Source.Path != b.Source.Path {
+			return a.Source.Path < b.Source.Path
+		}
+		return a.Source.Line < b.Source.Line
+	})
 }
 
 // kubeletVersion returns the kubeletVersion most nodes report, "" without nodes.

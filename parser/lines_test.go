@@ -8,60 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestParseJournalLine(t *testing.T) {
-	ref := time.Date(2021, 9, 14, 14, 43, 46, 0, time.UTC)
-	tests := []struct {
-		name string
-		line string
-		ref  time.Time
-		want JournalLine
-		ok   bool
-	}{
-		{"kubelet", `Sep 14 14:13:43.559610 master-0.example.com hyperkube[1985]: I0914 14:13:43.559597    1985 prober.go:116] "Probe failed"`, ref,
-			JournalLine{Time: time.Date(2021, 9, 14, 14, 13, 43, 559610000, time.UTC), Host: "master-0.example.com", Ident: "hyperkube", PID: 1985, Message: `I0914 14:13:43.559597    1985 prober.go:116] "Probe failed"`}, true},
-		{"space padded day, no pid", `Sep  4 01:02:03.000001 node kernel: Memory cgroup out of memory`, ref,
-			JournalLine{Time: time.Date(2021, 9, 4, 1, 2, 3, 1000, time.UTC), Host: "node", Ident: "kernel", Message: "Memory cgroup out of memory"}, true},
-		{"new year rollover", `Dec 31 23:59:59.000000 n crio[7]: x`, time.Date(2022, 1, 1, 0, 10, 0, 0, time.UTC),
-			JournalLine{Time: time.Date(2021, 12, 31, 23, 59, 59, 0, time.UTC), Host: "n", Ident: "crio", PID: 7, Message: "x"}, true},
-		{"logs begin banner", `-- Logs begin at Tue 2021-09-14 14:02:58 UTC, end at Tue 2021-09-14 14:44:09 UTC. --`, ref, JournalLine{}, false},
-		{"garbage", "Sep", ref, JournalLine{}, false},
-		{"bad day", "Sep 99 14:13:43.559610 h x[1]: y", ref, JournalLine{}, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, ok := ParseJournalLine(tt.line, tt.ref)
-			if ok != tt.ok {
-				t.Fatalf("ok = %v, want %v", ok, tt.ok)
-			}
-			if diff := cmp.Diff(tt.want, got); ok && diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
-func TestParseKlogAndPodRef(t *testing.T) {
-	msg := `E0914 14:13:03.349622    1988 pod_workers.go:765] "Error syncing pod, skipping" err="failed to \"StartContainer\" for \"sdn-controller\" with ErrImagePull: \"rpc error: code = Unknown desc = too many requests to registry\"" pod="openshift-sdn/sdn-controller-z7sjl" podUID=1c0f3211-d560-4fba-a83a-e20d3e834a63`
-	k, ok := ParseKlog(msg)
-	if !ok || k.Severity != 'E' || k.File != "pod_workers.go:765" || !strings.HasPrefix(k.Message, `"Error syncing pod, skipping"`) {
-		t.Fatalf("ParseKlog = %+v, %v", k, ok)
-	}
-	key, uid := PodRef(k.Message)
-	if key != "openshift-sdn/sdn-controller-z7sjl" || uid != "1c0f3211-d560-4fba-a83a-e20d3e834a63" {
-		t.Errorf("PodRef = %q, %q", key, uid)
-	}
-	for _, tt := range []struct{ msg, key, uid string }{
-		{`"Eviction manager: pods evicted, waiting for pod to be cleaned up" pods=["shop/cache-1"]`, "shop/cache-1", ""},
-		{`back-off 5m0s restarting failed container=app pod=web-1_shop(0b9f3c2a-1111-2222-3333-444455556666)`, "shop/web-1", "0b9f3c2a-1111-2222-3333-444455556666"},
-		{`no pod here`, "", ""},
-	} {
-		key, uid := PodRef(tt.msg)
-		if key != tt.key || uid != tt.uid {
-			t.Errorf("PodRef(%q) = %q, %q; want %q, %q", tt.msg, key, uid, tt.key, tt.uid)
-		}
-	}
-}
-
 func TestScanLinesBoundsLongLines(t *testing.T) {
 	long := strings.Repeat("x", 200_000)
 	var got []int
@@ -147,22 +93,6 @@ func TestClassify(t *testing.T) {
 			t.Errorf("classify(%q) (-want +got):\n%s", tt.path, diff)
 		}
 	}
-}
-
-func FuzzParseJournalLine(f *testing.F) {
-	f.Add(`Sep 14 14:13:43.559610 master-0 hyperkube[1985]: I0914 14:13:43.559597    1985 prober.go:116] "Probe failed" pod="a/b"`)
-	f.Add(`Dec 31 23:59:59.000000 n crio[7]: time="2021-09-14T14:12:34Z" level=warning msg="x"`)
-	f.Add("-- Logs begin at")
-	f.Fuzz(func(t *testing.T, line string) {
-		j, ok := ParseJournalLine(line, time.Date(2021, 9, 14, 0, 0, 0, 0, time.UTC))
-		if ok {
-			if k, ok := ParseKlog(j.Message); ok && strings.IndexByte("IWEF", k.Severity) < 0 {
-				t.Fatalf("bad severity %q", k.Severity)
-			}
-			PodRef(j.Message)
-			groupKey(j.Message)
-		}
-	})
 }
 
 func FuzzParseGoTime(f *testing.F) {

@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/parser/openshift"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -63,6 +63,7 @@ type builder struct {
 	nodes      map[string]*Node
 	logs       map[string][]*ContainerLog // "ns/pod" → logs
 	nodeLog    map[string]map[string]*LogGroup
+	hostLog    map[string]map[string]*LogGroup
 	logHosts   map[string]bool
 	groups     int
 }
@@ -78,6 +79,7 @@ func newBuilder(input string) *builder {
 		logs:       map[string][]*ContainerLog{},
 		nodeLog:    map[string]map[string]*LogGroup{},
 		logHosts:   map[string]bool{},
+		hostLog:    map[string]map[string]*LogGroup{},
 	}
 }
 
@@ -242,68 +244,128 @@ func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
 	return err
 }
 
-// kubeletIdents are the journal identifiers of the kubelet across releases.
-var kubeletIdents = map[string]string{"kubenswrapper": "kubelet", "hyperkube": "kubelet", "kubelet": "kubelet", "crio": "crio"}
+// Group limits: repeats collapse into groups, and these bound how many
+// distinct groups are kept, so memory stays small whatever the log size.
+const (
+	maxNodeGroupsPerHost = 256
+	maxGroupsTotal       = 200_000
+)
 
-// keepInfoRe selects the info-level kubelet lines worth keeping as evidence.
-var keepInfoRe = regexp.MustCompile(`(?i)probe failed|killing container|oom|evict|back-off|failed|error`)
+// infoWorthParsing picks the kubelet info lines that may be evidence, before
+// the line is parsed in full; most info lines are skipped on this test alone.
+func infoWorthParsing(msg []byte) bool {
+	for _, k := range infoKeywords {
+		if bytes.Contains(msg, k) {
+			return true
+		}
+	}
+	return false
+}
+
+var infoKeywords = [][]byte{[]byte("robe"), []byte("vict"), []byte("Killing"), []byte("OOM"), []byte("oom"), []byte("ack-off"), []byte("ailed"), []byte("rror")}
+
+// keepEntry decides whether a parsed line becomes evidence: warnings and
+// errors, and info lines of the classes that describe a pod's trouble.
+func keepEntry(e *nodelog.Entry) bool {
+	if e.Severity == 'W' || e.Severity == 'E' || e.Severity == 'F' {
+		return e.Class != nodelog.ClassOther || e.Pod != "" || e.PodUID != ""
+	}
+	switch e.Class {
+	case nodelog.ClassProbe, nodelog.ClassEviction, nodelog.ClassCrashLoop, nodelog.ClassImagePull,
+		nodelog.ClassSandbox, nodelog.ClassOOMKill, nodelog.ClassContainerStart:
+		return true
+	}
+	return false
+}
 
 func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 	ref := b.referenceTime()
 	return scanLines(r, func(n int, raw []byte) {
-		j, ok := ParseJournalLine(cleanText(raw), ref)
+		j, ok := nodelog.ParseJournal(raw, ref)
 		if !ok {
 			return
 		}
-		unit, ok := kubeletIdents[j.Ident]
-		if !ok || unit != "kubelet" {
+		unit := nodelog.UnitOf(j.Ident)
+		msg := j.Message
+		switch unit {
+		case nodelog.UnitKubelet:
+			host := string(j.Host)
+			if c.Node != "" {
+				host = c.Node
+			}
+			b.logHosts[host] = true
+			if len(msg) > 0 && msg[0] == 'I' && !infoWorthParsing(msg) {
+				return
+			}
+		case nodelog.UnitCRIO:
+			if !bytes.Contains(msg, []byte("level=error")) && !bytes.Contains(msg, []byte("level=warn")) && !bytes.Contains(msg, []byte("level=fatal")) {
+				return
+			}
+		case nodelog.UnitKernel:
+			if !bytes.Contains(msg, []byte("oom")) && !bytes.Contains(msg, []byte("out of memory")) && !bytes.Contains(msg, []byte("Out of memory")) {
+				return
+			}
+		default:
 			return
 		}
-		node := j.Host
+		e := nodelog.FromJournal(j)
+		if !keepEntry(&e) {
+			return
+		}
 		if c.Node != "" {
-			node = c.Node
+			e.Host = c.Node
 		}
-		b.logHosts[node] = true
-		k, ok := ParseKlog(j.Message)
-		if !ok {
-			return
-		}
-		if k.Severity == 'I' && !keepInfoRe.MatchString(k.Message) {
-			return
-		}
-		key, uid := PodRef(k.Message)
-		if key == "" && uid == "" {
-			return
-		}
-		owner := key
-		if owner == "" {
-			owner = "uid:" + uid
-		}
-		b.addLogLine(owner, uid, Source{p, n}, node, unit, k, j.Time)
+		b.addLogEntry(Source{p, n}, &e)
 	})
 }
 
-func (b *builder) addLogLine(owner, uid string, src Source, node, unit string, k Klog, t time.Time) {
-	groups := b.nodeLog[owner]
-	if groups == nil {
-		groups = map[string]*LogGroup{}
-		b.nodeLog[owner] = groups
-		if uid != "" && !strings.HasPrefix(owner, "uid:") {
-			b.nodeLog["uid:"+uid] = groups
+// addLogEntry files e under its pod (by namespace/name, else UID), or under
+// its node for node-level classes, collapsing repeats.
+func (b *builder) addLogEntry(src Source, e *nodelog.Entry) {
+	var groups map[string]*LogGroup
+	limit := maxGroupsPerPod
+	switch {
+	case e.Pod != "" || e.PodUID != "":
+		owner := e.Pod
+		if owner == "" {
+			owner = "uid:" + e.PodUID
 		}
+		groups = b.nodeLog[owner]
+		if groups == nil {
+			groups = map[string]*LogGroup{}
+			b.nodeLog[owner] = groups
+			if e.Pod != "" && e.PodUID != "" {
+				b.nodeLog["uid:"+e.PodUID] = groups
+			}
+		}
+	case e.Class.NodeLevel():
+		groups = b.hostLog[e.Host]
+		if groups == nil {
+			groups = map[string]*LogGroup{}
+			b.hostLog[e.Host] = groups
+		}
+		limit = maxNodeGroupsPerHost
+	default:
+		return
 	}
-	gk := string(k.Severity) + node + groupKey(k.Message)
+	gk := string(e.Class) + "\x00" + string(e.Severity) + e.Host + "\x00" + groupKey(e.Message+" "+e.Detail)
 	if g, ok := groups[gk]; ok {
 		g.Count++
-		if t.After(g.Last) {
-			g.Last = t
+		if e.Time.After(g.Last) {
+			g.Last = e.Time
 		}
 		return
 	}
-	if len(groups) >= maxGroupsPerPod {
+	if len(groups) >= limit || b.groups >= maxGroupsTotal {
 		return
 	}
-	groups[gk] = &LogGroup{Source: src, Node: node, Unit: unit, Severity: k.Severity, First: t, Last: t, Count: 1, Text: k.Message}
+	text := e.Message
+	if e.Detail != "" && e.Detail != e.Message {
+		text += ": " + e.Detail
+	}
+	groups[gk] = &LogGroup{Source: src, Node: e.Host, Unit: e.Unit, Severity: e.Severity, Class: e.Class,
+		First: e.Time, Last: e.Time, Count: 1, Text: text,
+		Container: e.Container, Image: e.Image, Probe: e.Probe, Detail: e.Detail}
 	b.groups++
 }
 

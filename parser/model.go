@@ -8,6 +8,7 @@ package parser
 import (
 	"time"
 
+	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -40,6 +41,11 @@ type Gather struct {
 	Nodes     []*Node
 	Operators []Operator
 	Problems  []Problem
+
+	// NodeLog holds node-level node-log groups (PLEG, network not ready,
+	// certificates, API and lease failures, OOM kills and evictions not tied to
+	// a pod), by host as the journal names it, oldest first.
+	NodeLog map[string][]*LogGroup
 
 	// KubeletLogNodes are the hosts whose kubelet journal the gather holds, as
 	// the journal names them (short or full host name), sorted.
@@ -144,15 +150,20 @@ type LogLine struct {
 	Text string
 }
 
-// LogGroup is a run of node-log lines with the same message for the same pod,
-// collapsed: the first line is kept as the example.
+// LogGroup is a run of node-log lines of one class with the same message for
+// the same pod (or node), collapsed: the first line is kept as the example.
 type LogGroup struct {
 	Source   Source // path:line of the first occurrence
-	Node     string
-	Unit     string // kubelet, crio, ...
-	Severity byte   // klog severity I, W, E, F; 0 when the line has none
+	Node     string // the host as the journal names it
+	Unit     nodelog.Unit
+	Severity byte // klog severity I, W, E, F; 0 when the line has none
+	Class    nodelog.Class
 	First    time.Time
 	Last     time.Time
 	Count    int
-	Text     string // the message of the first occurrence, without the journal prefix
+	// Text is the first occurrence's message with its fields, without the
+	// journal and klog prefixes.
+	Text string
+	// Container, Image, Probe and Detail are the class's fields (see nodelog.Entry).
+	Container, Image, Probe, Detail string
 }

@@ -156,10 +156,8 @@ func (c *evalContext) containerEvidence(p *parser.Pod, cs containerRef, _ bool) 
 		}
 		return e.Object.Type != corev1.EventTypeNormal || e.Object.Reason == "Killing"
 	})...)
-	quoted := `"` + cs.Name + `"`
 	for _, g := range p.NodeLog {
-		if strings.Contains(g.Text, quoted) || strings.Contains(g.Text, "container="+cs.Name) ||
-			strings.Contains(g.Text, `\"`+cs.Name+`\"`) {
+		if g.Container == cs.Name || (g.Container == "" && mentionsContainer(g.Text, cs.Name)) {
 			ev = append(ev, logGroupEvidence(g))
 		}
 	}
@@ -183,6 +181,12 @@ func (c *evalContext) backOffText(st *corev1.ContainerStatus, last *corev1.Conta
 	return fmt.Sprintf("back-off %s; the restart was due %s before the gather", delay, c.now.Sub(next).Round(time.Second))
 }
 
+// mentionsContainer reports whether a kubelet message names container c:
+// `"c"`, `container=c` or `containerName="c"`.
+func mentionsContainer(text, c string) bool {
+	return strings.Contains(text, `"`+c+`"`) || strings.Contains(text, "container="+c+" ") || strings.Contains(text, "container "+c+" ")
+}
+
 func (c *evalContext) missingNodeLog(p *parser.Pod, h *hit) {
 	node := p.Object.Spec.NodeName
 	if node != "" && !c.hasKubeletLog(node) {
@@ -193,7 +197,7 @@ func (c *evalContext) missingNodeLog(p *parser.Pod, h *hit) {
 func logGroupEvidence(g *parser.LogGroup) Evidence {
 	text := g.Text
 	if g.Node != "" {
-		text = g.Node + " " + g.Unit + ": " + text
+		text = g.Node + " " + string(g.Unit) + ": " + text
 	}
 	return Evidence{Source: g.Source, Kind: "node-log", Time: g.First, Text: text, Count: g.Count}
 }

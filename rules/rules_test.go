@@ -183,7 +183,7 @@ func TestSymptomRulesFireAndDoNotFire(t *testing.T) {
 				`Failed to pull image "registry.example.com/shop/cart:v2": rpc error: code = Unknown desc = reading manifest v2 in registry.example.com/shop/cart: manifest unknown: manifest unknown`))
 		}, []string{"image-pull-not-found cart/cart"}},
 		{"image pull, unauthorized only in kubelet log", func(t *testing.T) *parser.Pod {
-			return withNodeLog(testPod(t, imagePullPod), `"Error syncing pod, skipping" err="failed to \"StartContainer\" for \"cart\" with ErrImagePull: \"unauthorized: access to the requested resource is not authorized\""`)
+			return withNodeLog(testPod(t, imagePullPod), `Error syncing pod, skipping: failed to "StartContainer" for "cart" with ErrImagePull: "unauthorized: access to the requested resource is not authorized"`)
 		}, []string{"image-pull-unauthorized cart/cart"}},
 		{"image pull, x509", func(t *testing.T) *parser.Pod {
 			return testPod(t, imagePullPod, event("Failed", "Warning", "spec.containers{cart}", `Failed to pull image: tls: failed to verify certificate: x509: certificate signed by unknown authority`))

@@ -1,0 +1,224 @@
+package nodelog
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Unit names the component that wrote a line, from its journal identifier.
+type Unit string
+
+// Units the analysis reads.
+const (
+	UnitKubelet Unit = "kubelet"
+	UnitCRIO    Unit = "crio"
+	UnitKernel  Unit = "kernel"
+	UnitOther   Unit = "other"
+)
+
+// UnitOf maps a journal identifier to a Unit: the kubelet is "kubenswrapper"
+// on newer OpenShift releases and "hyperkube" on older ones.
+func UnitOf(ident []byte) Unit {
+	switch string(ident) {
+	case "kubenswrapper", "hyperkube", "kubelet":
+		return UnitKubelet
+	case "crio", "conmon":
+		return UnitCRIO
+	case "kernel":
+		return UnitKernel
+	}
+	return UnitOther
+}
+
+// Entry is one parsed node-log line.
+type Entry struct {
+	Time     time.Time
+	Host     string
+	Unit     Unit
+	Severity byte   // I, W, E, F (klog letters; logfmt levels map onto them); 0 when unknown
+	Source   string // klog file:line
+	// Message is the line's message: the quoted klog message unquoted, the
+	// logfmt msg, or the whole text of an unstructured line.
+	Message string
+	Fields  []Field
+
+	Class Class
+	// Pod is "namespace/name" and PodUID the pod's UID, whichever the line names.
+	Pod, PodUID string
+	Container   string
+	Image       string
+	Probe       string // Readiness, Liveness, Startup
+	// Detail is the class's own text: the err= cause, the probe output, the
+	// killed process of an OOM kill.
+	Detail string
+}
+
+// Parse parses one journal line fully. ref supplies the year (see
+// ParseJournal). It returns false for lines that are not journal entries.
+func Parse(line []byte, ref time.Time) (Entry, bool) {
+	j, ok := ParseJournal(line, ref)
+	if !ok {
+		return Entry{}, false
+	}
+	return FromJournal(j), true
+}
+
+// FromJournal parses the message of a journal line according to its unit and
+// classifies it.
+func FromJournal(j Journal) Entry {
+	e := Entry{Time: j.Time, Host: text(j.Host), Unit: UnitOf(j.Ident)}
+	msg := text(j.Message)
+	switch e.Unit {
+	case UnitKubelet:
+		if k, ok := ParseKlog(msg); ok {
+			e.Severity, e.Source = k.Severity, k.Source
+			e.Message, e.Fields = splitStructured(k.Text)
+		} else {
+			e.Message = msg
+		}
+	case UnitCRIO:
+		if strings.HasPrefix(msg, "time=") {
+			e.Fields = ParseFields(msg)
+			e.Message = Get(e.Fields, "msg")
+			e.Severity = levelSeverity(Get(e.Fields, "level"))
+		} else if k, ok := ParseKlog(msg); ok { // conmon and older CRI-O write klog
+			e.Severity, e.Source, e.Message = k.Severity, k.Source, k.Text
+		} else {
+			e.Message = msg
+		}
+	default:
+		e.Message = msg
+	}
+	Classify(&e)
+	return e
+}
+
+// text converts b to a string, replacing invalid UTF-8.
+func text(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return string(bytes.ToValidUTF8(b, []byte("\uFFFD")))
+}
+
+func levelSeverity(level string) byte {
+	switch strings.ToLower(level) {
+	case "debug", "info", "trace":
+		return 'I'
+	case "warn", "warning":
+		return 'W'
+	case "error":
+		return 'E'
+	case "fatal", "panic":
+		return 'F'
+	}
+	return 0
+}
+
+// Klog is a klog line split into its header and text:
+// `E0914 14:13:43.559597    1985 prober.go:116] text`.
+type Klog struct {
+	Severity byte
+	Source   string // file:line
+	Text     string
+}
+
+// ParseKlog splits a klog line; false when msg has no klog header.
+func ParseKlog(msg string) (Klog, bool) {
+	// "I0914 14:13:43.559597 1 a.go:1] " is at least 32 bytes.
+	if len(msg) < 24 || strings.IndexByte("IWEF", msg[0]) < 0 {
+		return Klog{}, false
+	}
+	for i := 1; i <= 4; i++ {
+		if msg[i] < '0' || msg[i] > '9' {
+			return Klog{}, false
+		}
+	}
+	if msg[5] != ' ' || msg[8] != ':' || msg[11] != ':' {
+		return Klog{}, false
+	}
+	end := strings.Index(msg, "] ")
+	if end < 0 {
+		if !strings.HasSuffix(msg, "]") {
+			return Klog{}, false
+		}
+		end = len(msg) - 1
+	}
+	head := strings.Fields(msg[:end])
+	if len(head) < 4 {
+		return Klog{}, false
+	}
+	k := Klog{Severity: msg[0], Source: head[len(head)-1]}
+	if end+2 <= len(msg) {
+		k.Text = msg[end+2:]
+	}
+	return k, true
+}
+
+// splitStructured separates a structured klog text (`"Probe failed"
+// probeType="Readiness" pod="ns/p"`) into its message and fields; an
+// unstructured text is returned whole with no fields.
+func splitStructured(t string) (string, []Field) {
+	if !strings.HasPrefix(t, `"`) {
+		return t, nil
+	}
+	msg, i := readQuoted(t, 0)
+	return msg, ParseFields(t[i:])
+}
+
+var (
+	podNameUIDRe = regexp.MustCompile(`\bpod=([a-z0-9][a-z0-9.-]*)_([a-z0-9][a-z0-9-]*)\(([0-9a-f-]{36})\)`)
+	forPodRe     = regexp.MustCompile(`for "([a-z0-9][a-z0-9.-]*)_([a-z0-9][a-z0-9-]*)\(([0-9a-f-]{36})\)"`)
+	podQuotedRe  = regexp.MustCompile(`pod \\?"([a-z0-9][a-z0-9.-]*)\\?" \(UID: \\?"([0-9a-f-]{36})\\?"\)`)
+	podsListRe   = regexp.MustCompile(`^\[\s*"?([^"/\s\]]+)/([^"\s\]]+)"?`)
+	cgroupPodRe  = regexp.MustCompile(`pod([0-9a-f]{8}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{12})`)
+)
+
+// findPod fills Pod, PodUID and Container from the fields and the message.
+func findPod(e *Entry) {
+	if v := Get(e.Fields, "pod"); strings.Contains(v, "/") {
+		e.Pod = v
+	} else if v := Get(e.Fields, "pods"); v != "" {
+		if m := podsListRe.FindStringSubmatch(v); m != nil {
+			e.Pod = m[1] + "/" + m[2]
+		}
+	}
+	if v := Get(e.Fields, "podUID"); len(v) == 36 {
+		e.PodUID = v
+	}
+	e.Container = Get(e.Fields, "containerName")
+	if e.Pod != "" && e.PodUID != "" {
+		return
+	}
+	whole := e.Message
+	if err := Get(e.Fields, "err"); err != "" {
+		whole += " " + err
+	}
+	for _, re := range []*regexp.Regexp{podNameUIDRe, forPodRe} {
+		if m := re.FindStringSubmatch(whole); m != nil {
+			if e.Pod == "" {
+				e.Pod = m[2] + "/" + m[1]
+			}
+			if e.PodUID == "" {
+				e.PodUID = m[3]
+			}
+			return
+		}
+	}
+	if m := podQuotedRe.FindStringSubmatch(whole); m != nil && e.PodUID == "" {
+		e.PodUID = m[2]
+	}
+}
+
+// cgroupPodUID returns the pod UID in a kubepods cgroup path
+// (".../kubepods-burstable-pod1a2b..._....slice/crio-...scope"), or "".
+func cgroupPodUID(s string) string {
+	m := cgroupPodRe.FindStringSubmatch(s)
+	if m == nil {
+		return ""
+	}
+	return strings.ReplaceAll(m[1], "_", "-")
+}
