@@ -203,3 +203,36 @@ func TestCorpusEveryPodHasStatusAndStage(t *testing.T) {
 		})
 	}
 }
+
+// TestCorpusNodeLogTiedToPods checks that the kubelet's probe failures,
+// "Error syncing pod" lines and sandbox failures of the metal gather land on
+// their pods, grouped, with counts and path:line.
+func TestCorpusNodeLogTiedToPods(t *testing.T) {
+	g := loadCorpus(t, "mg-metal-ocp49")
+	lines := map[string]int{}
+	for _, p := range g.Pods {
+		for _, lg := range p.NodeLog {
+			lines[string(lg.Class)] += lg.Count
+			if lg.Source.Line == 0 || lg.Source.Path == "" || lg.Count < 1 || lg.First.Year() != 2021 {
+				t.Errorf("%s: group without position, count or date: %+v", p.Key(), lg)
+			}
+		}
+	}
+	t.Logf("pod-tied kubelet lines by class: %v", lines)
+	for class, min := range map[string]int{"probe": 200, "crash-loop": 30, "sandbox": 3, "network-not-ready": 40, "volume": 100} {
+		if lines[class] < min {
+			t.Errorf("%d %s lines tied to pods, want at least %d", lines[class], class, min)
+		}
+	}
+	node := 0
+	for _, groups := range g.NodeLog {
+		for _, lg := range groups {
+			if lg.Class == "pleg" {
+				node += lg.Count
+			}
+		}
+	}
+	if node == 0 {
+		t.Error("no node-level PLEG lines")
+	}
+}

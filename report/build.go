@@ -47,7 +47,11 @@ func Build(g *parser.Gather, t *rules.Table, findings []rules.Finding, tool Tool
 		r.Pods = append(r.Pods, buildPod(p, short))
 	}
 	for _, n := range g.Nodes {
-		r.Nodes = append(r.Nodes, buildNode(n))
+		node := buildNode(n)
+		for _, lg := range nodeLogOf(g, n.Object.Name) {
+			node.Log = append(node.Log, buildLogGroup(lg, short))
+		}
+		r.Nodes = append(r.Nodes, node)
 	}
 	for _, p := range g.Problems {
 		r.Problems = append(r.Problems, Problem{Path: short(p.Path), Error: p.Error})
@@ -131,6 +135,18 @@ func buildPod(p *parser.Pod, short func(string) string) Pod {
 	for _, c := range p.Containers {
 		out.Containers = append(out.Containers, buildContainer(c))
 	}
+	for _, g := range p.NodeLog {
+		out.NodeLog = append(out.NodeLog, buildLogGroup(g, short))
+	}
+	return out
+}
+
+func buildLogGroup(g *parser.LogGroup, short func(string) string) LogGroup {
+	out := LogGroup{Class: string(g.Class), Node: g.Node, Unit: string(g.Unit), Path: short(g.Source.Path), Line: g.Source.Line,
+		First: timePtr(g.First), Last: timePtr(g.Last), Count: g.Count, Container: g.Container, Text: g.Text}
+	if g.Severity != 0 {
+		out.Severity = string(g.Severity)
+	}
 	return out
 }
 
@@ -158,6 +174,18 @@ func timePtr(t time.Time) *time.Time {
 	}
 	u := t.UTC()
 	return &u
+}
+
+// nodeLogOf returns the node-level log groups of the node, whose journal may
+// name it by its full or its short host name.
+func nodeLogOf(g *parser.Gather, name string) []*parser.LogGroup {
+	if groups, ok := g.NodeLog[name]; ok {
+		return groups
+	}
+	if i := strings.IndexByte(name, '.'); i > 0 {
+		return g.NodeLog[name[:i]]
+	}
+	return nil
 }
 
 func buildNode(n *parser.Node) Node {

@@ -163,6 +163,28 @@ type Pod struct {
 	Source       string     `json:"source,omitempty"`
 	// Containers lists init, sidecar and app containers with their state.
 	Containers []Container `json:"containers,omitempty"`
+	// NodeLog lists the kubelet, CRI-O and kernel lines that name this pod,
+	// repeats collapsed, oldest first.
+	NodeLog []LogGroup `json:"nodeLog,omitempty"`
+}
+
+// LogGroup is a run of node-log lines of one class with the same message,
+// collapsed: Path and Line cite the first, Count says how many there were.
+// Class is one of image-pull, sandbox, probe, container-start, crash-loop,
+// oom-kill, eviction, volume, pleg, node-not-ready, network-not-ready,
+// certificate, api, sync-error, other.
+type LogGroup struct {
+	Class     string     `json:"class"`
+	Severity  string     `json:"severity,omitempty"` // klog letter I, W, E, F
+	Node      string     `json:"node,omitempty"`
+	Unit      string     `json:"unit"`
+	Path      string     `json:"path"`
+	Line      int        `json:"line"`
+	First     *time.Time `json:"first,omitempty"`
+	Last      *time.Time `json:"last,omitempty"`
+	Count     int        `json:"count"`
+	Container string     `json:"container,omitempty"`
+	Text      string     `json:"text"`
 }
 
 // Container is one container of a pod. ExitCode is set for a terminated
@@ -206,6 +228,9 @@ type Node struct {
 	KubeletVersion string   `json:"kubeletVersion,omitempty"`
 	// Conditions lists the node conditions that are not in their healthy state.
 	Conditions []string `json:"conditions"`
+	// Log lists node-level log groups: PLEG, network not ready, certificates,
+	// API and lease failures, OOM kills and evictions not tied to a pod.
+	Log []LogGroup `json:"log,omitempty"`
 }
 
 // Problem is a file of the gather that could not be read or decoded, and why.
