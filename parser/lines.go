@@ -61,11 +61,40 @@ func cleanText(line []byte) string {
 	return string(bytes.ToValidUTF8(line, []byte("\uFFFD")))
 }
 
-// readTail reads a container log and keeps its last TailLines lines. Each line
-// starts with the CRI timestamp (RFC 3339 with nanoseconds), which becomes Time.
+// ErrorLines bounds the error-looking lines kept per container log.
+const ErrorLines = 20
+
+// errorMarkers are substrings of container-log lines that look like errors.
+var errorMarkers = [][]byte{
+	[]byte("panic:"), []byte("fatal error:"), []byte("Exception"), []byte("Traceback (most recent call last)"),
+	[]byte("level=error"), []byte("level=fatal"), []byte(`"level":"error"`), []byte(`"level":"fatal"`),
+	[]byte("ERROR"), []byte("FATAL"), []byte("Error:"), []byte("error:"),
+}
+
+// looksLikeError reports whether a container-log line looks like an error:
+// one of errorMarkers, or a klog E/F header ("E1120 09:01:02.123456").
+func looksLikeError(text []byte) bool {
+	if len(text) > 6 && (text[0] == 'E' || text[0] == 'F') && text[5] == ' ' &&
+		text[1] >= '0' && text[1] <= '9' && text[4] >= '0' && text[4] <= '9' {
+		return true
+	}
+	for _, m := range errorMarkers {
+		if bytes.Contains(text, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// readTail reads a container log and keeps its last TailLines lines and its
+// error-looking lines (see ContainerLog.Errors). Each line starts with the CRI
+// timestamp (RFC 3339 with nanoseconds), which becomes Time.
 func readTail(r io.Reader, log *ContainerLog) error {
 	ring := make([]LogLine, 0, TailLines)
 	start := 0
+	var lastErrs []LogLine // ring of the latest error lines
+	errStart := 0
+	half := ErrorLines / 2
 	err := scanLines(r, func(n int, line []byte) {
 		ll := LogLine{Line: n}
 		text := line
@@ -80,6 +109,18 @@ func readTail(r io.Reader, log *ContainerLog) error {
 			}
 		}
 		ll.Text = cleanText(text)
+		if looksLikeError(text) {
+			log.ErrorCount++
+			switch {
+			case len(log.Errors) < half:
+				log.Errors = append(log.Errors, ll)
+			case len(lastErrs) < half:
+				lastErrs = append(lastErrs, ll)
+			default:
+				lastErrs[errStart] = ll
+				errStart = (errStart + 1) % half
+			}
+		}
 		if len(ring) < TailLines {
 			ring = append(ring, ll)
 		} else {
@@ -89,6 +130,8 @@ func readTail(r io.Reader, log *ContainerLog) error {
 		log.Lines = n
 	})
 	log.Tail = append(ring[start:len(ring):len(ring)], ring[:start]...)
+	log.Errors = append(log.Errors, lastErrs[errStart:]...)
+	log.Errors = append(log.Errors, lastErrs[:errStart]...)
 	return err
 }
 

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -102,4 +103,29 @@ func FuzzParseGoTime(f *testing.F) {
 			t.Fatal("not UTC")
 		}
 	})
+}
+
+func TestReadTailKeepsErrorLines(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 500; i++ {
+		switch {
+		case i%50 == 0:
+			fmt.Fprintf(&b, "2026-11-20T09:01:02.000000000Z E1120 09:01:02.000000 1 main.go:%d] failed %d\n", i, i)
+		case i == 7:
+			b.WriteString("2026-11-20T09:01:02.000000000Z panic: runtime error: invalid memory address\n")
+		default:
+			b.WriteString("2026-11-20T09:01:02.000000000Z all good\n")
+		}
+	}
+	l := &ContainerLog{}
+	if err := readTail(strings.NewReader(b.String()), l); err != nil {
+		t.Fatal(err)
+	}
+	var lines []int
+	for _, e := range l.Errors {
+		lines = append(lines, e.Line)
+	}
+	if diff := cmp.Diff([]int{7, 50, 100, 150, 200, 250, 300, 350, 400, 450, 500}, lines); diff != "" || l.ErrorCount != 11 {
+		t.Errorf("error lines (-want +got):\n%s (count %d)", diff, l.ErrorCount)
+	}
 }

@@ -140,6 +140,12 @@ type ContainerLog struct {
 	Lines int
 	// Tail holds up to the last TailLines lines, each cut to MaxLineBytes.
 	Tail []LogLine
+	// Errors holds lines that look like errors (panics, stack traces,
+	// level=error, klog E/F lines, exceptions): the first ErrorLines/2 and the
+	// last ErrorLines/2 of them.
+	Errors []LogLine
+	// ErrorCount is how many lines looked like errors in all.
+	ErrorCount int
 }
 
 // LogLine is one line of a log with its 1-based line number. Time is the

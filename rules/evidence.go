@@ -269,8 +269,13 @@ func (c *evalContext) lastEventMessage(p *parser.Pod, reason string) string {
 // logTailLines is how many trailing log lines a finding cites.
 const logTailLines = 8
 
-// logEvidence cites the tail of the container's previous.log, else its
-// current.log, and notes what is missing.
+// logErrorLines is how many earlier error-looking lines a finding cites
+// before the tail.
+const logErrorLines = 4
+
+// logEvidence cites the container's previous.log, else its current.log: the
+// last error-looking lines that lie before the tail, then the tail. It notes
+// when neither log is in the gather.
 func (c *evalContext) logEvidence(p *parser.Pod, container string, h *hit) []Evidence {
 	for _, previous := range []bool{true, false} {
 		l := p.Log(container, previous)
@@ -281,9 +286,21 @@ func (c *evalContext) logEvidence(p *parser.Pod, container string, h *hit) []Evi
 		if len(tail) > logTailLines {
 			tail = tail[len(tail)-logTailLines:]
 		}
-		ev := make([]Evidence, 0, len(tail))
+		cite := func(line parser.LogLine) Evidence {
+			return Evidence{Source: parser.Source{Path: l.Source.Path, Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text}
+		}
+		var earlier []Evidence
+		for _, e := range l.Errors {
+			if e.Line < tail[0].Line {
+				earlier = append(earlier, cite(e))
+			}
+		}
+		if len(earlier) > logErrorLines {
+			earlier = earlier[len(earlier)-logErrorLines:]
+		}
+		ev := earlier
 		for _, line := range tail {
-			ev = append(ev, Evidence{Source: parser.Source{Path: l.Source.Path, Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text})
+			ev = append(ev, cite(line))
 		}
 		return ev
 	}
