@@ -253,7 +253,11 @@ const (
 
 // infoWorthParsing picks the kubelet info lines that may be evidence, before
 // the line is parsed in full; most info lines are skipped on this test alone.
+// Only the text after the klog header is searched.
 func infoWorthParsing(msg []byte) bool {
+	if i := bytes.Index(msg, []byte("] ")); i > 0 && i < 80 {
+		msg = msg[i+2:]
+	}
 	for _, k := range infoKeywords {
 		if bytes.Contains(msg, k) {
 			return true

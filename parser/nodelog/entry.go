@@ -147,11 +147,11 @@ func ParseKlog(msg string) (Klog, bool) {
 		}
 		end = len(msg) - 1
 	}
-	head := strings.Fields(msg[:end])
-	if len(head) < 4 {
+	src := strings.LastIndexByte(msg[:end], ' ')
+	if src < 12 || src+1 >= end {
 		return Klog{}, false
 	}
-	k := Klog{Severity: msg[0], Source: head[len(head)-1]}
+	k := Klog{Severity: msg[0], Source: msg[src+1 : end]}
 	if end+2 <= len(msg) {
 		k.Text = msg[end+2:]
 	}
@@ -196,6 +196,9 @@ func findPod(e *Entry) {
 	whole := e.Message
 	if err := Get(e.Fields, "err"); err != "" {
 		whole += " " + err
+	}
+	if !strings.Contains(whole, "pod") {
+		return
 	}
 	for _, re := range []*regexp.Regexp{podNameUIDRe, forPodRe} {
 		if m := re.FindStringSubmatch(whole); m != nil {

@@ -1,0 +1,152 @@
+package parser
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syntheticKubeletLog writes a kubelet journal of about size bytes in the mix
+// seen in real gathers: mostly info lines, some probe failures, "Error syncing
+// pod" lines for a few hundred pods, PLEG and network-not-ready errors.
+func syntheticKubeletLog(size int) []byte {
+	var b bytes.Buffer
+	b.Grow(size + 1024)
+	t := time.Date(2026, 11, 20, 8, 0, 0, 0, time.UTC)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; b.Len() < size; i++ {
+		t = t.Add(time.Duration(rng.IntN(5000)) * time.Microsecond)
+		stamp := t.Format("Jan 02 15:04:05.000000")
+		pod := fmt.Sprintf("ns-%d/app-%d", i%37, i%311)
+		switch i % 20 {
+		case 0:
+			fmt.Fprintf(&b, "%s worker-%d kubenswrapper[2154]: I1120 %s    2154 prober.go:107] \"Probe failed\" probeType=\"Readiness\" pod=\"%s\" podUID=\"0b9f3c2a-1111-2222-3333-%012d\" containerName=\"app\" probeResult=\"failure\" output=\"HTTP probe failed with statuscode: 503\"\n", stamp, i%6, t.Format("15:04:05.000000"), pod, i%311)
+		case 1:
+			fmt.Fprintf(&b, "%s worker-%d kubenswrapper[2154]: E1120 %s    2154 pod_workers.go:1301] \"Error syncing pod, skipping\" err=\"failed to \\\"StartContainer\\\" for \\\"app\\\" with CrashLoopBackOff: \\\"back-off 5m0s restarting failed container=app pod=app-%d_ns-%d(0b9f3c2a-1111-2222-3333-%012d)\\\"\" pod=\"%s\" podUID=\"0b9f3c2a-1111-2222-3333-%012d\"\n", stamp, i%6, t.Format("15:04:05.000000"), i%311, i%37, i%311, pod, i%311)
+		case 2:
+			fmt.Fprintf(&b, "%s worker-%d kubenswrapper[2154]: E1120 %s    2154 kubelet.go:2014] \"Skipping pod synchronization\" err=\"PLEG is not healthy: pleg was last seen active 3m0.1s ago; threshold is 3m0s\"\n", stamp, i%6, t.Format("15:04:05.000000"))
+		default:
+			fmt.Fprintf(&b, "%s worker-%d kubenswrapper[2154]: I1120 %s    2154 kubelet.go:2421] \"SyncLoop (PLEG): event for pod\" pod=\"%s\" event={\"ID\":\"%08x-%04x\",\"Type\":\"ContainerStarted\",\"Data\":\"%016x%016x%016x\"}\n", stamp, i%6, t.Format("15:04:05.000000"), pod, rng.Uint32(), rng.IntN(65536), rng.Uint64(), rng.Uint64(), rng.Uint64())
+		}
+	}
+	return b.Bytes()
+}
+
+var (
+	benchLogOnce sync.Once
+	benchLog     []byte
+	benchLogGz   []byte
+)
+
+func benchLogs(b *testing.B) ([]byte, []byte) {
+	benchLogOnce.Do(func() {
+		benchLog = syntheticKubeletLog(64 << 20)
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		zw.Write(benchLog)
+		zw.Close()
+		benchLogGz = z.Bytes()
+	})
+	return benchLog, benchLogGz
+}
+
+// BenchmarkNodeLog compares scanning a kubelet journal (parse, classify, tie
+// to pods, collapse repeats) with only decompressing the same journal gzipped.
+// Read the ratio scan/gunzip from one run: ns/op of "scan" over ns/op of
+// "gunzip" (the issue's bound is 2×).
+func BenchmarkNodeLog(b *testing.B) {
+	raw, gz := benchLogs(b)
+	b.Run("gunzip", func(b *testing.B) {
+		b.SetBytes(int64(len(raw)))
+		for b.Loop() {
+			zr, err := gzip.NewReader(bytes.NewReader(gz))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := io.Copy(io.Discard, zr); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("scan", func(b *testing.B) {
+		b.SetBytes(int64(len(raw)))
+		for b.Loop() {
+			bl := newBuilder("bench")
+			bl.timestamps["."] = []time.Time{time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)}
+			if err := bl.readNodeLog("host_service_logs/masters/kubelet_service.log", classified{Kind: kindServiceLog, Unit: "kubelet"}, bytes.NewReader(raw)); err != nil {
+				b.Fatal(err)
+			}
+			if bl.groups == 0 {
+				b.Fatal("no groups")
+			}
+		}
+	})
+}
+
+// logStream yields a synthetic kubelet journal of n bytes without holding it
+// in memory: it repeats blocks of syntheticKubeletLog with fresh line numbers.
+type logStream struct {
+	block []byte
+	left  int64
+	off   int
+}
+
+func (s *logStream) Read(p []byte) (int, error) {
+	if s.left <= 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, s.block[s.off:])
+	if int64(n) > s.left {
+		n = int(s.left)
+	}
+	s.off = (s.off + n) % len(s.block)
+	s.left -= int64(n)
+	return n, nil
+}
+
+// BenchmarkNodeLogStreamMemory scans a 1 GiB kubelet journal streamed from a
+// generator and reports the peak heap in use while scanning (peak-heap-MB);
+// repeats collapse into groups, so the peak does not grow with the log.
+func BenchmarkNodeLogStreamMemory(b *testing.B) {
+	block := syntheticKubeletLog(8 << 20)
+	for b.Loop() {
+		runtime.GC()
+		var base runtime.MemStats
+		runtime.ReadMemStats(&base)
+		stop := make(chan struct{})
+		peak := make(chan uint64)
+		go func() {
+			var max uint64
+			var ms runtime.MemStats
+			for {
+				select {
+				case <-stop:
+					peak <- max
+					return
+				case <-time.After(20 * time.Millisecond):
+					runtime.ReadMemStats(&ms)
+					if ms.HeapInuse > max {
+						max = ms.HeapInuse
+					}
+				}
+			}
+		}()
+		bl := newBuilder("bench")
+		bl.timestamps["."] = []time.Time{time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)}
+		err := bl.readNodeLog("kubelet_service.log", classified{Kind: kindServiceLog}, &logStream{block: block, left: 1 << 30})
+		close(stop)
+		p := <-peak
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(1 << 30)
+		b.ReportMetric(float64(p)/(1<<20), "peak-heap-MB")
+		b.ReportMetric(float64(bl.groups), "groups")
+	}
+}
