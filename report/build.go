@@ -72,34 +72,39 @@ func pathShortener(roots []string) func(string) string {
 }
 
 func buildFinding(f rules.Finding, short func(string) string) Finding {
-	p := f.Pod
 	out := Finding{
 		RuleID:      f.Rule.ID,
 		RuleVersion: f.Rule.Version,
-		Severity:    f.Rule.Severity,
+		Severity:    f.Severity,
 		Title:       f.Rule.Title,
 		Category:    f.Rule.Category,
 		Hint:        f.Hint,
 		Remediation: f.Remediation,
 		Docs:        f.Rule.Docs,
 		Missing:     f.Missing,
-		Objects: []Object{{
-			Kind:      "Pod",
-			Namespace: p.Object.Namespace,
-			Name:      p.Object.Name,
-			Container: f.Container,
-			Node:      p.Object.Spec.NodeName,
-		}},
+		GroupedBy:   f.GroupedBy,
+	}
+	if f.Pod != nil {
+		out.Objects = append(out.Objects, podObject(f.Pod, f.Container, ""))
+	}
+	if f.Node != nil {
+		out.Objects = append(out.Objects, Object{Kind: "Node", Name: f.Node.Object.Name})
+	}
+	for _, m := range f.Also {
+		out.Objects = append(out.Objects, podObject(m.Pod, m.Container, ""))
+	}
+	for _, m := range f.Explains {
+		out.Explains = append(out.Explains, podObject(m.Pod, m.Container, m.RuleID))
 	}
 	for _, e := range f.Evidence {
-		ev := Evidence{Path: short(e.Source.Path), Line: e.Source.Line, Kind: e.Kind, Text: e.Text, Count: e.Count}
-		if !e.Time.IsZero() {
-			t := e.Time.UTC()
-			ev.Time = &t
-		}
+		ev := Evidence{Path: short(e.Source.Path), Line: e.Source.Line, Kind: e.Kind, Text: e.Text, Count: e.Count, Time: timePtr(e.Time)}
 		out.Evidence = append(out.Evidence, ev)
 	}
 	return out
+}
+
+func podObject(p *parser.Pod, container, ruleID string) Object {
+	return Object{RuleID: ruleID, Kind: "Pod", Namespace: p.Object.Namespace, Name: p.Object.Name, Container: container, Node: p.Object.Spec.NodeName}
 }
 
 func buildPod(p *parser.Pod, short func(string) string) Pod {

@@ -110,10 +110,17 @@ type Finding struct {
 	Evidence    []Evidence `json:"evidence"`
 	// Missing names evidence the gather lacks that would decide the cause.
 	Missing []string `json:"missing,omitempty"`
+	// GroupedBy says what the objects share when one finding covers several
+	// pods ("workload shop/Deployment/cart", "registry quay.io (...)").
+	GroupedBy string `json:"groupedBy,omitempty"`
+	// Explains lists the pod findings a node-level finding accounts for.
+	Explains []Object `json:"explains,omitempty"`
 }
 
-// Object is a Kubernetes object a finding is about.
+// Object is a Kubernetes object a finding is about. RuleID is set in
+// Explains: the rule that fired on that pod.
 type Object struct {
+	RuleID    string `json:"ruleId,omitempty"`
 	Kind      string `json:"kind"`
 	Namespace string `json:"namespace,omitempty"`
 	Name      string `json:"name"`

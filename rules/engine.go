@@ -14,16 +14,47 @@ import (
 // MaxEvidence bounds the evidence lines kept per finding; the strongest come first.
 const MaxEvidence = 14
 
-// Finding is one rule that fired on one pod (and container), with its hint and
-// remediation expanded from the evidence.
+// Finding is one rule that fired, with its hint and remediation expanded from
+// the evidence. Its subject is a pod (and container) or, for node rules, a
+// node. After correlation, Also lists the other pods the same finding covers
+// and GroupedBy says what they share; Explains lists the pod findings a
+// node-level finding accounts for.
 type Finding struct {
 	Rule        *Rule
 	Pod         *parser.Pod
+	Node        *parser.Node
 	Container   string
 	Hint        string
 	Remediation []string
 	Evidence    []Evidence
 	Missing     []string
+	// Severity is the rule's severity, raised for a node finding to the most
+	// severe pod finding it explains.
+	Severity  string
+	Also      []Member
+	GroupedBy string
+	Explains  []Member
+	// groupKey is what correlation groups by (see Rule.GroupBy).
+	groupKey string
+}
+
+// Member is one more pod (and container) a correlated finding covers, with
+// the rule that fired on it.
+type Member struct {
+	RuleID    string
+	Pod       *parser.Pod
+	Container string
+}
+
+// Subject names the finding's object: "namespace/pod" or "node/<name>".
+func (f *Finding) Subject() string {
+	if f.Pod != nil {
+		return f.Pod.Key()
+	}
+	if f.Node != nil {
+		return "node/" + f.Node.Object.Name
+	}
+	return ""
 }
 
 // Evidence is one line of the gather that supports a finding. Kind is one of
@@ -37,48 +68,68 @@ type Evidence struct {
 	Count  int
 }
 
-// Evaluate runs every rule of t over every pod of g and returns the findings
-// sorted by severity, rule id, namespace, pod and container. It is pure: the
-// same gather and table give the same findings.
+// Evaluate runs every rule of t over every pod and node of g, correlates the
+// findings (see Correlate) and returns them sorted by severity, rule id and
+// subject. It is pure: the same gather and table give the same findings.
 func Evaluate(t *Table, g *parser.Gather) []Finding {
 	c := newEvalContext(g)
 	var out []Finding
 	taken := map[string]bool{} // group + object already claimed by an earlier rule
-	for _, p := range g.Pods {
-		for _, r := range t.Rules {
-			if r.Disabled || r.matcher == nil {
-				continue
+	for _, r := range t.Rules {
+		if r.Disabled || r.matcher == nil || !r.appliesTo(g.ClusterVersion) {
+			continue
+		}
+		fire := func(subject string, h hit, mk func(hit) (Finding, bool)) {
+			key := r.Group + "\x00" + subject + "\x00" + h.Container
+			if r.Group != "" && taken[key] {
+				return
 			}
-			for _, h := range r.matcher.match(c, p) {
-				key := r.Group + "\x00" + string(p.Object.UID) + "/" + p.Key() + "\x00" + h.Container
-				if r.Group != "" && taken[key] {
-					continue
+			f, ok := mk(h)
+			if !ok {
+				return
+			}
+			if r.Group != "" {
+				taken[key] = true
+			}
+			out = append(out, f)
+		}
+		switch m := r.matcher.(type) {
+		case podMatcher:
+			for _, p := range g.Pods {
+				for _, h := range m.match(c, p) {
+					fire(string(p.Object.UID)+"/"+p.Key(), h, func(h hit) (Finding, bool) { return r.fire(p, nil, h) })
 				}
-				f, ok := r.fire(p, h)
-				if !ok {
-					continue
+			}
+		case nodeMatcher:
+			for _, n := range g.Nodes {
+				for _, h := range m.matchNode(c, n) {
+					fire("node/"+n.Object.Name, h, func(h hit) (Finding, bool) { return r.fire(nil, n, h) })
 				}
-				if r.Group != "" {
-					taken[key] = true
-				}
-				out = append(out, f)
 			}
 		}
 	}
+	out = Correlate(out)
+	sortFindings(out)
+	return out
+}
+
+func sortFindings(out []Finding) {
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		if ra, rb := severityRank(a.Rule.Severity), severityRank(b.Rule.Severity); ra != rb {
+		if ra, rb := severityRank(a.Severity), severityRank(b.Severity); ra != rb {
 			return ra < rb
+		}
+		if (a.Node != nil) != (b.Node != nil) {
+			return a.Node != nil // node causes before the pod symptoms
 		}
 		if a.Rule.ID != b.Rule.ID {
 			return a.Rule.ID < b.Rule.ID
 		}
-		if a.Pod.Key() != b.Pod.Key() {
-			return a.Pod.Key() < b.Pod.Key()
+		if a.Subject() != b.Subject() {
+			return a.Subject() < b.Subject()
 		}
 		return a.Container < b.Container
 	})
-	return out
 }
 
 func severityRank(s string) int {
@@ -92,7 +143,7 @@ func severityRank(s string) int {
 
 // fire applies the rule's cause pattern to the hit's evidence and expands its
 // templates. It returns false when a cause is required and no line shows it.
-func (r *Rule) fire(p *parser.Pod, h hit) (Finding, bool) {
+func (r *Rule) fire(p *parser.Pod, n *parser.Node, h hit) (Finding, bool) {
 	ev := h.Evidence
 	if r.cause != nil {
 		idx := -1
@@ -120,7 +171,8 @@ func (r *Rule) fire(p *parser.Pod, h hit) (Finding, bool) {
 	for k, v := range h.Vars {
 		vars[k] = v
 	}
-	f := Finding{Rule: r, Pod: p, Container: h.Container, Evidence: ev, Missing: h.Missing}
+	f := Finding{Rule: r, Pod: p, Node: n, Container: h.Container, Evidence: ev, Missing: h.Missing, Severity: r.Severity}
+	f.groupKey = r.groupKey(p, vars)
 	f.Hint = execTemplate(r.hint, vars)
 	for _, tpl := range r.remedies {
 		f.Remediation = append(f.Remediation, execTemplate(tpl, vars))

@@ -45,9 +45,17 @@ type hit struct {
 	Missing   []string
 }
 
-// matcher selects the pods (and containers) that show one symptom.
-type matcher interface {
+// matcher is a podMatcher or a nodeMatcher.
+type matcher interface{}
+
+// podMatcher selects the pods (and containers) that show one symptom.
+type podMatcher interface {
 	match(c *evalContext, p *parser.Pod) []hit
+}
+
+// nodeMatcher selects the nodes that show one symptom.
+type nodeMatcher interface {
+	matchNode(c *evalContext, n *parser.Node) []hit
 }
 
 // matcherFactories maps matcher names to constructors that strictly decode the

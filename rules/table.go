@@ -51,6 +51,15 @@ type Rule struct {
 	Hint        string   `json:"hint"`
 	Remediation []string `json:"remediation"`
 	Docs        []string `json:"docs"`
+	// GroupBy says which findings of this rule correlation merges into one:
+	// owner (default: pods of the same workload), registry, node or none.
+	GroupBy string `json:"groupBy,omitempty"`
+	// Explains lists the categories of pod findings that this node rule
+	// accounts for on its node.
+	Explains []string `json:"explains,omitempty"`
+	// OpenShift restricts the rule to a range of OpenShift releases, as
+	// space-separated constraints: ">=4.12 <4.16".
+	OpenShift string `json:"openshift,omitempty"`
 	// Disabled removes a rule (used by user files to switch a built-in off).
 	Disabled bool `json:"disabled,omitempty"`
 
@@ -326,6 +335,17 @@ func (t *Table) compile() Errors {
 			bad("match: %v", err)
 		}
 		r.matcher = m
+		if !groupByValues[r.GroupBy] {
+			bad("groupBy %q is not one of owner, registry, node, none", r.GroupBy)
+		}
+		if _, isNode := m.(nodeMatcher); len(r.Explains) > 0 && m != nil && !isNode {
+			bad("explains is for node rules; matcher %s looks at pods", r.Match.Matcher)
+		}
+		for _, c := range strings.Fields(r.OpenShift) {
+			if _, err := checkConstraint(c, [2]int{4, 0}); err != nil {
+				bad("openshift: %v", err)
+			}
+		}
 		if r.Match.Cause != "" {
 			re, err := regexp.Compile(r.Match.Cause)
 			if err != nil {

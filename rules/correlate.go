@@ -1,0 +1,255 @@
+package rules
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mgtriage/mgtriage/parser"
+)
+
+// GroupBy values: what pods a rule's findings are merged by.
+const (
+	GroupByOwner    = "owner"    // the same controller: Deployment (through its ReplicaSets), StatefulSet, DaemonSet, Job
+	GroupByRegistry = "registry" // the same image registry host and the same cause
+	GroupByNode     = "node"     // the same node and the same cause
+	GroupByNone     = "none"
+)
+
+var groupByValues = map[string]bool{"": true, GroupByOwner: true, GroupByRegistry: true, GroupByNode: true, GroupByNone: true}
+
+// groupKey returns what correlation merges this rule's finding on pod p by,
+// or "" when it stands alone.
+func (r *Rule) groupKey(p *parser.Pod, v Vars) string {
+	if p == nil {
+		return ""
+	}
+	switch r.GroupBy {
+	case GroupByNone:
+		return ""
+	case GroupByRegistry:
+		return "registry " + registryHost(v["Image"]) + " (" + groupKey(v["Cause"]) + ")"
+	case GroupByNode:
+		if p.Object.Spec.NodeName == "" {
+			return ""
+		}
+		return "node " + p.Object.Spec.NodeName + " (" + groupKey(v["Cause"]) + ")"
+	}
+	if w := workload(p); w != "" {
+		return "workload " + p.Object.Namespace + "/" + w
+	}
+	return ""
+}
+
+// groupKey reduces a cause to what repeats between pods: digits become '#'.
+func groupKey(s string) string {
+	var b strings.Builder
+	prev := false
+	for _, c := range s {
+		if c >= '0' && c <= '9' {
+			if !prev {
+				b.WriteByte('#')
+			}
+			prev = true
+			continue
+		}
+		prev = false
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// workload names the controller that owns the pod: a ReplicaSet's pods count
+// as their Deployment's (the ReplicaSet name less its pod-template-hash).
+func workload(p *parser.Pod) string {
+	for _, o := range p.Object.OwnerReferences {
+		if o.Controller == nil || !*o.Controller {
+			continue
+		}
+		if o.Kind == "ReplicaSet" {
+			if hash := p.Object.Labels["pod-template-hash"]; hash != "" {
+				if d, ok := strings.CutSuffix(o.Name, "-"+hash); ok {
+					return "Deployment/" + d
+				}
+			}
+		}
+		if o.Kind == "Node" {
+			return "" // static pods: one per node, nothing to share
+		}
+		return o.Kind + "/" + o.Name
+	}
+	return ""
+}
+
+// registryHost returns the registry host of an image reference
+// ("quay.io/a/b:1" → "quay.io"; "nginx" → "docker.io").
+func registryHost(image string) string {
+	first, _, found := strings.Cut(image, "/")
+	if !found || (!strings.ContainsAny(first, ".:") && first != "localhost") {
+		return "docker.io"
+	}
+	return first
+}
+
+// Correlate merges findings of the same rule that share a group key (same
+// workload, registry or node, see Rule.GroupBy) into one finding that lists
+// the others in Also, and links node findings to the pod findings on that
+// node whose category the node rule explains (Rule.Explains). The input order
+// does not matter.
+func Correlate(in []Finding) []Finding {
+	sortFindings(in)
+	var out []Finding
+	index := map[string]int{}
+	for _, f := range in {
+		if f.groupKey == "" {
+			out = append(out, f)
+			continue
+		}
+		k := f.Rule.ID + "\x00" + f.groupKey
+		if i, ok := index[k]; ok {
+			out[i].Also = append(out[i].Also, Member{RuleID: f.Rule.ID, Pod: f.Pod, Container: f.Container})
+			continue
+		}
+		index[k] = len(out)
+		f.GroupedBy = f.groupKey
+		out = append(out, f)
+	}
+	for i := range out {
+		if len(out[i].Also) == 0 {
+			out[i].GroupedBy = ""
+		}
+		if n := len(out[i].Also); n > 0 {
+			out[i].Hint += fmt.Sprintf(" The same finding covers %d more pod%s of the same %s: %s.", n, plural(n), out[i].GroupedBy, memberList(out[i].Also, 5))
+		}
+	}
+	explain(out)
+	return out
+}
+
+// explain links each node finding to the pod findings on its node that its
+// rule explains, raises its severity to theirs, and tells the pod findings.
+func explain(fs []Finding) {
+	for i := range fs {
+		nf := &fs[i]
+		if nf.Node == nil || len(nf.Rule.Explains) == 0 {
+			continue
+		}
+		name := nf.Node.Object.Name
+		for j := range fs {
+			pf := &fs[j]
+			if pf.Pod == nil || !sameNode(pf.Pod.Object.Spec.NodeName, name) || !contains(nf.Rule.Explains, pf.Rule.Category) {
+				continue
+			}
+			members := append([]Member{{RuleID: pf.Rule.ID, Pod: pf.Pod, Container: pf.Container}}, pf.Also...)
+			nf.Explains = append(nf.Explains, members...)
+			if severityRank(pf.Severity) < severityRank(nf.Severity) {
+				nf.Severity = pf.Severity
+			}
+			pf.Hint += fmt.Sprintf(" Node %s shows a node-level cause that explains this: %s (rule %s).", name, nf.Rule.Title, nf.Rule.ID)
+		}
+		if n := len(nf.Explains); n > 0 {
+			sort.SliceStable(nf.Explains, func(a, b int) bool { return nf.Explains[a].Pod.Key() < nf.Explains[b].Pod.Key() })
+			nf.Hint += fmt.Sprintf(" It explains %d pod finding%s on this node: %s.", n, plural(n), memberList(nf.Explains, 5))
+		}
+	}
+}
+
+func sameNode(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	return a == b || strings.SplitN(a, ".", 2)[0] == strings.SplitN(b, ".", 2)[0]
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func memberList(ms []Member, max int) string {
+	var names []string
+	for i, m := range ms {
+		if i == max {
+			names = append(names, "and "+strconv.Itoa(len(ms)-max)+" more")
+			break
+		}
+		names = append(names, m.Pod.Key())
+	}
+	return strings.Join(names, ", ")
+}
+
+// appliesTo reports whether the rule's OpenShift version range admits the
+// cluster version ("4.14.3"); an unknown cluster version admits every rule.
+func (r *Rule) appliesTo(clusterVersion string) bool {
+	if r.OpenShift == "" || clusterVersion == "" {
+		return true
+	}
+	v, ok := parseMinor(clusterVersion)
+	if !ok {
+		return true
+	}
+	for _, c := range strings.Fields(r.OpenShift) {
+		ok, err := checkConstraint(c, v)
+		if err != nil || !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// parseMinor reads "4.14.3" (or "4.14") as [4, 14].
+func parseMinor(s string) ([2]int, bool) {
+	parts := strings.SplitN(strings.TrimPrefix(s, "v"), ".", 3)
+	if len(parts) < 2 {
+		return [2]int{}, false
+	}
+	major, err1 := strconv.Atoi(parts[0])
+	minorText := parts[1]
+	if i := strings.IndexFunc(minorText, func(r rune) bool { return r < '0' || r > '9' }); i >= 0 {
+		minorText = minorText[:i]
+	}
+	minor, err2 := strconv.Atoi(minorText)
+	if err1 != nil || err2 != nil {
+		return [2]int{}, false
+	}
+	return [2]int{major, minor}, true
+}
+
+// checkConstraint evaluates one constraint such as ">=4.12" against v.
+func checkConstraint(c string, v [2]int) (bool, error) {
+	for _, op := range []string{">=", "<=", ">", "<", "="} {
+		rest, ok := strings.CutPrefix(c, op)
+		if !ok {
+			continue
+		}
+		w, ok := parseMinor(rest)
+		if !ok {
+			return false, fmt.Errorf("version %q is not MAJOR.MINOR", rest)
+		}
+		cmp := v[0]*1000 + v[1] - (w[0]*1000 + w[1])
+		switch op {
+		case ">=":
+			return cmp >= 0, nil
+		case "<=":
+			return cmp <= 0, nil
+		case ">":
+			return cmp > 0, nil
+		case "<":
+			return cmp < 0, nil
+		}
+		return cmp == 0, nil
+	}
+	return false, fmt.Errorf("constraint %q needs one of >=, <=, >, <, =", c)
+}
