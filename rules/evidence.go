@@ -16,10 +16,17 @@ import (
 type evalContext struct {
 	now         time.Time
 	kubeletLogs map[string]bool // hosts with a kubelet journal in the gather
+	// nodeLog holds the node-level log groups by short host name.
+	nodeLog map[string][]*parser.LogGroup
+	// events are all events of the gather, for objects other than pods.
+	events []*parser.Event
 }
 
 func newEvalContext(g *parser.Gather) *evalContext {
-	c := &evalContext{now: g.CollectedAt, kubeletLogs: map[string]bool{}}
+	c := &evalContext{now: g.CollectedAt, kubeletLogs: map[string]bool{}, nodeLog: map[string][]*parser.LogGroup{}, events: g.Events}
+	for host, groups := range g.NodeLog {
+		c.nodeLog[shortName(host)] = append(c.nodeLog[shortName(host)], groups...)
+	}
 	for _, h := range g.KubeletLogNodes {
 		c.kubeletLogs[h] = true
 		c.kubeletLogs[shortName(h)] = true
@@ -254,6 +261,40 @@ func (c *evalContext) eventEvidence(p *parser.Pod, keep func(*parser.Event) bool
 		ev = ev[len(ev)-maxEventsPerFinding:]
 	}
 	return ev
+}
+
+// claimEvidence cites the non-Normal events of the PersistentVolumeClaims the
+// pod mounts (ProvisioningFailed, a StorageClass that does not exist, ...).
+func (c *evalContext) claimEvidence(p *parser.Pod) []Evidence {
+	claims := map[string]bool{}
+	for _, v := range p.Object.Spec.Volumes {
+		if v.PersistentVolumeClaim != nil {
+			claims[v.PersistentVolumeClaim.ClaimName] = true
+		}
+	}
+	if len(claims) == 0 {
+		return nil
+	}
+	var ev []Evidence
+	for _, e := range c.events {
+		io := e.Object.InvolvedObject
+		if io.Kind != "PersistentVolumeClaim" || io.Namespace != p.Object.Namespace || !claims[io.Name] || e.Object.Type == corev1.EventTypeNormal {
+			continue
+		}
+		ev = append(ev, Evidence{Source: e.Source, Kind: "event", Time: e.When, Count: e.Count(),
+			Text: fmt.Sprintf("%s %s on PersistentVolumeClaim %s: %s", eventType(e), e.Object.Reason, io.Name, strings.TrimSpace(e.Object.Message))})
+	}
+	if len(ev) > maxEventsPerFinding {
+		ev = ev[len(ev)-maxEventsPerFinding:]
+	}
+	return ev
+}
+
+func eventType(e *parser.Event) string {
+	if e.Object.Type == "" {
+		return "(no type)"
+	}
+	return e.Object.Type
 }
 
 func (c *evalContext) lastEventMessage(p *parser.Pod, reason string) string {

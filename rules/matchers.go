@@ -61,12 +61,19 @@ type nodeMatcher interface {
 // matcherFactories maps matcher names to constructors that strictly decode the
 // params into the matcher's own parameter struct.
 var matcherFactories = map[string]func() matcher{
-	"containerWaiting":    func() matcher { return &containerWaiting{} },
-	"containerTerminated": func() matcher { return &containerTerminated{} },
-	"initContainerFailed": func() matcher { return &initContainerFailed{} },
-	"containerNotReady":   func() matcher { return &containerNotReady{} },
-	"podUnschedulable":    func() matcher { return &podUnschedulable{} },
-	"podStatus":           func() matcher { return &podStatus{} },
+	"containerWaiting":     func() matcher { return &containerWaiting{} },
+	"containerTerminated":  func() matcher { return &containerTerminated{} },
+	"initContainerFailed":  func() matcher { return &initContainerFailed{} },
+	"containerNotReady":    func() matcher { return &containerNotReady{} },
+	"podUnschedulable":     func() matcher { return &podUnschedulable{} },
+	"podStatus":            func() matcher { return &podStatus{} },
+	"eventReason":          func() matcher { return &eventReason{} },
+	"podNodeLog":           func() matcher { return &podNodeLog{} },
+	"podCondition":         func() matcher { return &podCondition{} },
+	"initContainerRunning": func() matcher { return &initContainerRunning{} },
+	"containerRestarts":    func() matcher { return &containerRestarts{} },
+	"nodeCondition":        func() matcher { return &nodeCondition{} },
+	"nodeLogClass":         func() matcher { return &nodeLogClass{} },
 }
 
 // MatcherNames lists the matchers a rule may name.
@@ -112,6 +119,9 @@ type containerWaiting struct {
 	Logs bool `json:"logs,omitempty"`
 	// NodeLog notes a missing kubelet journal of the pod's node as missing evidence.
 	NodeLog bool `json:"nodeLog,omitempty"`
+	// LastExitCodes keeps only containers whose last termination exited with
+	// one of these codes.
+	LastExitCodes []int32 `json:"lastExitCodes,omitempty"`
 }
 
 func (m *containerWaiting) validate() error {
@@ -128,7 +138,11 @@ func (m *containerWaiting) match(c *evalContext, p *parser.Pod) []hit {
 		if w == nil || !slices.Contains(m.Reasons, w.Reason) {
 			continue
 		}
-		if t := cs.Status.LastTerminationState.Terminated; t != nil && slices.Contains(m.ExcludeLastReasons, t.Reason) {
+		t := cs.Status.LastTerminationState.Terminated
+		if t != nil && slices.Contains(m.ExcludeLastReasons, t.Reason) {
+			continue
+		}
+		if len(m.LastExitCodes) > 0 && (t == nil || !slices.Contains(m.LastExitCodes, t.ExitCode)) {
 			continue
 		}
 		h := c.containerHit(p, cs)
@@ -278,6 +292,7 @@ func (m *podUnschedulable) match(c *evalContext, p *parser.Pod) []hit {
 	h.Vars["Request"] = podRequests(&p.Object)
 	h.Evidence = append(h.Evidence, c.statusEvidence(p, "condition PodScheduled=False reason=Unschedulable: "+msg))
 	h.Evidence = append(h.Evidence, events...)
+	h.Evidence = append(h.Evidence, c.claimEvidence(p)...)
 	return []hit{h}
 }
 

@@ -1,0 +1,268 @@
+package rules
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/nodelog"
+	"github.com/mgtriage/mgtriage/parser/podstatus"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/yaml"
+)
+
+// A rule case file, testdata/cases/<rule-id>.yaml, holds gathers on which the
+// rule must fire ("fires") and gathers on which it must not ("quiet"). Each
+// case is a small gather built in memory at the fixed time caseNow
+// (2026-11-20T09:12:33Z):
+//
+//	fires:
+//	  - name: what the case shows
+//	    pods: ["<Pod YAML>", ...]         # namespace defaults to shop, uid to uid-<name>
+//	    nodes: ["<Node YAML>", ...]
+//	    events: ["<Event YAML>", ...]     # involvedObject {kind: Pod, name: p} ties an event to pod p
+//	    logs:                             # previous.log lines of a container: "<pod>/<container>"
+//	      web-1/app: ["line", ...]
+//	    currentLogs: {web-1/app: [...]}   # current.log lines
+//	    podLog:                           # kubelet lines tied to a pod (collapsed groups)
+//	      web-1: [{class: probe, container: app, text: "...", count: 3}]
+//	    hostLog:                          # node-level kubelet lines by node name
+//	      worker-0: [{class: pleg, text: "...", count: 5, ago: 2m}]
+//	    kubeletLogNodes: [worker-0]       # nodes whose kubelet journal the gather holds (default: every node named)
+//	quiet: [...]                          # same form
+type ruleCases struct {
+	Fires []gatherCase `json:"fires"`
+	Quiet []gatherCase `json:"quiet"`
+}
+
+type gatherCase struct {
+	Name            string               `json:"name"`
+	Pods            []string             `json:"pods"`
+	Nodes           []string             `json:"nodes"`
+	Events          []string             `json:"events"`
+	Logs            map[string][]string  `json:"logs"`
+	CurrentLogs     map[string][]string  `json:"currentLogs"`
+	PodLog          map[string][]logCase `json:"podLog"`
+	HostLog         map[string][]logCase `json:"hostLog"`
+	KubeletLogNodes []string             `json:"kubeletLogNodes"`
+	Version         string               `json:"clusterVersion"`
+}
+
+type logCase struct {
+	Class     string `json:"class"`
+	Container string `json:"container"`
+	Severity  string `json:"severity"`
+	Text      string `json:"text"`
+	Count     int    `json:"count"`
+	Ago       string `json:"ago"` // how long before caseNow the last line was (default 1m)
+}
+
+var caseNow = time.Date(2026, 11, 20, 9, 12, 33, 0, time.UTC)
+
+// build turns a case into a gather the way the parser would have built it.
+func (gc gatherCase) build(t *testing.T) *parser.Gather {
+	t.Helper()
+	g := &parser.Gather{CollectedAt: caseNow, ClusterVersion: gc.Version, NodeLog: map[string][]*parser.LogGroup{}}
+	if g.ClusterVersion == "" {
+		g.ClusterVersion = "4.18.12"
+	}
+	byName := map[string]*parser.Pod{}
+	for i, doc := range gc.Pods {
+		var obj corev1.Pod
+		if err := yaml.UnmarshalStrict([]byte(doc), &obj); err != nil {
+			t.Fatalf("case %q pod %d: %v", gc.Name, i, err)
+		}
+		if obj.Namespace == "" {
+			obj.Namespace = "shop"
+		}
+		if obj.UID == "" {
+			obj.UID = types.UID("uid-" + obj.Name)
+		}
+		p := &parser.Pod{Object: obj, Source: parser.Source{Path: "namespaces/" + obj.Namespace + "/core/pods.yaml", Line: 10 * (i + 1)}}
+		p.Columns = podstatus.Compute(&p.Object, caseNow, podstatus.Version{})
+		p.Stage = podstatus.StartupStage(&p.Object)
+		p.Containers = podstatus.Containers(&p.Object)
+		g.Pods = append(g.Pods, p)
+		byName[obj.Name] = p
+	}
+	for i, doc := range gc.Nodes {
+		var obj corev1.Node
+		if err := yaml.UnmarshalStrict([]byte(doc), &obj); err != nil {
+			t.Fatalf("case %q node %d: %v", gc.Name, i, err)
+		}
+		g.Nodes = append(g.Nodes, &parser.Node{Object: obj, Source: parser.Source{Path: "cluster-scoped-resources/core/nodes/" + obj.Name + ".yaml", Line: 1}})
+	}
+	for i, doc := range gc.Events {
+		var obj corev1.Event
+		if err := yaml.UnmarshalStrict([]byte(doc), &obj); err != nil {
+			t.Fatalf("case %q event %d: %v", gc.Name, i, err)
+		}
+		if obj.InvolvedObject.Namespace == "" {
+			obj.InvolvedObject.Namespace = "shop"
+		}
+		e := &parser.Event{Object: obj, Source: parser.Source{Path: "namespaces/shop/core/events.yaml", Line: 100 + 10*i}, When: caseNow.Add(-time.Minute)}
+		g.Events = append(g.Events, e)
+		if p := byName[obj.InvolvedObject.Name]; p != nil && (obj.InvolvedObject.Kind == "Pod" || obj.InvolvedObject.Kind == "") {
+			p.Events = append(p.Events, e)
+		}
+	}
+	addLogs := func(m map[string][]string, previous bool) {
+		for key, lines := range m {
+			podName, container, ok := strings.Cut(key, "/")
+			p := byName[podName]
+			if !ok || p == nil {
+				t.Fatalf("case %q: log key %q names no pod/container of the case", gc.Name, key)
+			}
+			l := &parser.ContainerLog{Container: container, Previous: previous,
+				Source: parser.Source{Path: fmt.Sprintf("namespaces/%s/pods/%s/%s/%s/logs/%s.log", p.Object.Namespace, podName, container, container, map[bool]string{true: "previous", false: "current"}[previous])}}
+			for i, s := range lines {
+				ll := parser.LogLine{Line: i + 1, Text: s}
+				l.Tail = append(l.Tail, ll)
+			}
+			l.Lines = len(lines)
+			p.Logs = append(p.Logs, l)
+		}
+	}
+	addLogs(gc.Logs, true)
+	addLogs(gc.CurrentLogs, false)
+	hosts := map[string]bool{}
+	for podName, groups := range gc.PodLog {
+		p := byName[podName]
+		if p == nil {
+			t.Fatalf("case %q: podLog names no pod %q", gc.Name, podName)
+		}
+		for i, lc := range groups {
+			p.NodeLog = append(p.NodeLog, lc.group(t, gc.Name, p.Object.Spec.NodeName, i))
+		}
+		hosts[p.Object.Spec.NodeName] = true
+	}
+	for node, groups := range gc.HostLog {
+		for i, lc := range groups {
+			g.NodeLog[node] = append(g.NodeLog[node], lc.group(t, gc.Name, node, i))
+		}
+		hosts[node] = true
+	}
+	if gc.KubeletLogNodes != nil {
+		g.KubeletLogNodes = gc.KubeletLogNodes
+	} else {
+		for _, p := range g.Pods {
+			hosts[p.Object.Spec.NodeName] = true
+		}
+		for _, n := range g.Nodes {
+			hosts[n.Object.Name] = true
+		}
+		for h := range hosts {
+			if h != "" {
+				g.KubeletLogNodes = append(g.KubeletLogNodes, h)
+			}
+		}
+		sort.Strings(g.KubeletLogNodes)
+	}
+	return g
+}
+
+func (lc logCase) group(t *testing.T, name, node string, i int) *parser.LogGroup {
+	if !containsClass(lc.Class) {
+		t.Fatalf("case %q: unknown node-log class %q", name, lc.Class)
+	}
+	ago := time.Minute
+	if lc.Ago != "" {
+		d, err := time.ParseDuration(lc.Ago)
+		if err != nil {
+			t.Fatalf("case %q: ago %q: %v", name, lc.Ago, err)
+		}
+		ago = d
+	}
+	count := lc.Count
+	if count == 0 {
+		count = 1
+	}
+	sev := byte('E')
+	if lc.Severity != "" {
+		sev = lc.Severity[0]
+	}
+	return &parser.LogGroup{Source: parser.Source{Path: "host_service_logs/masters/kubelet_service.log", Line: 1000 + i}, Node: node, Unit: nodelog.UnitKubelet,
+		Severity: sev, Class: nodelog.Class(lc.Class), First: caseNow.Add(-ago - time.Hour), Last: caseNow.Add(-ago), Count: count,
+		Text: lc.Text, Container: lc.Container, Detail: lc.Text}
+}
+
+func containsClass(c string) bool {
+	for _, k := range nodelog.Classes {
+		if string(k) == c {
+			return true
+		}
+	}
+	return false
+}
+
+// firedRules lists the ids of every rule that fired in fs, on a subject or as
+// a correlated member.
+func firedRules(fs []Finding) map[string]bool {
+	ids := map[string]bool{}
+	for _, f := range fs {
+		ids[f.Rule.ID] = true
+		for _, m := range f.Also {
+			ids[m.RuleID] = true
+		}
+	}
+	return ids
+}
+
+// TestRuleCases runs every case file, and fails when a built-in rule ships
+// without a case that fires it and a case that must not.
+func TestRuleCases(t *testing.T) {
+	table := Builtin()
+	files, _ := filepath.Glob(filepath.Join("testdata", "cases", "*.yaml"))
+	have := map[string]bool{}
+	for _, f := range files {
+		id := strings.TrimSuffix(filepath.Base(f), ".yaml")
+		have[id] = true
+		t.Run(id, func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rc ruleCases
+			if err := yaml.UnmarshalStrict(data, &rc); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			if len(rc.Fires) == 0 || len(rc.Quiet) == 0 {
+				t.Fatalf("%s needs at least one fires case and one quiet case", f)
+			}
+			for _, c := range rc.Fires {
+				if got := firedRules(Evaluate(table, c.build(t))); !got[id] {
+					t.Errorf("fires case %q: rule %s did not fire (fired: %v)", c.Name, id, keys(got))
+				}
+			}
+			for _, c := range rc.Quiet {
+				if got := firedRules(Evaluate(table, c.build(t))); got[id] {
+					t.Errorf("quiet case %q: rule %s fired", c.Name, id)
+				}
+			}
+		})
+	}
+	var missing []string
+	for _, r := range table.Rules {
+		if !have[r.ID] {
+			missing = append(missing, r.ID)
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("rules without testdata/cases/<id>.yaml (a fires and a quiet case each): %s", strings.Join(missing, ", "))
+	}
+}
+
+func keys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,299 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/nodelog"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// eventReason fires for each pod with events of one of Reasons (and, when
+// Types is set, of one of those types), citing them.
+type eventReason struct {
+	Reasons []string `json:"reasons"`
+	Types   []string `json:"types,omitempty"`
+}
+
+func (m *eventReason) validate() error {
+	if len(m.Reasons) == 0 {
+		return fmt.Errorf("reasons lists no event reason")
+	}
+	return nil
+}
+
+func (m *eventReason) keep(e *parser.Event) bool {
+	return slices.Contains(m.Reasons, e.Object.Reason) && (len(m.Types) == 0 || slices.Contains(m.Types, e.Object.Type))
+}
+
+func (m *eventReason) match(c *evalContext, p *parser.Pod) []hit {
+	ev := c.eventEvidence(p, m.keep)
+	if len(ev) == 0 {
+		return nil
+	}
+	h := hit{Vars: c.podVars(p)}
+	for _, e := range p.Events {
+		if m.keep(e) {
+			h.Vars["Reason"], h.Vars["Message"] = e.Object.Reason, strings.TrimSpace(e.Object.Message)
+		}
+	}
+	h.Evidence = append([]Evidence{c.statusEvidence(p, fmt.Sprintf("phase=%s STATUS=%s stage=%s", p.Object.Status.Phase, p.Columns.Status, p.Stage.Name))}, ev...)
+	return []hit{h}
+}
+
+// podNodeLog fires for each pod with node-log lines of one of Classes.
+type podNodeLog struct {
+	Classes []string `json:"classes"`
+}
+
+func (m *podNodeLog) validate() error { return validClasses(m.Classes) }
+
+func validClasses(classes []string) error {
+	if len(classes) == 0 {
+		return fmt.Errorf("classes lists no node-log class")
+	}
+	for _, c := range classes {
+		if !slices.Contains(nodelog.Classes, nodelog.Class(c)) {
+			return fmt.Errorf("unknown node-log class %q", c)
+		}
+	}
+	return nil
+}
+
+func (m *podNodeLog) match(c *evalContext, p *parser.Pod) []hit {
+	var ev []Evidence
+	for _, g := range p.NodeLog {
+		if slices.Contains(m.Classes, string(g.Class)) {
+			ev = append(ev, logGroupEvidence(g))
+		}
+	}
+	if len(ev) == 0 {
+		return nil
+	}
+	h := hit{Vars: c.podVars(p)}
+	h.Evidence = append([]Evidence{c.statusEvidence(p, fmt.Sprintf("phase=%s STATUS=%s stage=%s", p.Object.Status.Phase, p.Columns.Status, p.Stage.Name))}, ev...)
+	return []hit{h}
+}
+
+// podCondition fires for pods whose condition Type has one of Statuses and,
+// when Reasons is set, one of those reasons.
+type podCondition struct {
+	Type     string   `json:"type"`
+	Statuses []string `json:"statuses"`
+	Reasons  []string `json:"reasons,omitempty"`
+}
+
+func (m *podCondition) validate() error {
+	if m.Type == "" || len(m.Statuses) == 0 {
+		return fmt.Errorf("type and statuses are required")
+	}
+	return nil
+}
+
+func (m *podCondition) match(c *evalContext, p *parser.Pod) []hit {
+	for _, cond := range p.Object.Status.Conditions {
+		if string(cond.Type) != m.Type || !slices.Contains(m.Statuses, string(cond.Status)) {
+			continue
+		}
+		if len(m.Reasons) > 0 && !slices.Contains(m.Reasons, cond.Reason) {
+			continue
+		}
+		h := hit{Vars: c.podVars(p)}
+		h.Vars["Reason"], h.Vars["Message"] = cond.Reason, cond.Message
+		h.Evidence = append(h.Evidence, c.statusEvidence(p, fmt.Sprintf("condition %s=%s reason=%s since %s: %s", cond.Type, cond.Status, cond.Reason, fmtTime(cond.LastTransitionTime.Time), cond.Message)))
+		if len(p.Object.Spec.SchedulingGates) > 0 {
+			var gates []string
+			for _, g := range p.Object.Spec.SchedulingGates {
+				gates = append(gates, g.Name)
+			}
+			h.Vars["Reasons"] = strings.Join(gates, ", ")
+			h.Evidence = append(h.Evidence, Evidence{Source: p.Source, Kind: "spec", Text: "spec.schedulingGates: " + strings.Join(gates, ", ")})
+		}
+		if len(p.Object.Spec.ReadinessGates) > 0 {
+			var gates []string
+			for _, g := range p.Object.Spec.ReadinessGates {
+				gates = append(gates, string(g.ConditionType))
+			}
+			h.Vars["Reasons"] = strings.Join(gates, ", ")
+			h.Evidence = append(h.Evidence, Evidence{Source: p.Source, Kind: "spec", Text: "spec.readinessGates: " + strings.Join(gates, ", ")})
+		}
+		h.Evidence = append(h.Evidence, c.eventEvidence(p, func(e *parser.Event) bool { return e.Object.Type != corev1.EventTypeNormal })...)
+		return []hit{h}
+	}
+	return nil
+}
+
+// initContainerRunning fires for an init container that has been running for
+// at least RunningFor at the gather time while the pod waits (Init:N/M).
+type initContainerRunning struct {
+	RunningFor string `json:"runningFor"`
+
+	runningFor time.Duration
+}
+
+func (m *initContainerRunning) validate() error {
+	d, err := time.ParseDuration(m.RunningFor)
+	if err != nil || d <= 0 {
+		return fmt.Errorf("runningFor %q is not a duration such as 15m", m.RunningFor)
+	}
+	m.runningFor = d
+	return nil
+}
+
+func (m *initContainerRunning) match(c *evalContext, p *parser.Pod) []hit {
+	if c.now.IsZero() || !strings.HasPrefix(p.Columns.Status, "Init:") {
+		return nil
+	}
+	init := true
+	for _, cs := range containers(p, &init) {
+		r := cs.Status.State.Running
+		if r == nil || isRestartable(cs.Spec) || r.StartedAt.IsZero() {
+			continue
+		}
+		running := c.now.Sub(r.StartedAt.Time)
+		if running < m.runningFor {
+			continue
+		}
+		h := c.containerHit(p, cs)
+		h.Vars["Overdue"] = running.Round(time.Second).String()
+		h.Evidence = append(h.Evidence, c.containerEvidence(p, cs, false)...)
+		h.Evidence = append(h.Evidence, c.logEvidence(p, cs.Name, &h)...)
+		return []hit{h}
+	}
+	return nil
+}
+
+func isRestartable(spec *corev1.Container) bool {
+	return spec != nil && spec.RestartPolicy != nil && *spec.RestartPolicy == corev1.ContainerRestartPolicyAlways
+}
+
+// containerRestarts fires for app containers that are running again after
+// at least MinRestarts restarts whose last exit code is one of LastExitCodes
+// (any when empty): a container that keeps being killed while it seems to
+// work, such as by a liveness probe.
+type containerRestarts struct {
+	MinRestarts   int32   `json:"minRestarts"`
+	LastExitCodes []int32 `json:"lastExitCodes,omitempty"`
+}
+
+func (m *containerRestarts) validate() error {
+	if m.MinRestarts < 1 {
+		return fmt.Errorf("minRestarts must be 1 or more")
+	}
+	return nil
+}
+
+func (m *containerRestarts) match(c *evalContext, p *parser.Pod) []hit {
+	app := false
+	var out []hit
+	for _, cs := range containers(p, &app) {
+		st := cs.Status
+		last := st.LastTerminationState.Terminated
+		if st.State.Running == nil || st.RestartCount < m.MinRestarts || last == nil {
+			continue
+		}
+		if len(m.LastExitCodes) > 0 && !slices.Contains(m.LastExitCodes, last.ExitCode) {
+			continue
+		}
+		h := c.containerHit(p, cs)
+		h.Vars["Probe"], h.Vars["ProbeSettings"] = probeText(cs.Spec)
+		h.Evidence = append(h.Evidence, c.containerEvidence(p, cs, false)...)
+		h.Evidence = append(h.Evidence, c.logEvidence(p, cs.Name, &h)...)
+		out = append(out, h)
+	}
+	return out
+}
+
+// nodeCondition fires for nodes whose condition Type has one of Statuses.
+type nodeCondition struct {
+	Type     string   `json:"type"`
+	Statuses []string `json:"statuses"`
+}
+
+func (m *nodeCondition) validate() error {
+	if m.Type == "" || len(m.Statuses) == 0 {
+		return fmt.Errorf("type and statuses are required")
+	}
+	return nil
+}
+
+func (m *nodeCondition) matchNode(c *evalContext, n *parser.Node) []hit {
+	for _, cond := range n.Object.Status.Conditions {
+		if string(cond.Type) != m.Type || !slices.Contains(m.Statuses, string(cond.Status)) {
+			continue
+		}
+		h := hit{Vars: c.nodeVars(n)}
+		h.Vars["Reason"], h.Vars["Message"] = cond.Reason, cond.Message
+		h.Vars["Stage"] = fmtTime(cond.LastTransitionTime.Time)
+		h.Evidence = append(h.Evidence, Evidence{Source: n.Source, Kind: "status",
+			Text: fmt.Sprintf("node %s condition %s=%s reason=%s since %s: %s", n.Object.Name, cond.Type, cond.Status, cond.Reason, fmtTime(cond.LastTransitionTime.Time), cond.Message)})
+		for _, g := range c.nodeLog[shortName(n.Object.Name)] {
+			if g.Class != nodelog.ClassAPI && g.Class != nodelog.ClassCertificate && g.Class != nodelog.ClassPLEG && g.Class != nodelog.ClassNetworkNotReady && g.Class != nodelog.ClassEviction && g.Class != nodelog.ClassNodeNotReady {
+				continue
+			}
+			h.Evidence = append(h.Evidence, logGroupEvidence(g))
+		}
+		if !c.hasKubeletLog(n.Object.Name) {
+			h.Missing = append(h.Missing, "kubelet journal of node "+n.Object.Name+" (not in the gather)")
+		}
+		return []hit{h}
+	}
+	return nil
+}
+
+// nodeLogClass fires for nodes whose node-level log groups of one of Classes
+// add up to at least MinCount lines.
+type nodeLogClass struct {
+	Classes  []string `json:"classes"`
+	MinCount int      `json:"minCount,omitempty"`
+	// Within keeps only groups whose last line is at most this long before
+	// the gather time ("10m"): a problem still present when gathered.
+	Within string `json:"within,omitempty"`
+
+	within time.Duration
+}
+
+func (m *nodeLogClass) validate() error {
+	if m.Within != "" {
+		d, err := time.ParseDuration(m.Within)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("within %q is not a duration such as 10m", m.Within)
+		}
+		m.within = d
+	}
+	return validClasses(m.Classes)
+}
+
+func (m *nodeLogClass) matchNode(c *evalContext, n *parser.Node) []hit {
+	var ev []Evidence
+	count := 0
+	for _, g := range c.nodeLog[shortName(n.Object.Name)] {
+		if !slices.Contains(m.Classes, string(g.Class)) {
+			continue
+		}
+		if m.within > 0 && !c.now.IsZero() && c.now.Sub(g.Last) > m.within {
+			continue
+		}
+		ev = append(ev, logGroupEvidence(g))
+		count += g.Count
+	}
+	if count == 0 || count < m.MinCount {
+		return nil
+	}
+	h := hit{Vars: c.nodeVars(n), Evidence: ev}
+	h.Vars["Restarts"] = fmt.Sprint(count)
+	return []hit{h}
+}
+
+func (c *evalContext) nodeVars(n *parser.Node) Vars {
+	v := Vars{"Node": n.Object.Name}
+	for _, cond := range n.Object.Status.Conditions {
+		if cond.Type == corev1.NodeReady {
+			v["Status"] = "Ready=" + string(cond.Status)
+		}
+	}
+	return v
+}
