@@ -74,6 +74,7 @@ func (b *builder) finish() *Gather {
 	for _, p := range g.Pods {
 		crashLoopSince(p)
 	}
+	b.settleLayouts()
 	return g
 }
 

@@ -2,12 +2,13 @@ package parser
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -35,7 +36,16 @@ const maxGroupsPerPod = 64
 // archive's error when the archive cannot be opened at all.
 func Load(ctx context.Context, input string) (*Gather, error) {
 	b := newBuilder(input)
-	walkErr := Walk(ctx, input, b.visit, func(name, why string) {
+	b.ctx = ctx
+	b.health = &b.g.Health
+	input, b.nsFolder = namespaceFolderInput(input)
+	visit := b.visit
+	if b.nsFolder {
+		// Seen as namespaces/<ns>/... so the usual paths apply.
+		prefix := "namespaces/" + filepath.Base(input) + "/"
+		visit = func(m Member) error { m.Path = prefix + m.Path; return b.visit(m) }
+	}
+	walkErr := Walk(ctx, input, visit, func(name, why string) {
 		b.problem(name, why)
 	})
 	if walkErr != nil {
@@ -51,10 +61,41 @@ func Load(ctx context.Context, input string) (*Gather, error) {
 	return b.finish(), nil
 }
 
+// namespaceFolderInput reports whether input is a single namespace folder of
+// a gather (it holds core/pods.yaml or pods/ but no namespaces/ folder).
+func namespaceFolderInput(input string) (string, bool) {
+	if fi, err := os.Stat(input); err != nil || !fi.IsDir() {
+		return input, false
+	}
+	if _, err := os.Stat(filepath.Join(input, "namespaces")); err == nil {
+		return input, false
+	}
+	for _, p := range []string{filepath.Join("core", "pods.yaml"), "pods"} {
+		if _, err := os.Stat(filepath.Join(input, p)); err == nil {
+			return filepath.Clean(input), true
+		}
+	}
+	return input, false
+}
+
+// sosDir returns the sosreport folder of a hostname or date file (the one
+// that holds sos_commands/).
+func sosDir(p string) string {
+	d := path.Dir(p)
+	for _, sub := range []string{"/sos_commands/host", "/sos_commands/date"} {
+		d = strings.TrimSuffix(d, sub)
+	}
+	if d == "sos_commands/host" || d == "sos_commands/date" {
+		return "."
+	}
+	return d
+}
+
 // nsKey identifies a namespace folder within one image folder.
 type nsKey struct{ root, ns string }
 
 type builder struct {
+	ctx        context.Context
 	g          *Gather
 	roots      map[string]bool
 	listPods   map[nsKey][]*Pod
@@ -66,6 +107,14 @@ type builder struct {
 	hostLog    map[string]map[string]*LogGroup
 	logHosts   map[string]bool
 	groups     int
+
+	namespaces map[nsKey]bool
+	versions   map[string]string // folder → image version from its version file
+	hostnames  map[string]string // folder → host name of a sosreport
+	sosRoots   map[string]bool
+	nsFolder   bool // the input is a single namespace folder
+	clusterIDs map[string]bool
+	health     *Health
 }
 
 func newBuilder(input string) *builder {
@@ -80,6 +129,11 @@ func newBuilder(input string) *builder {
 		nodeLog:    map[string]map[string]*LogGroup{},
 		logHosts:   map[string]bool{},
 		hostLog:    map[string]map[string]*LogGroup{},
+		namespaces: map[nsKey]bool{},
+		versions:   map[string]string{},
+		hostnames:  map[string]string{},
+		sosRoots:   map[string]bool{},
+		clusterIDs: map[string]bool{},
 	}
 }
 
@@ -94,7 +148,11 @@ func (b *builder) visit(m Member) error {
 	}
 	if root, ok := gatherRoot(m.Path); ok {
 		b.roots[root] = true
+		if strings.HasPrefix(m.Path[len(root):], "sos_commands/") {
+			b.sosRoots[root] = true
+		}
 	}
+	b.recordNamespace(m.Path)
 	c := classify(m.Path)
 	if c.Kind == kindOther {
 		return nil
@@ -104,15 +162,11 @@ func (b *builder) visit(m Member) error {
 		return err
 	}
 	defer rc.Close()
-	var r io.Reader = rc
-	if strings.HasSuffix(m.Path, ".gz") {
-		zr, err := gzip.NewReader(rc)
-		if err != nil {
-			return fmt.Errorf("gzip: %w", err)
-		}
-		defer zr.Close()
-		r = zr
+	r, done, err := decompress(b.ctx, m.Path, rc)
+	if err != nil {
+		return err
 	}
+	defer done()
 	switch c.Kind {
 	case kindContainerLog:
 		return b.readContainerLog(m.Path, c, r)
@@ -185,6 +239,21 @@ func (b *builder) decode(p string, c classified, data []byte) error {
 		if times := parseTimestampFile(data); len(times) > 0 {
 			b.timestamps[path.Dir(p)] = times
 		}
+	case kindVersion:
+		lines := strings.Split(strings.TrimSpace(cleanText(data)), "\n")
+		if len(lines) == 2 && len(data) < 1024 {
+			b.versions[path.Dir(p)] = strings.TrimSpace(lines[0]) + " " + strings.TrimSpace(lines[1])
+		}
+	case kindMustGatherLogs:
+		b.readMustGatherLogs(data)
+	case kindSosHostname:
+		if h := strings.TrimSpace(cleanText(data)); h != "" && len(h) < 256 && !strings.ContainsAny(h, " \n") {
+			b.hostnames[sosDir(p)] = h
+		}
+	case kindSosDate:
+		if t, ok := parseSosDate(data); ok {
+			b.timestamps[sosDir(p)] = []time.Time{t}
+		}
 	}
 	for _, err := range errs {
 		b.problem(p, err.Error())
@@ -203,6 +272,9 @@ func (b *builder) addNode(n *Node) {
 
 func (b *builder) decodeClusterVersion(p string, data []byte) []error {
 	add := func(cv *openshift.ClusterVersion) {
+		if cv.Spec.ClusterID != "" {
+			b.clusterIDs[cv.Spec.ClusterID] = true
+		}
 		if v := cv.CurrentVersion(); v != "" && b.g.ClusterVersion == "" {
 			b.g.ClusterVersion = v
 			b.g.ClusterID = cv.Spec.ClusterID

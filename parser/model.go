@@ -26,6 +26,11 @@ type Gather struct {
 	Input string
 	// Roots are the image folders found, relative to Input ("" for Input itself).
 	Roots []string
+	// Layouts says what kind of gather each root is.
+	Layouts []Layout
+	// Health lists what the gather lacks: must-gather errors, namespaces
+	// without pods.yaml, pods without logs, nodes without a kubelet journal.
+	Health Health
 	// CollectedAt and FinishedAt are the start and end of the gather from its
 	// timestamp file; zero when there is none. CollectedAt is the "now" of
 	// every AGE and "ago".

@@ -22,6 +22,10 @@ const (
 	kindServiceLog
 	kindNodeKubeletLog
 	kindTimestamp
+	kindVersion
+	kindMustGatherLogs
+	kindSosHostname
+	kindSosDate
 )
 
 // classified is a member's kind and the path parts that locate it: Root is the
@@ -54,6 +58,15 @@ var pathRules = []struct {
 	{kindServiceLog, regexp.MustCompile(`^(.*/)?host_service_logs/masters/([^/]+)_service\.log(?:\.gz)?$`)},
 	{kindNodeKubeletLog, regexp.MustCompile(`^(.*/)?nodes/([^/]+)/[^/]*kubelet[^/]*$`)},
 	{kindTimestamp, regexp.MustCompile(`^(.*/)?timestamp$`)},
+	{kindVersion, regexp.MustCompile(`^(.*/)?version$`)},
+	{kindMustGatherLogs, regexp.MustCompile(`^(.*/)?must-gather\.logs$`)},
+	// sosreport: kubectl JSON lists of the kubernetes plugin, journals, host name and date.
+	{kindPodList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_--namespace_([a-z0-9-]+)_pods$`)},
+	{kindEventList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_--namespace_([a-z0-9-]+)_events$`)},
+	{kindNodeList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_nodes$`)},
+	{kindServiceLog, regexp.MustCompile(`^(.*/)?sos_commands/[^/]+/journalctl_[^/]*?(?:--unit_|-u_)?([a-z0-9._-]*?)(?:\.daemon)?(?:\.\d+)?(?:\.xz|\.gz)?$`)},
+	{kindSosHostname, regexp.MustCompile(`^(.*/)?(?:sos_commands/host/)?hostname$`)},
+	{kindSosDate, regexp.MustCompile(`^(.*/)?(?:sos_commands/date/)?date$`)},
 }
 
 // classify returns what the member at p holds; Kind is kindOther for members
@@ -94,7 +107,7 @@ func classify(p string) classified {
 // namespaces/ or cluster-scoped-resources/ part of its path, and false when p
 // lies in neither.
 func gatherRoot(p string) (string, bool) {
-	for _, marker := range []string{"namespaces/", "cluster-scoped-resources/"} {
+	for _, marker := range []string{"namespaces/", "cluster-scoped-resources/", "sos_commands/"} {
 		if strings.HasPrefix(p, marker) {
 			return "", true
 		}

@@ -1,0 +1,186 @@
+package parser
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Layout kinds.
+const (
+	LayoutMustGather = "must-gather"      // an image folder of `oc adm must-gather`
+	LayoutInspect    = "inspect"          // `oc adm inspect` output (also the inspect.local.* fallback of a must-gather)
+	LayoutSosreport  = "sosreport"        // a node sosreport with the kubernetes plugin
+	LayoutNamespace  = "namespace folder" // a single namespaces/<ns> folder given as the input
+)
+
+// Layout is one gather found in the input.
+type Layout struct {
+	// Root is the folder, relative to the input, that holds the gather ("" for the input itself).
+	Root string
+	Kind string
+	// Image is the must-gather image (from the folder name and its version file).
+	Image string
+	// Node is the host name of a sosreport.
+	Node string
+	Pods int
+}
+
+// Health is what a support engineer checks first about a gather itself.
+type Health struct {
+	// MustGatherErrors are error lines of must-gather.logs (bounded).
+	MustGatherErrors []string
+	// NamespacesWithoutPods are namespace folders with no core/pods.yaml.
+	NamespacesWithoutPods []string
+	// PodsWithoutLogs are pods with started containers but no container log in the gather.
+	PodsWithoutLogs []string
+	// NodesWithoutLogs are nodes with no kubelet journal in the gather.
+	NodesWithoutLogs []string
+}
+
+// maxHealthItems bounds each list of Health.
+const maxHealthItems = 200
+
+func (b *builder) recordNamespace(p string) {
+	i := strings.Index(p, "namespaces/")
+	if i < 0 || (i > 0 && p[i-1] != '/') {
+		return
+	}
+	rest := p[i+len("namespaces/"):]
+	ns, _, ok := strings.Cut(rest, "/")
+	if !ok || ns == "" {
+		return
+	}
+	b.namespaces[nsKey{p[:i], ns}] = true
+}
+
+var mgLogErrorRe = regexp.MustCompile(`(?i)\berror\b|\bfailed\b|timed out`)
+
+func (b *builder) readMustGatherLogs(data []byte) {
+	for _, line := range strings.Split(string(data), "\n") {
+		if mgLogErrorRe.MatchString(line) && len(b.health.MustGatherErrors) < maxHealthItems {
+			b.health.MustGatherErrors = append(b.health.MustGatherErrors, cleanText([]byte(strings.TrimSpace(line))))
+		}
+	}
+}
+
+// sosDateRe reads `timedatectl` ("Universal time: Fri 2022-02-11 19:24:03 UTC").
+var sosDateRe = regexp.MustCompile(`Universal time: \w+ (\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}) UTC`)
+
+// parseSosDate reads the gather time of a sosreport from its date file: the
+// timedatectl form, or `date` output ("Fri Feb 11 19:24:03 UTC 2022").
+func parseSosDate(data []byte) (time.Time, bool) {
+	s := string(data)
+	if m := sosDateRe.FindStringSubmatch(s); m != nil {
+		t, err := time.Parse("2006-01-02 15:04:05", m[1])
+		return t.UTC(), err == nil
+	}
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimSpace(line)
+		for _, layout := range []string{time.UnixDate, "Mon Jan _2 15:04:05 MST 2006", time.RFC3339} {
+			if t, err := time.Parse(layout, line); err == nil {
+				return t.UTC(), true
+			}
+		}
+	}
+	return time.Time{}, false
+}
+
+// settleLayouts names the kind of every gather root found, and fills Health.
+func (b *builder) settleLayouts() {
+	g := b.g
+	pods := map[string]int{}
+	for _, p := range g.Pods {
+		pods[rootOf(p.Source.Path)]++
+	}
+	for _, root := range g.Roots {
+		l := Layout{Root: root, Pods: pods[root]}
+		dir := strings.TrimSuffix(root, "/")
+		base := path.Base(dir)
+		switch {
+		case b.sosRoots[root]:
+			l.Kind = LayoutSosreport
+			l.Node = b.hostnames[dirKey(dir)]
+		case b.nsFolder:
+			l.Kind = LayoutNamespace
+		case strings.HasPrefix(base, "inspect.local."):
+			l.Kind = LayoutInspect
+		case b.timestamps[dirKey(dir)] != nil || b.versions[dirKey(dir)] != "":
+			l.Kind = LayoutMustGather
+			l.Image = base
+			if v := b.versions[dirKey(dir)]; v != "" {
+				l.Image = v
+			}
+		default:
+			l.Kind = LayoutInspect
+		}
+		g.Layouts = append(g.Layouts, l)
+	}
+	for k := range b.namespaces {
+		if _, ok := b.listPods[k]; !ok && len(b.filePods[k]) == 0 {
+			g.Health.NamespacesWithoutPods = append(g.Health.NamespacesWithoutPods, k.root+"namespaces/"+k.ns)
+		}
+	}
+	sort.Strings(g.Health.NamespacesWithoutPods)
+	capList(&g.Health.NamespacesWithoutPods)
+	logs := map[string]bool{}
+	for _, p := range g.Pods {
+		for _, l := range p.Logs {
+			logs[p.Key()] = logs[p.Key()] || l.Source.Path != ""
+		}
+	}
+	hasLogs := len(b.logs) > 0
+	for _, p := range g.Pods {
+		started := false
+		for _, c := range p.Containers {
+			if c.State == "running" || c.State == "terminated" || c.Last != nil {
+				started = true
+			}
+		}
+		if hasLogs && started && !logs[p.Key()] {
+			g.Health.PodsWithoutLogs = append(g.Health.PodsWithoutLogs, p.Key())
+		}
+	}
+	capList(&g.Health.PodsWithoutLogs)
+	for _, n := range g.Nodes {
+		if !b.logHosts[n.Object.Name] && !b.logHosts[shortHost(n.Object.Name)] {
+			g.Health.NodesWithoutLogs = append(g.Health.NodesWithoutLogs, n.Object.Name)
+		}
+	}
+	capList(&g.Health.NodesWithoutLogs)
+	if len(b.clusterIDs) > 1 {
+		b.problem(".", fmt.Sprintf("the input holds gathers of %d clusters (%s); they were analysed together", len(b.clusterIDs), strings.Join(sortedKeys(b.clusterIDs), ", ")))
+	}
+}
+
+func capList(l *[]string) {
+	if len(*l) > maxHealthItems {
+		n := len(*l) - maxHealthItems
+		*l = append((*l)[:maxHealthItems], fmt.Sprintf("… and %d more", n))
+	}
+}
+
+// rootOf returns the gather root a path lies in ("" when none).
+func rootOf(p string) string {
+	r, _ := gatherRoot(p)
+	return r
+}
+
+// dirKey maps a root without its trailing slash to the key of the maps
+// filled by path.Dir (where the input itself is ".").
+func dirKey(dir string) string {
+	if dir == "" {
+		return "."
+	}
+	return dir
+}
+
+func shortHost(h string) string {
+	if i := strings.IndexByte(h, '.'); i > 0 {
+		return h[:i]
+	}
+	return h
+}
