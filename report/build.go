@@ -32,6 +32,14 @@ func Build(g *parser.Gather, t *rules.Table, findings []rules.Finding, tool Tool
 			Bytes:             g.Bytes,
 		},
 	}
+	for _, l := range g.Layouts {
+		r.Gather.Layouts = append(r.Gather.Layouts, Layout{Root: l.Root, Kind: l.Kind, Image: l.Image, Node: l.Node, Pods: l.Pods})
+	}
+	h := g.Health
+	r.Gather.Health = Health{MustGatherErrors: h.MustGatherErrors, NodesWithoutLogs: h.NodesWithoutLogs, PodsWithoutLogs: h.PodsWithoutLogs}
+	for _, ns := range h.NamespacesWithoutPods {
+		r.Gather.Health.NamespacesWithoutPods = append(r.Gather.Health.NamespacesWithoutPods, short(ns))
+	}
 	if !g.CollectedAt.IsZero() {
 		t := g.CollectedAt.UTC()
 		r.Gather.CollectedAt = &t

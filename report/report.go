@@ -81,6 +81,30 @@ type Gather struct {
 	Platform          string     `json:"platform,omitempty"`
 	Files             int        `json:"files"`
 	Bytes             int64      `json:"bytes"`
+	// Layouts says what kind of gather each root is.
+	Layouts []Layout `json:"layouts"`
+	// Health lists what the gather itself lacks.
+	Health Health `json:"health"`
+}
+
+// Layout is one gather found in the input: Kind is must-gather, inspect,
+// sosreport or "namespace folder"; Image the must-gather image and version;
+// Node the host of a sosreport.
+type Layout struct {
+	Root  string `json:"root"`
+	Kind  string `json:"kind"`
+	Image string `json:"image,omitempty"`
+	Node  string `json:"node,omitempty"`
+	Pods  int    `json:"pods"`
+}
+
+// Health lists what a support engineer checks about the gather itself; each
+// list is bounded (its last entry then says how many more there were).
+type Health struct {
+	MustGatherErrors      []string `json:"mustGatherErrors"`
+	NamespacesWithoutPods []string `json:"namespacesWithoutPods"`
+	PodsWithoutLogs       []string `json:"podsWithoutLogs"`
+	NodesWithoutLogs      []string `json:"nodesWithoutLogs"`
 }
 
 // Summary holds the counts a ticket comment starts with.
@@ -262,6 +286,14 @@ func (r *Report) Normalize() {
 	}
 	if r.Gather.Roots == nil {
 		r.Gather.Roots = []string{}
+	}
+	if r.Gather.Layouts == nil {
+		r.Gather.Layouts = []Layout{}
+	}
+	for _, l := range []*[]string{&r.Gather.Health.MustGatherErrors, &r.Gather.Health.NamespacesWithoutPods, &r.Gather.Health.PodsWithoutLogs, &r.Gather.Health.NodesWithoutLogs} {
+		if *l == nil {
+			*l = []string{}
+		}
 	}
 	if r.Summary.BySeverity == nil {
 		r.Summary.BySeverity = map[string]int{}
