@@ -3,13 +3,18 @@ package parser
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mgtriage/mgtriage/fixtures/gen"
+	"github.com/mholt/archives"
 )
 
 // syntheticKubeletLog writes a kubelet journal of about size bytes in the mix
@@ -149,4 +154,48 @@ func BenchmarkNodeLogStreamMemory(b *testing.B) {
 		b.ReportMetric(float64(p)/(1<<20), "peak-heap-MB")
 		b.ReportMetric(float64(bl.groups), "groups")
 	}
+}
+
+// BenchmarkReadGather reads one generated gather (2,000 pods, 40 MB of logs)
+// from a folder and from a .tar.gz of it, and only decompresses the .tar.gz,
+// all in one run. The bound: tar.gz ≤ 1.3 × (folder + gunzip).
+func BenchmarkReadGather(b *testing.B) {
+	dir := b.TempDir()
+	top, err := gen.Write(dir, gen.Options{Namespaces: 20, PodsPerNS: 100, Nodes: 6, LogLines: 200, KubeletLines: 100_000, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tgz := archiveOf(b, top, "gather.tar.gz", compressedTar(archives.Gz{}))
+	b.Run("folder", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Load(context.Background(), top); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("gunzip", func(b *testing.B) {
+		for b.Loop() {
+			f, err := os.Open(tgz)
+			if err != nil {
+				b.Fatal(err)
+			}
+			zr, err := gzip.NewReader(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			io.Copy(io.Discard, zr)
+			f.Close()
+		}
+	})
+	b.Run("tar.gz", func(b *testing.B) {
+		for b.Loop() {
+			g, err := Load(context.Background(), tgz)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(g.Pods) != 2000 {
+				b.Fatalf("%d pods", len(g.Pods))
+			}
+		}
+	})
 }

@@ -35,6 +35,19 @@ const maxGroupsPerPod = 64
 // when input does not exist, ErrNoGather when it holds no gather, and the
 // archive's error when the archive cannot be opened at all.
 func Load(ctx context.Context, input string) (*Gather, error) {
+	return LoadWith(ctx, input, Options{})
+}
+
+// Options tune LoadWith.
+type Options struct {
+	// OnRead, when set, is called with the number of bytes read from an
+	// archive input as it is read (for a progress bar); it is not called for a
+	// folder or a zip.
+	OnRead func(n int64)
+}
+
+// LoadWith is Load with options.
+func LoadWith(ctx context.Context, input string, o Options) (*Gather, error) {
 	b := newBuilder(input)
 	b.ctx = ctx
 	b.health = &b.g.Health
@@ -45,9 +58,9 @@ func Load(ctx context.Context, input string) (*Gather, error) {
 		prefix := "namespaces/" + filepath.Base(input) + "/"
 		visit = func(m Member) error { m.Path = prefix + m.Path; return b.visit(m) }
 	}
-	walkErr := Walk(ctx, input, visit, func(name, why string) {
+	walkErr := walkInput(ctx, input, visit, func(name, why string) {
 		b.problem(name, why)
-	})
+	}, o.OnRead)
 	if walkErr != nil {
 		if errors.Is(walkErr, ErrNotFound) || b.g.Files == 0 {
 			return nil, walkErr

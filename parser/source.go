@@ -55,6 +55,24 @@ type VisitFunc func(m Member) error
 // a readable archive. A read error in the middle of an archive ends the walk
 // with that error after every member before it was visited.
 func Walk(ctx context.Context, root string, visit VisitFunc, skipped func(name, why string)) error {
+	return walkInput(ctx, root, visit, skipped, nil)
+}
+
+// countingReader reports the bytes read through it.
+type countingReader struct {
+	r      io.Reader
+	onRead func(n int64)
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if n > 0 {
+		c.onRead(int64(n))
+	}
+	return n, err
+}
+
+func walkInput(ctx context.Context, root string, visit VisitFunc, skipped func(name, why string), onRead func(n int64)) error {
 	fi, err := os.Stat(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ErrNotFound
@@ -81,6 +99,14 @@ func Walk(ctx context.Context, root string, visit VisitFunc, skipped func(name, 
 	ex, ok := format.(archives.Extractor)
 	if !ok {
 		return fmt.Errorf("%s is a single %s-compressed file, not an archive of a gather", root, strings.TrimPrefix(format.Extension(), "."))
+	}
+	if _, isZip := format.(archives.Zip); !isZip {
+		// Streaming formats read in large blocks; a zip needs the file itself
+		// for random access.
+		if onRead != nil {
+			stream = &countingReader{r: stream, onRead: onRead}
+		}
+		stream = bufio.NewReaderSize(stream, 1<<20)
 	}
 	return w.archive(ex, stream, "", 0)
 }

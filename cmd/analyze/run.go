@@ -72,7 +72,9 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		return err
 	}
 	start := time.Now()
-	g, err := parser.Load(ctx, o.Path)
+	bar := newReadProgress(o.IO, o.Path)
+	g, err := parser.LoadWith(ctx, o.Path, parser.Options{OnRead: bar.onRead()})
+	bar.stop()
 	switch {
 	case errors.Is(err, parser.ErrNotFound):
 		return usageError{fmt.Errorf("%s: no such file or directory", o.Path)}
