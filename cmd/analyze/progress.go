@@ -85,4 +85,3 @@ func shortName(p string) string {
 	}
 	return "…" + p[len(p)-39:]
 }
-
