@@ -236,3 +236,31 @@ func TestCorpusNodeLogTiedToPods(t *testing.T) {
 		t.Error("no node-level PLEG lines")
 	}
 }
+
+func TestCorpusLayouts(t *testing.T) {
+	for name, want := range map[string]string{
+		"mg-metal-ocp49":     LayoutMustGather,
+		"mg-aws-ocp48":       LayoutMustGather,
+		"mg-fragment-ocp418": LayoutMustGather,
+		"sos-ubuntu-k8s123":  LayoutSosreport,
+	} {
+		t.Run(name, func(t *testing.T) {
+			g := loadCorpus(t, name)
+			if len(g.Layouts) != 1 || g.Layouts[0].Kind != want {
+				t.Fatalf("layouts %+v, want one %s", g.Layouts, want)
+			}
+			if len(g.Pods) == 0 {
+				t.Error("no pods")
+			}
+			for _, p := range g.Problems {
+				if name != "mg-fragment-ocp418" || p.Path != "timestamp" { // the fragment really has no timestamp file
+					t.Errorf("problem %v", p)
+				}
+			}
+		})
+	}
+	sos := loadCorpus(t, "sos-ubuntu-k8s123")
+	if sos.Layouts[0].Node != "juju-110cc2-k8stest-4" || len(sos.Pods) != 18 || sos.CollectedAt.IsZero() {
+		t.Errorf("sosreport: node %q pods %d time %v", sos.Layouts[0].Node, len(sos.Pods), sos.CollectedAt)
+	}
+}

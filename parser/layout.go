@@ -57,6 +57,20 @@ func (b *builder) recordNamespace(p string) {
 	b.namespaces[nsKey{p[:i], ns}] = true
 }
 
+// mustGatherMarkers are folders only a must-gather image writes beside
+// namespaces/ and cluster-scoped-resources/.
+var mustGatherMarkers = []string{"host_service_logs/", "nodes/", "etcd_info/", "monitoring/", "ingress_controllers/", "network_logs/"}
+
+func (b *builder) recordMustGatherMarker(p string) {
+	for _, m := range mustGatherMarkers {
+		if strings.HasPrefix(p, m) {
+			b.mgMarkers[""] = true
+		} else if i := strings.Index(p, "/"+m); i >= 0 {
+			b.mgMarkers[p[:i+1]] = true
+		}
+	}
+}
+
 var mgLogErrorRe = regexp.MustCompile(`(?i)\berror\b|\bfailed\b|timed out`)
 
 func (b *builder) readMustGatherLogs(data []byte) {
@@ -108,9 +122,11 @@ func (b *builder) settleLayouts() {
 			l.Kind = LayoutNamespace
 		case strings.HasPrefix(base, "inspect.local."):
 			l.Kind = LayoutInspect
-		case b.timestamps[dirKey(dir)] != nil || b.versions[dirKey(dir)] != "":
+		case b.timestamps[dirKey(dir)] != nil || b.versions[dirKey(dir)] != "" || b.mgMarkers[root]:
 			l.Kind = LayoutMustGather
-			l.Image = base
+			if root != "" {
+				l.Image = base
+			}
 			if v := b.versions[dirKey(dir)]; v != "" {
 				l.Image = v
 			}

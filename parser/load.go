@@ -125,6 +125,7 @@ type builder struct {
 	versions   map[string]string // folder → image version from its version file
 	hostnames  map[string]string // folder → host name of a sosreport
 	sosRoots   map[string]bool
+	mgMarkers  map[string]bool // folders holding must-gather-only content (nodes/, host_service_logs/, ...)
 	nsFolder   bool // the input is a single namespace folder
 	clusterIDs map[string]bool
 	health     *Health
@@ -146,6 +147,7 @@ func newBuilder(input string) *builder {
 		versions:   map[string]string{},
 		hostnames:  map[string]string{},
 		sosRoots:   map[string]bool{},
+		mgMarkers:  map[string]bool{},
 		clusterIDs: map[string]bool{},
 	}
 }
@@ -166,6 +168,7 @@ func (b *builder) visit(m Member) error {
 		}
 	}
 	b.recordNamespace(m.Path)
+	b.recordMustGatherMarker(m.Path)
 	c := classify(m.Path)
 	if c.Kind == kindOther {
 		return nil
