@@ -126,7 +126,7 @@ type builder struct {
 	hostnames  map[string]string // folder → host name of a sosreport
 	sosRoots   map[string]bool
 	mgMarkers  map[string]bool // folders holding must-gather-only content (nodes/, host_service_logs/, ...)
-	nsFolder   bool // the input is a single namespace folder
+	nsFolder   bool            // the input is a single namespace folder
 	clusterIDs map[string]bool
 	health     *Health
 }
