@@ -87,21 +87,58 @@ func looksLikeError(text []byte) bool {
 }
 
 // readTail reads a container log and keeps its last TailLines lines and its
-// error-looking lines (see ContainerLog.Errors). Each line starts with the CRI
-// timestamp (RFC 3339 with nanoseconds), which becomes Time.
-func readTail(r io.Reader, log *ContainerLog) error {
-	ring := make([]LogLine, 0, TailLines)
+// error-looking lines (see ContainerLog.Errors); with keep false it only
+// counts lines (a container that never failed). Each line starts with the CRI
+// timestamp (RFC 3339 with nanoseconds), which becomes Time. Lines are held as
+// reused byte buffers while reading and turned into text once, at the end.
+func readTail(r io.Reader, log *ContainerLog, keep bool) error {
+	type raw struct {
+		n    int
+		text []byte
+	}
+	var ring []raw
 	start := 0
-	var lastErrs []LogLine // ring of the latest error lines
+	var firstErrs, lastErrs []raw
 	errStart := 0
 	half := ErrorLines / 2
+	put := func(slot *raw, n int, line []byte) {
+		slot.n = n
+		slot.text = append(slot.text[:0], line...)
+	}
 	err := scanLines(r, func(n int, line []byte) {
-		ll := LogLine{Line: n}
-		text := line
-		if sp := bytes.IndexByte(line, ' '); sp > 0 && sp <= 40 {
-			if t, perr := time.Parse(time.RFC3339Nano, string(line[:sp])); perr == nil {
+		log.Lines = n
+		if !keep {
+			return
+		}
+		if looksLikeError(line) {
+			log.ErrorCount++
+			switch {
+			case len(firstErrs) < half:
+				firstErrs = append(firstErrs, raw{})
+				put(&firstErrs[len(firstErrs)-1], n, line)
+			case len(lastErrs) < half:
+				lastErrs = append(lastErrs, raw{})
+				put(&lastErrs[len(lastErrs)-1], n, line)
+			default:
+				put(&lastErrs[errStart], n, line)
+				errStart = (errStart + 1) % half
+			}
+		}
+		if len(ring) < TailLines {
+			ring = append(ring, raw{})
+			put(&ring[len(ring)-1], n, line)
+		} else {
+			put(&ring[start], n, line)
+			start = (start + 1) % TailLines
+		}
+	})
+	toLine := func(r raw) LogLine {
+		ll := LogLine{Line: r.n}
+		text := r.text
+		if sp := bytes.IndexByte(text, ' '); sp > 0 && sp <= 40 {
+			if t, perr := time.Parse(time.RFC3339Nano, string(text[:sp])); perr == nil {
 				ll.Time = t
-				text = line[sp+1:]
+				text = text[sp+1:]
 				// CRI log lines carry "stdout F " / "stderr P " after the time.
 				if rest, ok := criStreamPrefix(text); ok {
 					text = rest
@@ -109,29 +146,18 @@ func readTail(r io.Reader, log *ContainerLog) error {
 			}
 		}
 		ll.Text = cleanText(text)
-		if looksLikeError(text) {
-			log.ErrorCount++
-			switch {
-			case len(log.Errors) < half:
-				log.Errors = append(log.Errors, ll)
-			case len(lastErrs) < half:
-				lastErrs = append(lastErrs, ll)
-			default:
-				lastErrs[errStart] = ll
-				errStart = (errStart + 1) % half
-			}
+		return ll
+	}
+	for _, part := range [][]raw{ring[start:], ring[:start]} {
+		for _, r := range part {
+			log.Tail = append(log.Tail, toLine(r))
 		}
-		if len(ring) < TailLines {
-			ring = append(ring, ll)
-		} else {
-			ring[start] = ll
-			start = (start + 1) % TailLines
+	}
+	for _, part := range [][]raw{firstErrs, lastErrs[errStart:], lastErrs[:errStart]} {
+		for _, r := range part {
+			log.Errors = append(log.Errors, toLine(r))
 		}
-		log.Lines = n
-	})
-	log.Tail = append(ring[start:len(ring):len(ring)], ring[:start]...)
-	log.Errors = append(log.Errors, lastErrs[errStart:]...)
-	log.Errors = append(log.Errors, lastErrs[:errStart]...)
+	}
 	return err
 }
 

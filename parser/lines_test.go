@@ -30,7 +30,7 @@ func TestReadTailKeepsLastLines(t *testing.T) {
 		b.WriteString("2026-11-20T09:01:02.123456789Z line\n")
 	}
 	l := &ContainerLog{}
-	if err := readTail(strings.NewReader(b.String()), l); err != nil {
+	if err := readTail(strings.NewReader(b.String()), l, true); err != nil {
 		t.Fatal(err)
 	}
 	if l.Lines != TailLines+15 || len(l.Tail) != TailLines || l.Tail[0].Line != 16 || l.Tail[len(l.Tail)-1].Line != TailLines+15 {
@@ -118,7 +118,7 @@ func TestReadTailKeepsErrorLines(t *testing.T) {
 		}
 	}
 	l := &ContainerLog{}
-	if err := readTail(strings.NewReader(b.String()), l); err != nil {
+	if err := readTail(strings.NewReader(b.String()), l, true); err != nil {
 		t.Fatal(err)
 	}
 	var lines []int

@@ -126,6 +126,7 @@ type builder struct {
 	hostnames  map[string]string // folder → host name of a sosreport
 	sosRoots   map[string]bool
 	mgMarkers  map[string]bool // folders holding must-gather-only content (nodes/, host_service_logs/, ...)
+	known      map[string]*Pod // root + "ns/name" → pod from a pods.yaml read earlier in the pass
 	nsFolder   bool            // the input is a single namespace folder
 	clusterIDs map[string]bool
 	health     *Health
@@ -148,6 +149,7 @@ func newBuilder(input string) *builder {
 		hostnames:  map[string]string{},
 		sosRoots:   map[string]bool{},
 		mgMarkers:  map[string]bool{},
+		known:      map[string]*Pod{},
 		clusterIDs: map[string]bool{},
 	}
 }
@@ -216,6 +218,9 @@ func (b *builder) decode(p string, c classified, data []byte) error {
 		errs = decodeItems(data, func(o *corev1.Pod, line int) {
 			b.listPods[k] = append(b.listPods[k], &Pod{Object: *o, Source: Source{p, line}})
 		})
+		for _, pod := range b.listPods[k] {
+			b.known[k.root+pod.Key()] = pod
+		}
 		if _, ok := b.listPods[k]; !ok {
 			b.listPods[k] = nil // seen, but empty
 		}
@@ -326,10 +331,37 @@ func (b *builder) decodeInfrastructure(data []byte) []error {
 
 func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
 	l := &ContainerLog{Container: c.Container, Previous: c.Previous, Source: Source{Path: p}}
-	err := readTail(r, l)
+	err := readTail(r, l, !b.quietContainer(nsKey{c.Root, c.Namespace}, c.Pod, c.Container))
 	key := c.Namespace + "/" + c.Pod
 	b.logs[key] = append(b.logs[key], l)
 	return err
+}
+
+// quietContainer reports whether the container's log cannot be evidence: its
+// pod was read earlier in the pass and the container never failed (running
+// and ready, or completed, with no restart). Its log is then only counted,
+// which keeps memory flat on gathers of thousands of healthy pods.
+func (b *builder) quietContainer(k nsKey, pod, container string) bool {
+	p := b.known[k.root+k.ns+"/"+pod]
+	if p == nil {
+		return false
+	}
+	for _, list := range [][]corev1.ContainerStatus{p.Object.Status.ContainerStatuses, p.Object.Status.InitContainerStatuses} {
+		for _, st := range list {
+			if st.Name != container {
+				continue
+			}
+			if st.RestartCount > 0 || st.LastTerminationState.Terminated != nil {
+				return false
+			}
+			if st.State.Running != nil && st.Ready {
+				return true
+			}
+			t := st.State.Terminated
+			return t != nil && t.ExitCode == 0
+		}
+	}
+	return false
 }
 
 // Group limits: repeats collapse into groups, and these bound how many
