@@ -86,6 +86,17 @@ func looksLikeError(text []byte) bool {
 	return false
 }
 
+// afterTimestamp drops the CRI timestamp ("2026-11-20T09:01:02.1Z ") that
+// starts a container log line.
+func afterTimestamp(line []byte) []byte {
+	if len(line) > 20 && line[4] == '-' && line[10] == 'T' {
+		if sp := bytes.IndexByte(line, ' '); sp > 0 && sp <= 40 {
+			return line[sp+1:]
+		}
+	}
+	return line
+}
+
 // readTail reads a container log and keeps its last TailLines lines and its
 // error-looking lines (see ContainerLog.Errors); with keep false it only
 // counts lines (a container that never failed). Each line starts with the CRI
@@ -110,7 +121,7 @@ func readTail(r io.Reader, log *ContainerLog, keep bool) error {
 		if !keep {
 			return
 		}
-		if looksLikeError(line) {
+		if looksLikeError(afterTimestamp(line)) {
 			log.ErrorCount++
 			switch {
 			case len(firstErrs) < half:
