@@ -151,6 +151,26 @@ func buildPod(p *parser.Pod, short func(string) string) Pod {
 	for _, g := range p.NodeLog {
 		out.NodeLog = append(out.NodeLog, buildLogGroup(g, short))
 	}
+	events := p.Events
+	if len(events) > MaxPodEvents {
+		out.EventsOmitted = len(events) - MaxPodEvents
+		events = events[len(events)-MaxPodEvents:]
+	}
+	for _, e := range events {
+		out.Events = append(out.Events, buildPodEvent(e, short))
+	}
+	return out
+}
+
+// buildPodEvent keeps what a timeline needs of an event, its message cut to
+// MaxEventMessageRunes.
+func buildPodEvent(e *parser.Event, short func(string) string) PodEvent {
+	o := e.Object
+	out := PodEvent{Time: timePtr(e.When), Type: o.Type, Reason: o.Reason, Count: e.Count(),
+		Message: truncateRunes(o.Message, MaxEventMessageRunes), Path: short(e.Source.Path), Line: e.Source.Line}
+	if first := o.FirstTimestamp.Time; !first.IsZero() && !first.Equal(e.When) {
+		out.FirstTime = timePtr(first)
+	}
 	return out
 }
 

@@ -2,6 +2,7 @@ package report
 
 import (
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -16,15 +17,35 @@ var htmlTemplateText string
 // htmlTemplate is parsed once; it holds no state, so sharing it is safe.
 var htmlTemplate = template.Must(template.New("report.html").Parse(htmlTemplateText))
 
-// htmlPageSize is how many pod rows the pods table shows per page, and how many
-// pods that are not healthy the page holds before its script runs.
-const htmlPageSize = 200
+// Bounds that keep the page usable with tens of thousands of pods and safe
+// from one huge value. report.json keeps what the page leaves out.
+const (
+	// htmlPageSize is how many pod rows the pods table shows per page, and how
+	// many pods that are not healthy the page holds before its script runs.
+	htmlPageSize = 200
+	// htmlDetailBudget bounds the JSON of the pod details embedded in the page.
+	// Pods named by findings come first, then the other unhealthy pods in
+	// table order, until the budget is spent.
+	htmlDetailBudget = 4 << 20
+	// Per pod detail: events (newest kept), node-log groups, and runes of a
+	// message or log text.
+	htmlDetailEvents    = 30
+	htmlDetailNodeLog   = 20
+	htmlDetailTextRunes = 600
+	// htmlEvidenceRunes bounds one evidence line, htmlHealthItems each gather
+	// health list and htmlNodeLogGroups the log groups shown per node.
+	htmlEvidenceRunes = 4000
+	htmlHealthItems   = 200
+	htmlNodeLogGroups = 20
+)
 
 // WriteHTML writes r as one self-contained HTML page: inline CSS and script, a
 // Content-Security-Policy that forbids loading anything, every gather string
 // escaped by html/template. Findings read without JavaScript; the script adds
-// filters, and sorting, filtering and paging of the pods table, whose rows are
-// embedded as JSON and drawn with textContent.
+// filters (also set from the URL: #sev=critical&ns=shop&node=n&q=text), the
+// sorting, filtering and paging of the pods table, and a detail panel with a
+// timeline for each unhealthy pod (#pod=namespace/name). Pod rows and details
+// are embedded as JSON and drawn with textContent only.
 func WriteHTML(w io.Writer, r *Report) error {
 	return htmlTemplate.Execute(w, newHTMLView(r))
 }
@@ -33,15 +54,23 @@ func WriteHTML(w io.Writer, r *Report) error {
 // control characters, every choice (classes, links, open sections) already made.
 type htmlView struct {
 	Title         string
+	Subtitle      string
 	Tool          string
 	SchemaVersion int
+	Gathered      string // RFC 3339, the "now" of the timelines; "" when unknown
 	Cluster       []htmlField
+	Cards         []htmlField
 	Severities    []htmlSeverity
 	TotalFindings int
 	Nodes         []htmlNode
 	Findings      []htmlFinding
 	Namespaces    []string
+	NodeNames     []string
 	Pods          htmlPods
+	Details       []podDetail
+	Layouts       []Layout
+	Health        []htmlHealthList
+	HealthIssues  int
 	Problems      []Problem
 }
 
@@ -54,8 +83,16 @@ type htmlSeverity struct {
 
 type htmlNode struct {
 	Name, Ready, Roles, Version string
+	LogAnchor                   string // id of the node's log section
 	Healthy                     bool
 	Conditions                  []string
+	Log                         []htmlLogGroup
+	LogOmitted                  int
+}
+
+type htmlLogGroup struct {
+	Class, Severity, Unit, Cite, First, Last, Text string
+	Count                                          int
 }
 
 type htmlFinding struct {
@@ -68,12 +105,21 @@ type htmlFinding struct {
 	Category    string
 	Object      string
 	Namespaces  string // one namespace a line, for the namespace filter
+	Nodes       string // one node a line, for the node filter
+	GroupedBy   string
 	Hint        string
-	Objects     []string
+	Objects     []htmlObject
+	Explains    []htmlObject
 	Missing     []string
 	Remediation [][]stepPart
 	Docs        []htmlDoc
 	Evidence    []htmlEvidence
+}
+
+// htmlObject is an object of a finding; Pod is "namespace/name" for a pod,
+// which links to its detail.
+type htmlObject struct {
+	Text, Pod, Rule string
 }
 
 // htmlDoc is a docs entry: URL is set only for an http(s) link.
@@ -84,12 +130,92 @@ type htmlEvidence struct {
 	Count                  int
 }
 
+type htmlHealthList struct {
+	Title string
+	Items []string
+	More  int
+	Total int
+}
+
 type htmlPods struct {
 	Total, Unhealthy, PageSize int
 	FirstPage                  [][]string
 	// Rows holds every pod as NAMESPACE NAME READY STATUS RESTARTS AGE STAGE
-	// NODE and "1" when the pod is not healthy ("0" otherwise).
+	// NODE, "1" when the pod is not healthy ("0" otherwise), and the index of
+	// its detail in the pod-detail data ("" when the page holds none).
 	Rows [][]string
+}
+
+// podDetail is one unhealthy pod as its detail panel draws it; times are RFC 3339.
+type podDetail struct {
+	Key           string            `json:"key"`
+	Node          string            `json:"node,omitempty"`
+	Phase         string            `json:"phase,omitempty"`
+	Ready         string            `json:"ready"`
+	Status        string            `json:"status"`
+	Restarts      string            `json:"restarts"`
+	Age           string            `json:"age"`
+	Owner         string            `json:"owner,omitempty"`
+	Source        string            `json:"source,omitempty"`
+	Stage         string            `json:"stage,omitempty"`
+	StageReason   string            `json:"stageReason,omitempty"`
+	StageMessage  string            `json:"stageMessage,omitempty"`
+	StageSince    string            `json:"stageSince,omitempty"`
+	StageLookAt   string            `json:"stageLookAt,omitempty"`
+	Containers    []detailContainer `json:"containers"`
+	Events        []detailEvent     `json:"events"`
+	EventsOmitted int               `json:"eventsOmitted,omitempty"`
+	NodeLog       []detailLog       `json:"nodeLog"`
+	NodeLogMore   int               `json:"nodeLogOmitted,omitempty"`
+	Findings      []detailFinding   `json:"findings"`
+}
+
+type detailContainer struct {
+	Name           string   `json:"name"`
+	Kind           string   `json:"kind"`
+	Image          string   `json:"image,omitempty"`
+	State          string   `json:"state,omitempty"`
+	Reason         string   `json:"reason,omitempty"`
+	Message        string   `json:"message,omitempty"`
+	Exit           string   `json:"exit,omitempty"` // "137 (signal 9): meaning"
+	Ready          bool     `json:"ready"`
+	Restarts       int32    `json:"restarts"`
+	LastReason     string   `json:"lastReason,omitempty"`
+	LastExit       string   `json:"lastExit,omitempty"`
+	LastFinished   string   `json:"lastFinished,omitempty"`
+	BackOff        string   `json:"backOff,omitempty"`
+	NextRestart    string   `json:"nextRestart,omitempty"`
+	CrashLoopSince string   `json:"crashLoopSince,omitempty"`
+	Probes         []string `json:"probes,omitempty"`
+}
+
+type detailEvent struct {
+	Time    string `json:"time,omitempty"`
+	First   string `json:"first,omitempty"`
+	Type    string `json:"type"`
+	Reason  string `json:"reason"`
+	Count   int    `json:"count"`
+	Message string `json:"message"`
+	Cite    string `json:"cite"`
+}
+
+type detailLog struct {
+	Class     string `json:"class"`
+	Severity  string `json:"severity,omitempty"`
+	Unit      string `json:"unit"`
+	Container string `json:"container,omitempty"`
+	First     string `json:"first,omitempty"`
+	Last      string `json:"last,omitempty"`
+	Count     int    `json:"count"`
+	Text      string `json:"text"`
+	Cite      string `json:"cite"`
+}
+
+type detailFinding struct {
+	Anchor   string `json:"anchor"`
+	Severity string `json:"severity"`
+	Title    string `json:"title"`
+	Rule     string `json:"rule"`
 }
 
 func newHTMLView(r *Report) htmlView {
@@ -97,43 +223,82 @@ func newHTMLView(r *Report) htmlView {
 		Title:         "mgtriage report",
 		Tool:          strings.TrimSpace(cleanLine(r.Tool.Name + " " + r.Tool.Version)),
 		SchemaVersion: r.SchemaVersion,
+		Gathered:      formatTime(r.Gather.CollectedAt),
 		Cluster:       htmlOverview(r),
+		Cards:         htmlCards(r),
 		TotalFindings: totalFindings(r),
-		Pods:          htmlPodsView(r.Pods),
 	}
 	if r.Gather.ClusterVersion != "" {
 		v.Title += ": OpenShift " + cleanLine(r.Gather.ClusterVersion)
 	}
+	v.Subtitle = htmlSubtitle(r)
 	for _, c := range severityCounts(r) {
 		v.Severities = append(v.Severities, htmlSeverity{Name: c.Severity, Class: sevClass(c.Severity), Count: c.Count})
 	}
-	for _, n := range r.Nodes {
-		v.Nodes = append(v.Nodes, htmlNode{
-			Name:       cleanLine(n.Name),
-			Ready:      cleanLine(n.Ready),
-			Roles:      cleanLine(strings.Join(n.Roles, ", ")),
-			Version:    cleanLine(n.KubeletVersion),
-			Healthy:    n.Ready == "True" && len(n.Conditions) == 0,
-			Conditions: cleanLines(n.Conditions),
-		})
+	for i, n := range r.Nodes {
+		h := htmlNodeView(n)
+		h.LogAnchor = "nodelog-" + strconv.Itoa(i+1)
+		v.Nodes = append(v.Nodes, h)
 	}
-	namespaces := map[string]bool{}
+	namespaces, nodes := map[string]bool{}, map[string]bool{}
 	for i, f := range r.Findings {
-		v.Findings = append(v.Findings, htmlFindingView(i+1, f))
-		for _, o := range f.Objects {
-			if o.Namespace != "" {
-				namespaces[cleanLine(o.Namespace)] = true
-			}
+		h := htmlFindingView(i+1, f)
+		v.Findings = append(v.Findings, h)
+		for _, ns := range strings.Split(h.Namespaces, "\n") {
+			namespaces[ns] = ns != ""
+		}
+		for _, n := range strings.Split(h.Nodes, "\n") {
+			nodes[n] = n != ""
 		}
 	}
-	for ns := range namespaces {
-		v.Namespaces = append(v.Namespaces, ns)
+	v.Namespaces, v.NodeNames = trueKeys(namespaces), trueKeys(nodes)
+	v.Details = htmlDetails(r)
+	v.Pods = htmlPodsView(r.Pods, v.Details)
+	for _, l := range r.Gather.Layouts {
+		v.Layouts = append(v.Layouts, Layout{Root: cleanLine(orDot(l.Root)), Kind: cleanLine(l.Kind), Image: cleanLine(l.Image), Node: cleanLine(l.Node), Pods: l.Pods})
 	}
-	sort.Strings(v.Namespaces)
+	v.Health, v.HealthIssues = htmlHealth(r.Gather.Health)
 	for _, p := range r.Problems {
 		v.Problems = append(v.Problems, Problem{Path: cleanLine(p.Path), Error: cleanText(p.Error)})
 	}
 	return v
+}
+
+func trueKeys(m map[string]bool) []string {
+	var out []string
+	for k, ok := range m {
+		if ok {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// htmlSubtitle is the line under the title: platform, gather time, rules.
+func htmlSubtitle(r *Report) string {
+	g := r.Gather
+	var parts []string
+	if g.KubernetesVersion != "" {
+		parts = append(parts, "Kubernetes "+cleanLine(g.KubernetesVersion))
+	}
+	if g.Platform != "" {
+		parts = append(parts, "platform "+cleanLine(g.Platform))
+	}
+	parts = append(parts, "gathered "+gatherTime(g), "rule table "+cleanLine(orUnknown(r.Rules.Version)))
+	return strings.Join(parts, " · ")
+}
+
+// htmlCards are the numbers the overview starts with.
+func htmlCards(r *Report) []htmlField {
+	s := r.Summary
+	return []htmlField{
+		{"Findings", strconv.Itoa(totalFindings(r))},
+		{"Pods not healthy", fmt.Sprintf("%d of %d", s.UnhealthyPods, s.Pods)},
+		{"Nodes", strconv.Itoa(s.Nodes)},
+		{"Warning events", fmt.Sprintf("%d of %d", s.WarningEvents, s.Events)},
+		{"Gather problems", strconv.Itoa(len(r.Problems))},
+	}
 }
 
 func htmlOverview(r *Report) []htmlField {
@@ -175,27 +340,61 @@ func htmlOverview(r *Report) []htmlField {
 	)
 }
 
+func htmlNodeView(n Node) htmlNode {
+	h := htmlNode{
+		Name:       cleanLine(n.Name),
+		Ready:      cleanLine(n.Ready),
+		Roles:      cleanLine(strings.Join(n.Roles, ", ")),
+		Version:    cleanLine(n.KubeletVersion),
+		Healthy:    n.Ready == "True" && len(n.Conditions) == 0,
+		Conditions: cleanLines(n.Conditions),
+	}
+	for i, g := range n.Log {
+		if i == htmlNodeLogGroups {
+			h.LogOmitted = len(n.Log) - i
+			break
+		}
+		h.Log = append(h.Log, htmlLogGroup{
+			Class: cleanLine(g.Class), Severity: cleanLine(g.Severity), Unit: cleanLine(g.Unit),
+			Cite: evidenceCite(Evidence{Path: g.Path, Line: g.Line}), First: formatTime(g.First), Last: formatTime(g.Last),
+			Text: truncateRunes(cleanLine(g.Text), htmlDetailTextRunes), Count: g.Count,
+		})
+	}
+	return h
+}
+
 func htmlFindingView(n int, f Finding) htmlFinding {
 	h := htmlFinding{
-		Anchor:   "finding-" + strconv.Itoa(n),
-		Severity: orUnknown(cleanLine(f.Severity)),
-		Class:    sevClass(f.Severity),
-		Open:     SeverityRank(f.Severity) <= SeverityRank(SeverityHigh),
-		Title:    cleanLine(f.Title),
-		Rule:     cleanLine(f.RuleID) + " v" + strconv.Itoa(f.RuleVersion),
-		Category: cleanLine(f.Category),
-		Object:   firstObject(f),
-		Hint:     cleanText(f.Hint),
-		Missing:  cleanLines(f.Missing),
+		Anchor:    findingAnchor(n),
+		Severity:  orUnknown(cleanLine(f.Severity)),
+		Class:     sevClass(f.Severity),
+		Open:      SeverityRank(f.Severity) <= SeverityRank(SeverityHigh),
+		Title:     cleanLine(f.Title),
+		Rule:      cleanLine(f.RuleID) + " v" + strconv.Itoa(f.RuleVersion),
+		Category:  cleanLine(f.Category),
+		Object:    objectsSummary(f),
+		Hint:      cleanText(f.Hint),
+		Missing:   cleanLines(f.Missing),
+		GroupedBy: groupPhrase(f.GroupedBy),
 	}
-	var ns []string
+	var ns, nodes []string
 	for _, o := range f.Objects {
-		h.Objects = append(h.Objects, objectDetail(o))
+		h.Objects = append(h.Objects, htmlObjectView(o))
 		if o.Namespace != "" {
 			ns = append(ns, cleanLine(o.Namespace))
 		}
+		if o.Node != "" {
+			nodes = append(nodes, cleanLine(o.Node))
+		}
+		if o.Kind == "Node" {
+			nodes = append(nodes, cleanLine(o.Name))
+		}
+	}
+	for _, o := range f.Explains {
+		h.Explains = append(h.Explains, htmlObjectView(o))
 	}
 	h.Namespaces = strings.Join(ns, "\n")
+	h.Nodes = strings.Join(nodes, "\n")
 	for _, step := range f.Remediation {
 		h.Remediation = append(h.Remediation, splitStep(step))
 	}
@@ -211,24 +410,73 @@ func htmlFindingView(n int, f Finding) htmlFinding {
 			Cite:  evidenceCite(e),
 			Kind:  cleanLine(e.Kind),
 			Time:  formatTime(e.Time),
-			Text:  strings.TrimRight(cleanText(e.Text), "\n"),
+			Text:  cutText(strings.TrimRight(cleanText(e.Text), "\n"), htmlEvidenceRunes),
 			Count: e.Count,
 		})
 	}
 	return h
 }
 
-func htmlPodsView(pods []Pod) htmlPods {
+func findingAnchor(n int) string { return "finding-" + strconv.Itoa(n) }
+
+func htmlObjectView(o Object) htmlObject {
+	h := htmlObject{Text: objectDetail(o), Rule: cleanLine(o.RuleID)}
+	if o.Kind == "Pod" && o.Namespace != "" {
+		h.Pod = podKey(o.Namespace, o.Name)
+	}
+	return h
+}
+
+// podKey is how the page names a pod: "namespace/name", cleaned.
+func podKey(ns, name string) string { return cleanLine(ns) + "/" + cleanLine(name) }
+
+// cutText is truncateRunes with a note that the rest is in report.json.
+func cutText(s string, n int) string {
+	t := truncateRunes(s, n)
+	if t != s {
+		t += " [cut; the whole text is in report.json]"
+	}
+	return t
+}
+
+func htmlHealth(h Health) ([]htmlHealthList, int) {
+	var out []htmlHealthList
+	issues := 0
+	for _, l := range []struct {
+		title string
+		list  []string
+	}{
+		{"must-gather.logs errors", h.MustGatherErrors},
+		{"Namespaces without pods.yaml", h.NamespacesWithoutPods},
+		{"Pods without logs", h.PodsWithoutLogs},
+		{"Nodes without kubelet logs", h.NodesWithoutLogs},
+	} {
+		shown, more := boundedList(l.list, htmlHealthItems)
+		out = append(out, htmlHealthList{Title: l.title, Items: cleanLines(shown), More: more, Total: len(shown) + more})
+		issues += len(shown) + more
+	}
+	return out, issues
+}
+
+func htmlPodsView(pods []Pod, details []podDetail) htmlPods {
+	index := make(map[string]int, len(details))
+	for i, d := range details {
+		index[d.Key] = i
+	}
 	v := htmlPods{Total: len(pods), PageSize: htmlPageSize, Rows: make([][]string, 0, len(pods))}
 	for _, p := range pods {
-		flag := "0"
+		flag, detail := "0", ""
+		key := podKey(p.Namespace, p.Name)
 		if !p.Healthy {
 			flag = "1"
 			v.Unhealthy++
+			if i, ok := index[key]; ok {
+				detail = strconv.Itoa(i)
+			}
 		}
 		row := []string{
 			cleanLine(p.Namespace), cleanLine(p.Name), cleanLine(p.Ready), cleanLine(p.Status),
-			cleanLine(p.Restarts), cleanLine(p.Age), cleanLine(p.Stage), cleanLine(p.Node), flag,
+			cleanLine(p.Restarts), cleanLine(p.Age), stageCell(p), cleanLine(p.Node), flag, detail,
 		}
 		v.Rows = append(v.Rows, row)
 		if !p.Healthy && len(v.FirstPage) < htmlPageSize {
@@ -236,6 +484,131 @@ func htmlPodsView(pods []Pod) htmlPods {
 		}
 	}
 	return v
+}
+
+// htmlDetails makes the detail of each unhealthy pod, those named by findings
+// first, until htmlDetailBudget bytes of JSON are used.
+func htmlDetails(r *Report) []podDetail {
+	findings := map[string][]detailFinding{}
+	var order []string
+	for i, f := range r.Findings {
+		df := detailFinding{Anchor: findingAnchor(i + 1), Severity: orUnknown(cleanLine(f.Severity)), Title: cleanLine(f.Title), Rule: cleanLine(f.RuleID)}
+		for _, o := range append(append([]Object(nil), f.Objects...), f.Explains...) {
+			if o.Kind != "Pod" {
+				continue
+			}
+			k := podKey(o.Namespace, o.Name)
+			if _, seen := findings[k]; !seen {
+				order = append(order, k)
+			}
+			if l := findings[k]; len(l) == 0 || l[len(l)-1].Anchor != df.Anchor {
+				findings[k] = append(l, df)
+			}
+		}
+	}
+	pods := map[string]*Pod{}
+	for i := range r.Pods {
+		if p := &r.Pods[i]; !p.Healthy {
+			k := podKey(p.Namespace, p.Name)
+			if _, dup := pods[k]; !dup {
+				pods[k] = p
+				if _, named := findings[k]; !named {
+					order = append(order, k)
+				}
+			}
+		}
+	}
+	out := []podDetail{}
+	used := 0
+	for _, k := range order {
+		p := pods[k]
+		if p == nil {
+			continue
+		}
+		d := newPodDetail(p, findings[k])
+		b, err := json.Marshal(d)
+		if err != nil || used+len(b) > htmlDetailBudget {
+			continue
+		}
+		used += len(b) + 1
+		out = append(out, d)
+	}
+	return out
+}
+
+func newPodDetail(p *Pod, findings []detailFinding) podDetail {
+	d := podDetail{
+		Key: podKey(p.Namespace, p.Name), Node: cleanLine(p.Node), Phase: cleanLine(p.Phase),
+		Ready: cleanLine(p.Ready), Status: cleanLine(p.Status), Restarts: cleanLine(p.Restarts), Age: cleanLine(p.Age),
+		Owner: cleanLine(p.Owner), Source: cleanLine(p.Source),
+		Stage: cleanLine(p.Stage), StageReason: cleanLine(p.StageReason),
+		StageMessage: detailText(p.StageMessage), StageSince: formatTime(p.StageSince), StageLookAt: cleanLine(p.StageLookAt),
+		Containers: []detailContainer{}, Events: []detailEvent{}, NodeLog: []detailLog{}, Findings: findings,
+	}
+	if d.Findings == nil {
+		d.Findings = []detailFinding{}
+	}
+	for _, c := range p.Containers {
+		d.Containers = append(d.Containers, newDetailContainer(c))
+	}
+	events := p.Events
+	d.EventsOmitted = p.EventsOmitted
+	if len(events) > htmlDetailEvents {
+		d.EventsOmitted += len(events) - htmlDetailEvents
+		events = events[len(events)-htmlDetailEvents:]
+	}
+	for _, e := range events {
+		d.Events = append(d.Events, detailEvent{
+			Time: formatTime(e.Time), First: formatTime(e.FirstTime), Type: cleanLine(e.Type), Reason: cleanLine(e.Reason),
+			Count: e.Count, Message: detailText(e.Message), Cite: evidenceCite(Evidence{Path: e.Path, Line: e.Line}),
+		})
+	}
+	for i, g := range p.NodeLog {
+		if i == htmlDetailNodeLog {
+			d.NodeLogMore = len(p.NodeLog) - i
+			break
+		}
+		d.NodeLog = append(d.NodeLog, detailLog{
+			Class: cleanLine(g.Class), Severity: cleanLine(g.Severity), Unit: cleanLine(g.Unit), Container: cleanLine(g.Container),
+			First: formatTime(g.First), Last: formatTime(g.Last), Count: g.Count, Text: detailText(g.Text),
+			Cite: evidenceCite(Evidence{Path: g.Path, Line: g.Line}),
+		})
+	}
+	return d
+}
+
+func newDetailContainer(c Container) detailContainer {
+	d := detailContainer{
+		Name: cleanLine(c.Name), Kind: cleanLine(c.Kind), Image: cleanLine(c.Image), State: cleanLine(c.State),
+		Reason: cleanLine(c.Reason), Message: detailText(c.Message), Ready: c.Ready, Restarts: c.RestartCount,
+		BackOff: cleanLine(c.BackOff), NextRestart: formatTime(c.NextRestart), CrashLoopSince: formatTime(c.CrashLoopSince),
+		Probes: cleanLines(c.Probes),
+	}
+	if c.ExitCode != nil {
+		d.Exit = exitText(*c.ExitCode, c.Signal, c.ExitMeaning)
+	}
+	if l := c.Last; l != nil {
+		d.LastReason = cleanLine(l.Reason)
+		d.LastExit = exitText(l.ExitCode, l.Signal, l.ExitMeaning)
+		d.LastFinished = formatTime(l.FinishedAt)
+	}
+	return d
+}
+
+// exitText is "137 (signal 9): meaning".
+func exitText(code, signal int32, meaning string) string {
+	s := strconv.Itoa(int(code))
+	if signal != 0 {
+		s += fmt.Sprintf(" (signal %d)", signal)
+	}
+	if m := cleanLine(meaning); m != "" {
+		s += ": " + m
+	}
+	return s
+}
+
+func detailText(s string) string {
+	return truncateRunes(strings.TrimSpace(cleanLine(s)), htmlDetailTextRunes)
 }
 
 // sevClass is the CSS class of a severity; unknown names share one class.

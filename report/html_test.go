@@ -24,13 +24,29 @@ var (
 	hrefAttr   = regexp.MustCompile(`(?i)\bhref\s*=\s*"([^"]*)"`)
 	anchorTag  = regexp.MustCompile(`(?i)<a\s[^>]*>`)
 	podDataTag = regexp.MustCompile(`(?s)<script type="application/json" id="pod-data">(.*?)</script>`)
+	detailTag  = regexp.MustCompile(`(?s)<script type="application/json" id="pod-detail-data">(.*?)</script>`)
+	jsonData   = regexp.MustCompile(`(?s)(<script type="application/json" id="[a-z-]+">)(.*?)(</script>)`)
 )
+
+// withoutData returns the page with the bodies of its JSON data elements
+// emptied, after checking that none holds a character that could end the
+// element or start markup.
+func withoutData(t *testing.T, page string) string {
+	t.Helper()
+	return jsonData.ReplaceAllStringFunc(page, func(m string) string {
+		parts := jsonData.FindStringSubmatch(m)
+		if strings.ContainsAny(parts[2], "<>&") {
+			t.Errorf("JSON data element holds a raw <, > or &: %.200s", parts[2])
+		}
+		return parts[1] + parts[3]
+	})
+}
 
 // TestHTMLLoadsNothing checks that the page names no resource to load: no
 // src, no stylesheet link, no @import or url(), and that its only links are
 // in-page anchors and the http(s) docs links, opened without a referrer.
 func TestHTMLLoadsNothing(t *testing.T) {
-	out := render(t, func(b *bytes.Buffer, r *Report) error { return WriteHTML(b, r) })
+	out := withoutData(t, render(t, func(b *bytes.Buffer, r *Report) error { return WriteHTML(b, r) }))
 	lower := strings.ToLower(out)
 	for _, bad := range []string{"src=", "<link", "@import", "url(", "<iframe", "<object", "<embed", "<img", "<base", "<form", "javascript:alert(1)\""} {
 		if strings.Contains(lower, bad) {
@@ -91,8 +107,8 @@ func TestHTMLPodData(t *testing.T) {
 	r := loadReport(t)
 	r.Pods[0].Name = "</script><script>alert(1)</script><!--"
 	out := writeHTML(t, r)
-	if n := strings.Count(strings.ToLower(out), "</script"); n != 2 {
-		t.Fatalf("found %d </script, want 2 (the data and the code)", n)
+	if n := strings.Count(strings.ToLower(out), "</script"); n != 3 {
+		t.Fatalf("found %d </script, want 3 (the rows, the details and the code)", n)
 	}
 	m := podDataTag.FindStringSubmatch(out)
 	if m == nil {
@@ -103,24 +119,35 @@ func TestHTMLPodData(t *testing.T) {
 		t.Fatalf("pod data is not JSON: %v\n%s", err, m[1])
 	}
 	want := [][]string{
-		{"openshift-dns", "</script><script>alert(1)</script><!--", "2/2", "Running", "0", "12d", "", "worker-0", "0"},
-		{"shop", "web-7d9f|`x`", "0/1", "CrashLoopBackOff", "12 (2m ago)", "3h", "ContainersReady", "worker-0", "1"},
-		{"shop", "api-5c6b9d-xk2pq", "0/1", "ImagePullBackOff", "0", "47m", "ContainersReady", "worker-1", "1"},
-		{"shop", "report-28577520-abcde", "0/1", "Completed", "0", "2d", "", "worker-1", "0"},
-		{"batch", "loader-0", "0/1", "Pending", "0", "5m", "PodScheduled", "", "1"},
+		{"openshift-dns", "</script><script>alert(1)</script><!--", "2/2", "Running", "0", "12d", "", "worker-0", "0", ""},
+		{"shop", "web-7d9f|`x`", "0/1", "CrashLoopBackOff", "12 (2m ago)", "3h", "ContainersReady: ContainersNotReady", "worker-0", "1", "0"},
+		{"shop", "api-5c6b9d-xk2pq", "0/1", "ImagePullBackOff", "0", "47m", "ContainersReady: ContainersNotReady", "worker-1", "1", "1"},
+		{"shop", "report-28577520-abcde", "0/1", "Completed", "0", "2d", "", "worker-1", "0", ""},
+		{"batch", "loader-0", "0/1", "Pending", "0", "5m", "PodScheduled", "", "1", "2"},
 	}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("pod rows (-want +got):\n%s", diff)
 	}
 }
 
-// TestHTMLLargeReport renders 20,000 pods: the page holds only the first page
-// of unhealthy pods as HTML, and every pod in the JSON rows.
+// TestHTMLLargeReport renders 20,000 pods, a third of them unhealthy with
+// events and node-log lines: the page holds only the first page of unhealthy
+// pods as HTML, every pod in the JSON rows, and pod details within budget.
 func TestHTMLLargeReport(t *testing.T) {
 	r := &Report{SchemaVersion: SchemaVersion}
 	for i := range 20000 {
-		r.Pods = append(r.Pods, Pod{Namespace: "ns", Name: fmt.Sprintf("pod-%05d", i), Ready: "1/1", Status: "Running",
-			Restarts: "0", Age: "1d", Node: "worker", Healthy: i%3 != 0})
+		p := Pod{Namespace: "ns", Name: fmt.Sprintf("pod-%05d", i), Ready: "1/1", Status: "Running",
+			Restarts: "0", Age: "1d", Node: "worker", Healthy: i%3 != 0}
+		if !p.Healthy {
+			p.Stage, p.StageReason, p.StageMessage = "ContainersReady", "ContainersNotReady", "containers with unready status: [app]"
+			p.Containers = []Container{{Name: "app", Kind: "app", State: "waiting", Reason: "CrashLoopBackOff", RestartCount: 9, BackOff: "5m0s"}}
+			for j := range 12 {
+				p.Events = append(p.Events, PodEvent{Type: "Warning", Reason: "BackOff", Count: j + 1, Path: "namespaces/ns/core/events.yaml", Line: j,
+					Message: "Back-off restarting failed container app in pod " + p.Name + strings.Repeat(" detail", 20)})
+			}
+			p.NodeLog = []LogGroup{{Class: "crash-loop", Unit: "kubelet", Count: 40, Path: "host_service_logs/masters/kubelet_service.log", Line: i, Text: strings.Repeat("kubelet line ", 20)}}
+		}
+		r.Pods = append(r.Pods, p)
 	}
 	out := writeHTML(t, r)
 	body := out[strings.Index(out, `<tbody id="pod-body">`):]
@@ -134,13 +161,79 @@ func TestHTMLLargeReport(t *testing.T) {
 	if n := strings.Count(podDataTag.FindString(out), `["ns",`); n != 20000 {
 		t.Errorf("pod data holds %d rows, want 20000", n)
 	}
+	detail := detailTag.FindStringSubmatch(out)[1]
+	if len(detail) > htmlDetailBudget*11/10 {
+		t.Errorf("pod details take %d bytes, over the budget of %d", len(detail), htmlDetailBudget)
+	}
+	var details []podDetail
+	if err := json.Unmarshal([]byte(detail), &details); err != nil || len(details) < 500 || len(details) >= 6667 {
+		t.Errorf("%d pod details (%v): want the budget to hold some, not all", len(details), err)
+	}
+	t.Logf("20,000 pods: page %d KiB, pod details %d KiB for %d of 6667 unhealthy pods", len(out)/1024, len(detail)/1024, len(details))
 }
 
 func TestHTMLEmptyReport(t *testing.T) {
 	out := writeHTML(t, &Report{})
-	for _, want := range []string{"No rule fired.", "No nodes in the gather.", "None: every file of the gather was read.", `id="pod-data">[]</script>`} {
+	for _, want := range []string{"No rule fired.", "No nodes in the gather.", "None: every file of the gather was read.", `id="pod-data">[]</script>`, `id="pod-detail-data">[]</script>`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("empty report lacks %q", want)
 		}
+	}
+}
+
+// TestHTMLPodDetails checks the embedded pod details: unhealthy pods only,
+// those named by findings first, strings cleaned, findings linked.
+func TestHTMLPodDetails(t *testing.T) {
+	out := writeHTML(t, loadReport(t))
+	m := detailTag.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatal("no pod-detail-data element")
+	}
+	var details []podDetail
+	if err := json.Unmarshal([]byte(m[1]), &details); err != nil {
+		t.Fatalf("pod details are not JSON: %v", err)
+	}
+	var keys []string
+	for _, d := range details {
+		keys = append(keys, d.Key)
+	}
+	if diff := cmp.Diff([]string{"shop/web-7d9f|`x`", "shop/api-5c6b9d-xk2pq", "batch/loader-0"}, keys); diff != "" {
+		t.Errorf("detail order (-want +got):\n%s", diff)
+	}
+	web := details[0]
+	if len(web.Findings) != 1 || web.Findings[0].Anchor != "finding-1" || len(details[1].Findings) != 2 {
+		t.Errorf("findings of the pods: %+v / %+v", web.Findings, details[1].Findings)
+	}
+	if len(web.Events) != 2 || web.EventsOmitted != 3 || web.Events[1].First != "2024-05-01T07:30:00Z" || web.Events[1].Cite != "namespaces/shop/core/events.yaml:412" {
+		t.Errorf("events: %+v omitted %d", web.Events, web.EventsOmitted)
+	}
+	c := web.Containers[0]
+	if c.LastExit != "137 (signal 9): SIGKILL (OOM killer or kubelet)" || c.BackOff != "5m0s" || c.NextRestart == "" || len(c.Probes) != 1 {
+		t.Errorf("container: %+v", c)
+	}
+	for _, s := range []string{m[1], out} {
+		if strings.ContainsAny(s, "\x1b\a") || strings.Contains(s, "pwned\u0007") {
+			t.Errorf("details hold control characters")
+		}
+	}
+}
+
+// TestHTMLDetailBounds gives a pod more events, node-log groups and text than
+// a detail holds.
+func TestHTMLDetailBounds(t *testing.T) {
+	p := Pod{Namespace: "ns", Name: "p", Status: "CrashLoopBackOff", StageMessage: strings.Repeat("m", 100000)}
+	for i := range 80 {
+		p.Events = append(p.Events, PodEvent{Type: "Warning", Reason: fmt.Sprint("R", i), Count: 1, Message: strings.Repeat("x", 5000)})
+		p.NodeLog = append(p.NodeLog, LogGroup{Class: "other", Text: "t", Count: 1})
+	}
+	d := newPodDetail(&p, nil)
+	if len(d.Events) != htmlDetailEvents || d.EventsOmitted != 80-htmlDetailEvents || d.Events[0].Reason != "R50" {
+		t.Errorf("events: %d kept (first %s), %d omitted", len(d.Events), d.Events[0].Reason, d.EventsOmitted)
+	}
+	if len(d.NodeLog) != htmlDetailNodeLog || d.NodeLogMore != 80-htmlDetailNodeLog {
+		t.Errorf("node log: %d kept, %d omitted", len(d.NodeLog), d.NodeLogMore)
+	}
+	if n := len([]rune(d.StageMessage)); n != htmlDetailTextRunes {
+		t.Errorf("stage message has %d runes", n)
 	}
 }

@@ -22,6 +22,7 @@ type MarkdownOptions struct {
 // report.html and report.json keep everything.
 const (
 	mdTopFindings   = 10  // findings listed in the summary
+	mdHealthItems   = 10  // entries shown of each gather health list
 	mdTitleRunes    = 120 // a title in the summary
 	mdHintRunes     = 240 // a hint in the summary
 	mdTextRunes     = 2000
@@ -62,6 +63,7 @@ func markdownDoc(r *Report) *mdDoc {
 		mdFindings(r),
 		mdPods(r),
 		mdNodes(r),
+		mdHealth(r),
 		mdProblems(r),
 	}}
 }
@@ -73,8 +75,8 @@ var cutSteps = []struct {
 	unit string
 	keep int
 }{
-	{"pod rows", 50}, {"gather problems", 10}, {"node rows", 20}, {"findings", mdTopFindings},
-	{"pod rows", 0}, {"gather problems", 0}, {"node rows", 0}, {"findings", 0},
+	{"pod rows", 50}, {"gather problems", 10}, {"node rows", 20}, {"gather health lines", 10}, {"findings", mdTopFindings},
+	{"pod rows", 0}, {"gather problems", 0}, {"node rows", 0}, {"gather health lines", 0}, {"findings", 0},
 }
 
 // fit leaves out items from the end of their sections until the document,
@@ -205,7 +207,11 @@ func mdSummary(r *Report) string {
 	for _, c := range severityCounts(r) {
 		counts = append(counts, fmt.Sprintf("%s %d", mdText(c.Severity), c.Count))
 	}
-	fmt.Fprintf(&b, "- **Findings:** %d (%s)\n\n", totalFindings(r), strings.Join(counts, ", "))
+	fmt.Fprintf(&b, "- **Findings:** %d (%s)\n", totalFindings(r), strings.Join(counts, ", "))
+	if gaps := healthGaps(g.Health); len(gaps) > 0 {
+		fmt.Fprintf(&b, "- **Gather gaps:** %s (see Gather health)\n", strings.Join(gaps, ", "))
+	}
+	b.WriteString("\n")
 
 	if len(r.Findings) == 0 {
 		b.WriteString("No rule fired.\n\n")
@@ -219,7 +225,7 @@ func mdSummary(r *Report) string {
 		}
 		fmt.Fprintf(&b, "- **%s** %s — %s: %s\n", mdSeverity(f.Severity),
 			mdText(truncateRunes(cleanLine(f.Title), mdTitleRunes)),
-			mdText(firstObject(f)),
+			mdText(objectsSummary(f)),
 			mdText(truncateRunes(cleanLine(f.Hint), mdHintRunes)))
 	}
 	b.WriteString("\n")
@@ -255,7 +261,22 @@ func mdFinding(n int, f Finding) string {
 			}
 			objs = append(objs, mdText(objectDetail(o)))
 		}
-		fmt.Fprintf(&b, "- **Objects:** %s\n", strings.Join(objs, "; "))
+		lead := ""
+		if n := podObjects(f); n > 1 {
+			lead = mdText(objectsSummary(f)) + ": "
+		}
+		fmt.Fprintf(&b, "- **Objects:** %s%s\n", lead, strings.Join(objs, "; "))
+	}
+	if len(f.Explains) > 0 {
+		var refs []string
+		for i, o := range f.Explains {
+			if i == mdObjects {
+				refs = append(refs, fmt.Sprintf("and %d more", len(f.Explains)-mdObjects))
+				break
+			}
+			refs = append(refs, mdText(explainRef(o)))
+		}
+		fmt.Fprintf(&b, "- **Explains:** %d pod finding%s: %s\n", len(f.Explains), plural(len(f.Explains)), strings.Join(refs, "; "))
 	}
 	fmt.Fprintf(&b, "- **Hint:** %s\n", mdText(f.Hint))
 	if len(f.Missing) > 0 {
@@ -315,13 +336,13 @@ func mdPods(r *Report) *mdSection {
 	var rows []string
 	for _, p := range r.Pods {
 		if !p.Healthy {
-			rows = append(rows, mdRow(p.Namespace, p.Name, p.Ready, p.Status, p.Restarts, p.Age, p.Node))
+			rows = append(rows, mdRow(p.Namespace, p.Name, p.Ready, p.Status, p.Restarts, p.Age, stageCell(p), p.Node))
 		}
 	}
 	if len(rows) == 0 {
 		return newSection(head+"None.\n\n", "", "", nil)
 	}
-	table := "| NAMESPACE | NAME | READY | STATUS | RESTARTS | AGE | NODE |\n|---|---|---|---|---|---|---|\n"
+	table := "| NAMESPACE | NAME | READY | STATUS | RESTARTS | AGE | STAGE | NODE |\n|---|---|---|---|---|---|---|---|\n"
 	return newSection(head+table, "\n", "pod rows", rows)
 }
 
@@ -348,6 +369,108 @@ func mdNodes(r *Report) *mdSection {
 	}
 	table := "| NAME | READY | ROLES | VERSION | CONDITIONS |\n|---|---|---|---|---|\n"
 	return newSection(head+table, tail, "node rows", rows)
+}
+
+// mdHealth is the Gather health section: the gathers found in the input, then
+// each list of what the gather lacks, mdHealthItems entries each.
+func mdHealth(r *Report) *mdSection {
+	const head = "## Gather health\n\n"
+	g := r.Gather
+	var items []string
+	if len(g.Layouts) > 0 {
+		items = append(items, "| ROOT | KIND | IMAGE | NODE | PODS |\n|---|---|---|---|---|\n")
+		more := 0
+		for i, l := range g.Layouts {
+			if i == mdHealthItems {
+				more = len(g.Layouts) - mdHealthItems
+				break
+			}
+			items = append(items, mdRow(orDot(l.Root), l.Kind, l.Image, l.Node, strconv.Itoa(l.Pods)))
+		}
+		if more > 0 {
+			items = append(items, fmt.Sprintf("\n… and %d more gathers\n", more))
+		}
+		items = append(items, "\n")
+	}
+	h := g.Health
+	lists := []struct {
+		title string
+		list  []string
+	}{
+		{"must-gather.logs errors", h.MustGatherErrors},
+		{"Namespaces without pods.yaml", h.NamespacesWithoutPods},
+		{"Pods without logs", h.PodsWithoutLogs},
+		{"Nodes without kubelet logs", h.NodesWithoutLogs},
+	}
+	var fine []string
+	for _, l := range lists {
+		total := listTotal(l.list)
+		if total == 0 {
+			fine = append(fine, strings.ToLower(l.title[:1])+l.title[1:])
+			continue
+		}
+		items = append(items, fmt.Sprintf("**%s** (%d)\n\n", l.title, total))
+		shown, more := boundedList(l.list, mdHealthItems)
+		for _, s := range shown {
+			items = append(items, "- "+mdEscape(strings.TrimSpace(truncateRunes(cleanLine(s), mdEvidenceRunes)), true)+"\n")
+		}
+		if more > 0 {
+			items = append(items, fmt.Sprintf("- … and %d more\n", more))
+		}
+		items = append(items, "\n")
+	}
+	tail := ""
+	if len(fine) > 0 {
+		tail = "No " + joinOr(fine) + ".\n\n"
+	}
+	if len(items) == 0 {
+		return newSection(head+tail, "", "", nil)
+	}
+	return newSection(head, tail, "gather health lines", items)
+}
+
+// healthGaps names the gather health lists that are not empty, with their sizes.
+func healthGaps(h Health) []string {
+	var out []string
+	for _, l := range []struct {
+		list      []string
+		one, many string
+	}{
+		{h.MustGatherErrors, "must-gather error", "must-gather errors"},
+		{h.NamespacesWithoutPods, "namespace without pods.yaml", "namespaces without pods.yaml"},
+		{h.PodsWithoutLogs, "pod without logs", "pods without logs"},
+		{h.NodesWithoutLogs, "node without kubelet logs", "nodes without kubelet logs"},
+	} {
+		switch n := listTotal(l.list); n {
+		case 0:
+		case 1:
+			out = append(out, "1 "+l.one)
+		default:
+			out = append(out, fmt.Sprintf("%d %s", n, l.many))
+		}
+	}
+	return out
+}
+
+func joinOr(s []string) string {
+	if len(s) < 2 {
+		return joinAnd(s)
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}
+
+func orDot(s string) string {
+	if s == "" {
+		return "."
+	}
+	return s
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 func mdProblems(r *Report) *mdSection {

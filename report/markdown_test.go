@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestMarkdownCell(t *testing.T) {
@@ -144,7 +146,7 @@ func TestMarkdownHostileFixture(t *testing.T) {
 	// Every table row has exactly as many unescaped pipes as its header.
 	for _, line := range strings.Split(out, "\n") {
 		if strings.HasPrefix(line, "| ") {
-			if n := unescapedPipes(line); n != 8 && n != 6 {
+			if n := unescapedPipes(line); n != 9 && n != 6 {
 				t.Errorf("table row with %d cell separators: %s", n, line)
 			}
 		}
@@ -304,5 +306,50 @@ func TestMarkdownManyNodes(t *testing.T) {
 	s := mdNodes(r)
 	if len(s.items) != 2 || !strings.Contains(s.tail, "28 other nodes are Ready") {
 		t.Errorf("nodes section: %d rows, tail %q", len(s.items), s.tail)
+	}
+}
+
+func TestMarkdownGroupsAndExplains(t *testing.T) {
+	out := render(t, func(b *bytes.Buffer, r *Report) error { return WriteMarkdown(b, r, MarkdownOptions{}) })
+	for _, want := range []string{
+		"- **HIGH** Image cannot be pulled — 3 pods (same workload shop/Deployment/api):",
+		"- **Objects:** 3 pods (same workload shop/Deployment/api): Pod shop/api-5c6b9d-xk2pq (container api, node worker-1); Pod shop/api-5c6b9d-zz9qq",
+		"- **Explains:** 1 pod finding: shop/api-5c6b9d-xk2pq (image-pull-backoff)\n",
+		"| NAMESPACE | NAME | READY | STATUS | RESTARTS | AGE | STAGE | NODE |\n",
+		"| batch | loader-0 | 0/1 | Pending | 0 | 5m | PodScheduled |  |\n",
+		"- **Gather gaps:** 1 must-gather error, 12 namespaces without pods.yaml, 5 pods without logs, 1 node without kubelet logs (see Gather health)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("Markdown lacks %q", want)
+		}
+	}
+}
+
+func TestMarkdownHealth(t *testing.T) {
+	r := &Report{Gather: Gather{
+		Layouts: []Layout{{Root: "", Kind: "namespace folder", Pods: 3}},
+		Health: Health{
+			MustGatherErrors: []string{"# not a heading", "1. not a list"},
+			PodsWithoutLogs:  append(make([]string, 0), "a/1", "a/2", "a/3", "a/4", "a/5", "a/6", "a/7", "a/8", "a/9", "a/10", "a/11", "… and 189 more"),
+		},
+	}}
+	var b strings.Builder
+	s := mdHealth(r)
+	b.WriteString(s.head)
+	for _, it := range s.items {
+		b.WriteString(it)
+	}
+	b.WriteString(s.tail)
+	got := b.String()
+	want := "## Gather health\n\n" +
+		"| ROOT | KIND | IMAGE | NODE | PODS |\n|---|---|---|---|---|\n| . | namespace folder |  |  | 3 |\n\n" +
+		"**must-gather.logs errors** (2)\n\n- \\# not a heading\n- 1\\. not a list\n\n" +
+		"**Pods without logs** (200)\n\n- a/1\n- a/2\n- a/3\n- a/4\n- a/5\n- a/6\n- a/7\n- a/8\n- a/9\n- a/10\n- … and 190 more\n\n" +
+		"No namespaces without pods.yaml or nodes without kubelet logs.\n\n"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("health section (-want +got):\n%s", diff)
+	}
+	if h := mdHealth(&Report{}); h.head != "## Gather health\n\nNo must-gather.logs errors, namespaces without pods.yaml, pods without logs or nodes without kubelet logs.\n\n" {
+		t.Errorf("empty health: %q", h.head)
 	}
 }

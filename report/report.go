@@ -197,6 +197,32 @@ type Pod struct {
 	// NodeLog lists the kubelet, CRI-O and kernel lines that name this pod,
 	// repeats collapsed, oldest first.
 	NodeLog []LogGroup `json:"nodeLog,omitempty"`
+	// Events are the pod's own events, oldest first: the newest MaxPodEvents
+	// of them, each message cut to MaxEventMessageRunes.
+	Events []PodEvent `json:"events,omitempty"`
+	// EventsOmitted is how many older events of the pod were left out of Events.
+	EventsOmitted int `json:"eventsOmitted,omitempty"`
+}
+
+// Bounds of Pod.Events: a pod stuck for days can hold thousands of events, and
+// a hostile event message can be megabytes long.
+const (
+	MaxPodEvents         = 50
+	MaxEventMessageRunes = 2000
+)
+
+// PodEvent is one event whose involved object is the pod. Time is when it
+// last happened, FirstTime when it first did (set only when different); Count
+// is how many times it happened (at least 1). Path and Line cite it.
+type PodEvent struct {
+	Time      *time.Time `json:"time,omitempty"`
+	FirstTime *time.Time `json:"firstTime,omitempty"`
+	Type      string     `json:"type"`
+	Reason    string     `json:"reason"`
+	Count     int        `json:"count"`
+	Message   string     `json:"message"`
+	Path      string     `json:"path"`
+	Line      int        `json:"line"`
 }
 
 // LogGroup is a run of node-log lines of one class with the same message,

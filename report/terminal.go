@@ -76,7 +76,7 @@ func WriteTerminal(w io.Writer, r *Report, opt TerminalOptions) error {
 		top.AppendRow(table.Row{
 			paint(sgrSeverity[f.Severity], sev),
 			truncateRunes(cleanLine(f.RuleID), terminalNameRunes),
-			truncateRunes(firstObject(f), terminalNameRunes),
+			truncateRunes(objectsSummary(f), terminalNameRunes),
 			truncateRunes(strings.TrimSpace(cleanLine(f.Hint)), terminalHintRunes),
 		})
 	}

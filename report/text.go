@@ -3,7 +3,9 @@ package report
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -326,4 +328,83 @@ func isCommand(s string) bool {
 		}
 	}
 	return false
+}
+
+// podObjects counts the Pod objects of a finding.
+func podObjects(f Finding) int {
+	n := 0
+	for _, o := range f.Objects {
+		if o.Kind == "Pod" {
+			n++
+		}
+	}
+	return n
+}
+
+// groupPhrase turns a finding's GroupedBy ("workload shop/Deployment/web",
+// "registry quay.io (unauthorized)") into "same workload shop/Deployment/web".
+func groupPhrase(groupedBy string) string {
+	g := strings.TrimSpace(cleanLine(groupedBy))
+	if g == "" {
+		return ""
+	}
+	return "same " + g
+}
+
+// objectsSummary names what a finding is about in a few words: its one
+// object ("shop/web-1"), "3 pods (same workload shop/Deployment/web)" when it
+// covers several pods, or the first object and "+N" otherwise.
+func objectsSummary(f Finding) string {
+	if n := podObjects(f); n > 1 && n == len(f.Objects) {
+		s := fmt.Sprintf("%d pods", n)
+		if g := groupPhrase(f.GroupedBy); g != "" {
+			s += " (" + g + ")"
+		}
+		return s
+	}
+	return firstObject(f)
+}
+
+// explainRef names one pod finding a node finding explains: "ns/pod (rule-id)".
+func explainRef(o Object) string {
+	s := objectRef(o)
+	if o.RuleID != "" {
+		s += " (" + cleanLine(o.RuleID) + ")"
+	}
+	return s
+}
+
+// moreEntry matches the entry a bounded list ends with: "… and 12 more".
+var moreEntry = regexp.MustCompile(`^(?:…|\.\.\.) and (\d+) more$`)
+
+// boundedList returns at most limit entries of list and how many more there
+// are, counting the "… and N more" entry a list already cut ends with.
+func boundedList(list []string, limit int) (shown []string, more int) {
+	if n := len(list); n > 0 {
+		if m := moreEntry.FindStringSubmatch(strings.TrimSpace(list[n-1])); m != nil {
+			more, _ = strconv.Atoi(m[1])
+			list = list[:n-1]
+		}
+	}
+	if limit > 0 && len(list) > limit {
+		more += len(list) - limit
+		list = list[:limit]
+	}
+	return list, more
+}
+
+// listTotal is len(list) with a closing "… and N more" entry counted as N.
+func listTotal(list []string) int {
+	shown, more := boundedList(list, 0)
+	return len(shown) + more
+}
+
+// stageCell is a pod's startup stage for a table: the condition, with the
+// reason it is not True when there is one ("PodScheduled: Unschedulable").
+func stageCell(p Pod) string {
+	s := cleanLine(p.Stage)
+	if r := cleanLine(p.StageReason); r != "" && s != "" {
+		s += ": " + r
+	}
+	return s
 }

@@ -172,3 +172,66 @@ func FuzzCleanText(f *testing.F) {
 		}
 	})
 }
+
+func TestBoundedList(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    []string
+		limit int
+		shown []string
+		more  int
+	}{
+		{"short", []string{"a", "b"}, 10, []string{"a", "b"}, 0},
+		{"cut", []string{"a", "b", "c"}, 2, []string{"a", "b"}, 1},
+		{"already cut upstream", []string{"a", "b", "… and 7 more"}, 10, []string{"a", "b"}, 7},
+		{"both", []string{"a", "b", "c", "... and 7 more"}, 1, []string{"a"}, 9},
+		{"no limit", []string{"a", "… and 2 more"}, 0, []string{"a"}, 2},
+		{"empty", nil, 3, nil, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			shown, more := boundedList(tt.in, tt.limit)
+			if diff := cmp.Diff(tt.shown, shown); diff != "" || more != tt.more {
+				t.Errorf("boundedList = %v, %d; want %v, %d", shown, more, tt.shown, tt.more)
+			}
+		})
+	}
+}
+
+func TestObjectsSummary(t *testing.T) {
+	pod := func(name string) Object { return Object{Kind: "Pod", Namespace: "shop", Name: name} }
+	tests := []struct {
+		name string
+		f    Finding
+		want string
+	}{
+		{"one pod", Finding{Objects: []Object{pod("a")}}, "shop/a"},
+		{"grouped", Finding{Objects: []Object{pod("a"), pod("b"), pod("c")}, GroupedBy: "workload shop/Deployment/web"}, "3 pods (same workload shop/Deployment/web)"},
+		{"several, no group", Finding{Objects: []Object{pod("a"), pod("b")}}, "2 pods"},
+		{"node and pod", Finding{Objects: []Object{{Kind: "Node", Name: "n1"}, pod("a")}}, "node/n1 +1"},
+		{"hostile group", Finding{Objects: []Object{pod("a"), pod("b")}, GroupedBy: "node \x1b[2Jn1\n"}, "2 pods (same node n1)"},
+		{"none", Finding{}, "-"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := objectsSummary(tt.f); got != tt.want {
+				t.Errorf("objectsSummary = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestStageCell(t *testing.T) {
+	for _, tt := range []struct {
+		p    Pod
+		want string
+	}{
+		{Pod{Stage: "PodScheduled", StageReason: "Unschedulable"}, "PodScheduled: Unschedulable"},
+		{Pod{Stage: "Started"}, "Started"},
+		{Pod{StageReason: "orphan"}, ""},
+	} {
+		if got := stageCell(tt.p); got != tt.want {
+			t.Errorf("stageCell(%+v) = %q, want %q", tt.p, got, tt.want)
+		}
+	}
+}
