@@ -29,8 +29,22 @@ func (b *builder) finish() *Gather {
 	}
 	g.KubernetesVersion = kubeletVersion(g.Nodes)
 	g.Pods = b.choosePods()
-	sort.SliceStable(g.Events, func(i, j int) bool { return g.Events[i].When.Before(g.Events[j].When) })
-	sort.SliceStable(g.Operators, func(i, j int) bool { return g.Operators[i].Name < g.Operators[j].Name })
+	sort.Slice(g.Events, func(i, j int) bool {
+		a, c := g.Events[i], g.Events[j]
+		if !a.When.Equal(c.When) {
+			return a.When.Before(c.When)
+		}
+		if a.Source.Path != c.Source.Path {
+			return a.Source.Path < c.Source.Path
+		}
+		return a.Source.Line < c.Source.Line
+	})
+	sort.Slice(g.Operators, func(i, j int) bool {
+		if g.Operators[i].Name != g.Operators[j].Name {
+			return g.Operators[i].Name < g.Operators[j].Name
+		}
+		return g.Operators[i].Source.Path < g.Operators[j].Source.Path
+	})
 
 	version := ParseKubeVersion(g.KubernetesVersion)
 	if version.Major == 0 {
@@ -183,7 +197,10 @@ func (b *builder) choosePods() []*Pod {
 		if len(b.listPods[k]) > 0 {
 			add(b.listPods[k])
 		} else {
-			add(b.filePods[k])
+			// Per-pod files are decoded in parallel: order them by path first.
+			fp := b.filePods[k]
+			sort.Slice(fp, func(i, j int) bool { return fp[i].Source.Path < fp[j].Source.Path })
+			add(fp)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {

@@ -10,7 +10,9 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser/nodelog"
@@ -58,9 +60,11 @@ func LoadWith(ctx context.Context, input string, o Options) (*Gather, error) {
 		prefix := "namespaces/" + filepath.Base(input) + "/"
 		visit = func(m Member) error { m.Path = prefix + m.Path; return b.visit(m) }
 	}
+	b.startWorkers(max(1, runtime.GOMAXPROCS(0)))
 	walkErr := walkInput(ctx, input, visit, func(name, why string) {
 		b.problem(name, why)
 	}, o.OnRead)
+	b.stopWorkers()
 	if walkErr != nil {
 		if errors.Is(walkErr, ErrNotFound) || b.g.Files == 0 {
 			return nil, walkErr
@@ -109,6 +113,9 @@ type nsKey struct{ root, ns string }
 
 type builder struct {
 	ctx        context.Context
+	mu         sync.Mutex // guards what decode workers and the pass share
+	jobs       chan decodeJob
+	workers    sync.WaitGroup
 	g          *Gather
 	roots      map[string]bool
 	listPods   map[nsKey][]*Pod
@@ -154,7 +161,14 @@ func newBuilder(input string) *builder {
 	}
 }
 
+// problem records a problem; problemLocked is for callers holding b.mu.
 func (b *builder) problem(p, why string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.problemLocked(p, why)
+}
+
+func (b *builder) problemLocked(p, why string) {
 	b.g.Problems = append(b.g.Problems, Problem{Path: p, Error: why})
 }
 
@@ -195,7 +209,108 @@ func (b *builder) visit(m Member) error {
 	if err != nil {
 		return err
 	}
+	if heavyKinds[c.Kind] {
+		b.jobs <- decodeJob{m.Path, c, data}
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	return b.decode(m.Path, c, data)
+}
+
+// heavyKinds are decoded by the worker pool while the pass goes on.
+var heavyKinds = map[fileKind]bool{kindPodList: true, kindPod: true, kindEventList: true, kindNode: true, kindNodeList: true, kindClusterOperators: true}
+
+type decodeJob struct {
+	path string
+	c    classified
+	data []byte
+}
+
+// startWorkers starts n decoders; stopWorkers waits for them.
+func (b *builder) startWorkers(n int) {
+	b.jobs = make(chan decodeJob, n)
+	for range n {
+		b.workers.Add(1)
+		go func() {
+			defer b.workers.Done()
+			for j := range b.jobs {
+				if err := b.decodeHeavy(j.path, j.c, j.data); err != nil {
+					b.problem(j.path, err.Error())
+				}
+			}
+		}()
+	}
+}
+
+func (b *builder) stopWorkers() {
+	close(b.jobs)
+	b.workers.Wait()
+}
+
+// decodeHeavy decodes a Pod, Event, Node or ClusterOperator file without the
+// lock, then adds the objects under it.
+func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
+	k := nsKey{c.Root, c.Namespace}
+	var errs []error
+	switch c.Kind {
+	case kindPodList:
+		var pods []*Pod
+		errs = decodeItems(data, func(o *corev1.Pod, line int) {
+			pods = append(pods, &Pod{Object: *o, Source: Source{p, line}})
+		})
+		b.mu.Lock()
+		b.listPods[k] = append(b.listPods[k], pods...)
+		for _, pod := range pods {
+			b.known[k.root+pod.Key()] = pod
+		}
+		b.mu.Unlock()
+	case kindPod:
+		o, err := decodeObject[corev1.Pod](data)
+		if err != nil {
+			return err
+		}
+		if o.Name == "" {
+			return fmt.Errorf("not a Pod object (no metadata.name)")
+		}
+		b.mu.Lock()
+		b.filePods[k] = append(b.filePods[k], &Pod{Object: *o, Source: Source{p, 1}})
+		b.mu.Unlock()
+	case kindEventList:
+		var events []*Event
+		errs = decodeItems(data, func(o *corev1.Event, line int) {
+			events = append(events, &Event{Object: *o, Source: Source{p, line}, When: eventTime(o)})
+		})
+		b.mu.Lock()
+		b.g.Events = append(b.g.Events, events...)
+		b.mu.Unlock()
+	case kindNode:
+		o, err := decodeObject[corev1.Node](data)
+		if err != nil {
+			return err
+		}
+		b.mu.Lock()
+		b.addNode(&Node{Object: *o, Source: Source{p, 1}})
+		b.mu.Unlock()
+	case kindNodeList:
+		var nodes []*Node
+		errs = decodeItems(data, func(o *corev1.Node, line int) { nodes = append(nodes, &Node{Object: *o, Source: Source{p, line}}) })
+		b.mu.Lock()
+		for _, n := range nodes {
+			b.addNode(n)
+		}
+		b.mu.Unlock()
+	case kindClusterOperators:
+		var ops []Operator
+		errs = decodeItems(data, func(o *openshift.ClusterOperator, line int) { ops = append(ops, operatorSummary(o, Source{p, line})) })
+		b.mu.Lock()
+		b.g.Operators = append(b.g.Operators, ops...)
+		b.mu.Unlock()
+	}
+	for _, err := range errs {
+		b.problem(p, err.Error())
+	}
+	return nil
 }
 
 // readBounded reads all of r, or fails when r holds more than max bytes.
@@ -213,47 +328,8 @@ func readBounded(r io.Reader, max int64) ([]byte, error) {
 func (b *builder) decode(p string, c classified, data []byte) error {
 	var errs []error
 	switch c.Kind {
-	case kindPodList:
-		k := nsKey{c.Root, c.Namespace}
-		errs = decodeItems(data, func(o *corev1.Pod, line int) {
-			b.listPods[k] = append(b.listPods[k], &Pod{Object: *o, Source: Source{p, line}})
-		})
-		for _, pod := range b.listPods[k] {
-			b.known[k.root+pod.Key()] = pod
-		}
-		if _, ok := b.listPods[k]; !ok {
-			b.listPods[k] = nil // seen, but empty
-		}
-	case kindPod:
-		o, err := decodeObject[corev1.Pod](data)
-		if err != nil {
-			return err
-		}
-		if o.Name == "" {
-			return fmt.Errorf("not a Pod object (no metadata.name)")
-		}
-		k := nsKey{c.Root, c.Namespace}
-		b.filePods[k] = append(b.filePods[k], &Pod{Object: *o, Source: Source{p, 1}})
-	case kindEventList:
-		errs = decodeItems(data, func(o *corev1.Event, line int) {
-			b.g.Events = append(b.g.Events, &Event{Object: *o, Source: Source{p, line}, When: eventTime(o)})
-		})
-	case kindNode:
-		o, err := decodeObject[corev1.Node](data)
-		if err != nil {
-			return err
-		}
-		b.addNode(&Node{Object: *o, Source: Source{p, 1}})
-	case kindNodeList:
-		errs = decodeItems(data, func(o *corev1.Node, line int) {
-			b.addNode(&Node{Object: *o, Source: Source{p, line}})
-		})
 	case kindClusterVersion:
 		errs = b.decodeClusterVersion(p, data)
-	case kindClusterOperators:
-		errs = decodeItems(data, func(o *openshift.ClusterOperator, line int) {
-			b.g.Operators = append(b.g.Operators, operatorSummary(o, Source{p, line}))
-		})
 	case kindInfrastructure:
 		errs = b.decodeInfrastructure(data)
 	case kindTimestamp:
@@ -277,16 +353,18 @@ func (b *builder) decode(p string, c classified, data []byte) error {
 		}
 	}
 	for _, err := range errs {
-		b.problem(p, err.Error())
+		b.problemLocked(p, err.Error())
 	}
 	return nil
 }
 
+// addNode keeps one Node per name: the one from the first path in
+// lexical order, whatever order the workers finish in.
 func (b *builder) addNode(n *Node) {
 	if n.Object.Name == "" {
 		return
 	}
-	if _, dup := b.nodes[n.Object.Name]; !dup {
+	if old, dup := b.nodes[n.Object.Name]; !dup || n.Source.Path < old.Source.Path {
 		b.nodes[n.Object.Name] = n
 	}
 }
@@ -342,7 +420,9 @@ func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
 // and ready, or completed, with no restart). Its log is then only counted,
 // which keeps memory flat on gathers of thousands of healthy pods.
 func (b *builder) quietContainer(k nsKey, pod, container string) bool {
+	b.mu.Lock()
 	p := b.known[k.root+k.ns+"/"+pod]
+	b.mu.Unlock()
 	if p == nil {
 		return false
 	}
