@@ -194,14 +194,27 @@ func (b *builder) choosePods() []*Pod {
 		return ordered[i].ns < ordered[j].ns
 	})
 	for _, k := range ordered {
-		if len(b.listPods[k]) > 0 {
-			add(b.listPods[k])
-		} else {
-			// Per-pod files are decoded in parallel: order them by path first.
-			fp := b.filePods[k]
-			sort.Slice(fp, func(i, j int) bool { return fp[i].Source.Path < fp[j].Source.Path })
-			add(fp)
+		// The list comes first; per-pod files fill in pods the list lacks (a
+		// missing, empty or truncated pods.yaml), and replace an item the
+		// list file cut short. Per-pod files are decoded in parallel: order
+		// them by path first.
+		fp := b.filePods[k]
+		sort.Slice(fp, func(i, j int) bool { return fp[i].Source.Path < fp[j].Source.Path })
+		byName := map[string]*Pod{}
+		for _, p := range fp {
+			byName[p.Key()] = p
 		}
+		var list []*Pod
+		for _, p := range b.listPods[k] {
+			if p.partial {
+				if f := byName[p.Key()]; f != nil {
+					p = f
+				}
+			}
+			list = append(list, p)
+		}
+		add(list)
+		add(fp)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Object.Namespace != out[j].Object.Namespace {

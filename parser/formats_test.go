@@ -225,3 +225,56 @@ func TestTruncatedArchiveKeepsWhatWasRead(t *testing.T) {
 		t.Errorf("files %d, problems %v", g.Files, g.Problems)
 	}
 }
+
+// copyTree copies a folder for a test to damage.
+func copyTree(t testing.TB, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTruncatedPodListFilledFromPerPodFiles(t *testing.T) {
+	want, err := Load(context.Background(), sampleGather)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "mg")
+	copyTree(t, sampleGather, dir)
+	lists, _ := filepath.Glob(filepath.Join(dir, "*", "namespaces", "shop", "core", "pods.yaml"))
+	data, err := os.ReadFile(lists[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Cut at a line boundary in the middle of the list, as `head -n` does.
+	lines := strings.SplitAfter(string(data), "\n")
+	os.WriteFile(lists[0], []byte(strings.Join(lines[:len(lines)/2], "")), 0o644)
+	got, err := Load(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(podRows(want), podRows(got)); diff != "" {
+		t.Errorf("pods differ from the intact gather (-want +got):\n%s", diff)
+	}
+	truncated := false
+	for _, p := range got.Problems {
+		truncated = truncated || strings.Contains(p.Error, "truncated copy")
+	}
+	if !truncated {
+		t.Errorf("no problem names the truncated pods.yaml: %v", got.Problems)
+	}
+}

@@ -23,11 +23,13 @@ type ListItem struct {
 // every item keeps its line and one broken item does not lose the others.
 // It returns ok=false when data is not in that block form (JSON, flow style,
 // no top-level `items:`); callers then decode the whole document instead.
-// closed is false when the file ends inside an item without a final newline,
-// the usual sign of a truncated copy.
+// closed is false when the file ends inside the items: oc and kubectl write
+// the keys sorted, so `kind:` follows `items:`, and a file that ends before it
+// is a truncated copy (unless `kind:` came first, as some tools write it).
 func SplitList(data []byte) (items []ListItem, closed, ok bool) {
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	inItems := false
+	kindFirst := false
 	indent := -1
 	var cur *ListItem
 	var buf bytes.Buffer
@@ -42,6 +44,9 @@ func SplitList(data []byte) (items []ListItem, closed, ok bool) {
 	for i, raw := range lines {
 		line := bytes.TrimRight(raw, "\r\n")
 		if !inItems {
+			if bytes.HasPrefix(line, []byte("kind:")) {
+				kindFirst = true
+			}
 			if bytes.Equal(bytes.TrimRight(line, " "), []byte("items:")) {
 				inItems = true
 			} else if bytes.HasPrefix(line, []byte("items: []")) {
@@ -83,7 +88,7 @@ func SplitList(data []byte) (items []ListItem, closed, ok bool) {
 	if !inItems {
 		return nil, false, false
 	}
-	return items, bytes.HasSuffix(data, []byte("\n")), true
+	return items, kindFirst, true
 }
 
 // dedent removes n columns of indentation; for the first line of an item the
@@ -105,6 +110,12 @@ func dedent(line []byte, n int, first bool) []byte {
 // their line; the others are still added. Non-block documents (JSON) are
 // decoded whole, with line 0 for every item.
 func decodeItems[T any](data []byte, add func(obj *T, line int)) []error {
+	return decodeItemsPartial(data, func(obj *T, line int, _ bool) { add(obj, line) })
+}
+
+// decodeItemsPartial is decodeItems that also tells add whether the item was
+// cut short by the end of a truncated file.
+func decodeItemsPartial[T any](data []byte, add func(obj *T, line int, partial bool)) []error {
 	if !utf8.Valid(data) {
 		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
 	}
@@ -116,15 +127,15 @@ func decodeItems[T any](data []byte, add func(obj *T, line int)) []error {
 			if err := yaml.Unmarshal(it.Data, obj); err != nil {
 				msg := fmt.Sprintf("item at line %d: %s", it.Line, absoluteLines(err.Error(), it.Line))
 				if truncated {
-					msg += " (the file ends inside this item: truncated copy?)"
+					msg += " (the file ends inside the list: truncated copy?)"
 				}
 				errs = append(errs, errors.New(msg))
 				continue
 			}
 			if truncated {
-				errs = append(errs, fmt.Errorf("item at line %d: the file ends inside this item without a newline (truncated copy?); kept what was there", it.Line))
+				errs = append(errs, fmt.Errorf("item at line %d: the file ends inside the list (truncated copy?); this item may be incomplete", it.Line))
 			}
-			add(obj, it.Line)
+			add(obj, it.Line, truncated)
 		}
 		return errs
 	}
@@ -135,7 +146,7 @@ func decodeItems[T any](data []byte, add func(obj *T, line int)) []error {
 		return []error{err}
 	}
 	for i := range list.Items {
-		add(&list.Items[i], 0)
+		add(&list.Items[i], 0, false)
 	}
 	return nil
 }

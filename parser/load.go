@@ -256,8 +256,8 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 	switch c.Kind {
 	case kindPodList:
 		var pods []*Pod
-		errs = decodeItems(data, func(o *corev1.Pod, line int) {
-			pods = append(pods, &Pod{Object: *o, Source: Source{p, line}})
+		errs = decodeItemsPartial(data, func(o *corev1.Pod, line int, partial bool) {
+			pods = append(pods, &Pod{Object: *o, Source: Source{p, line}, partial: partial})
 		})
 		b.mu.Lock()
 		b.listPods[k] = append(b.listPods[k], pods...)

@@ -86,6 +86,9 @@ type Pod struct {
 	// NodeLog holds the node-log lines (kubelet, CRI-O) that name this pod,
 	// repeats collapsed, oldest first.
 	NodeLog []*LogGroup
+
+	// partial marks a list item that the file cut short (truncated copy).
+	partial bool
 }
 
 // Key returns "namespace/name".
