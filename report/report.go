@@ -40,11 +40,13 @@ func SeverityRank(s string) int {
 }
 
 // Report is the canonical result of one analysis. Slices are never nil after
-// Normalize, so the JSON always has arrays, not nulls.
+// Normalize, so the JSON always has arrays, not nulls. Fields tagged
+// redact:"keep" hold words the tool writes itself (rule ids, kubectl's
+// columns, kinds); Redact leaves them as they are.
 type Report struct {
-	SchemaVersion int       `json:"schemaVersion"`
-	Tool          Tool      `json:"tool"`
-	Rules         RuleTable `json:"rules"`
+	SchemaVersion int       `json:"schemaVersion" redact:"keep"`
+	Tool          Tool      `json:"tool" redact:"keep"`
+	Rules         RuleTable `json:"rules" redact:"keep"`
 	Gather        Gather    `json:"gather"`
 	Summary       Summary   `json:"summary"`
 	Findings      []Finding `json:"findings"`
@@ -75,10 +77,10 @@ type Gather struct {
 	Roots             []string   `json:"roots"`
 	CollectedAt       *time.Time `json:"collectedAt,omitempty"`
 	FinishedAt        *time.Time `json:"finishedAt,omitempty"`
-	ClusterVersion    string     `json:"clusterVersion,omitempty"`
-	KubernetesVersion string     `json:"kubernetesVersion,omitempty"`
-	ClusterID         string     `json:"clusterID,omitempty"`
-	Platform          string     `json:"platform,omitempty"`
+	ClusterVersion    string     `json:"clusterVersion,omitempty" redact:"keep"`
+	KubernetesVersion string     `json:"kubernetesVersion,omitempty" redact:"keep"`
+	ClusterID         string     `json:"clusterID,omitempty" redact:"keep"`
+	Platform          string     `json:"platform,omitempty" redact:"keep"`
 	Files             int        `json:"files"`
 	Bytes             int64      `json:"bytes"`
 	// Layouts says what kind of gather each root is.
@@ -92,7 +94,7 @@ type Gather struct {
 // Node the host of a sosreport.
 type Layout struct {
 	Root  string `json:"root"`
-	Kind  string `json:"kind"`
+	Kind  string `json:"kind" redact:"keep"`
 	Image string `json:"image,omitempty"`
 	Node  string `json:"node,omitempty"`
 	Pods  int    `json:"pods"`
@@ -122,14 +124,14 @@ type Summary struct {
 // that prove it. Hint and Remediation are already expanded from the rule's
 // templates with the evidence's values.
 type Finding struct {
-	RuleID      string     `json:"ruleId"`
+	RuleID      string     `json:"ruleId" redact:"keep"`
 	RuleVersion int        `json:"ruleVersion"`
-	Severity    string     `json:"severity"`
-	Title       string     `json:"title"`
-	Category    string     `json:"category,omitempty"`
+	Severity    string     `json:"severity" redact:"keep"`
+	Title       string     `json:"title" redact:"keep"`
+	Category    string     `json:"category,omitempty" redact:"keep"`
 	Hint        string     `json:"hint"`
 	Remediation []string   `json:"remediation"`
-	Docs        []string   `json:"docs"`
+	Docs        []string   `json:"docs" redact:"keep"`
 	Objects     []Object   `json:"objects"`
 	Evidence    []Evidence `json:"evidence"`
 	// Missing names evidence the gather lacks that would decide the cause.
@@ -144,8 +146,8 @@ type Finding struct {
 // Object is a Kubernetes object a finding is about. RuleID is set in
 // Explains: the rule that fired on that pod.
 type Object struct {
-	RuleID    string `json:"ruleId,omitempty"`
-	Kind      string `json:"kind"`
+	RuleID    string `json:"ruleId,omitempty" redact:"keep"`
+	Kind      string `json:"kind" redact:"keep"`
 	Namespace string `json:"namespace,omitempty"`
 	Name      string `json:"name"`
 	Container string `json:"container,omitempty"`
@@ -158,7 +160,7 @@ type Object struct {
 type Evidence struct {
 	Path string     `json:"path"`
 	Line int        `json:"line"`
-	Kind string     `json:"kind"`
+	Kind string     `json:"kind" redact:"keep"`
 	Time *time.Time `json:"time,omitempty"`
 	Text string     `json:"text"`
 	// Count is how many times an event or log line repeated (1 when it did not).
@@ -170,26 +172,26 @@ type Evidence struct {
 type Pod struct {
 	Namespace string `json:"namespace"`
 	Name      string `json:"name"`
-	UID       string `json:"uid"`
+	UID       string `json:"uid" redact:"keep"`
 	Node      string `json:"node"`
-	Phase     string `json:"phase"`
-	Ready     string `json:"ready"`
-	Status    string `json:"status"`
-	Restarts  string `json:"restarts"`
-	Age       string `json:"age"`
+	Phase     string `json:"phase" redact:"keep"`
+	Ready     string `json:"ready" redact:"keep"`
+	Status    string `json:"status" redact:"keep"`
+	Restarts  string `json:"restarts" redact:"keep"`
+	Age       string `json:"age" redact:"keep"`
 	// Healthy is false when the pod is neither Running with every container
 	// ready nor Completed.
-	Healthy bool `json:"healthy"`
+	Healthy bool `json:"healthy" redact:"keep"`
 	// Stage is the first of the startup conditions that is not True
 	// (PodScheduled, PodReadyToStartContainers, Initialized, ContainersReady,
 	// Ready), "Started" when all are, "Terminated" for Succeeded and Failed
 	// pods; with that condition's reason and message, since when, and what to
 	// look at for a pod stopped there.
-	Stage        string     `json:"stage,omitempty"`
-	StageReason  string     `json:"stageReason,omitempty"`
+	Stage        string     `json:"stage,omitempty" redact:"keep"`
+	StageReason  string     `json:"stageReason,omitempty" redact:"keep"`
 	StageMessage string     `json:"stageMessage,omitempty"`
 	StageSince   *time.Time `json:"stageSince,omitempty"`
-	StageLookAt  string     `json:"stageLookAt,omitempty"`
+	StageLookAt  string     `json:"stageLookAt,omitempty" redact:"keep"`
 	Owner        string     `json:"owner,omitempty"`
 	Source       string     `json:"source,omitempty"`
 	// Containers lists init, sidecar and app containers with their state.
@@ -217,8 +219,8 @@ const (
 type PodEvent struct {
 	Time      *time.Time `json:"time,omitempty"`
 	FirstTime *time.Time `json:"firstTime,omitempty"`
-	Type      string     `json:"type"`
-	Reason    string     `json:"reason"`
+	Type      string     `json:"type" redact:"keep"`
+	Reason    string     `json:"reason" redact:"keep"`
 	Count     int        `json:"count"`
 	Message   string     `json:"message"`
 	Path      string     `json:"path"`
@@ -231,10 +233,10 @@ type PodEvent struct {
 // oom-kill, eviction, volume, pleg, node-not-ready, network-not-ready,
 // certificate, api, sync-error, other.
 type LogGroup struct {
-	Class     string     `json:"class"`
-	Severity  string     `json:"severity,omitempty"` // klog letter I, W, E, F
+	Class     string     `json:"class" redact:"keep"`
+	Severity  string     `json:"severity,omitempty" redact:"keep"` // klog letter I, W, E, F
 	Node      string     `json:"node,omitempty"`
-	Unit      string     `json:"unit"`
+	Unit      string     `json:"unit" redact:"keep"`
 	Path      string     `json:"path"`
 	Line      int        `json:"line"`
 	First     *time.Time `json:"first,omitempty"`
@@ -248,18 +250,18 @@ type LogGroup struct {
 // state; BackOff ("2m40s") and NextRestart only while in CrashLoopBackOff.
 type Container struct {
 	Name         string       `json:"name"`
-	Kind         string       `json:"kind"` // init, sidecar, app
+	Kind         string       `json:"kind" redact:"keep"` // init, sidecar, app
 	Image        string       `json:"image,omitempty"`
-	State        string       `json:"state,omitempty"` // waiting, running, terminated
-	Reason       string       `json:"reason,omitempty"`
+	State        string       `json:"state,omitempty" redact:"keep"` // waiting, running, terminated
+	Reason       string       `json:"reason,omitempty" redact:"keep"`
 	Message      string       `json:"message,omitempty"`
 	ExitCode     *int32       `json:"exitCode,omitempty"`
 	Signal       int32        `json:"signal,omitempty"`
-	ExitMeaning  string       `json:"exitMeaning,omitempty"`
+	ExitMeaning  string       `json:"exitMeaning,omitempty" redact:"keep"`
 	Ready        bool         `json:"ready"`
 	RestartCount int32        `json:"restartCount"`
 	Last         *Termination `json:"lastState,omitempty"`
-	BackOff      string       `json:"backOff,omitempty"`
+	BackOff      string       `json:"backOff,omitempty" redact:"keep"`
 	NextRestart  *time.Time   `json:"nextRestart,omitempty"`
 	// CrashLoopSince is the first BackOff event for the container still in the
 	// gather: the crash loop began at this time or earlier.
@@ -270,19 +272,19 @@ type Container struct {
 
 // Termination is a container's previous run.
 type Termination struct {
-	Reason      string     `json:"reason,omitempty"`
+	Reason      string     `json:"reason,omitempty" redact:"keep"`
 	ExitCode    int32      `json:"exitCode"`
 	Signal      int32      `json:"signal,omitempty"`
-	ExitMeaning string     `json:"exitMeaning,omitempty"`
+	ExitMeaning string     `json:"exitMeaning,omitempty" redact:"keep"`
 	FinishedAt  *time.Time `json:"finishedAt,omitempty"`
 }
 
 // Node is one node of the cluster with its Ready condition.
 type Node struct {
 	Name           string   `json:"name"`
-	Ready          string   `json:"ready"`
-	Roles          []string `json:"roles"`
-	KubeletVersion string   `json:"kubeletVersion,omitempty"`
+	Ready          string   `json:"ready" redact:"keep"`
+	Roles          []string `json:"roles" redact:"keep"`
+	KubeletVersion string   `json:"kubeletVersion,omitempty" redact:"keep"`
 	// Conditions lists the node conditions that are not in their healthy state.
 	Conditions []string `json:"conditions"`
 	// Log lists node-level log groups: PLEG, network not ready, certificates,

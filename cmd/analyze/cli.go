@@ -27,18 +27,21 @@ type IOStreams struct {
 	ErrOut        io.Writer
 	OutIsTerminal bool
 	ErrIsTerminal bool
-	// NoColor is true when the NO_COLOR environment variable is set.
+	// NoColor is true when the NO_COLOR environment variable is set and not empty.
 	NoColor bool
 }
 
 func systemStreams() IOStreams {
-	_, noColor := os.LookupEnv("NO_COLOR")
 	return IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		OutIsTerminal: isTerminal(os.Stdout), ErrIsTerminal: isTerminal(os.Stderr),
-		NoColor: noColor,
+		NoColor: noColorSet(os.Getenv("NO_COLOR")),
 	}
 }
+
+// noColorSet follows https://no-color.org: NO_COLOR set to any non-empty
+// value turns colour off.
+func noColorSet(v string) bool { return v != "" }
 
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
@@ -125,6 +128,8 @@ Exit codes: 0 analysis done; 1 --fail-on threshold reached or reports not writte
 	f.IntVar(&opts.MarkdownMaxKB, "md-max-kb", 60, "upper bound of report.md in KiB (0: no bound)")
 	f.StringVar(&opts.FailOn, "fail-on", "", "exit 1 when a finding at or above this severity exists (critical, high, medium, low, info)")
 	f.IntVar(&opts.Top, "top", 10, "findings listed on stdout")
+	f.BoolVar(&opts.Redact, "redact", false, "replace IP addresses, host names, cluster domains, e-mail addresses and secrets by placeholders (host-1, ip-3, domain-1) in every report")
+	f.StringVar(&opts.RedactMap, "redact-map", "", "with --redact: write the original → placeholder mapping as JSON to this file (keep it private)")
 	cmd.AddCommand(newRulesCmd(io), newRenderCmd(io))
 	return cmd
 }

@@ -224,3 +224,38 @@ func TestEndToEndSampleGolden(t *testing.T) {
 		t.Errorf("report.json differs from %s (-want +got):\n%s", golden, diff)
 	}
 }
+
+// TestColorDecision: colour only when stdout is a terminal and NO_COLOR is
+// not set; gather strings never carry their own escapes.
+func TestColorDecision(t *testing.T) {
+	gather := tinyGather(t)
+	tests := []struct {
+		name              string
+		terminal, noColor bool
+		want              bool
+	}{
+		{"terminal", true, false, true},
+		{"terminal with NO_COLOR", true, true, false},
+		{"pipe", false, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := Main([]string{gather, "-o", t.TempDir()}, IOStreams{Out: &out, ErrOut: &errOut, OutIsTerminal: tt.terminal, NoColor: tt.noColor})
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut.String())
+			}
+			if got := strings.Contains(out.String(), "\x1b["); got != tt.want {
+				t.Errorf("colour %v, want %v:\n%q", got, tt.want, out.String())
+			}
+			if strings.Contains(errOut.String(), "\x1b") {
+				t.Errorf("stderr has escapes: %q", errOut.String())
+			}
+		})
+	}
+	for v, want := range map[string]bool{"": false, "1": true, "0": true, "false": true} {
+		if got := noColorSet(v); got != want {
+			t.Errorf("noColorSet(%q) = %v, want %v", v, got, want)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 func newRenderCmd(io IOStreams) *cobra.Command {
 	var from, format string
 	var maxKB int
+	var redact bool
 	cmd := &cobra.Command{
 		Use:   "render --from report.json --format md|html",
 		Short: "Re-render a saved report.json as Markdown or HTML on stdout",
@@ -28,6 +29,9 @@ func newRenderCmd(io IOStreams) *cobra.Command {
 			r, err := report.ReadJSON(f)
 			if err != nil {
 				return usageError{err}
+			}
+			if redact {
+				r, _ = report.Redact(r)
 			}
 			var buf bytes.Buffer
 			switch format {
@@ -50,5 +54,6 @@ func newRenderCmd(io IOStreams) *cobra.Command {
 	cmd.Flags().StringVar(&from, "from", "", "a report.json written by analyze")
 	cmd.Flags().StringVar(&format, "format", "md", "md, html or json")
 	cmd.Flags().IntVar(&maxKB, "md-max-kb", 60, "upper bound of the Markdown in KiB (0: no bound)")
+	cmd.Flags().BoolVar(&redact, "redact", false, "replace IP addresses, host names, domains, e-mail addresses and secrets by placeholders")
 	return cmd
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -26,6 +27,10 @@ type analyzeOptions struct {
 	MarkdownMaxKB int
 	FailOn        string
 	Top           int
+	// Redact replaces host names, addresses, domains, e-mail addresses and
+	// secrets in every report; RedactMap is a file that receives the mapping.
+	Redact    bool
+	RedactMap string
 }
 
 var knownFormats = []string{"md", "html", "json"}
@@ -44,6 +49,9 @@ func (o *analyzeOptions) validate() error {
 	}
 	if o.MarkdownMaxKB < 0 {
 		return usageError{errors.New("--md-max-kb must be 0 or more")}
+	}
+	if o.RedactMap != "" && !o.Redact {
+		return usageError{errors.New("--redact-map needs --redact")}
 	}
 	return nil
 }
@@ -85,7 +93,14 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	}
 	findings := rules.Evaluate(table, g)
 	r := report.Build(g, table, findings, report.Tool{Name: "mgtriage", Version: version})
+	var mapping map[string]string
+	if o.Redact {
+		r, mapping = report.Redact(r)
+	}
 	if err := writeReports(o, r); err != nil {
+		return exitError{code: exitFindings, msg: err.Error()}
+	}
+	if err := writeRedactMap(o.RedactMap, mapping); err != nil {
 		return exitError{code: exitFindings, msg: err.Error()}
 	}
 	color := o.IO.OutIsTerminal && !o.IO.NoColor
@@ -129,6 +144,25 @@ func writeReports(o *analyzeOptions, r *report.Report) error {
 		if err := os.WriteFile(filepath.Join(o.Output, name), buf.Bytes(), 0o644); err != nil {
 			return fmt.Errorf("write %s: %w", name, err)
 		}
+	}
+	return nil
+}
+
+// writeRedactMap writes the original → placeholder table as JSON, readable by
+// its owner only: it holds what the reports hide.
+func writeRedactMap(path string, mapping map[string]string) error {
+	if path == "" {
+		return nil
+	}
+	if mapping == nil {
+		mapping = map[string]string{}
+	}
+	b, err := json.MarshalIndent(mapping, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o600); err != nil {
+		return fmt.Errorf("write --redact-map: %w", err)
 	}
 	return nil
 }

@@ -1,0 +1,150 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// redactReport has two nodes of cluster domain ocp.acme.corp; the texts of
+// its one finding's evidence are the strings under test.
+func redactReport(texts ...string) *Report {
+	f := Finding{RuleID: "r-1", Severity: SeverityHigh, Title: "Title 10.9.9.9", Docs: []string{"https://10.0.0.1/docs"},
+		Objects: []Object{{Kind: "Pod", Namespace: "shop", Name: "web-1", Node: "worker-1.ocp.acme.corp"}}}
+	for _, t := range texts {
+		f.Evidence = append(f.Evidence, Evidence{Path: "namespaces/shop/core/events.yaml", Line: 1, Kind: "event", Text: t})
+	}
+	return &Report{
+		SchemaVersion: SchemaVersion,
+		Gather:        Gather{Path: "/cases/master-0.ocp.acme.corp/mg", ClusterVersion: "4.18.12"},
+		Nodes:         []Node{{Name: "master-0.ocp.acme.corp", Ready: "True"}, {Name: "worker-1.ocp.acme.corp", Ready: "True"}},
+		Pods:          []Pod{{Namespace: "shop", Name: "web-1", Node: "worker-1.ocp.acme.corp", Ready: "0/1", Status: "CrashLoopBackOff", Restarts: "4 (2m ago)", Age: "3h"}},
+		Findings:      []Finding{f},
+	}
+}
+
+func TestRedactStrings(t *testing.T) {
+	const digest = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	tests := []struct{ in, want string }{
+		{"node master-0.ocp.acme.corp NotReady", "node host-1 NotReady"},
+		{"MASTER-0.OCP.ACME.CORP in capitals", "host-1 in capitals"},
+		{"master-0 kubelet[123]: started", "host-1 kubelet[123]: started"},
+		{"static pod etcd-master-0.ocp.acme.corp", "static pod etcd-host-1"},
+		{"env NODE_master_0_ocp_acme_corp_IP", "env NODE_host-1_IP"},
+		{"worker-10 and worker-1x are other names", "worker-10 and worker-1x are other names"},
+		{"https://api.ocp.acme.corp:6443/healthz", "https://api.domain-1:6443/healthz"},
+		{"route console-openshift-console.apps.ocp.acme.corp", "route console-openshift-console.apps.domain-1"},
+		{"dial tcp 10.0.0.5:6443, again 10.0.0.5", "dial tcp ip-1:6443, again ip-1"},
+		{"cidr 10.128.0.0/14 via 192.168.1.1", "cidr ip-2/14 via ip-3"},
+		{"listen 0.0.0.0:8080 and 127.0.0.1, mask 255.255.255.0", "listen 0.0.0.0:8080 and 127.0.0.1, mask 255.255.255.0"},
+		{"version 1.2.3.4.5 is not an address", "version 1.2.3.4.5 is not an address"},
+		{"v6 fd00:10:128::5 and [fd00:10:128:0::5]:443", "v6 ip-4 and [ip-4]:443"},
+		{"at 09:12:33, mac 52:54:00:ab:cd:ef, ::1", "at 09:12:33, mac 52:54:00:ab:cd:ef, ::1"},
+		{"mail Admin@Acme.Corp or admin@acme.corp", "mail email-1 or email-1"},
+		{"Authorization: Bearer abcdefghijklmnopqrstuvwxyz0123456789", "Authorization: Bearer token-1"},
+		{"invalid bearer token, retrying", "invalid bearer token, retrying"},
+		{"login sha256~AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd done", "login token-2 done"},
+		{"jwt eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2lnbmF0dXJl", "jwt token-3"},
+		{"password=hunter2 user=bob", "password=secret-1 user=bob"},
+		{`{"client_secret": "s3cr3tvalue99"}`, `{"client_secret": "secret-2"}`},
+		{"token: abc", "token: abc"},
+		{`secret "pull-secret" not found, password: ****`, `secret "pull-secret" not found, password: ****`},
+		{"clone https://bob:pa55word@git.acme.corp/x", "clone https://bob:secret-3@host-3/x"},
+		{"key 0123456789abcdef0123456789abcdef01", "key secret-4"},
+		{"blob dGhpcyBpcyBhIHNlY3JldCBrZXkgZm9yIHRlc3RpbmcgT0s5", "blob secret-5"},
+		{"image quay.io/openshift/okd@" + digest, "image quay.io/openshift/okd@" + digest},
+		{"container cri-o://" + digest[7:], "container cri-o://" + digest[7:]},
+		{"already clean: x-ipv4-0000000001-x, api.domain0000000001, x-ipv6-0000000002-x", "already clean: x-ipv4-0000000001-x, api.domain0000000001, x-ipv6-0000000002-x"},
+		{"image openshift/must-gather 4.18.0-202511121203.p0.g1c2d3e4.assembly.stream.el9", "image openshift/must-gather 4.18.0-202511121203.p0.g1c2d3e4.assembly.stream.el9"},
+		{"pod_workers.go:1294] kubelet.service crio-abc.scope", "pod_workers.go:1294] kubelet.service crio-abc.scope"},
+		{"label node-role.kubernetes.io/master, group machine.openshift.io", "label node-role.kubernetes.io/master, group machine.openshift.io"},
+		{"pull registry.internal.acme.corp:5000/app:1", "pull host-4:5000/app:1"},
+		{"svc kube-dns.openshift-dns.svc.cluster.local", "svc kube-dns.openshift-dns.svc.cluster.local"},
+		{"cut short: pod etcd-master-0.ocp.ac…", "cut short: pod etcd-host-1…"},
+	}
+	var texts []string
+	for _, tt := range tests {
+		texts = append(texts, tt.in)
+	}
+	red, _ := Redact(redactReport(texts...))
+	for i, tt := range tests {
+		if got := red.Findings[0].Evidence[i].Text; got != tt.want {
+			t.Errorf("Redact(%q)\n got  %q\n want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestRedactReport(t *testing.T) {
+	in := redactReport("dial tcp 10.0.0.5:6443 on worker-1", "ssh core@master-0.ocp.acme.corp")
+	var before bytes.Buffer
+	if err := WriteJSON(&before, in); err != nil {
+		t.Fatal(err)
+	}
+	red, mapping := Redact(in)
+	var after, again bytes.Buffer
+	WriteJSON(&after, in)
+	if before.String() != after.String() {
+		t.Errorf("Redact changed its input")
+	}
+	red2, _ := Redact(in)
+	WriteJSON(&after, red)
+	WriteJSON(&again, red2)
+	if !strings.HasSuffix(after.String(), again.String()) {
+		t.Errorf("two redactions of the same report differ")
+	}
+	wantMap := map[string]string{
+		"master-0.ocp.acme.corp": "host-1", "master-0": "host-1",
+		"worker-1.ocp.acme.corp": "host-2", "worker-1": "host-2",
+		"ocp.acme.corp": "domain-1", "10.0.0.5": "ip-1", "core@master-0.ocp.acme.corp": "email-1",
+	}
+	if diff := cmp.Diff(wantMap, mapping); diff != "" {
+		t.Errorf("mapping (-want +got):\n%s", diff)
+	}
+	// Same value, same placeholder, in every field; the tool's own words kept.
+	if red.Nodes[1].Name != "host-2" || red.Pods[0].Node != "host-2" || red.Findings[0].Objects[0].Node != "host-2" || red.Gather.Path != "/cases/host-1/mg" {
+		t.Errorf("node names not replaced the same way: %q %q %q %q", red.Nodes[1].Name, red.Pods[0].Node, red.Findings[0].Objects[0].Node, red.Gather.Path)
+	}
+	p := red.Pods[0]
+	if p.Status != "CrashLoopBackOff" || p.Restarts != "4 (2m ago)" || red.Findings[0].Docs[0] != "https://10.0.0.1/docs" || red.Findings[0].Title != "Title 10.9.9.9" || red.Gather.ClusterVersion != "4.18.12" {
+		t.Errorf("kept fields changed: %+v %v %q", p, red.Findings[0].Docs, red.Findings[0].Title)
+	}
+}
+
+// TestRedactAllWriters renders the redacted test report in every format:
+// no node name, IP address or domain of it is left.
+func TestRedactAllWriters(t *testing.T) {
+	r := loadReport(t)
+	r.Findings[0].Evidence[0].Text += " from 10.1.2.3 on worker-0.prod.acme.corp"
+	r.Nodes[0].Name = "worker-0.prod.acme.corp"
+	red, _ := Redact(r)
+	for name, w := range map[string]Writer{"md": MarkdownWriter(MarkdownOptions{}), "html": WriteHTML, "json": WriteJSON, "txt": TerminalWriter(TerminalOptions{})} {
+		var b bytes.Buffer
+		if err := w(&b, red); err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range []string{"10.1.2.3", "worker-0", "worker-1", "acme.corp"} {
+			if strings.Contains(b.String(), bad) {
+				t.Errorf("%s holds %q after Redact", name, bad)
+			}
+		}
+	}
+}
+
+func FuzzRedactString(f *testing.F) {
+	for _, s := range []string{"10.0.0.1", "fd00::1", "a@b.co", "password=x", "master-0.ocp.acme.corp…", "Bearer 0123456789abcdef0123", "x.y.z.example.org", "NODE_master_0_IP"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		rd := newRedactor()
+		rd.learn(redactReport())
+		a := rd.redactString(s)
+		if b := rd.redactString(s); a != b {
+			t.Fatalf("redactString(%q) gave %q then %q", s, a, b)
+		}
+		if strings.Contains(strings.ToLower(a), "master-0.ocp.acme.corp") {
+			t.Fatalf("redactString(%q) = %q keeps a node name", s, a)
+		}
+	})
+}
