@@ -2,6 +2,8 @@ package parser
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -276,5 +278,25 @@ func TestTruncatedPodListFilledFromPerPodFiles(t *testing.T) {
 	}
 	if !truncated {
 		t.Errorf("no problem names the truncated pods.yaml: %v", got.Problems)
+	}
+}
+
+func TestSeveralGathersAreNotMerged(t *testing.T) {
+	dir := t.TempDir()
+	img := "quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-aaa"
+	for i, when := range []string{"2026-11-18 09:00:00.0 +0000 UTC m=+0.1\n", "2026-11-20 09:00:00.0 +0000 UTC m=+0.1\n"} {
+		writeTree(t, filepath.Join(dir, fmt.Sprintf("must-gather.local.%d", i)), map[string]string{
+			img + "/timestamp":                      when,
+			img + "/namespaces/shop/core/pods.yaml": podList("shop", "web-1", "11111111-0000-0000-0000-000000000001"),
+		})
+	}
+	_, err := Load(context.Background(), dir)
+	var several *SeveralGathersError
+	if !errors.As(err, &several) || len(several.Gathers) != 2 {
+		t.Fatalf("err = %v", err)
+	}
+	// Two image folders of one gather side by side are one gather.
+	if _, err := Load(context.Background(), filepath.Join(dir, "must-gather.local.1")); err != nil {
+		t.Errorf("one gather: %v", err)
 	}
 }

@@ -200,3 +200,101 @@ func shortHost(h string) string {
 	}
 	return h
 }
+
+// SeveralGathersError is returned by Load when the input holds must-gathers
+// of different clusters, or of one cluster taken at different times: merged,
+// the older state of a pod would hide the newer one. Gathers lists each with
+// its folder, gather time and cluster ID, for the user to pick one.
+type SeveralGathersError struct {
+	Gathers []string
+}
+
+func (e *SeveralGathersError) Error() string {
+	return fmt.Sprintf("the input holds %d separate gathers; analyse one at a time:\n  %s", len(e.Gathers), strings.Join(e.Gathers, "\n  "))
+}
+
+// maxGatherSpread is how far apart the gather times of image folders in
+// different top folders may be and still count as one gather.
+const maxGatherSpread = time.Hour
+
+// gatherTop returns the folder that holds the gather of root: the parent of
+// an image folder (quay-io-...-sha256-..., registry-...) or an inspect.local.*
+// folder, else the root itself ("." for the input).
+func gatherTop(root string) string {
+	dir := strings.TrimSuffix(root, "/")
+	if dir == "" {
+		return "."
+	}
+	base := path.Base(dir)
+	if strings.Contains(base, "sha256") || strings.HasPrefix(base, "inspect.local.") || strings.Count(base, "-") >= 3 && strings.ContainsAny(base, "0123456789") {
+		return path.Dir(dir)
+	}
+	return dir
+}
+
+// severalGathers returns a *SeveralGathersError when must-gather or inspect
+// roots under different top folders disagree on the cluster or the time.
+// Image folders side by side in one must-gather.local.* folder are one gather,
+// and sosreports are merged with the must-gather of their cluster.
+func (b *builder) severalGathers() error {
+	type unit struct {
+		top      string
+		clusters map[string]bool
+		first    time.Time
+	}
+	units := map[string]*unit{}
+	for _, l := range b.g.Layouts {
+		if l.Kind == LayoutSosreport {
+			continue
+		}
+		top := gatherTop(l.Root)
+		u := units[top]
+		if u == nil {
+			u = &unit{top: top, clusters: map[string]bool{}}
+			units[top] = u
+		}
+		if id := b.rootCluster[l.Root]; id != "" {
+			u.clusters[id] = true
+		}
+		for _, dir := range []string{dirKey(strings.TrimSuffix(l.Root, "/")), dirKey(top)} {
+			if ts := b.timestamps[dir]; len(ts) > 0 && (u.first.IsZero() || ts[0].Before(u.first)) {
+				u.first = ts[0]
+			}
+		}
+	}
+	if len(units) < 2 {
+		return nil
+	}
+	clusters := map[string]bool{}
+	var lo, hi time.Time
+	for _, u := range units {
+		for id := range u.clusters {
+			clusters[id] = true
+		}
+		if !u.first.IsZero() {
+			if lo.IsZero() || u.first.Before(lo) {
+				lo = u.first
+			}
+			if u.first.After(hi) {
+				hi = u.first
+			}
+		}
+	}
+	if len(clusters) < 2 && hi.Sub(lo) <= maxGatherSpread {
+		return nil
+	}
+	e := &SeveralGathersError{}
+	for _, top := range sortedKeys(units) {
+		u := units[top]
+		when := "no gather time"
+		if !u.first.IsZero() {
+			when = "gathered " + u.first.Format(time.RFC3339)
+		}
+		cluster := "cluster unknown"
+		if ids := sortedKeys(u.clusters); len(ids) > 0 {
+			cluster = "cluster " + strings.Join(ids, ",")
+		}
+		e.Gathers = append(e.Gathers, fmt.Sprintf("%s (%s, %s)", top, when, cluster))
+	}
+	return e
+}

@@ -9,8 +9,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -25,8 +25,36 @@ import (
 var ErrNoGather = errors.New("no must-gather found: looked for namespaces/ or cluster-scoped-resources/ folders")
 
 // MaxObjectFileBytes bounds one YAML/JSON file read into memory; a larger file
-// becomes a Problem and is skipped.
-const MaxObjectFileBytes = 512 << 20
+// becomes a Problem and is skipped (before it is read, when its size is
+// declared).
+const MaxObjectFileBytes = 192 << 20
+
+// MaxLogBytes bounds what is read of one log once decompressed (a gzip bomb
+// stops there with a Problem).
+const MaxLogBytes = 4 << 30
+
+// logKinds are the members streamed line by line rather than decoded whole.
+var logKinds = map[fileKind]bool{kindContainerLog: true, kindServiceLog: true, kindNodeKubeletLog: true}
+
+// limitedReader stops after left bytes and remembers that it did.
+type limitedReader struct {
+	r    io.Reader
+	left int64
+	hit  bool
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		l.hit = true
+		return 0, io.EOF
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	return n, err
+}
 
 // maxGroupsPerPod bounds the collapsed node-log groups kept for one pod.
 const maxGroupsPerPod = 64
@@ -75,7 +103,11 @@ func LoadWith(ctx context.Context, input string, o Options) (*Gather, error) {
 	if len(b.roots) == 0 {
 		return nil, ErrNoGather
 	}
-	return b.finish(), nil
+	g := b.finish()
+	if err := b.severalGathers(); err != nil {
+		return g, err
+	}
+	return g, nil
 }
 
 // namespaceFolderInput reports whether input is a single namespace folder of
@@ -128,36 +160,38 @@ type builder struct {
 	logHosts   map[string]bool
 	groups     int
 
-	namespaces map[nsKey]bool
-	versions   map[string]string // folder → image version from its version file
-	hostnames  map[string]string // folder → host name of a sosreport
-	sosRoots   map[string]bool
-	mgMarkers  map[string]bool // folders holding must-gather-only content (nodes/, host_service_logs/, ...)
-	known      map[string]*Pod // root + "ns/name" → pod from a pods.yaml read earlier in the pass
-	nsFolder   bool            // the input is a single namespace folder
-	clusterIDs map[string]bool
-	health     *Health
+	namespaces  map[nsKey]bool
+	versions    map[string]string // folder → image version from its version file
+	hostnames   map[string]string // folder → host name of a sosreport
+	sosRoots    map[string]bool
+	mgMarkers   map[string]bool   // folders holding must-gather-only content (nodes/, host_service_logs/, ...)
+	known       map[string]*Pod   // root + "ns/name" → pod from a pods.yaml read earlier in the pass
+	rootCluster map[string]string // root → cluster ID from its ClusterVersion
+	nsFolder    bool              // the input is a single namespace folder
+	clusterIDs  map[string]bool
+	health      *Health
 }
 
 func newBuilder(input string) *builder {
 	return &builder{
-		g:          &Gather{Input: input},
-		roots:      map[string]bool{},
-		listPods:   map[nsKey][]*Pod{},
-		filePods:   map[nsKey][]*Pod{},
-		timestamps: map[string][]time.Time{},
-		nodes:      map[string]*Node{},
-		logs:       map[string][]*ContainerLog{},
-		nodeLog:    map[string]map[string]*LogGroup{},
-		logHosts:   map[string]bool{},
-		hostLog:    map[string]map[string]*LogGroup{},
-		namespaces: map[nsKey]bool{},
-		versions:   map[string]string{},
-		hostnames:  map[string]string{},
-		sosRoots:   map[string]bool{},
-		mgMarkers:  map[string]bool{},
-		known:      map[string]*Pod{},
-		clusterIDs: map[string]bool{},
+		g:           &Gather{Input: input},
+		roots:       map[string]bool{},
+		listPods:    map[nsKey][]*Pod{},
+		filePods:    map[nsKey][]*Pod{},
+		timestamps:  map[string][]time.Time{},
+		nodes:       map[string]*Node{},
+		logs:        map[string][]*ContainerLog{},
+		nodeLog:     map[string]map[string]*LogGroup{},
+		logHosts:    map[string]bool{},
+		hostLog:     map[string]map[string]*LogGroup{},
+		namespaces:  map[nsKey]bool{},
+		versions:    map[string]string{},
+		hostnames:   map[string]string{},
+		sosRoots:    map[string]bool{},
+		mgMarkers:   map[string]bool{},
+		known:       map[string]*Pod{},
+		rootCluster: map[string]string{},
+		clusterIDs:  map[string]bool{},
 	}
 }
 
@@ -189,6 +223,9 @@ func (b *builder) visit(m Member) error {
 	if c.Kind == kindOther {
 		return nil
 	}
+	if !logKinds[c.Kind] && m.Size > MaxObjectFileBytes {
+		return fmt.Errorf("file of %d MiB is larger than the %d MiB limit for one object file, skipped", m.Size>>20, MaxObjectFileBytes>>20)
+	}
 	rc, err := m.Open()
 	if err != nil {
 		return err
@@ -199,13 +236,20 @@ func (b *builder) visit(m Member) error {
 		return err
 	}
 	defer done()
+	lr := &limitedReader{r: r, left: MaxLogBytes}
 	switch c.Kind {
 	case kindContainerLog:
-		return b.readContainerLog(m.Path, c, r)
+		err = b.readContainerLog(m.Path, c, lr)
 	case kindServiceLog, kindNodeKubeletLog:
-		return b.readNodeLog(m.Path, c, r)
+		err = b.readNodeLog(m.Path, c, lr)
 	}
-	data, err := readBounded(r, MaxObjectFileBytes)
+	if logKinds[c.Kind] {
+		if err == nil && lr.hit {
+			return fmt.Errorf("log larger than %d GiB once decompressed: read up to that point", MaxLogBytes>>30)
+		}
+		return err
+	}
+	data, err := readBounded(r, MaxObjectFileBytes, m.Size)
 	if err != nil {
 		return err
 	}
@@ -313,16 +357,21 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 	return nil
 }
 
-// readBounded reads all of r, or fails when r holds more than max bytes.
-func readBounded(r io.Reader, max int64) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
+// readBounded reads all of r, or fails as soon as r holds more than max
+// bytes (a compressed member may declare a small size and inflate).
+func readBounded(r io.Reader, max, size int64) ([]byte, error) {
+	var buf bytes.Buffer
+	if size > 0 && size <= max {
+		buf.Grow(int(size) + bytes.MinRead)
+	}
+	n, err := buf.ReadFrom(io.LimitReader(r, max+1))
 	if err != nil {
-		return data, err
+		return nil, err
 	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("file is larger than %d MiB, skipped", max>>20)
+	if n > max {
+		return nil, fmt.Errorf("file is larger than %d MiB once decompressed, skipped", max>>20)
 	}
-	return data, nil
+	return buf.Bytes(), nil
 }
 
 func (b *builder) decode(p string, c classified, data []byte) error {
@@ -373,6 +422,7 @@ func (b *builder) decodeClusterVersion(p string, data []byte) []error {
 	add := func(cv *openshift.ClusterVersion) {
 		if cv.Spec.ClusterID != "" {
 			b.clusterIDs[cv.Spec.ClusterID] = true
+			b.rootCluster[rootOf(p)] = cv.Spec.ClusterID
 		}
 		if v := cv.CurrentVersion(); v != "" && b.g.ClusterVersion == "" {
 			b.g.ClusterVersion = v

@@ -73,12 +73,23 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 func walkInput(ctx context.Context, root string, visit VisitFunc, skipped func(name, why string), onRead func(n int64)) error {
+	if resolved, err := filepath.EvalSymlinks(root); err == nil {
+		root = resolved // the input itself may be a link; links inside it are never followed
+	}
 	fi, err := os.Stat(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ErrNotFound
 	}
 	if err != nil {
 		return err
+	}
+	if fi.IsDir() {
+		if _, err := os.ReadDir(root); err != nil {
+			return err
+		}
+	}
+	if !fi.IsDir() && fi.Size() == 0 {
+		return fmt.Errorf("%s is an empty file", root)
 	}
 	w := &walker{ctx: ctx, visit: visit, skipped: skipped}
 	if fi.IsDir() {
@@ -92,13 +103,13 @@ func walkInput(ctx context.Context, root string, visit VisitFunc, skipped func(n
 	format, stream, err := archives.Identify(ctx, filepath.Base(root), f)
 	if err != nil {
 		if errors.Is(err, archives.NoMatch) {
-			return fmt.Errorf("%s is neither a directory nor an archive this tool reads (tar, tar.gz, tar.xz, tar.zst, tar.bz2, zip)", root)
+			return fmt.Errorf("not a directory nor an archive this tool reads (tar, tar.gz, tar.xz, tar.zst, tar.bz2, zip)")
 		}
-		return fmt.Errorf("identify %s: %w", root, err)
+		return fmt.Errorf("cannot tell what kind of archive this is (empty or damaged?): %v", err)
 	}
 	ex, ok := format.(archives.Extractor)
 	if !ok {
-		return fmt.Errorf("%s is a single %s-compressed file, not an archive of a gather", root, strings.TrimPrefix(format.Extension(), "."))
+		return fmt.Errorf("a single %s-compressed file, not an archive of a gather", strings.TrimPrefix(format.Extension(), "."))
 	}
 	if _, isZip := format.(archives.Zip); !isZip {
 		// Streaming formats read in large blocks; a zip needs the file itself
@@ -135,7 +146,7 @@ func (w *walker) dir(root string) error {
 			return nil
 		}
 		if !d.Type().IsRegular() {
-			w.skipped(rel, "not a regular file ("+d.Type().String()+"), not followed")
+			w.skipped(rel, describeType(d.Type())+", not followed")
 			return nil
 		}
 		info, err := d.Info()
@@ -146,6 +157,20 @@ func (w *walker) dir(root string) error {
 		w.member(rel, info.Size(), func() (io.ReadCloser, error) { return os.Open(p) }, 0)
 		return nil
 	})
+}
+
+func describeType(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	}
+	return "not a regular file"
 }
 
 // archive walks one archive stream; prefix is the path of the archive itself
@@ -161,7 +186,7 @@ func (w *walker) archive(ex archives.Extractor, stream io.Reader, prefix string,
 			return nil
 		}
 		if !fi.Mode().IsRegular() || fi.LinkTarget != "" {
-			w.skipped(prefix+name, "not a regular file (link or device), not followed")
+			w.skipped(prefix+name, describeType(fi.Mode().Type())+" member, not followed")
 			return nil
 		}
 		w.member(prefix+name, fi.Size(), func() (io.ReadCloser, error) { return fi.Open() }, depth)
