@@ -47,6 +47,9 @@ func (o *analyzeOptions) validate() error {
 	if o.FailOn != "" && report.SeverityRank(o.FailOn) >= len(report.Severities) {
 		return usageError{fmt.Errorf("--fail-on %q: choose from %s", o.FailOn, strings.Join(report.Severities, ", "))}
 	}
+	if o.Top < 0 {
+		return usageError{errors.New("--top must be 0 or more")}
+	}
 	if o.MarkdownMaxKB < 0 {
 		return usageError{errors.New("--md-max-kb must be 0 or more")}
 	}
@@ -141,11 +144,46 @@ func writeReports(o *analyzeOptions, r *report.Report) error {
 		if err != nil {
 			return fmt.Errorf("render %s: %w", name, err)
 		}
-		if err := os.WriteFile(filepath.Join(o.Output, name), buf.Bytes(), 0o644); err != nil {
+		if err := writeFileAtomic(filepath.Join(o.Output, name), buf.Bytes()); err != nil {
 			return fmt.Errorf("write %s: %w", name, err)
 		}
 	}
+	// A report of another format left by an earlier run would not match this one.
+	for _, f := range knownFormats {
+		if !slices.Contains(o.Formats, f) {
+			stale := filepath.Join(o.Output, "report."+f)
+			if fi, err := os.Lstat(stale); err == nil && fi.Mode().IsRegular() {
+				if err := os.Remove(stale); err == nil {
+					fmt.Fprintf(o.IO.ErrOut, "analyze: removed %s from an earlier run (not requested by --format)\n", stale)
+				}
+			}
+		}
+	}
 	return nil
+}
+
+// writeFileAtomic writes data to a new temporary file in the same folder and
+// renames it over path: a reader never sees half a report, and a symlink
+// planted at path is replaced, not followed.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".report-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 // writeRedactMap writes the original → placeholder table as JSON, readable by
