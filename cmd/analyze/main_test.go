@@ -189,7 +189,8 @@ func TestRenderFromJSON(t *testing.T) {
 }
 
 // TestEndToEndSampleGolden runs the whole pipeline on the bundled sample and
-// compares report.json with the golden file (refresh with -update).
+// compares report.json, report.md and report.html with the golden files
+// testdata/sample-report.* (refresh with -update and review the diff).
 func TestEndToEndSampleGolden(t *testing.T) {
 	if _, err := os.Stat(sampleGather); err != nil {
 		t.Fatalf("bundled sample missing: %v", err)
@@ -199,29 +200,34 @@ func TestEndToEndSampleGolden(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	got, err := os.ReadFile(filepath.Join(out, "report.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The input path is the only machine-dependent value; pin it.
-	var r map[string]any
-	if err := json.Unmarshal(got, &r); err != nil {
-		t.Fatal(err)
-	}
-	golden := filepath.Join("testdata", "sample-report.json")
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cmd/analyze -run EndToEnd -update)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("report.json differs from %s (-want +got):\n%s", golden, diff)
+	for _, ext := range []string{"json", "md", "html"} {
+		t.Run(ext, func(t *testing.T) {
+			got, err := os.ReadFile(filepath.Join(out, "report."+ext))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ext == "json" {
+				var r map[string]any
+				if err := json.Unmarshal(got, &r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			golden := filepath.Join("testdata", "sample-report."+ext)
+			if *update {
+				os.MkdirAll("testdata", 0o755)
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./cmd/analyze -run EndToEnd -update)", err)
+			}
+			if diff := cmp.Diff(string(want), string(got)); diff != "" {
+				t.Errorf("report.%s differs from %s (-want +got):\n%s", ext, golden, diff)
+			}
+		})
 	}
 }
 
@@ -257,5 +263,28 @@ func TestColorDecision(t *testing.T) {
 		if got := noColorSet(v); got != want {
 			t.Errorf("noColorSet(%q) = %v, want %v", v, got, want)
 		}
+	}
+}
+
+func TestOutputReplacesPlantedSymlinksAndStaleReports(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	os.MkdirAll(out, 0o755)
+	victim := filepath.Join(t.TempDir(), "victim.txt")
+	os.WriteFile(victim, []byte("keep me"), 0o644)
+	if err := os.Symlink(victim, filepath.Join(out, "report.md")); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(out, "report.html"), []byte("old case"), 0o644)
+	if code, _, stderr := run(t, tinyGather(t), "-o", out, "--format", "md,json"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if data, _ := os.ReadFile(victim); string(data) != "keep me" {
+		t.Errorf("the symlink's target was written: %q", data)
+	}
+	if fi, err := os.Lstat(filepath.Join(out, "report.md")); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("report.md is not a regular file: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "report.html")); !os.IsNotExist(err) {
+		t.Errorf("stale report.html from an earlier run kept: %v", err)
 	}
 }
