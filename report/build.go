@@ -62,7 +62,7 @@ func Build(g *parser.Gather, t *rules.Table, findings []rules.Finding, tool Tool
 		r.Nodes = append(r.Nodes, node)
 	}
 	for _, p := range g.Problems {
-		r.Problems = append(r.Problems, Problem{Path: short(p.Path), Error: p.Error})
+		r.Problems = append(r.Problems, Problem{Path: short(p.Path), Error: truncateRunes(p.Error, MaxTextRunes)})
 	}
 	r.Summary = summarize(r, g)
 	r.Normalize()
@@ -105,7 +105,7 @@ func buildFinding(f rules.Finding, short func(string) string) Finding {
 		out.Explains = append(out.Explains, podObject(m.Pod, m.Container, m.RuleID))
 	}
 	for _, e := range f.Evidence {
-		ev := Evidence{Path: short(e.Source.Path), Line: e.Source.Line, Kind: e.Kind, Text: e.Text, Count: e.Count, Time: timePtr(e.Time)}
+		ev := Evidence{Path: short(e.Source.Path), Line: e.Source.Line, Kind: e.Kind, Text: truncateRunes(e.Text, MaxTextRunes), Count: e.Count, Time: timePtr(e.Time)}
 		out.Evidence = append(out.Evidence, ev)
 	}
 	return out
@@ -131,7 +131,7 @@ func buildPod(p *parser.Pod, short func(string) string) Pod {
 		Source:    short(p.Source.Path),
 	}
 	if p.Stage.Condition != "" {
-		out.StageReason, out.StageMessage, out.StageLookAt = p.Stage.Reason, p.Stage.Message, p.Stage.LookAt
+		out.StageReason, out.StageMessage, out.StageLookAt = p.Stage.Reason, truncateRunes(p.Stage.Message, MaxTextRunes), p.Stage.LookAt
 		if !p.Stage.Since.IsZero() {
 			t := p.Stage.Since.UTC()
 			out.StageSince = &t
@@ -176,7 +176,7 @@ func buildPodEvent(e *parser.Event, short func(string) string) PodEvent {
 
 func buildLogGroup(g *parser.LogGroup, short func(string) string) LogGroup {
 	out := LogGroup{Class: string(g.Class), Node: g.Node, Unit: string(g.Unit), Path: short(g.Source.Path), Line: g.Source.Line,
-		First: timePtr(g.First), Last: timePtr(g.Last), Count: g.Count, Container: g.Container, Text: g.Text}
+		First: timePtr(g.First), Last: timePtr(g.Last), Count: g.Count, Container: g.Container, Text: truncateRunes(g.Text, MaxTextRunes)}
 	if g.Severity != 0 {
 		out.Severity = string(g.Severity)
 	}
@@ -184,7 +184,7 @@ func buildLogGroup(g *parser.LogGroup, short func(string) string) LogGroup {
 }
 
 func buildContainer(c podstatus.Container) Container {
-	out := Container{Name: c.Name, Kind: c.Kind, Image: c.Image, State: c.State, Reason: c.Reason, Message: c.Message,
+	out := Container{Name: c.Name, Kind: c.Kind, Image: c.Image, State: c.State, Reason: c.Reason, Message: truncateRunes(c.Message, MaxTextRunes),
 		ExitCode: c.ExitCode, Signal: c.Signal, ExitMeaning: c.ExitMeaning, Ready: c.Ready, RestartCount: c.RestartCount}
 	if c.Last != nil {
 		out.Last = &Termination{Reason: c.Last.Reason, ExitCode: c.Last.ExitCode, Signal: c.Last.Signal, ExitMeaning: c.Last.ExitMeaning, FinishedAt: timePtr(c.Last.FinishedAt)}

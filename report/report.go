@@ -7,10 +7,12 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"time"
+	"unicode/utf8"
 )
 
 // SchemaVersion is the version of the JSON report layout. It changes when a
@@ -206,6 +208,12 @@ type Pod struct {
 	EventsOmitted int `json:"eventsOmitted,omitempty"`
 }
 
+// MaxTextRunes bounds every free text copied from the gather into a Report
+// (evidence and log lines, stage and container messages, problems): a
+// hostile or broken gather can hold lines of megabytes. A longer text is cut
+// and ends with "…".
+const MaxTextRunes = 8192
+
 // Bounds of Pod.Events: a pod stuck for days can hold thousands of events, and
 // a hostile event message can be megabytes long.
 const (
@@ -351,13 +359,46 @@ func (r *Report) Normalize() {
 	}
 }
 
-// WriteJSON writes r as indented JSON followed by a newline.
+// WriteJSON writes r as indented JSON followed by a newline. Besides what
+// encoding/json escapes (control characters, <, >, &, U+2028, U+2029), C1
+// controls, bidirectional controls and the BOM are written as \uXXXX escapes,
+// so the file shows no hidden text in an editor or terminal; the decoded
+// strings are unchanged.
 func WriteJSON(w io.Writer, r *Report) error {
 	r.Normalize()
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(true)
-	return enc.Encode(r)
+	if err := enc.Encode(r); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeHidden(buf.Bytes()))
+	return err
+}
+
+// escapeHidden replaces the hidden control characters (see isHiddenControl)
+// in encoded JSON by \uXXXX escapes. In JSON output such characters can only
+// be inside strings, where the escape means the same character.
+func escapeHidden(b []byte) []byte {
+	if isPlain(string(b)) {
+		return b
+	}
+	var out []byte
+	last := 0
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r >= utf8.RuneSelf && isHiddenControl(r) {
+			out = append(out, b[last:i]...)
+			out = fmt.Appendf(out, "\\u%04x", r)
+			last = i + size
+		}
+		i += size
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
 }
 
 // ReadJSON decodes a report written by WriteJSON. It returns an error when the

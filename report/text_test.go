@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -233,5 +234,20 @@ func TestStageCell(t *testing.T) {
 		if got := stageCell(tt.p); got != tt.want {
 			t.Errorf("stageCell(%+v) = %q, want %q", tt.p, got, tt.want)
 		}
+	}
+}
+
+func TestWriteJSONEscapesHidden(t *testing.T) {
+	r := &Report{Gather: Gather{Path: "a\u202eb\u0085c\ufeffd<e>"}}
+	var b bytes.Buffer
+	if err := WriteJSON(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"path": "a\u202eb\u0085c\ufeffd\u003ce\u003e"`) {
+		t.Errorf("hidden characters not escaped: %s", b.String())
+	}
+	back, err := ReadJSON(&b)
+	if err != nil || back.Gather.Path != r.Gather.Path {
+		t.Errorf("round trip: %q, %v", back.Gather.Path, err)
 	}
 }
