@@ -617,6 +617,14 @@ func (b *builder) addLogEntry(src Source, e *nodelog.Entry) {
 	if e.Detail != "" && e.Detail != e.Message {
 		text += ": " + e.Detail
 	}
+	if e.Class == nodelog.ClassProbe && e.Probe != "" {
+		// The words events use ("Readiness probe failed: ..."), so one cause
+		// pattern matches both.
+		text = e.Probe + " probe failed: " + e.Detail
+		if e.Detail == "" || e.Detail == e.Message {
+			text = e.Probe + " probe failed"
+		}
+	}
 	groups[gk] = &LogGroup{Source: src, Node: e.Host, Unit: e.Unit, Severity: e.Severity, Class: e.Class,
 		First: e.Time, Last: e.Time, Count: 1, Text: text,
 		Container: e.Container, Image: e.Image, Probe: e.Probe, Detail: e.Detail}

@@ -58,7 +58,8 @@ type containerRef struct {
 // (init=true), app containers (init=false) or both (nil), in spec order.
 func containers(p *parser.Pod, init *bool) []containerRef {
 	var out []containerRef
-	add := func(specs []corev1.Container, statuses []corev1.ContainerStatus, kind, field string) {
+	// keep selects init containers (sidecar=false) or app-like ones.
+	add := func(specs []corev1.Container, statuses []corev1.ContainerStatus, kind, field string, keep func(sidecar bool) bool) {
 		for i := range statuses {
 			st := &statuses[i]
 			ref := containerRef{Name: st.Name, Kind: kind, Status: st, FieldPath: field + "{" + st.Name + "}"}
@@ -67,14 +68,23 @@ func containers(p *parser.Pod, init *bool) []containerRef {
 					ref.Spec = &specs[j]
 				}
 			}
-			out = append(out, ref)
+			sidecar := isRestartable(ref.Spec) && field == "spec.initContainers"
+			if sidecar {
+				ref.Kind = "sidecar container"
+			}
+			if keep(sidecar) {
+				out = append(out, ref)
+			}
 		}
 	}
-	if init == nil || *init {
-		add(p.Object.Spec.InitContainers, p.Object.Status.InitContainerStatuses, "init container", "spec.initContainers")
-	}
-	if init == nil || !*init {
-		add(p.Object.Spec.Containers, p.Object.Status.ContainerStatuses, "container", "spec.containers")
+	// Restartable (sidecar) init containers run beside the app containers, so
+	// they count as app containers, not init containers.
+	wantInit := init == nil || *init
+	wantApp := init == nil || !*init
+	add(p.Object.Spec.InitContainers, p.Object.Status.InitContainerStatuses, "init container", "spec.initContainers",
+		func(sidecar bool) bool { return (sidecar && wantApp) || (!sidecar && wantInit) })
+	if wantApp {
+		add(p.Object.Spec.Containers, p.Object.Status.ContainerStatuses, "container", "spec.containers", func(bool) bool { return true })
 	}
 	return out
 }
@@ -217,7 +227,7 @@ func containerStateText(cs containerRef) string {
 	case st.State.Waiting != nil:
 		fmt.Fprintf(&b, "waiting reason=%s", st.State.Waiting.Reason)
 		if st.State.Waiting.Message != "" {
-			fmt.Fprintf(&b, " message=%q", st.State.Waiting.Message)
+			fmt.Fprintf(&b, " message: %s", st.State.Waiting.Message)
 		}
 	case st.State.Terminated != nil:
 		t := st.State.Terminated
@@ -343,6 +353,7 @@ func (c *evalContext) logEvidence(p *parser.Pod, container string, h *hit) []Evi
 		for _, line := range tail {
 			ev = append(ev, cite(line))
 		}
+		h.Vars["LogTail"] = map[bool]string{true: "previous.log", false: "current.log"}[previous]
 		return ev
 	}
 	h.Missing = append(h.Missing, "previous.log and current.log of "+container+" (absent or empty in the gather)")

@@ -23,7 +23,7 @@ var varNames = []string{
 	"Reason", "Message", "ExitCode", "Signal", "Restarts", "LastReason",
 	"LastExitCode", "LastSignal", "LastFinished", "Limit", "Request", "Probe",
 	"ProbeSettings", "Cause", "Reasons", "Owner", "Stage", "ExitMeaning",
-	"LastExitMeaning", "BackOff", "Overdue",
+	"LastExitMeaning", "BackOff", "Overdue", "LogTail",
 }
 
 // VarNames lists the template variables, for the rule reference.
@@ -166,6 +166,10 @@ type containerTerminated struct {
 	LastState bool     `json:"lastState"`
 	// Init selects init containers (true), app containers (false) or both (unset).
 	Init *bool `json:"init,omitempty"`
+	// SkipPodReasons skips pods whose status.reason is listed (Evicted, ...).
+	SkipPodReasons []string `json:"skipPodReasons,omitempty"`
+	// SkipDeleted skips pods being deleted (their containers exit on SIGTERM).
+	SkipDeleted bool `json:"skipDeleted,omitempty"`
 	// Logs adds the tail of the container's previous (else current) log.
 	Logs bool `json:"logs,omitempty"`
 }
@@ -178,6 +182,9 @@ func (m *containerTerminated) validate() error {
 }
 
 func (m *containerTerminated) match(c *evalContext, p *parser.Pod) []hit {
+	if slices.Contains(m.SkipPodReasons, p.Object.Status.Reason) || (m.SkipDeleted && p.Object.DeletionTimestamp != nil) {
+		return nil
+	}
 	var out []hit
 	for _, cs := range containers(p, m.Init) {
 		t := cs.Status.State.Terminated
@@ -216,7 +223,10 @@ func (m *initContainerFailed) match(c *evalContext, p *parser.Pod) []hit {
 	for _, cs := range containers(p, &init) {
 		st := cs.Status
 		failedNow := st.State.Terminated != nil && st.State.Terminated.ExitCode != 0
-		backOff := st.State.Waiting != nil && st.State.Waiting.Reason != "" && st.State.Waiting.Reason != "PodInitializing"
+		// Waiting after a failed run (not an image pull or a config error,
+		// which their own rules explain).
+		backOff := st.State.Waiting != nil && (st.State.Waiting.Reason == "CrashLoopBackOff" || st.State.Waiting.Reason == "RunContainerError") &&
+			st.LastTerminationState.Terminated != nil
 		if !failedNow && !backOff {
 			continue
 		}
@@ -252,6 +262,10 @@ func (m *containerNotReady) match(c *evalContext, p *parser.Pod) []hit {
 		if cs.Status.Ready || cs.Status.State.Running == nil {
 			continue
 		}
+		if cs.Status.RestartCount == 0 && !c.now.IsZero() && !cs.Status.State.Running.StartedAt.IsZero() &&
+			c.now.Sub(cs.Status.State.Running.StartedAt.Time) < startupAllowance(cs.Spec) {
+			continue // a first start, still within the time its probes allow
+		}
 		h := c.containerHit(p, cs)
 		probe, settings := probeText(cs.Spec)
 		h.Vars["Probe"], h.Vars["ProbeSettings"] = probe, settings
@@ -261,6 +275,21 @@ func (m *containerNotReady) match(c *evalContext, p *parser.Pod) []hit {
 		out = append(out, h)
 	}
 	return out
+}
+
+// startupAllowance is how long a container may run unready before that is a
+// finding: the longest budget of its startup and readiness probes, at least a
+// minute.
+func startupAllowance(spec *corev1.Container) time.Duration {
+	d := time.Minute
+	budgets := map[string]time.Duration{}
+	for _, p := range podstatus.Probes(spec) {
+		budgets[p.Kind] = p.Budget()
+	}
+	if b := budgets["startup"] + budgets["readiness"]; b > d {
+		d = b
+	}
+	return d
 }
 
 // podUnschedulable fires for a pod the scheduler could not place: PodScheduled
@@ -301,16 +330,25 @@ func (m *podUnschedulable) match(c *evalContext, p *parser.Pod) []hit {
 // whose deletion deadline (metadata.deletionTimestamp) passed at least that
 // long before the gather.
 type podStatus struct {
-	Statuses   []string `json:"statuses,omitempty"`
-	PodReasons []string `json:"podReasons,omitempty"`
-	DeletedFor string   `json:"deletedFor,omitempty"`
+	Statuses []string `json:"statuses,omitempty"`
+	// StatusPrefixes matches STATUS by prefix ("Init:" for Init:0/2 ...).
+	StatusPrefixes []string `json:"statusPrefixes,omitempty"`
+	PodReasons     []string `json:"podReasons,omitempty"`
+	DeletedFor     string   `json:"deletedFor,omitempty"`
+	// NodeLogClasses adds the pod's node-log lines of these classes to the evidence.
+	NodeLogClasses []string `json:"nodeLogClasses,omitempty"`
 
 	deletedFor time.Duration
 }
 
 func (m *podStatus) validate() error {
-	if len(m.Statuses) == 0 && len(m.PodReasons) == 0 {
-		return fmt.Errorf("statuses and podReasons are both empty")
+	if len(m.Statuses) == 0 && len(m.PodReasons) == 0 && len(m.StatusPrefixes) == 0 && m.DeletedFor == "" {
+		return fmt.Errorf("statuses, statusPrefixes, podReasons and deletedFor are all empty")
+	}
+	if len(m.NodeLogClasses) > 0 {
+		if err := validClasses(m.NodeLogClasses); err != nil {
+			return err
+		}
 	}
 	if m.DeletedFor != "" {
 		d, err := time.ParseDuration(m.DeletedFor)
@@ -322,8 +360,23 @@ func (m *podStatus) validate() error {
 	return nil
 }
 
+func (m *podStatus) selects(p *parser.Pod) bool {
+	if len(m.Statuses) == 0 && len(m.StatusPrefixes) == 0 && len(m.PodReasons) == 0 {
+		return true // deletion alone decides
+	}
+	if slices.Contains(m.Statuses, p.Columns.Status) || slices.Contains(m.PodReasons, p.Object.Status.Reason) {
+		return true
+	}
+	for _, pre := range m.StatusPrefixes {
+		if strings.HasPrefix(p.Columns.Status, pre) {
+			return true
+		}
+	}
+	return false
+}
+
 func (m *podStatus) match(c *evalContext, p *parser.Pod) []hit {
-	if !slices.Contains(m.Statuses, p.Columns.Status) && !slices.Contains(m.PodReasons, p.Object.Status.Reason) {
+	if !m.selects(p) {
 		return nil
 	}
 	if m.DeletedFor != "" {
@@ -350,5 +403,10 @@ func (m *podStatus) match(c *evalContext, p *parser.Pod) []hit {
 	}
 	h.Evidence = append(h.Evidence, c.statusEvidence(p, text))
 	h.Evidence = append(h.Evidence, c.eventEvidence(p, func(e *parser.Event) bool { return e.Object.Type != corev1.EventTypeNormal })...)
+	for _, g := range p.NodeLog {
+		if slices.Contains(m.NodeLogClasses, string(g.Class)) {
+			h.Evidence = append(h.Evidence, logGroupEvidence(g))
+		}
+	}
 	return []hit{h}
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -252,11 +253,21 @@ type nodeLogClass struct {
 	// Within keeps only groups whose last line is at most this long before
 	// the gather time ("10m"): a problem still present when gathered.
 	Within string `json:"within,omitempty"`
+	// Pattern keeps only groups whose text matches this regular expression.
+	Pattern string `json:"pattern,omitempty"`
 
-	within time.Duration
+	within  time.Duration
+	pattern *regexp.Regexp
 }
 
 func (m *nodeLogClass) validate() error {
+	if m.Pattern != "" {
+		re, err := regexp.Compile(m.Pattern)
+		if err != nil {
+			return fmt.Errorf("pattern: %v", err)
+		}
+		m.pattern = re
+	}
 	if m.Within != "" {
 		d, err := time.ParseDuration(m.Within)
 		if err != nil || d <= 0 {
@@ -275,6 +286,9 @@ func (m *nodeLogClass) matchNode(c *evalContext, n *parser.Node) []hit {
 			continue
 		}
 		if m.within > 0 && !c.now.IsZero() && c.now.Sub(g.Last) > m.within {
+			continue
+		}
+		if m.pattern != nil && !m.pattern.MatchString(g.Text) {
 			continue
 		}
 		ev = append(ev, logGroupEvidence(g))
