@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mgtriage/mgtriage/fixtures/gen"
+	gen "github.com/mgtriage/mgtriage/fixtures/gen/synth"
 	"github.com/mholt/archives"
 )
 

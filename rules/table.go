@@ -35,6 +35,9 @@ type Table struct {
 	Version       string `json:"version"`
 	Released      string `json:"released"`
 	Rules         []*Rule
+	// Local lists the user rule files applied with Override; a report then
+	// shows the table version as "<version>+local".
+	Local []string
 }
 
 // Rule is one entry of the table. Rules with the same Group are alternatives
@@ -209,6 +212,10 @@ func (t *Table) Override(path string) Errors {
 		}
 	}
 	t.Rules = kept
+	t.Local = append(t.Local, files...)
+	if !strings.HasSuffix(t.Version, "+local") {
+		t.Version += "+local"
+	}
 	return nil
 }
 
@@ -236,7 +243,11 @@ func ruleFiles(path string) ([]string, error) {
 func (t *Table) add(name string, data []byte, builtin bool) Errors {
 	var f file
 	if err := yaml.UnmarshalStrict(data, &f); err != nil {
-		return Errors{{File: name, Line: yamlErrorLine(err), Msg: err.Error()}}
+		msg := err.Error()
+		if strings.Contains(msg, "cannot unmarshal array") {
+			msg = "a rule file is a mapping: `schemaVersion: 1` and `rules:` holding the list of rules (see docs/rules.md)"
+		}
+		return Errors{{File: name, Line: yamlErrorLine(err), Msg: msg}}
 	}
 	if f.SchemaVersion != SchemaVersion {
 		return Errors{{File: name, Msg: fmt.Sprintf("schemaVersion is %d, this program reads %d", f.SchemaVersion, SchemaVersion)}}
