@@ -8,7 +8,7 @@ RACE      := $(shell command -v gcc >/dev/null 2>&1 && [ "$$($(GO) env CGO_ENABL
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 
-.PHONY: all build demo test vet docs docs-check fuzz bench golden crosscheck clean
+.PHONY: all build demo test vet docs docs-check fuzz bench golden crosscheck e2e clean
 
 all: build
 
@@ -56,9 +56,31 @@ SEED ?= 20261120
 crosscheck:
 	cd tools/podcheck && $(GO) test -count=1 ./... -args -pods $(PODS) -seed $(SEED)
 
-## bench: benchmarks (compare ratios within one run, e.g. with benchstat)
+## bench: Go benchmarks (ratios within one run), then the analyzer on generated
+## gathers at three scales against gzip -dc (cached in .bench-cache/); the
+## table goes to docs/performance.md
+BENCH_SCALES ?= 1,10,100
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) run ./fixtures/bench -scales $(BENCH_SCALES) -write docs/performance.md
+
+## e2e: open the sample report.html from disk in headless Chromium with networking off;
+## check that findings render, filters and the pod detail work from the URL, no script
+## error and no network request; screenshots go to E2E_OUT. Installs Debian's chromium
+## with apt-get when missing (CI runs as root); skips only where apt-get is unavailable.
+E2E_OUT ?= $(CURDIR)/bin/e2e
+e2e:
+	@if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 && [ -z "$$CHROMIUM" ]; then \
+	  if command -v apt-get >/dev/null 2>&1; then \
+	    echo "e2e: installing chromium with apt-get"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "e2e: SKIPPED: Chromium is not installed and apt-get is unavailable to install it"; exit 0; \
+	  fi; \
+	fi; \
+	mkdir -p "$(E2E_OUT)" && \
+	E2E_OUT="$(E2E_OUT)" $(GO) test -tags e2e -count=1 -run '^TestE2E' -v ./cmd/analyze && \
+	echo "e2e: passed; artefacts (report, screenshots) in $(E2E_OUT)"
 
 ## golden: rewrite golden files after an intended change; review the diff
 golden:

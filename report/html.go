@@ -35,7 +35,14 @@ const (
 	// htmlEvidenceRunes bounds one evidence line, htmlHealthItems each gather
 	// health list and htmlNodeLogGroups the log groups shown per node.
 	htmlEvidenceRunes = 4000
-	htmlHealthItems   = 200
+	// htmlEvidenceRows bounds the evidence lines of one finding, and
+	// htmlOpenFindings how many findings start open (the most severe, high
+	// and critical only): closed findings cost the browser no layout.
+	htmlEvidenceRows = 25
+	htmlOpenFindings = 30
+	htmlHealthItems  = 200
+	// Above htmlAllNodesUpTo nodes, healthy ones are listed collapsed.
+	htmlAllNodesUpTo  = 20
 	htmlNodeLogGroups = 20
 )
 
@@ -63,6 +70,7 @@ type htmlView struct {
 	Severities    []htmlSeverity
 	TotalFindings int
 	Nodes         []htmlNode
+	HiddenNodes   int
 	Findings      []htmlFinding
 	Namespaces    []string
 	NodeNames     []string
@@ -84,10 +92,13 @@ type htmlSeverity struct {
 type htmlNode struct {
 	Name, Ready, Roles, Version string
 	LogAnchor                   string // id of the node's log section
-	Healthy                     bool
-	Conditions                  []string
-	Log                         []htmlLogGroup
-	LogOmitted                  int
+	// Hidden is set for a healthy node without log groups when the cluster
+	// has more than htmlAllNodesUpTo nodes: it is listed collapsed.
+	Hidden     bool
+	Healthy    bool
+	Conditions []string
+	Log        []htmlLogGroup
+	LogOmitted int
 }
 
 type htmlLogGroup struct {
@@ -114,6 +125,8 @@ type htmlFinding struct {
 	Remediation [][]stepPart
 	Docs        []htmlDoc
 	Evidence    []htmlEvidence
+	// EvidenceMore is how many evidence lines report.json has beyond Evidence.
+	EvidenceMore, EvidenceTotal int
 }
 
 // htmlObject is an object of a finding; Pod is "namespace/name" for a pod,
@@ -238,6 +251,10 @@ func newHTMLView(r *Report) htmlView {
 	for i, n := range r.Nodes {
 		h := htmlNodeView(n)
 		h.LogAnchor = "nodelog-" + strconv.Itoa(i+1)
+		if len(r.Nodes) > htmlAllNodesUpTo && h.Healthy && len(h.Log) == 0 {
+			h.Hidden = true
+			v.HiddenNodes++
+		}
 		v.Nodes = append(v.Nodes, h)
 	}
 	namespaces, nodes := map[string]bool{}, map[string]bool{}
@@ -368,7 +385,7 @@ func htmlFindingView(n int, f Finding) htmlFinding {
 		Anchor:    findingAnchor(n),
 		Severity:  orUnknown(cleanLine(f.Severity)),
 		Class:     sevClass(f.Severity),
-		Open:      SeverityRank(f.Severity) <= SeverityRank(SeverityHigh),
+		Open:      SeverityRank(f.Severity) <= SeverityRank(SeverityHigh) && n <= htmlOpenFindings,
 		Title:     cleanLine(f.Title),
 		Rule:      cleanLine(f.RuleID) + " v" + strconv.Itoa(f.RuleVersion),
 		Category:  cleanLine(f.Category),
@@ -405,7 +422,11 @@ func htmlFindingView(n int, f Finding) htmlFinding {
 		}
 		h.Docs = append(h.Docs, htmlDoc{Text: cleanLine(d), URL: u})
 	}
-	for _, e := range f.Evidence {
+	for i, e := range f.Evidence {
+		if i == htmlEvidenceRows {
+			h.EvidenceMore, h.EvidenceTotal = len(f.Evidence)-i, len(f.Evidence)
+			break
+		}
 		h.Evidence = append(h.Evidence, htmlEvidence{
 			Cite:  evidenceCite(e),
 			Kind:  cleanLine(e.Kind),

@@ -237,3 +237,38 @@ func TestHTMLDetailBounds(t *testing.T) {
 		t.Errorf("stage message has %d runes", n)
 	}
 }
+
+func TestHTMLManyNodes(t *testing.T) {
+	r := &Report{}
+	for i := range 30 {
+		r.Nodes = append(r.Nodes, Node{Name: fmt.Sprintf("worker-%02d", i), Ready: "True"})
+	}
+	r.Nodes[3].Ready = "False"
+	r.Nodes[7].Log = []LogGroup{{Class: "pleg", Unit: "kubelet", Count: 3, Text: "PLEG is not healthy"}}
+	out := writeHTML(t, r)
+	main, hidden, _ := strings.Cut(out, "28 more nodes are Ready with no other condition")
+	if hidden == "" {
+		t.Fatal("healthy nodes not collapsed")
+	}
+	if !strings.Contains(main, "worker-03") || !strings.Contains(main, "worker-07") || strings.Contains(main, "worker-00") {
+		t.Errorf("the first table should hold only worker-03 and worker-07")
+	}
+	if !strings.Contains(hidden, "worker-00") {
+		t.Errorf("the collapsed table lacks the healthy nodes")
+	}
+}
+
+func TestHTMLEvidenceBounded(t *testing.T) {
+	r := loadReport(t)
+	f := &r.Findings[0]
+	for i := range 40 {
+		f.Evidence = append(f.Evidence, Evidence{Path: "p", Line: i + 1, Kind: "event", Text: strings.Repeat("y", 10000)})
+	}
+	out := writeHTML(t, r)
+	if !strings.Contains(out, "Evidence (25 of 43)") || !strings.Contains(out, "18 more evidence lines are in report.json.") {
+		t.Errorf("evidence rows not bounded")
+	}
+	if strings.Contains(out, strings.Repeat("y", htmlEvidenceRunes+1)) || !strings.Contains(out, "[cut; the whole text is in report.json]") {
+		t.Errorf("evidence text not cut")
+	}
+}
