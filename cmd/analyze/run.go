@@ -1,11 +1,12 @@
 package main
 
 import (
-	"bytes"
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -96,6 +97,8 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	}
 	findings := rules.Evaluate(table, g)
 	r := report.Build(g, table, findings, report.Tool{Name: "mgtriage", Version: version})
+	summary := fmt.Sprintf("read %d files (%s); %d pods, %d findings, %d gather problems", g.Files, humanBytes(g.Bytes), len(g.Pods), len(findings), len(g.Problems))
+	g, findings = nil, nil // the report holds what is needed; let the model go before rendering
 	var mapping map[string]string
 	if o.Redact {
 		r, mapping = report.Redact(r)
@@ -110,8 +113,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	if err := report.WriteTerminal(o.IO.Out, r, report.TerminalOptions{Color: color, MaxFindings: o.Top}); err != nil {
 		return err
 	}
-	fmt.Fprintf(o.IO.ErrOut, "analyze: read %d files (%s) in %s; %d pods, %d findings, %d gather problems; reports in %s\n",
-		g.Files, humanBytes(g.Bytes), time.Since(start).Round(time.Millisecond), len(g.Pods), len(findings), len(g.Problems), o.Output)
+	fmt.Fprintf(o.IO.ErrOut, "analyze: done in %s: %s; reports in %s\n", time.Since(start).Round(time.Millisecond), summary, o.Output)
 	if o.FailOn != "" {
 		limit := report.SeverityRank(o.FailOn)
 		for _, f := range r.Findings {
@@ -130,21 +132,19 @@ func writeReports(o *analyzeOptions, r *report.Report) error {
 		return fmt.Errorf("create output folder: %w", err)
 	}
 	for _, f := range o.Formats {
-		var buf bytes.Buffer
-		var err error
 		name := "report." + f
-		switch f {
-		case "json":
-			err = report.WriteJSON(&buf, r)
-		case "md":
-			err = report.WriteMarkdown(&buf, r, report.MarkdownOptions{MaxKB: o.MarkdownMaxKB})
-		case "html":
-			err = report.WriteHTML(&buf, r)
-		}
+		err := writeFileAtomic(filepath.Join(o.Output, name), func(w io.Writer) error {
+			switch f {
+			case "json":
+				return report.WriteJSON(w, r)
+			case "md":
+				return report.WriteMarkdown(w, r, report.MarkdownOptions{MaxKB: o.MarkdownMaxKB})
+			case "html":
+				return report.WriteHTML(w, r)
+			}
+			return nil
+		})
 		if err != nil {
-			return fmt.Errorf("render %s: %w", name, err)
-		}
-		if err := writeFileAtomic(filepath.Join(o.Output, name), buf.Bytes()); err != nil {
 			return fmt.Errorf("write %s: %w", name, err)
 		}
 	}
@@ -162,17 +162,23 @@ func writeReports(o *analyzeOptions, r *report.Report) error {
 	return nil
 }
 
-// writeFileAtomic writes data to a new temporary file in the same folder and
-// renames it over path: a reader never sees half a report, and a symlink
-// planted at path is replaced, not followed.
-func writeFileAtomic(path string, data []byte) error {
+// writeFileAtomic streams write's output into a new temporary file in the
+// same folder and renames it over path: a reader never sees half a report, a
+// rendering error leaves the old file in place, and a symlink planted at path
+// is replaced, not followed.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
 	f, err := os.CreateTemp(filepath.Dir(path), ".report-*")
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp)
-	if _, err := f.Write(data); err != nil {
+	bw := bufio.NewWriterSize(f, 256<<10)
+	if err := write(bw); err != nil {
+		f.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
 		f.Close()
 		return err
 	}
