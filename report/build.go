@@ -98,6 +98,9 @@ func buildFinding(f rules.Finding, short func(string) string) Finding {
 	if f.Node != nil {
 		out.Objects = append(out.Objects, Object{Kind: "Node", Name: f.Node.Object.Name})
 	}
+	if f.Operator != nil {
+		out.Objects = append(out.Objects, Object{Kind: "ClusterOperator", Name: f.Operator.Name})
+	}
 	for _, m := range f.Also {
 		out.Objects = append(out.Objects, podObject(m.Pod, m.Container, ""))
 	}

@@ -51,6 +51,7 @@ type gatherCase struct {
 	PodLog          map[string][]logCase `json:"podLog"`
 	HostLog         map[string][]logCase `json:"hostLog"`
 	KubeletLogNodes []string             `json:"kubeletLogNodes"`
+	Operators       []parser.Operator    `json:"operators"`
 	Version         string               `json:"clusterVersion"`
 }
 
@@ -68,7 +69,7 @@ var caseNow = time.Date(2026, 11, 20, 9, 12, 33, 0, time.UTC)
 // build turns a case into a gather the way the parser would have built it.
 func (gc gatherCase) build(t *testing.T) *parser.Gather {
 	t.Helper()
-	g := &parser.Gather{CollectedAt: caseNow, ClusterVersion: gc.Version, NodeLog: map[string][]*parser.LogGroup{}}
+	g := &parser.Gather{CollectedAt: caseNow, ClusterVersion: gc.Version, NodeLog: map[string][]*parser.LogGroup{}, Operators: gc.Operators}
 	if g.ClusterVersion == "" {
 		g.ClusterVersion = "4.18.12"
 	}

@@ -23,6 +23,7 @@ type Finding struct {
 	Rule        *Rule
 	Pod         *parser.Pod
 	Node        *parser.Node
+	Operator    *parser.Operator
 	Container   string
 	Hint        string
 	Remediation []string
@@ -53,6 +54,9 @@ func (f *Finding) Subject() string {
 	}
 	if f.Node != nil {
 		return "node/" + f.Node.Object.Name
+	}
+	if f.Operator != nil {
+		return "clusteroperator/" + f.Operator.Name
 	}
 	return ""
 }
@@ -104,6 +108,17 @@ func Evaluate(t *Table, g *parser.Gather) []Finding {
 			for _, n := range g.Nodes {
 				for _, h := range m.matchNode(c, n) {
 					fire("node/"+n.Object.Name, h, func(h hit) (Finding, bool) { return r.fire(nil, n, h) })
+				}
+			}
+		case operatorMatcher:
+			for i := range g.Operators {
+				op := &g.Operators[i]
+				for _, h := range m.matchOperator(c, op) {
+					fire("clusteroperator/"+op.Name, h, func(h hit) (Finding, bool) {
+						f, ok := r.fire(nil, nil, h)
+						f.Operator = op
+						return f, ok
+					})
 				}
 			}
 		}

@@ -74,6 +74,7 @@ var matcherFactories = map[string]func() matcher{
 	"containerRestarts":    func() matcher { return &containerRestarts{} },
 	"nodeCondition":        func() matcher { return &nodeCondition{} },
 	"nodeLogClass":         func() matcher { return &nodeLogClass{} },
+	"operatorCondition":    func() matcher { return &operatorCondition{} },
 }
 
 // MatcherNames lists the matchers a rule may name.

@@ -311,3 +311,38 @@ func (c *evalContext) nodeVars(n *parser.Node) Vars {
 	}
 	return v
 }
+
+// operatorMatcher selects the ClusterOperators that show one symptom.
+type operatorMatcher interface {
+	matchOperator(c *evalContext, op *parser.Operator) []hit
+}
+
+// operatorCondition fires for ClusterOperators whose condition Type
+// (Available, Degraded, Progressing) has one of Statuses.
+type operatorCondition struct {
+	Type     string   `json:"type"`
+	Statuses []string `json:"statuses"`
+}
+
+func (m *operatorCondition) validate() error {
+	switch m.Type {
+	case "Available", "Degraded", "Progressing":
+	default:
+		return fmt.Errorf("type %q is not Available, Degraded or Progressing", m.Type)
+	}
+	if len(m.Statuses) == 0 {
+		return fmt.Errorf("statuses lists no status")
+	}
+	return nil
+}
+
+func (m *operatorCondition) matchOperator(c *evalContext, op *parser.Operator) []hit {
+	status := map[string]string{"Available": op.Available, "Degraded": op.Degraded, "Progressing": op.Progressing}[m.Type]
+	if !slices.Contains(m.Statuses, status) {
+		return nil
+	}
+	h := hit{Vars: Vars{"Owner": op.Name, "Status": m.Type + "=" + status, "Message": op.Message}}
+	h.Evidence = append(h.Evidence, Evidence{Source: op.Source, Kind: "status",
+		Text: fmt.Sprintf("clusteroperator %s: Available=%s Degraded=%s Progressing=%s: %s", op.Name, op.Available, op.Degraded, op.Progressing, op.Message)})
+	return []hit{h}
+}
