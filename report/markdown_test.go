@@ -191,6 +191,10 @@ func bigReport() *Report {
 	}
 	r.Nodes = []Node{{Name: "worker-1", Ready: "True"}}
 	r.Summary = Summary{Pods: 5000, UnhealthyPods: 3750, Findings: 300, Nodes: 1}
+	for i := range 200 {
+		r.Gather.Health.PodsWithoutLogs = append(r.Gather.Health.PodsWithoutLogs, fmt.Sprintf("ns/pod-%05d", i))
+		r.Gather.Health.MustGatherErrors = append(r.Gather.Health.MustGatherErrors, strings.Repeat("error ", 60))
+	}
 	return r
 }
 
@@ -231,6 +235,9 @@ func TestMarkdownMaxKB(t *testing.T) {
 			keptRows := strings.Count(out, "| ns | pod-")
 			if fmt.Sprint(300-keptFindings) != fm[1] || fmt.Sprint(3750-keptRows) != pm[1] {
 				t.Errorf("note %q, but %d findings and %d pod rows are in the output", m[0], keptFindings, keptRows)
+			}
+			if kb <= 60 && !strings.Contains(m[0], "gather health lines") {
+				t.Errorf("note does not say gather health lines were cut: %q", m[0])
 			}
 			if kb >= 60 && (keptFindings < mdTopFindings || keptRows < 50) {
 				t.Errorf("kept %d findings and %d pod rows, want at least %d and 50", keptFindings, keptRows, mdTopFindings)

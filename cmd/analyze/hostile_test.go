@@ -18,8 +18,15 @@ import (
 // control characters and bidirectional overrides.
 const hostile = "<script>alert(1)</script> | `tick` ``` **bold** [x](javascript:alert(2)) \x1b[31mred\x1b[0m \x1b[2J\x1b]0;pwned\x07 bell\a nul\x00 \u202eevil"
 
-// megaLine is a line of one megabyte.
-var megaLine = "BEGIN " + strings.Repeat("A|<b>`", 1<<20/6) + " END"
+// megaLine is a line of one megabyte; 64 KiB with -short (the race pass),
+// where the rules' regular expressions over a megabyte take most of a minute.
+func megaLine() string {
+	size := 1 << 20
+	if testing.Short() {
+		size = 64 << 10
+	}
+	return "BEGIN " + strings.Repeat("A|<b>`", size/6) + " END"
+}
 
 // q quotes s as a YAML double-quoted string (JSON is YAML).
 func q(s string) string {
@@ -35,6 +42,7 @@ func hostileGather(t *testing.T) string {
 	root := filepath.Join(t.TempDir(), "must-gather.local.7", "quay-io-image")
 	const uid = "99999999-2222-3333-4444-555555555555"
 	pod := "web-" + "7d9f"
+	megaLine := megaLine()
 	files := map[string]string{
 		"timestamp":        "2026-11-20 09:12:33.000000000 +0000 UTC m=+0.01\n2026-11-20 09:13:00.000000000 +0000 UTC m=+27.0\n",
 		"must-gather.logs": "[must-gather-abc] OUT gather output\n[must-gather-abc] POD error: " + hostile + "\n",
