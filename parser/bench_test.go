@@ -14,7 +14,6 @@ import (
 	"time"
 
 	gen "github.com/mgtriage/mgtriage/fixtures/gen/synth"
-	"github.com/mholt/archives"
 )
 
 // syntheticKubeletLog writes a kubelet journal of about size bytes in the mix
@@ -165,7 +164,7 @@ func BenchmarkReadGather(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tgz := archiveOf(b, top, "gather.tar.gz", compressedTar(archives.Gz{}))
+	tgz := archiveOf(b, top, "gather.tar.gz", gen.Formats[".tar.gz"])
 	b.Run("folder", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := Load(context.Background(), top); err != nil {

@@ -10,33 +10,19 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mgtriage/mgtriage/fixtures/gen/synth"
 	"github.com/mholt/archives"
 )
 
 // archiveOf writes the folder dir as an archive of the given format into
-// t.TempDir(), with member names starting at dir's base name (as `tar czf
-// x.tgz <dir>` makes them), and returns its path.
+// t.TempDir() and returns its path.
 func archiveOf(t testing.TB, dir, name string, format archives.Archiver) string {
 	t.Helper()
-	ctx := context.Background()
-	files, err := archives.FilesFromDisk(ctx, nil, map[string]string{dir: filepath.Base(dir)})
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := filepath.Join(t.TempDir(), name)
-	f, err := os.Create(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := format.Archive(ctx, f, files); err != nil {
+	if err := synth.WriteArchive(dir, out, format); err != nil {
 		t.Fatal(err)
 	}
 	return out
-}
-
-func compressedTar(c archives.Compression) archives.Archiver {
-	return archives.CompressedArchive{Compression: c, Archival: archives.Tar{}, Extraction: archives.Tar{}}
 }
 
 // gatherRows is what must not change with the container format: every pod's
@@ -66,7 +52,7 @@ func TestEveryArchiveFormatReadsTheSample(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := gatherRows(folder)
-	tgz := archiveOf(t, sampleGather, "gather.tar.gz", compressedTar(archives.Gz{}))
+	tgz := archiveOf(t, sampleGather, "gather.tar.gz", synth.Formats[".tar.gz"])
 	// An upload: a zip holding the tar.gz and a notes file.
 	uploadDir := filepath.Join(t.TempDir(), "case-01234567")
 	os.MkdirAll(uploadDir, 0o755)
@@ -75,14 +61,14 @@ func TestEveryArchiveFormatReadsTheSample(t *testing.T) {
 	os.WriteFile(filepath.Join(uploadDir, "notes.txt"), []byte("customer notes"), 0o644)
 
 	inputs := map[string]string{
-		"tar":             archiveOf(t, sampleGather, "gather.tar", archives.Tar{}),
+		"tar":             archiveOf(t, sampleGather, "gather.tar", synth.Formats[".tar"]),
 		"tar.gz":          tgz,
-		"tar.xz":          archiveOf(t, sampleGather, "gather.tar.xz", compressedTar(archives.Xz{})),
-		"tar.zst":         archiveOf(t, sampleGather, "gather.tar.zst", compressedTar(archives.Zstd{})),
-		"tar.bz2":         archiveOf(t, sampleGather, "gather.tar.bz2", compressedTar(archives.Bz2{})),
-		"zip":             archiveOf(t, sampleGather, "gather.zip", archives.Zip{}),
-		"zip of a tar.gz": archiveOf(t, uploadDir, "upload.zip", archives.Zip{}),
-		"no extension":    archiveOf(t, sampleGather, "download", compressedTar(archives.Gz{})),
+		"tar.xz":          archiveOf(t, sampleGather, "gather.tar.xz", synth.Formats[".tar.xz"]),
+		"tar.zst":         archiveOf(t, sampleGather, "gather.tar.zst", synth.Formats[".tar.zst"]),
+		"tar.bz2":         archiveOf(t, sampleGather, "gather.tar.bz2", synth.Formats[".tar.bz2"]),
+		"zip":             archiveOf(t, sampleGather, "gather.zip", synth.Formats[".zip"]),
+		"zip of a tar.gz": archiveOf(t, uploadDir, "upload.zip", synth.Formats[".zip"]),
+		"no extension":    archiveOf(t, sampleGather, "download", synth.Formats[".tar.gz"]),
 	}
 	for name, in := range inputs {
 		t.Run(name, func(t *testing.T) {
@@ -209,7 +195,7 @@ func TestNamespaceFolderInput(t *testing.T) {
 }
 
 func TestTruncatedArchiveKeepsWhatWasRead(t *testing.T) {
-	tgz := archiveOf(t, sampleGather, "gather.tar.gz", compressedTar(archives.Gz{}))
+	tgz := archiveOf(t, sampleGather, "gather.tar.gz", synth.Formats[".tar.gz"])
 	data, _ := os.ReadFile(tgz)
 	cut := filepath.Join(t.TempDir(), "cut.tar.gz")
 	os.WriteFile(cut, data[:len(data)*2/3], 0o644)
@@ -299,4 +285,8 @@ func TestSeveralGathersAreNotMerged(t *testing.T) {
 	if _, err := Load(context.Background(), filepath.Join(dir, "must-gather.local.1")); err != nil {
 		t.Errorf("one gather: %v", err)
 	}
+}
+
+func compressedTar(c archives.Compression) archives.Archiver {
+	return archives.CompressedArchive{Compression: c, Archival: archives.Tar{}, Extraction: archives.Tar{}}
 }
