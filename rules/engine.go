@@ -7,12 +7,33 @@ import (
 	"strings"
 	"text/template"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mgtriage/mgtriage/parser"
 )
 
 // MaxEvidence bounds the evidence lines kept per finding; the strongest come first.
 const MaxEvidence = 14
+
+// MaxEvidenceText bounds one evidence line (bytes), and maxVarText one value
+// in a hint; a gather's megabyte-long event message is cut before any pattern
+// runs over it.
+const (
+	MaxEvidenceText = 8 << 10
+	maxVarText      = 2 << 10
+)
+
+// clip cuts s to at most max bytes on a UTF-8 boundary, marking the cut.
+func clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + " …[cut]"
+}
 
 // Finding is one rule that fired, with its hint and remediation expanded from
 // the evidence. Its subject is a pod (and container) or, for node rules, a
@@ -160,6 +181,12 @@ func severityRank(s string) int {
 // templates. It returns false when a cause is required and no line shows it.
 func (r *Rule) fire(p *parser.Pod, n *parser.Node, h hit) (Finding, bool) {
 	ev := h.Evidence
+	for i := range ev {
+		ev[i].Text = clip(ev[i].Text, MaxEvidenceText)
+	}
+	for k, v := range h.Vars {
+		h.Vars[k] = clip(v, maxVarText)
+	}
 	if r.cause != nil {
 		idx := -1
 		for i, e := range ev {
