@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jedib0t/go-pretty/v6/table"
 )
@@ -16,6 +17,9 @@ type TerminalOptions struct {
 	Color bool
 	// MaxFindings limits the findings table; 0 or less lists every finding.
 	MaxFindings int
+	// Width is the terminal's width in columns; the findings table fits it by
+	// cutting hints. 0 means 160 (output to a file or a pipe).
+	Width int
 }
 
 // How much of a hint, and of a rule id or object name, fits in the findings table.
@@ -71,14 +75,27 @@ func WriteTerminal(w io.Writer, r *Report, opt TerminalOptions) error {
 	}
 	top := newTerminalTable()
 	top.AppendHeader(table.Row{"SEVERITY", "RULE", "OBJECT", "HINT"})
+	type row struct{ sev, rule, obj, hint string }
+	rows := make([]row, 0, len(shown))
+	ruleW, objW := len("RULE"), len("OBJECT")
+	width := opt.Width
+	if width <= 0 {
+		width = 160
+	}
+	nameRunes := terminalNameRunes
+	if width < 120 {
+		nameRunes = 24 // a narrow terminal: names give way to the hint
+	}
 	for _, f := range shown {
-		sev := orUnknown(cleanLine(f.Severity))
-		top.AppendRow(table.Row{
-			paint(sgrSeverity[f.Severity], sev),
-			truncateRunes(cleanLine(f.RuleID), terminalNameRunes),
-			truncateRunes(objectsSummary(f), terminalNameRunes),
-			truncateRunes(strings.TrimSpace(cleanLine(f.Hint)), terminalHintRunes),
-		})
+		rw := row{orUnknown(cleanLine(f.Severity)), truncateRunes(cleanLine(f.RuleID), nameRunes),
+			truncateRunes(objectsSummary(f), nameRunes), strings.TrimSpace(cleanLine(f.Hint))}
+		ruleW, objW = max(ruleW, utf8.RuneCountInString(rw.rule)), max(objW, utf8.RuneCountInString(rw.obj))
+		rows = append(rows, rw)
+	}
+	// borders and padding of a 4-column light table take 13 columns
+	hintW := min(terminalHintRunes, max(20, width-13-len("SEVERITY")-ruleW-objW))
+	for i, rw := range rows {
+		top.AppendRow(table.Row{paint(sgrSeverity[shown[i].Severity], rw.sev), rw.rule, rw.obj, truncateRunes(rw.hint, hintW)})
 	}
 	b.WriteString("\n" + top.Render() + "\n")
 	if more := len(r.Findings) - len(shown); more > 0 {

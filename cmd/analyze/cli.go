@@ -7,7 +7,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mgtriage/mgtriage/parser"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -27,14 +29,20 @@ type IOStreams struct {
 	ErrOut        io.Writer
 	OutIsTerminal bool
 	ErrIsTerminal bool
+	// OutWidth is the terminal's width in columns when stdout is one, else 0.
+	OutWidth int
 	// NoColor is true when the NO_COLOR environment variable is set and not empty.
 	NoColor bool
 }
 
 func systemStreams() IOStreams {
+	width := 0
+	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
+		width = w
+	}
 	return IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
-		OutIsTerminal: isTerminal(os.Stdout), ErrIsTerminal: isTerminal(os.Stderr),
+		OutIsTerminal: isTerminal(os.Stdout), ErrIsTerminal: isTerminal(os.Stderr), OutWidth: width,
 		NoColor: noColorSet(os.Getenv("NO_COLOR")),
 	}
 }
@@ -130,6 +138,8 @@ Exit codes: 0 analysis done; 1 --fail-on threshold reached or reports not writte
 	f.IntVar(&opts.Top, "top", 10, "findings listed on stdout")
 	f.BoolVar(&opts.Redact, "redact", false, "replace IP addresses, host names, cluster domains, e-mail addresses and secrets by placeholders (host-1, ip-3, domain-1) in every report")
 	f.StringVar(&opts.RedactMap, "redact-map", "", "with --redact: write the original → placeholder mapping as JSON to this file (keep it private)")
+	f.StringVar(&opts.MaxRead, "max-read", fmt.Sprintf("%dGiB", parser.DefaultMaxReadBytes>>30), "stop reading the input after this many bytes, counted decompressed (a decompression bomb ends there; what was read is analysed)")
+	f.IntVar(&opts.MaxMembers, "max-members", parser.DefaultMaxMembers, "stop reading the input after this many files, folders and links")
 	cmd.AddCommand(newRulesCmd(io), newRenderCmd(io))
 	return cmd
 }

@@ -9,7 +9,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,6 +34,11 @@ type analyzeOptions struct {
 	// secrets in every report; RedactMap is a file that receives the mapping.
 	Redact    bool
 	RedactMap string
+	// MaxRead ("64GiB") and MaxMembers are the input limits of a hostile
+	// gather (parser.DefaultMaxReadBytes, parser.DefaultMaxMembers).
+	MaxRead    string
+	MaxMembers int
+	maxRead    int64 // MaxRead in bytes, set by validate
 }
 
 var knownFormats = []string{"md", "html", "json"}
@@ -57,7 +64,42 @@ func (o *analyzeOptions) validate() error {
 	if o.RedactMap != "" && !o.Redact {
 		return usageError{errors.New("--redact-map needs --redact")}
 	}
+	if o.MaxMembers < 0 {
+		return usageError{errors.New("--max-members must be 0 (default) or more")}
+	}
+	if o.MaxRead != "" {
+		n, err := parseSize(o.MaxRead)
+		if err != nil {
+			return usageError{fmt.Errorf("--max-read %q: %v", o.MaxRead, err)}
+		}
+		o.maxRead = n
+	}
 	return nil
+}
+
+// parseSize reads a byte count: a whole number with an optional unit, B, KiB,
+// MiB, GiB, TiB (K, M, G, T alike) or KB, MB, GB, TB (powers of 1000).
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	n, err := strconv.ParseInt(t[:i], 10, 64)
+	if err != nil || n <= 0 {
+		return 0, errors.New("want a positive size such as 64GiB or 512MiB")
+	}
+	units := map[string]int64{"": 1, "b": 1,
+		"k": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gib": 1 << 30, "t": 1 << 40, "tib": 1 << 40,
+		"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12}
+	unit, ok := units[strings.ToLower(strings.TrimSpace(t[i:]))]
+	if !ok {
+		return 0, fmt.Errorf("unknown unit %q: use B, KiB, MiB, GiB, TiB, KB, MB, GB or TB", strings.TrimSpace(t[i:]))
+	}
+	if n > math.MaxInt64/unit {
+		return 0, errors.New("too large")
+	}
+	return n * unit, nil
 }
 
 // loadTable returns the built-in rule table with the user's rules applied.
@@ -85,7 +127,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	}
 	start := time.Now()
 	bar := newReadProgress(o.IO, o.Path)
-	g, err := parser.LoadWith(ctx, o.Path, parser.Options{OnRead: bar.onRead()})
+	g, err := parser.LoadWith(ctx, o.Path, parser.Options{OnRead: bar.onRead(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers})
 	bar.stop()
 	switch {
 	case errors.Is(err, parser.ErrNotFound):
@@ -110,7 +152,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		return exitError{code: exitFindings, msg: err.Error()}
 	}
 	color := o.IO.OutIsTerminal && !o.IO.NoColor
-	if err := report.WriteTerminal(o.IO.Out, r, report.TerminalOptions{Color: color, MaxFindings: o.Top}); err != nil {
+	if err := report.WriteTerminal(o.IO.Out, r, report.TerminalOptions{Color: color, MaxFindings: o.Top, Width: o.IO.OutWidth}); err != nil {
 		return err
 	}
 	fmt.Fprintf(o.IO.ErrOut, "analyze: done in %s: %s; reports in %s\n", time.Since(start).Round(time.Millisecond), summary, o.Output)
