@@ -335,7 +335,7 @@ func ParseKubeVersion(s string) podstatus.Version {
 	}
 	major, err1 := strconv.Atoi(parts[0])
 	minor, err2 := strconv.Atoi(strings.TrimRight(parts[1], "+"))
-	if err1 != nil || err2 != nil {
+	if err1 != nil || err2 != nil || major < 0 || minor < 0 {
 		return podstatus.Version{}
 	}
 	return podstatus.Version{Major: major, Minor: minor}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -17,20 +18,47 @@ const MaxLineBytes = 4096
 // TailLines is how many trailing lines of each container log are kept.
 const TailLines = 60
 
+// LongLineProblemBytes is the line length past which a log's cut lines are
+// also reported as a Problem: a line of megabytes is a damaged or hostile file
+// rather than a long log line.
+const LongLineProblemBytes = 1 << 20
+
+// longLines counts the lines scanLines cut.
+type longLines struct {
+	cut     int
+	longest int64 // bytes of the longest line cut, before cutting
+}
+
+// err returns a Problem's text when a cut line was longer than
+// LongLineProblemBytes, else nil.
+func (l *longLines) err() error {
+	if l.longest <= LongLineProblemBytes {
+		return nil
+	}
+	return fmt.Errorf("line too long: %d lines longer than %d bytes were cut to that size, the longest of %d MiB", l.cut, MaxLineBytes, l.longest>>20)
+}
+
 // scanLines calls fn for every line of r with its 1-based number, without the
 // line ending. A line longer than MaxLineBytes is cut to that size; the rest of
 // it is read and dropped, so memory stays bounded whatever the input. The slice
 // is only valid during the call.
 func scanLines(r io.Reader, fn func(n int, line []byte)) error {
+	return scanLinesCounted(r, fn, &longLines{})
+}
+
+// scanLinesCounted is scanLines that counts the lines it cuts in cut.
+func scanLinesCounted(r io.Reader, fn func(n int, line []byte), cut *longLines) error {
 	br := bufio.NewReaderSize(r, 64*1024)
 	n := 0
 	var long []byte
+	var longLen int64
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
 			if long == nil {
 				long = append(make([]byte, 0, MaxLineBytes), chunk[:min(len(chunk), MaxLineBytes)]...)
 			}
+			longLen += int64(len(chunk))
 			continue
 		}
 		if len(chunk) > 0 || long != nil {
@@ -39,8 +67,13 @@ func scanLines(r io.Reader, fn func(n int, line []byte)) error {
 			if long != nil {
 				line = append(long, []byte(" …[cut]")...)
 				long = nil
+				cut.cut++
+				cut.longest = max(cut.longest, longLen+int64(len(chunk)))
+				longLen = 0
 			} else if len(line) > MaxLineBytes {
 				line = append(line[:MaxLineBytes:MaxLineBytes], []byte(" …[cut]")...)
+				cut.cut++
+				cut.longest = max(cut.longest, int64(len(chunk)))
 			}
 			fn(n, line)
 		}
@@ -102,7 +135,10 @@ func afterTimestamp(line []byte) []byte {
 // counts lines (a container that never failed). Each line starts with the CRI
 // timestamp (RFC 3339 with nanoseconds), which becomes Time. Lines are held as
 // reused byte buffers while reading and turned into text once, at the end.
+// A line of more than LongLineProblemBytes makes it return an error after the
+// whole log was read.
 func readTail(r io.Reader, log *ContainerLog, keep bool) error {
+	var cut longLines
 	type raw struct {
 		n    int
 		text []byte
@@ -116,7 +152,7 @@ func readTail(r io.Reader, log *ContainerLog, keep bool) error {
 		slot.n = n
 		slot.text = append(slot.text[:0], line...)
 	}
-	err := scanLines(r, func(n int, line []byte) {
+	err := scanLinesCounted(r, func(n int, line []byte) {
 		log.Lines = n
 		if !keep {
 			return
@@ -142,7 +178,10 @@ func readTail(r io.Reader, log *ContainerLog, keep bool) error {
 			put(&ring[start], n, line)
 			start = (start + 1) % TailLines
 		}
-	})
+	}, &cut)
+	if err == nil {
+		err = cut.err()
+	}
 	toLine := func(r raw) LogLine {
 		ll := LogLine{Line: r.n}
 		text := r.text

@@ -74,6 +74,11 @@ type Options struct {
 	// archive input as it is read (for a progress bar); it is not called for a
 	// folder or a zip.
 	OnRead func(n int64)
+	// MaxReadBytes bounds the bytes read, decompressed, over the whole pass
+	// (see DefaultMaxReadBytes for what counts); 0 means DefaultMaxReadBytes.
+	MaxReadBytes int64
+	// MaxMembers bounds the entries met by the walk; 0 means DefaultMaxMembers.
+	MaxMembers int
 }
 
 // LoadWith is Load with options.
@@ -88,22 +93,40 @@ func LoadWith(ctx context.Context, input string, o Options) (*Gather, error) {
 		prefix := "namespaces/" + filepath.Base(input) + "/"
 		visit = func(m Member) error { m.Path = prefix + m.Path; return b.visit(m) }
 	}
+	wo := walkOptions{onRead: o.OnRead, budget: &readBudget{limit: o.MaxReadBytes}, maxMembers: o.MaxMembers}
+	if wo.budget.limit <= 0 {
+		wo.budget.limit = DefaultMaxReadBytes
+	}
+	if wo.maxMembers <= 0 {
+		wo.maxMembers = DefaultMaxMembers
+	}
+	b.budget = wo.budget
 	b.startWorkers(max(1, runtime.GOMAXPROCS(0)))
 	walkErr := walkInput(ctx, input, visit, func(name, why string) {
 		b.problem(name, why)
-	}, o.OnRead)
+	}, wo)
 	b.stopWorkers()
 	if walkErr != nil {
-		if errors.Is(walkErr, ErrNotFound) || b.g.Files == 0 {
+		var limit *LimitError
+		switch {
+		case errors.Is(walkErr, ErrNotFound) || b.g.Files == 0:
 			return nil, walkErr
+		case errors.As(walkErr, &limit):
+			where := limit.Path
+			if where == "" {
+				where = path.Base(input)
+			}
+			b.limitProblem(where, limit.Error())
+		default:
+			// The archive broke part-way: keep what was read.
+			b.limitProblem(path.Base(input), "input ends early, analysed what was read before: "+walkErr.Error())
 		}
-		// The archive broke part-way: keep what was read.
-		b.problem(path.Base(input), "input ends early, analysed what was read before: "+walkErr.Error())
 	}
 	if len(b.roots) == 0 {
 		return nil, ErrNoGather
 	}
 	g := b.finish()
+	b.closeProblems()
 	if err := b.severalGathers(); err != nil {
 		return g, err
 	}
@@ -170,6 +193,14 @@ type builder struct {
 	nsFolder    bool              // the input is a single namespace folder
 	clusterIDs  map[string]bool
 	health      *Health
+
+	groupBytes    int64 // text held by node-log groups
+	groupCapNoted bool
+	budget        *readBudget     // the pass's read limit, shared with the walk
+	seen          map[string]bool // paths of the members analysed, to spot duplicates
+	keptLogBytes  int64           // text of container-log tails kept so far
+	logCapNoted   bool
+	extraProblems int // problems over MaxProblems, not kept
 }
 
 func newBuilder(input string) *builder {
@@ -192,6 +223,7 @@ func newBuilder(input string) *builder {
 		known:       map[string]*Pod{},
 		rootCluster: map[string]string{},
 		clusterIDs:  map[string]bool{},
+		seen:        map[string]bool{},
 	}
 }
 
@@ -202,8 +234,42 @@ func (b *builder) problem(p, why string) {
 	b.problemLocked(p, why)
 }
 
+// MaxProblems bounds the problems kept (a hostile archive may hold a million
+// links); the ones over it are counted in a last Problem. MaxProblemBytes
+// bounds the text of each.
+const (
+	MaxProblems     = 1000
+	MaxProblemBytes = 4096
+)
+
 func (b *builder) problemLocked(p, why string) {
-	b.g.Problems = append(b.g.Problems, Problem{Path: p, Error: why})
+	if len(b.g.Problems) >= MaxProblems {
+		b.extraProblems++
+		return
+	}
+	b.g.Problems = append(b.g.Problems, Problem{Path: cutText(p), Error: cutText(why)})
+}
+
+// limitProblem records why the pass stopped (a limit, a broken archive), past
+// MaxProblems too.
+func (b *builder) limitProblem(p, why string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.g.Problems = append(b.g.Problems, Problem{Path: cutText(p), Error: cutText(why)})
+}
+
+// closeProblems adds the count of the problems not kept.
+func (b *builder) closeProblems() {
+	if b.extraProblems > 0 {
+		b.limitProblem("", fmt.Sprintf("%d more problems not listed (at most %d are kept)", b.extraProblems, MaxProblems))
+	}
+}
+
+func cutText(s string) string {
+	if len(s) <= MaxProblemBytes {
+		return s
+	}
+	return strings.ToValidUTF8(s[:MaxProblemBytes], "") + "…"
 }
 
 func (b *builder) visit(m Member) error {
@@ -223,6 +289,10 @@ func (b *builder) visit(m Member) error {
 	if c.Kind == kindOther {
 		return nil
 	}
+	if b.seen[m.Path] {
+		return fmt.Errorf("appears more than once in the input: this later copy is skipped")
+	}
+	b.seen[m.Path] = true
 	if !logKinds[c.Kind] && m.Size > MaxObjectFileBytes {
 		return fmt.Errorf("file of %d MiB is larger than the %d MiB limit for one object file, skipped", m.Size>>20, MaxObjectFileBytes>>20)
 	}
@@ -231,7 +301,7 @@ func (b *builder) visit(m Member) error {
 		return err
 	}
 	defer rc.Close()
-	r, done, err := decompress(b.ctx, m.Path, rc)
+	r, done, err := decompress(b.ctx, m.Path, rc, b.budget)
 	if err != nil {
 		return err
 	}
@@ -244,7 +314,8 @@ func (b *builder) visit(m Member) error {
 		err = b.readNodeLog(m.Path, c, lr)
 	}
 	if logKinds[c.Kind] {
-		if err == nil && lr.hit {
+		var limit *LimitError
+		if lr.hit && !errors.As(err, &limit) {
 			return fmt.Errorf("log larger than %d GiB once decompressed: read up to that point", MaxLogBytes>>30)
 		}
 		return err
@@ -358,20 +429,40 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 }
 
 // readBounded reads all of r, or fails as soon as r holds more than max
-// bytes (a compressed member may declare a small size and inflate).
+// bytes (a compressed member may declare a small size and inflate). When the
+// declared size is wrong it reads in chunks, so a bomb costs at most max bytes
+// of memory, not the growing buffer's two or three times that.
 func readBounded(r io.Reader, max, size int64) ([]byte, error) {
-	var buf bytes.Buffer
+	tooLarge := fmt.Errorf("file is larger than %d MiB once decompressed, skipped", max>>20)
+	first := int64(64 << 10)
 	if size > 0 && size <= max {
-		buf.Grow(int(size) + bytes.MinRead)
+		first = size + 1 // one read to EOF when the size is right
 	}
-	n, err := buf.ReadFrom(io.LimitReader(r, max+1))
-	if err != nil {
-		return nil, err
+	var chunks [][]byte
+	var total int64
+	for next := first; ; next = min(2*next, 16<<20) {
+		chunk := make([]byte, min(next, max+1-total))
+		n, err := io.ReadFull(r, chunk)
+		total += int64(n)
+		if total > max {
+			return nil, tooLarge
+		}
+		chunks = append(chunks, chunk[:n])
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	if n > max {
-		return nil, fmt.Errorf("file is larger than %d MiB once decompressed, skipped", max>>20)
+	if len(chunks) == 1 {
+		return chunks[0], nil
 	}
-	return buf.Bytes(), nil
+	out := make([]byte, 0, total)
+	for _, c := range chunks {
+		out = append(out, c...)
+	}
+	return out, nil
 }
 
 func (b *builder) decode(p string, c classified, data []byte) error {
@@ -457,9 +548,28 @@ func (b *builder) decodeInfrastructure(data []byte) []error {
 	return nil
 }
 
+// MaxKeptLogBytes bounds the text of the container-log tails and error lines
+// kept over the whole pass (each log keeps at most TailLines+ErrorLines lines
+// of MaxLineBytes, but a gather may hold any number of logs); past it, logs
+// are only counted and a Problem says so.
+const MaxKeptLogBytes = 256 << 20
+
 func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
 	l := &ContainerLog{Container: c.Container, Previous: c.Previous, Source: Source{Path: p}}
-	err := readTail(r, l, !b.quietContainer(nsKey{c.Root, c.Namespace}, c.Pod, c.Container))
+	keep := !b.quietContainer(nsKey{c.Root, c.Namespace}, c.Pod, c.Container)
+	if keep && b.keptLogBytes >= MaxKeptLogBytes {
+		keep = false
+		if !b.logCapNoted {
+			b.logCapNoted = true
+			b.problem(p, fmt.Sprintf("log text limit reached: %d MiB of container-log lines kept; this and later logs are only counted", MaxKeptLogBytes>>20))
+		}
+	}
+	err := readTail(r, l, keep)
+	for _, lines := range [][]LogLine{l.Tail, l.Errors} {
+		for _, ll := range lines {
+			b.keptLogBytes += int64(len(ll.Text))
+		}
+	}
 	key := c.Namespace + "/" + c.Pod
 	b.logs[key] = append(b.logs[key], l)
 	return err
@@ -496,9 +606,12 @@ func (b *builder) quietContainer(k nsKey, pod, container string) bool {
 
 // Group limits: repeats collapse into groups, and these bound how many
 // distinct groups are kept, so memory stays small whatever the log size.
+// maxGroupBytesTotal bounds the text those groups hold together: 200,000
+// groups of 4 KiB lines would hold gigabytes.
 const (
 	maxNodeGroupsPerHost = 256
 	maxGroupsTotal       = 200_000
+	maxGroupBytesTotal   = 128 << 20
 )
 
 // infoWorthParsing picks the kubelet info lines that may be evidence, before
@@ -534,7 +647,8 @@ func keepEntry(e *nodelog.Entry) bool {
 
 func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 	ref := b.referenceTime()
-	return scanLines(r, func(n int, raw []byte) {
+	var cut longLines
+	err := scanLinesCounted(r, func(n int, raw []byte) {
 		j, ok := nodelog.ParseJournal(raw, ref)
 		if !ok {
 			return
@@ -570,7 +684,11 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 			e.Host = c.Node
 		}
 		b.addLogEntry(Source{p, n}, &e)
-	})
+	}, &cut)
+	if err == nil {
+		err = cut.err()
+	}
+	return err
 }
 
 // addLogEntry files e under its pod (by namespace/name, else UID), or under
@@ -578,26 +696,16 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 func (b *builder) addLogEntry(src Source, e *nodelog.Entry) {
 	var groups map[string]*LogGroup
 	limit := maxGroupsPerPod
+	owner := ""
 	switch {
 	case e.Pod != "" || e.PodUID != "":
-		owner := e.Pod
+		owner = e.Pod
 		if owner == "" {
 			owner = "uid:" + e.PodUID
 		}
 		groups = b.nodeLog[owner]
-		if groups == nil {
-			groups = map[string]*LogGroup{}
-			b.nodeLog[owner] = groups
-			if e.Pod != "" && e.PodUID != "" {
-				b.nodeLog["uid:"+e.PodUID] = groups
-			}
-		}
 	case e.Class.NodeLevel():
 		groups = b.hostLog[e.Host]
-		if groups == nil {
-			groups = map[string]*LogGroup{}
-			b.hostLog[e.Host] = groups
-		}
 		limit = maxNodeGroupsPerHost
 	default:
 		return
@@ -610,8 +718,28 @@ func (b *builder) addLogEntry(src Source, e *nodelog.Entry) {
 		}
 		return
 	}
-	if len(groups) >= limit || b.groups >= maxGroupsTotal {
+	if len(groups) >= limit {
 		return
+	}
+	if b.groups >= maxGroupsTotal || b.groupBytes >= maxGroupBytesTotal {
+		if !b.groupCapNoted {
+			b.groupCapNoted = true
+			b.problem(src.Path, fmt.Sprintf("node-log limit reached at line %d: %d groups of lines (%d MiB of text) kept; later lines that start a new group are not kept", src.Line, b.groups, b.groupBytes>>20))
+		}
+		return
+	}
+	if groups == nil {
+		// Keys and fields are cloned: the entry's strings point into its
+		// whole line, which must not stay alive for a short name.
+		groups = map[string]*LogGroup{}
+		if owner != "" {
+			b.nodeLog[strings.Clone(owner)] = groups
+			if e.Pod != "" && e.PodUID != "" {
+				b.nodeLog["uid:"+e.PodUID] = groups
+			}
+		} else {
+			b.hostLog[strings.Clone(e.Host)] = groups
+		}
 	}
 	text := e.Message
 	if e.Detail != "" && e.Detail != e.Message {
@@ -625,10 +753,11 @@ func (b *builder) addLogEntry(src Source, e *nodelog.Entry) {
 			text = e.Probe + " probe failed"
 		}
 	}
-	groups[gk] = &LogGroup{Source: src, Node: e.Host, Unit: e.Unit, Severity: e.Severity, Class: e.Class,
-		First: e.Time, Last: e.Time, Count: 1, Text: text,
-		Container: e.Container, Image: e.Image, Probe: e.Probe, Detail: e.Detail}
+	groups[gk] = &LogGroup{Source: src, Node: strings.Clone(e.Host), Unit: e.Unit, Severity: e.Severity, Class: e.Class,
+		First: e.Time, Last: e.Time, Count: 1, Text: strings.Clone(text),
+		Container: strings.Clone(e.Container), Image: strings.Clone(e.Image), Probe: strings.Clone(e.Probe), Detail: strings.Clone(e.Detail)}
 	b.groups++
+	b.groupBytes += int64(len(text) + len(e.Detail) + len(e.Container) + len(e.Image) + len(gk) + len(owner))
 }
 
 // referenceTime is the best "now" known so far, for journal years.

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"archive/tar"
 	"bufio"
 	"bytes"
 	"context"
@@ -12,6 +13,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/mholt/archives"
 )
@@ -19,13 +21,87 @@ import (
 // ErrNotFound is returned by Walk when the input path does not exist.
 var ErrNotFound = errors.New("no such file or directory")
 
-// Limits of nested archives: how deep archives inside archives are opened, and
-// how large a nested zip may be (zip needs random access, so a nested zip is
-// held in memory; tar-based archives stream).
+// Limits of one pass over a hostile input. Each limit, when reached, becomes a
+// Problem that names it; the analysis goes on with what was read before.
 const (
+	// DefaultMaxReadBytes bounds the bytes one pass reads, counted once
+	// decompressed: the decompressed stream of every tar-based archive (nested
+	// ones included, read or skipped members alike), every member of a zip and
+	// every file of a folder as it is read, and what comes out of every
+	// compressed member (a .gz log). The walk stops there (Options.MaxReadBytes).
+	DefaultMaxReadBytes = 64 << 30
+	// DefaultMaxMembers bounds the entries (files, folders, links) the walk
+	// meets, nested archives included; the walk stops there (Options.MaxMembers).
+	DefaultMaxMembers = 2_000_000
+	// MaxNestingDepth is how deep archives inside archives are opened.
 	MaxNestingDepth = 4
-	MaxNestedZip    = 512 << 20
+	// MaxNestedZip bounds the nested zips held in memory at once, together
+	// (zip needs random access, so a nested zip is read whole; tar-based
+	// archives stream).
+	MaxNestedZip = 512 << 20
+	// MaxMemberNameBytes bounds a member's path (PATH_MAX on Linux); a tar
+	// may carry names of up to a megabyte. Longer names are skipped.
+	MaxMemberNameBytes = 4096
 )
+
+// LimitError is returned by Walk when the input reaches one of the limits
+// above: every member before that point was visited.
+type LimitError struct {
+	Limit string // "read", "member"
+	Msg   string
+	Path  string // the member being read when the limit was reached, if any
+}
+
+func (e *LimitError) Error() string { return e.Msg }
+
+// readBudget counts the bytes a pass reads against its limit; nil counts
+// nothing. It is shared with the decode of members, hence atomic.
+type readBudget struct {
+	limit int64
+	used  atomic.Int64
+}
+
+func (b *readBudget) exceeded() bool { return b != nil && b.used.Load() > b.limit }
+
+func (b *readBudget) err() error {
+	return &LimitError{Limit: "read", Msg: fmt.Sprintf("read limit reached: more than %s read from the input once decompressed (--max-read); the walk stopped here and the analysis covers what was read before", sizeText(b.limit))}
+}
+
+// reader returns r counted against the budget: once the budget is spent,
+// reads fail with a *LimitError.
+func (b *readBudget) reader(r io.Reader) io.Reader {
+	if b == nil {
+		return r
+	}
+	return &budgetReader{r: r, b: b}
+}
+
+type budgetReader struct {
+	r io.Reader
+	b *readBudget
+}
+
+func (r *budgetReader) Read(p []byte) (int, error) {
+	if r.b.exceeded() {
+		return 0, r.b.err()
+	}
+	n, err := r.r.Read(p)
+	if r.b.used.Add(int64(n)) > r.b.limit {
+		return n, r.b.err()
+	}
+	return n, err
+}
+
+// sizeText writes a byte count the way a user gives it ("64 GiB", "512 MiB").
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
 
 // Member is one regular file of the input, handed to a VisitFunc in input order.
 // Path is slash-separated and relative to the input (for an archive, the name in
@@ -54,8 +130,18 @@ type VisitFunc func(m Member) error
 // when root does not exist, and an error when root is neither a directory nor
 // a readable archive. A read error in the middle of an archive ends the walk
 // with that error after every member before it was visited.
+//
+// The walk stops with a *LimitError after DefaultMaxMembers entries or
+// DefaultMaxReadBytes bytes (see the constants for what counts).
 func Walk(ctx context.Context, root string, visit VisitFunc, skipped func(name, why string)) error {
-	return walkInput(ctx, root, visit, skipped, nil)
+	return walkInput(ctx, root, visit, skipped, walkOptions{budget: &readBudget{limit: DefaultMaxReadBytes}, maxMembers: DefaultMaxMembers})
+}
+
+// walkOptions are the progress callback and the limits of one walk.
+type walkOptions struct {
+	onRead     func(n int64) // bytes read from an archive file, for a progress bar
+	budget     *readBudget
+	maxMembers int
 }
 
 // countingReader reports the bytes read through it.
@@ -72,7 +158,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func walkInput(ctx context.Context, root string, visit VisitFunc, skipped func(name, why string), onRead func(n int64)) error {
+func walkInput(ctx context.Context, root string, visit VisitFunc, skipped func(name, why string), o walkOptions) error {
 	if resolved, err := filepath.EvalSymlinks(root); err == nil {
 		root = resolved // the input itself may be a link; links inside it are never followed
 	}
@@ -88,10 +174,13 @@ func walkInput(ctx context.Context, root string, visit VisitFunc, skipped func(n
 			return err
 		}
 	}
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		return fmt.Errorf("a %s, not a directory nor an archive", describeType(fi.Mode().Type()))
+	}
 	if !fi.IsDir() && fi.Size() == 0 {
 		return fmt.Errorf("%s is an empty file", root)
 	}
-	w := &walker{ctx: ctx, visit: visit, skipped: skipped}
+	w := &walker{ctx: ctx, visit: visit, skipped: skipped, budget: o.budget, maxMembers: o.maxMembers}
 	if fi.IsDir() {
 		return w.dir(root)
 	}
@@ -114,8 +203,8 @@ func walkInput(ctx context.Context, root string, visit VisitFunc, skipped func(n
 	if _, isZip := format.(archives.Zip); !isZip {
 		// Streaming formats read in large blocks; a zip needs the file itself
 		// for random access.
-		if onRead != nil {
-			stream = &countingReader{r: stream, onRead: onRead}
+		if o.onRead != nil {
+			stream = &countingReader{r: stream, onRead: o.onRead}
 		}
 		stream = bufio.NewReaderSize(stream, 1<<20)
 	}
@@ -123,9 +212,41 @@ func walkInput(ctx context.Context, root string, visit VisitFunc, skipped func(n
 }
 
 type walker struct {
-	ctx     context.Context
-	visit   VisitFunc
-	skipped func(name, why string)
+	ctx        context.Context
+	visit      VisitFunc
+	skipped    func(name, why string)
+	budget     *readBudget
+	maxMembers int   // 0: no limit
+	members    int   // entries met so far
+	heldZip    int64 // bytes of nested zips held in memory now
+	// stop is the limit reached, if any: the walk unwinds with it.
+	stop error
+}
+
+// count counts one entry against the member limit.
+func (w *walker) count() error {
+	w.members++
+	if w.maxMembers > 0 && w.members > w.maxMembers {
+		w.stop = &LimitError{Limit: "member", Msg: fmt.Sprintf("member limit reached: more than %d files, folders and links in the input (--max-members); the walk stopped here and the analysis covers what was read before", w.maxMembers)}
+	}
+	return w.stop
+}
+
+// open returns a member's opener with its reads counted against the budget.
+func (w *walker) counted(open func() (io.ReadCloser, error)) func() (io.ReadCloser, error) {
+	if w.budget == nil {
+		return open
+	}
+	return func() (io.ReadCloser, error) {
+		rc, err := open()
+		if err != nil {
+			return nil, err
+		}
+		return struct {
+			io.Reader
+			io.Closer
+		}{w.budget.reader(rc), rc}, nil
+	}
 }
 
 func (w *walker) dir(root string) error {
@@ -142,6 +263,9 @@ func (w *walker) dir(root string) error {
 		if ctxErr := w.ctx.Err(); ctxErr != nil {
 			return ctxErr
 		}
+		if err := w.count(); err != nil {
+			return err
+		}
 		if d.IsDir() {
 			return nil
 		}
@@ -154,8 +278,7 @@ func (w *walker) dir(root string) error {
 			w.skipped(rel, err.Error())
 			return nil
 		}
-		w.member(rel, info.Size(), func() (io.ReadCloser, error) { return os.Open(p) }, 0)
-		return nil
+		return w.member(rel, info.Size(), w.counted(func() (io.ReadCloser, error) { return os.Open(p) }), 0)
 	})
 }
 
@@ -174,10 +297,36 @@ func describeType(m fs.FileMode) string {
 }
 
 // archive walks one archive stream; prefix is the path of the archive itself
-// inside the input ("" for the input).
+// inside the input ("" for the input). The decompressed stream of a tar-based
+// archive is counted against the read budget; a zip's members are counted as
+// they are read.
 func (w *walker) archive(ex archives.Extractor, stream io.Reader, prefix string, depth int) error {
-	return ex.Extract(w.ctx, stream, func(ctx context.Context, fi archives.FileInfo) error {
+	streamed := false
+	switch f := ex.(type) {
+	case archives.CompressedArchive:
+		if f.Compression != nil && f.Extraction != nil {
+			rc, err := f.Compression.OpenReader(stream)
+			if err != nil {
+				return err
+			}
+			defer rc.Close()
+			stream, ex, streamed = rc, f.Extraction, true
+		}
+	case archives.Tar:
+		streamed = true
+	}
+	if streamed {
+		stream = w.budget.reader(stream)
+	}
+	err := ex.Extract(w.ctx, stream, func(ctx context.Context, fi archives.FileInfo) error {
+		if err := w.count(); err != nil {
+			return err
+		}
 		if fi.IsDir() {
+			return nil
+		}
+		if len(fi.NameInArchive) > MaxMemberNameBytes {
+			w.skipped(prefix+cutName(fi.NameInArchive), fmt.Sprintf("member name longer than %d bytes (%d), skipped", MaxMemberNameBytes, len(fi.NameInArchive)))
 			return nil
 		}
 		name, ok := CleanMemberName(fi.NameInArchive)
@@ -185,13 +334,65 @@ func (w *walker) archive(ex archives.Extractor, stream io.Reader, prefix string,
 			w.skipped(prefix+fi.NameInArchive, "member name is absolute or leaves the archive, skipped")
 			return nil
 		}
-		if !fi.Mode().IsRegular() || fi.LinkTarget != "" {
-			w.skipped(prefix+name, describeType(fi.Mode().Type())+" member, not followed")
+		if kind := linkKind(fi); kind != "" {
+			w.skipped(prefix+name, kind+" member, not followed")
 			return nil
 		}
-		w.member(prefix+name, fi.Size(), func() (io.ReadCloser, error) { return fi.Open() }, depth)
-		return nil
+		if h, ok := fi.Header.(*tar.Header); ok && sparseTar(h) {
+			w.skipped(prefix+name, fmt.Sprintf("sparse tar member (%d bytes, mostly holes), not read", h.Size))
+			return nil
+		}
+		open := func() (io.ReadCloser, error) { return fi.Open() }
+		if !streamed {
+			open = w.counted(open)
+		}
+		return w.member(prefix+name, fi.Size(), open, depth)
 	})
+	var limit *LimitError
+	if w.stop == nil && errors.As(err, &limit) {
+		w.stop = limit // the budget ran out in the archive stream itself
+	}
+	if w.stop != nil {
+		return w.stop
+	}
+	return err
+}
+
+// linkKind names a member that is not a regular file ("symbolic link",
+// "hard link", "device"), or returns "".
+func linkKind(fi archives.FileInfo) string {
+	if h, ok := fi.Header.(*tar.Header); ok && h.Typeflag == tar.TypeLink {
+		return "hard link"
+	}
+	if fi.Mode().IsRegular() && fi.LinkTarget == "" {
+		return ""
+	}
+	if fi.LinkTarget != "" && fi.Mode()&fs.ModeSymlink == 0 {
+		return "link"
+	}
+	return describeType(fi.Mode().Type())
+}
+
+// sparseTar reports whether a tar member is sparse: its declared size is
+// mostly holes that read as zeros, a decompression bomb of its own.
+func sparseTar(h *tar.Header) bool {
+	if h.Typeflag == tar.TypeGNUSparse {
+		return true
+	}
+	for k := range h.PAXRecords {
+		if strings.HasPrefix(k, "GNU.sparse.") {
+			return true
+		}
+	}
+	return false
+}
+
+// cutName shortens an overlong member name for a Problem.
+func cutName(name string) string {
+	if len(name) <= 256 {
+		return name
+	}
+	return strings.ToValidUTF8(name[:256], "") + "…"
 }
 
 // nestedArchiveSuffixes are the names of members tried as archives.
@@ -208,20 +409,36 @@ func looksLikeArchive(name string) bool {
 }
 
 // member hands one file to visit, or, for a nested archive, walks into it.
-func (w *walker) member(name string, size int64, open func() (io.ReadCloser, error), depth int) {
+// It returns an error only when a limit stops the walk.
+func (w *walker) member(name string, size int64, open func() (io.ReadCloser, error), depth int) error {
+	if len(name) > MaxMemberNameBytes {
+		w.skipped(cutName(name), fmt.Sprintf("member path longer than %d bytes (%d), skipped", MaxMemberNameBytes, len(name)))
+		return nil
+	}
 	if looksLikeArchive(name) && classify(name).Kind == kindOther {
 		if depth >= MaxNestingDepth {
 			w.skipped(name, fmt.Sprintf("archive nested more than %d deep, not opened", MaxNestingDepth))
-			return
+			return nil
 		}
-		if err := w.nested(name, size, open, depth+1); err != nil {
+		if err := w.nested(name, size, open, depth+1); err != nil && w.stop == nil {
 			w.skipped(name, "nested archive: "+err.Error())
 		}
-		return
+		return w.stop
 	}
 	if err := w.visit(Member{Path: name, Size: size, Open: open}); err != nil {
+		var limit *LimitError
+		if errors.As(err, &limit) {
+			stop := *limit
+			stop.Path = name // the member being read when the limit was reached
+			w.stop = &stop
+			return w.stop
+		}
 		w.skipped(name, err.Error())
 	}
+	if w.stop == nil && w.budget.exceeded() {
+		w.stop = w.budget.err()
+	}
+	return w.stop
 }
 
 func (w *walker) nested(name string, size int64, open func() (io.ReadCloser, error), depth int) error {
@@ -239,16 +456,20 @@ func (w *walker) nested(name string, size int64, open func() (io.ReadCloser, err
 		return fmt.Errorf("a single compressed file, not an archive")
 	}
 	if _, isZip := format.(archives.Zip); isZip {
-		if size > MaxNestedZip {
-			return fmt.Errorf("nested zip of %d MiB is larger than %d MiB", size>>20, MaxNestedZip>>20)
+		room := MaxNestedZip - w.heldZip
+		if size > room {
+			return fmt.Errorf("nested zip of %d MiB does not fit in the %d MiB held in memory for nested zips (%d MiB in use)", size>>20, MaxNestedZip>>20, w.heldZip>>20)
 		}
-		data, err := io.ReadAll(io.LimitReader(stream, MaxNestedZip+1))
+		data, err := readBounded(stream, room, size)
 		if err != nil {
-			return err
+			if w.budget.exceeded() {
+				w.stop = w.budget.err()
+				return w.stop
+			}
+			return fmt.Errorf("nested zip: %v (at most %d MiB of nested zips are held in memory, %d MiB in use)", err, MaxNestedZip>>20, w.heldZip>>20)
 		}
-		if len(data) > MaxNestedZip {
-			return fmt.Errorf("nested zip is larger than %d MiB", MaxNestedZip>>20)
-		}
+		w.heldZip += int64(len(data))
+		defer func() { w.heldZip -= int64(len(data)) }()
 		stream = bytes.NewReader(data)
 	}
 	return w.archive(ex, stream, name+"/", depth)
@@ -256,8 +477,9 @@ func (w *walker) nested(name string, size int64, open func() (io.ReadCloser, err
 
 // decompress returns r decompressed when it starts with the magic bytes of
 // gzip, xz, zstd or bzip2 (a .gz kubelet journal, a .xz sosreport journal),
-// else r itself. close releases the decompressor.
-func decompress(ctx context.Context, name string, r io.Reader) (out io.Reader, close func(), err error) {
+// else r itself. What comes out of a decompressor is counted against budget.
+// close releases the decompressor.
+func decompress(ctx context.Context, name string, r io.Reader, budget *readBudget) (out io.Reader, close func(), err error) {
 	br := bufio.NewReaderSize(r, 64*1024)
 	head, _ := br.Peek(6)
 	if !compressedMagic(head) {
@@ -275,7 +497,7 @@ func decompress(ctx context.Context, name string, r io.Reader) (out io.Reader, c
 	if err != nil {
 		return nil, nil, fmt.Errorf("decompress: %w", err)
 	}
-	return rc, func() { rc.Close() }, nil
+	return budget.reader(rc), func() { rc.Close() }, nil
 }
 
 func compressedMagic(b []byte) bool {

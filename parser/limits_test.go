@@ -1,0 +1,137 @@
+package parser
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func TestReadBounded(t *testing.T) {
+	data := bytes.Repeat([]byte("0123456789"), 100_000)
+	for _, tt := range []struct {
+		name string
+		size int64
+		max  int64
+		ok   bool
+	}{
+		{"size right", int64(len(data)), 2 << 20, true},
+		{"size unknown", 0, 2 << 20, true},
+		{"size too small (compressed)", 1000, 2 << 20, true},
+		{"size too large", 1 << 20, 2 << 20, true},
+		{"exactly max", 0, int64(len(data)), true},
+		{"over max", 0, int64(len(data)) - 1, false},
+		{"over max, size lies", 10, 1000, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := readBounded(iotest.HalfReader(bytes.NewReader(data)), tt.max, tt.size)
+			if tt.ok != (err == nil) {
+				t.Fatalf("err = %v", err)
+			}
+			if tt.ok && !bytes.Equal(got, data) {
+				t.Fatalf("read %d bytes, want %d", len(got), len(data))
+			}
+		})
+	}
+	if _, err := readBounded(iotest.ErrReader(io.ErrClosedPipe), 100, 0); !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("read error lost: %v", err)
+	}
+}
+
+// tarGz writes a tar.gz of the members (name → body; a body starting with
+// "->" makes a symlink to the rest).
+func tarGz(t *testing.T, names []string, body func(string) string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "in.tar.gz")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zw := gzip.NewWriter(f)
+	tw := tar.NewWriter(zw)
+	for _, n := range names {
+		b := body(n)
+		h := &tar.Header{Name: n, Mode: 0o644, Size: int64(len(b)), Typeflag: tar.TypeReg}
+		if target, ok := strings.CutPrefix(b, "->"); ok {
+			h = &tar.Header{Name: n, Typeflag: tar.TypeSymlink, Linkname: target}
+			b = ""
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(tw, b)
+	}
+	tw.Close()
+	zw.Close()
+	return p
+}
+
+func TestProblemsAreCapped(t *testing.T) {
+	names := []string{"mg/q/namespaces/a/core/pods.yaml"}
+	for i := range MaxProblems + 500 {
+		names = append(names, fmt.Sprintf("mg/q/link-%d", i))
+	}
+	in := tarGz(t, names, func(n string) string {
+		if strings.HasSuffix(n, ".yaml") {
+			return miniPodList
+		}
+		return "->/etc/passwd"
+	})
+	g, err := Load(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 500 links and the missing timestamp over the limit.
+	if len(g.Problems) != MaxProblems+1 || g.Problems[MaxProblems].Error != "501 more problems not listed (at most 1000 are kept)" {
+		t.Errorf("%d problems, last %+v", len(g.Problems), g.Problems[len(g.Problems)-1])
+	}
+}
+
+func TestLimitsStopTheWalk(t *testing.T) {
+	names := []string{"mg/q/namespaces/a/core/pods.yaml"}
+	for i := range 100 {
+		names = append(names, fmt.Sprintf("mg/q/junk/%03d", i))
+	}
+	in := tarGz(t, names, func(n string) string {
+		if strings.HasSuffix(n, ".yaml") {
+			return miniPodList
+		}
+		return strings.Repeat("x", 10_000)
+	})
+	for _, tt := range []struct {
+		name  string
+		o     Options
+		limit string
+	}{
+		{"members", Options{MaxMembers: 50}, "member limit reached: more than 50 files"},
+		{"bytes", Options{MaxReadBytes: 200_000}, "read limit reached: more than 200000 bytes"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := LoadWith(context.Background(), in, tt.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			named := slices.ContainsFunc(g.Problems, func(p Problem) bool { return p.Path == "in.tar.gz" && strings.HasPrefix(p.Error, tt.limit) })
+			if !named || len(g.Pods) == 0 || g.Files >= len(names) {
+				t.Errorf("files %d, pods %d, problems %+v", g.Files, len(g.Pods), g.Problems)
+			}
+		})
+	}
+	// Walk itself returns the limit as a *LimitError.
+	w := walkOptions{budget: &readBudget{limit: 1 << 40}, maxMembers: 10}
+	err := walkInput(context.Background(), in, func(Member) error { return nil }, func(string, string) {}, w)
+	var limit *LimitError
+	if !errors.As(err, &limit) || limit.Limit != "member" {
+		t.Errorf("walk error %v", err)
+	}
+}
