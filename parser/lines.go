@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -220,23 +219,3 @@ func criStreamPrefix(b []byte) ([]byte, bool) {
 	return b, false
 }
 
-// groupKey reduces a message to what repeats: digits become '#', so that
-// "back-off 2m40s" and "back-off 5m0s" fall into one group.
-func groupKey(msg string) string {
-	var b strings.Builder
-	b.Grow(len(msg))
-	prevDigit := false
-	for i := 0; i < len(msg); i++ {
-		c := msg[i]
-		if c >= '0' && c <= '9' {
-			if !prevDigit {
-				b.WriteByte('#')
-			}
-			prevDigit = true
-			continue
-		}
-		prevDigit = false
-		b.WriteByte(c)
-	}
-	return b.String()
-}

@@ -710,7 +710,7 @@ func (b *builder) addLogEntry(src Source, e *nodelog.Entry) {
 	default:
 		return
 	}
-	gk := string(e.Class) + "\x00" + string(e.Severity) + e.Host + "\x00" + groupKey(e.Message+" "+e.Detail)
+	gk := string(e.Class) + "\x00" + string(e.Severity) + e.Host + "\x00" + nodelog.Signature(e.Message+" "+e.Detail)
 	if g, ok := groups[gk]; ok {
 		g.Count++
 		if e.Time.After(g.Last) {

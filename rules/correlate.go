@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/nodelog"
 )
 
 // GroupBy values: what pods a rule's findings are merged by.
@@ -29,12 +30,12 @@ func (r *Rule) groupKey(p *parser.Pod, v Vars) string {
 	case GroupByNone:
 		return ""
 	case GroupByRegistry:
-		return "registry " + registryHost(v["Image"]) + " (" + groupKey(v["Cause"]) + ")"
+		return "registry " + registryHost(v["Image"]) + " (" + nodelog.Signature(v["Cause"]) + ")"
 	case GroupByNode:
 		if p.Object.Spec.NodeName == "" {
 			return ""
 		}
-		return "node " + p.Object.Spec.NodeName + " (" + groupKey(v["Cause"]) + ")"
+		return "node " + p.Object.Spec.NodeName + " (" + nodelog.Signature(v["Cause"]) + ")"
 	}
 	if w := workload(p); w != "" {
 		return "workload " + p.Object.Namespace + "/" + w
@@ -42,23 +43,6 @@ func (r *Rule) groupKey(p *parser.Pod, v Vars) string {
 	return ""
 }
 
-// groupKey reduces a cause to what repeats between pods: digits become '#'.
-func groupKey(s string) string {
-	var b strings.Builder
-	prev := false
-	for _, c := range s {
-		if c >= '0' && c <= '9' {
-			if !prev {
-				b.WriteByte('#')
-			}
-			prev = true
-			continue
-		}
-		prev = false
-		b.WriteRune(c)
-	}
-	return b.String()
-}
 
 // workload names the controller that owns the pod: a ReplicaSet's pods count
 // as their Deployment's (the ReplicaSet name less its pod-template-hash).

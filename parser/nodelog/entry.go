@@ -225,3 +225,25 @@ func cgroupPodUID(s string) string {
 	}
 	return strings.ReplaceAll(m[1], "_", "-")
 }
+
+// Signature reduces a message to what repeats between its occurrences:
+// every run of digits becomes '#', so "back-off 2m40s" and "back-off 5m0s",
+// or the same error for two pods with numbered names, share one signature.
+func Signature(msg string) string {
+	var b strings.Builder
+	b.Grow(len(msg))
+	prevDigit := false
+	for i := 0; i < len(msg); i++ {
+		c := msg[i]
+		if c >= '0' && c <= '9' {
+			if !prevDigit {
+				b.WriteByte('#')
+			}
+			prevDigit = true
+			continue
+		}
+		prevDigit = false
+		b.WriteByte(c)
+	}
+	return b.String()
+}
