@@ -218,4 +218,3 @@ func criStreamPrefix(b []byte) ([]byte, bool) {
 	}
 	return b, false
 }
-

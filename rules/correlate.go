@@ -43,7 +43,6 @@ func (r *Rule) groupKey(p *parser.Pod, v Vars) string {
 	return ""
 }
 
-
 // workload names the controller that owns the pod: a ReplicaSet's pods count
 // as their Deployment's (the ReplicaSet name less its pod-template-hash).
 func workload(p *parser.Pod) string {
