@@ -1,0 +1,293 @@
+package parser
+
+// Fuzz targets for the parsers of untrusted bytes that had none: member
+// paths, YAML/JSON objects (with the kubectl columns derived from them), log
+// lines and tails, sosreport dates, Kubernetes versions, the small files of a
+// gather, and whole archives. Seeds come from the bundled sample where it
+// has the kind of input. Run them with `make fuzz` (FUZZTIME each).
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mgtriage/mgtriage/parser/openshift"
+	"github.com/mgtriage/mgtriage/parser/podstatus"
+	"github.com/mholt/archives"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// sampleFiles returns up to n files of the bundled sample whose slash path
+// relative to the image folder satisfies keep, with their paths.
+func sampleFiles(f *testing.F, n int, keep func(rel string) bool) (paths []string, data [][]byte) {
+	f.Helper()
+	filepath.WalkDir(sampleGather, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || len(paths) >= n {
+			return nil
+		}
+		rel, _ := filepath.Rel(sampleGather, p)
+		rel = filepath.ToSlash(rel)
+		if !keep(rel) {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err == nil {
+			paths = append(paths, rel)
+			data = append(data, b)
+		}
+		return nil
+	})
+	return paths, data
+}
+
+func FuzzMemberPath(f *testing.F) {
+	paths, _ := sampleFiles(f, 200, func(string) bool { return true })
+	for _, p := range paths {
+		f.Add(p)
+	}
+	for _, s := range []string{"../x", "/etc/passwd", `..\..\x`, "C:/x", "a/./b/../../..", "a\x00b", "namespaces/", "x/namespaces/a/pods/b/b.yaml",
+		"sos_commands/kubernetes/kubectl_--kubeconfig_get_-o_json_--namespace_a_pods", "nodes/n/kubelet.json", "must-gather.local.1/x/timestamp",
+		"a.tar.gz", "x/y.ZIP", "namespaces/\xff/core/pods.yaml"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		clean, ok := CleanMemberName(name)
+		if ok {
+			if clean == "" || strings.HasPrefix(clean, "/") || strings.ContainsRune(clean, 0) || strings.Contains(clean, "\\") {
+				t.Fatalf("CleanMemberName(%q) = %q", name, clean)
+			}
+			for _, part := range strings.Split(clean, "/") {
+				if part == ".." || part == "." || part == "" {
+					t.Fatalf("CleanMemberName(%q) = %q keeps %q", name, clean, part)
+				}
+			}
+			if again, ok2 := CleanMemberName(clean); !ok2 || again != clean {
+				t.Fatalf("CleanMemberName not idempotent: %q → %q → %q %v", name, clean, again, ok2)
+			}
+			name = clean
+		}
+		c := classify(name)
+		if c.Kind != kindOther && !strings.HasPrefix(name, c.Root) {
+			t.Fatalf("classify(%q).Root = %q is not a prefix", name, c.Root)
+		}
+		if root, ok := gatherRoot(name); ok && (!strings.HasPrefix(name, root) || (root != "" && !strings.HasSuffix(root, "/"))) {
+			t.Fatalf("gatherRoot(%q) = %q", name, root)
+		}
+		_ = looksLikeArchive(name)
+		_ = sosDir(name)
+		_ = rootOf(name)
+	})
+}
+
+func FuzzDecodeItems(f *testing.F) {
+	_, data := sampleFiles(f, 40, func(rel string) bool {
+		return strings.HasSuffix(rel, "/core/pods.yaml") || strings.HasSuffix(rel, "/core/events.yaml") ||
+			strings.Contains(rel, "/core/nodes/") || strings.Contains(rel, "config.openshift.io/") ||
+			(strings.Contains(rel, "/pods/") && strings.HasSuffix(rel, ".yaml"))
+	})
+	for _, d := range data {
+		if len(d) < 64<<10 {
+			f.Add(d)
+		}
+	}
+	f.Add([]byte(miniPodList))
+	f.Add([]byte(`{"apiVersion":"v1","kind":"PodList","items":[{"metadata":{"name":"a","creationTimestamp":"9999-12-31T23:59:59Z"},"status":{"containerStatuses":[{"name":"c","restartCount":2147483647,"lastState":{"terminated":{"exitCode":-2147483648,"finishedAt":"0001-01-01T00:00:00Z"}}}]}}]}`))
+	f.Add([]byte("items:\n- &a {metadata: {name: *a}}\n"))
+	f.Add([]byte("a: &a [x,x]\nb: &b [*a,*a]\nc: [*b,*b]\n"))
+	now := time.Date(2026, 11, 20, 9, 12, 33, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<20 {
+			return
+		}
+		_ = decodeItemsPartial(data, func(p *corev1.Pod, line int, _ bool) {
+			podstatus.Compute(p, now, podstatus.Version{Major: 1, Minor: 31})
+			podstatus.Compute(p, time.Time{}, podstatus.Version{})
+			podstatus.StartupStage(p)
+			podstatus.Containers(p)
+		})
+		_ = decodeItems(data, func(e *corev1.Event, _ int) {
+			ev := &Event{Object: *e, When: eventTime(e)}
+			_ = ev.Count()
+		})
+		_ = decodeItems(data, func(n *corev1.Node, _ int) {})
+		_ = decodeItems(data, func(o *openshift.ClusterOperator, _ int) { operatorSummary(o, Source{}) })
+		if p, err := decodeObject[corev1.Pod](data); err == nil {
+			podstatus.Compute(p, now, podstatus.Version{Major: 1, Minor: 29})
+			podstatus.StartupStage(p)
+			podstatus.Containers(p)
+		}
+		if cv, err := decodeObject[openshift.ClusterVersion](data); err == nil {
+			_ = cv.CurrentVersion()
+		}
+		if in, err := decodeObject[openshift.Infrastructure](data); err == nil {
+			_ = in.PlatformType()
+		}
+	})
+}
+
+func FuzzReadTail(f *testing.F) {
+	_, data := sampleFiles(f, 20, func(rel string) bool { return strings.HasSuffix(rel, ".log") })
+	for _, d := range data {
+		if len(d) < 64<<10 {
+			f.Add(d, true)
+		}
+	}
+	f.Add([]byte("2026-11-20T09:10:32.000000000Z stdout F panic: boom\nE1120 09:01:02.000000 x\n\xff\xfe\r\n"), true)
+	f.Add(append(bytes.Repeat([]byte("x"), 3*MaxLineBytes), '\n'), false)
+	f.Fuzz(func(t *testing.T, data []byte, keep bool) {
+		n, prev := 0, 0
+		err := scanLines(bytes.NewReader(data), func(i int, line []byte) {
+			n++
+			if i != prev+1 {
+				t.Fatalf("line %d after %d", i, prev)
+			}
+			prev = i
+			if len(line) > MaxLineBytes+len(" …[cut]") || bytes.IndexByte(line, '\n') >= 0 {
+				t.Fatalf("line %d: %d bytes", i, len(line))
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := bytes.Count(data, []byte("\n"))
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			want++
+		}
+		if n != want {
+			t.Fatalf("%d lines, want %d", n, want)
+		}
+		var l ContainerLog
+		err = readTail(bytes.NewReader(data), &l, keep)
+		if err != nil && !strings.HasPrefix(err.Error(), "line too long") {
+			t.Fatal(err)
+		}
+		if l.Lines != n || len(l.Tail) > TailLines || len(l.Errors) > ErrorLines || l.ErrorCount < len(l.Errors) {
+			t.Fatalf("lines %d/%d tail %d errors %d/%d", l.Lines, n, len(l.Tail), len(l.Errors), l.ErrorCount)
+		}
+		if !keep && (len(l.Tail) > 0 || len(l.Errors) > 0) {
+			t.Fatal("lines kept with keep=false")
+		}
+		last := 0
+		for _, ll := range l.Tail {
+			if ll.Line <= last || ll.Line > n || !utf8.ValidString(ll.Text) {
+				t.Fatalf("tail line %d after %d (of %d), valid %v", ll.Line, last, n, utf8.ValidString(ll.Text))
+			}
+			last = ll.Line
+		}
+		for _, ll := range l.Errors {
+			if !utf8.ValidString(ll.Text) {
+				t.Fatal("error line not UTF-8")
+			}
+		}
+	})
+}
+
+func FuzzParseSosDate(f *testing.F) {
+	for _, s := range []string{"Fri Feb 11 19:24:03 UTC 2022\n", "      Local time: Fri 2022-02-11 19:24:03 UTC\n  Universal time: Fri 2022-02-11 19:24:03 UTC\n",
+		"2022-02-11T19:24:03Z", "Mon Jan  2 15:04:05 MST 2006", "", "\xff"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if tm, ok := parseSosDate(data); ok && tm.Location() != time.UTC {
+			t.Fatal("not UTC")
+		}
+		for _, tm := range parseTimestampFile(data) {
+			if tm.Location() != time.UTC {
+				t.Fatal("timestamp not UTC")
+			}
+		}
+	})
+}
+
+func FuzzParseKubeVersion(f *testing.F) {
+	for _, s := range []string{"v1.22.0-rc.0+75ee307", "v1.31.6", "4.18.12", "4.9.0-0.okd-2022-02-12-140851", "", "v", "v99999999999999999999.1", "1.-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if v := ParseKubeVersion(s); v.Major < 0 || v.Minor < 0 {
+			t.Fatalf("ParseKubeVersion(%q) = %+v", s, v)
+		}
+		if v := kubeVersionOfOpenShift(s); v.Major < 0 || v.Minor < 0 {
+			t.Fatalf("kubeVersionOfOpenShift(%q) = %+v", s, v)
+		}
+	})
+}
+
+// FuzzSmallFiles decodes arbitrary bytes as each of the small files of a
+// gather (timestamp, version, must-gather.logs, sosreport host name and date,
+// cluster version, infrastructure).
+func FuzzSmallFiles(f *testing.F) {
+	names := []string{"mg/x/timestamp", "mg/x/version", "mg/must-gather.logs", "sos/sos_commands/host/hostname", "sos/sos_commands/date/date",
+		"mg/x/cluster-scoped-resources/config.openshift.io/clusterversions.yaml", "mg/x/cluster-scoped-resources/config.openshift.io/infrastructures.yaml"}
+	_, data := sampleFiles(f, 10, func(rel string) bool {
+		base := path.Base(rel)
+		return base == "timestamp" || base == "version" || strings.Contains(rel, "clusterversions") || strings.Contains(rel, "infrastructures")
+	})
+	for _, d := range data {
+		f.Add(d)
+	}
+	f.Add([]byte("[must-gather-abc] OUT gather output\n[must-gather-abc] POD error: x\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<20 {
+			return
+		}
+		b := newBuilder("in")
+		b.health = &b.g.Health
+		for _, n := range names {
+			c := classify(n)
+			if c.Kind == kindOther {
+				t.Fatalf("%s not classified", n)
+			}
+			if err := b.decode(n, c, data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b.settleTime()
+	})
+}
+
+// FuzzLoadArchive runs the whole pass on arbitrary bytes as an input file
+// (archive formats, nested archives, member decoding), under small limits.
+func FuzzLoadArchive(f *testing.F) {
+	dir := f.TempDir()
+	writeTree(f, filepath.Join(dir, "g"), map[string]string{
+		"mg/q/timestamp":                         "2026-11-20 09:12:33.000000000 +0000 UTC m=+0.01\n",
+		"mg/q/namespaces/shop/core/pods.yaml":    miniPodList,
+		"mg/q/namespaces/shop/core/events.yaml":  "apiVersion: v1\nitems: []\nkind: EventList\n",
+		"mg/q/cluster-scoped-resources/core/x.y": "x",
+	})
+	for name, format := range map[string]archives.Archiver{
+		"g.tar": archives.Tar{}, "g.tar.gz": compressedTar(archives.Gz{}), "g.tar.zst": compressedTar(archives.Zstd{}),
+		"g.tar.xz": compressedTar(archives.Xz{}), "g.zip": archives.Zip{},
+	} {
+		data, err := os.ReadFile(archiveOf(f, filepath.Join(dir, "g", "mg"), name, format))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(t.TempDir(), "input")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		g, err := LoadWith(ctx, p, Options{MaxReadBytes: 64 << 20, MaxMembers: 10_000})
+		if ctx.Err() != nil {
+			t.Fatalf("the pass did not end: %v", ctx.Err())
+		}
+		if err == nil && g == nil {
+			t.Fatal("no gather and no error")
+		}
+		if g != nil && len(g.Problems) > MaxProblems+2 {
+			t.Fatalf("%d problems", len(g.Problems))
+		}
+	})
+}
