@@ -477,34 +477,53 @@ func (w *walker) nested(name string, size int64, open func() (io.ReadCloser, err
 
 // decompress returns r decompressed when it starts with the magic bytes of
 // gzip, xz, zstd or bzip2 (a .gz kubelet journal, a .xz sosreport journal),
-// else r itself. What comes out of a decompressor is counted against budget.
-// close releases the decompressor.
+// else r itself. The content decides, never the name (a hostile or renamed
+// member may hold anything). What comes out of a decompressor is counted
+// against budget. close releases the decompressor.
 func decompress(ctx context.Context, name string, r io.Reader, budget *readBudget) (out io.Reader, close func(), err error) {
 	br := bufio.NewReaderSize(r, 64*1024)
 	head, _ := br.Peek(6)
-	if !compressedMagic(head) {
+	d := decompressorFor(head)
+	if d == nil {
 		return br, func() {}, nil
 	}
-	format, stream, err := archives.Identify(ctx, path.Base(name), br)
+	kind := strings.TrimPrefix(d.(archives.Format).Extension(), ".")
+	rc, err := d.OpenReader(br)
 	if err != nil {
-		return nil, nil, fmt.Errorf("identify compression: %w", err)
+		return nil, nil, fmt.Errorf("damaged %s data: %w", kind, err)
 	}
-	d, ok := format.(archives.Decompressor)
-	if !ok {
-		return stream, func() {}, nil
-	}
-	rc, err := d.OpenReader(stream)
-	if err != nil {
-		return nil, nil, fmt.Errorf("decompress: %w", err)
-	}
-	return budget.reader(rc), func() { rc.Close() }, nil
+	return budget.reader(&damagedReader{rc, kind}), func() { rc.Close() }, nil
 }
 
-func compressedMagic(b []byte) bool {
-	return bytes.HasPrefix(b, []byte{0x1f, 0x8b}) || // gzip
-		bytes.HasPrefix(b, []byte{0xfd, '7', 'z', 'X', 'Z', 0x00}) || // xz
-		bytes.HasPrefix(b, []byte{0x28, 0xb5, 0x2f, 0xfd}) || // zstd
-		bytes.HasPrefix(b, []byte("BZh")) // bzip2
+// damagedReader says which compression a read error comes from ("damaged gz
+// data: unexpected EOF" rather than "unexpected EOF").
+type damagedReader struct {
+	r    io.Reader
+	kind string
+}
+
+func (d *damagedReader) Read(p []byte) (int, error) {
+	n, err := d.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("damaged %s data: %w", d.kind, err)
+	}
+	return n, err
+}
+
+// decompressorFor returns the decompressor for the magic bytes b starts with,
+// or nil.
+func decompressorFor(b []byte) archives.Decompressor {
+	switch {
+	case bytes.HasPrefix(b, []byte{0x1f, 0x8b}):
+		return archives.Gz{}
+	case bytes.HasPrefix(b, []byte{0xfd, '7', 'z', 'X', 'Z', 0x00}):
+		return archives.Xz{}
+	case bytes.HasPrefix(b, []byte{0x28, 0xb5, 0x2f, 0xfd}):
+		return archives.Zstd{}
+	case bytes.HasPrefix(b, []byte("BZh")):
+		return archives.Bz2{}
+	}
+	return nil
 }
 
 // CleanMemberName returns the cleaned, slash-separated form of an archive member

@@ -504,7 +504,7 @@ func truncatedCases() []hostileCase {
 			must(t, os.WriteFile(p, gz[:len(gz)/2], 0o644))
 			return []string{dir}
 		},
-		want: []string{"worker-0_kubelet.log.gz: unexpected EOF"},
+		want: []string{"worker-0_kubelet.log.gz: damaged gz data: unexpected EOF"},
 	})
 	return cases
 }
@@ -1016,7 +1016,34 @@ func baseCases() []hostileCase {
 			build: func(t *testing.T, w *world) []string {
 				return []string{manyKubeletLines(t, w)}
 			},
-			want: []string{"worker-0_kubelet.log.gz: node-log limit reached"},
+			want: []string{"worker-0_kubelet.log.zst: node-log limit reached"},
+		},
+		{
+			name: "compressed logs named for another compression",
+			build: func(t *testing.T, w *world) []string {
+				dir := gatherFolder(t, w)
+				nodes := filepath.Join(dir, "quay-io-image", "nodes")
+				line := "Nov 20 09:10:01.000000 worker-0 kubenswrapper[2187]: E1120 09:10:01.000000    2187 pod_workers.go:1301] \"Error syncing pod, skipping\" pod=\"shop/catalog-1\" err=\"failed to StartContainer\"\n"
+				var zst bytes.Buffer
+				zw, _ := archives.Zstd{}.OpenWriter(&zst)
+				io.WriteString(zw, line)
+				zw.Close()
+				writeFiles(t, nodes, map[string]string{
+					"worker-0/worker-0_kubelet.log.gz":  zst.String(),                  // zstd named .gz
+					"worker-1/worker-1_kubelet.log.xz":  string(gzBytes([]byte(line))), // gzip named .xz
+					"worker-2/worker-2_kubelet.log.gz":  line,                          // not compressed at all
+					"worker-3/worker-3_kubelet.log.zst": "\x28\xb5\x2f\xfd garbage",    // zstd magic, then garbage
+				})
+				return []string{dir}
+			},
+			want: []string{"worker-3_kubelet.log.zst: damaged zst data"},
+			check: func(t *testing.T, r *hostileResult) {
+				for _, n := range []string{"worker-0", "worker-1", "worker-2"} {
+					if strings.Contains(r.text, n+"_kubelet") {
+						t.Errorf("%s's journal not read: %s", n, r.text)
+					}
+				}
+			},
 		},
 		{
 			name: "many distinct long log tails kept",
@@ -1176,7 +1203,7 @@ func manyTails(t *testing.T, w *world) string {
 // log group of its own: 1.6 GB of groups without a bound on their text.
 func manyKubeletLines(t *testing.T, w *world) string {
 	dir := gatherFolder(t, w)
-	p := filepath.Join(dir, "quay-io-image", "nodes", "worker-0", "worker-0_kubelet.log.gz")
+	p := filepath.Join(dir, "quay-io-image", "nodes", "worker-0", "worker-0_kubelet.log.zst")
 	os.MkdirAll(filepath.Dir(p), 0o755)
 	f, err := os.Create(p)
 	must(t, err)
