@@ -45,7 +45,7 @@ fuzz:
 	@set -e; for pkg in $$($(GO) list ./...); do \
 	  for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 	    echo "fuzz $$pkg $$target ($(FUZZTIME))"; \
-	    $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg; \
+	    $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s $$pkg; \
 	  done; \
 	done
 

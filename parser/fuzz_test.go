@@ -105,11 +105,12 @@ func FuzzDecodeItems(f *testing.F) {
 		if len(data) > 1<<20 {
 			return
 		}
-		_ = decodeItemsPartial(data, func(p *corev1.Pod, line int, _ bool) {
+		_ = decodeItemsPartial(data, func(p *corev1.Pod, line int, _ bool) bool {
 			podstatus.Compute(p, now, podstatus.Version{Major: 1, Minor: 31})
 			podstatus.Compute(p, time.Time{}, podstatus.Version{})
 			podstatus.StartupStage(p)
 			podstatus.Containers(p)
+			return true
 		})
 		_ = decodeItems(data, func(e *corev1.Event, _ int) {
 			ev := &Event{Object: *e, When: eventTime(e)}

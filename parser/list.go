@@ -110,12 +110,13 @@ func dedent(line []byte, n int, first bool) []byte {
 // their line; the others are still added. Non-block documents (JSON) are
 // decoded whole, with line 0 for every item.
 func decodeItems[T any](data []byte, add func(obj *T, line int)) []error {
-	return decodeItemsPartial(data, func(obj *T, line int, _ bool) { add(obj, line) })
+	return decodeItemsPartial(data, func(obj *T, line int, _ bool) bool { add(obj, line); return true })
 }
 
 // decodeItemsPartial is decodeItems that also tells add whether the item was
-// cut short by the end of a truncated file.
-func decodeItemsPartial[T any](data []byte, add func(obj *T, line int, partial bool)) []error {
+// cut short by the end of a truncated file; add returns false to stop decoding
+// the rest of the list (a limit was reached).
+func decodeItemsPartial[T any](data []byte, add func(obj *T, line int, partial bool) bool) []error {
 	if !utf8.Valid(data) {
 		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
 	}
@@ -135,7 +136,9 @@ func decodeItemsPartial[T any](data []byte, add func(obj *T, line int, partial b
 			if truncated {
 				errs = append(errs, fmt.Errorf("item at line %d: the file ends inside the list (truncated copy?); this item may be incomplete", it.Line))
 			}
-			add(obj, it.Line, truncated)
+			if !add(obj, it.Line, truncated) {
+				return errs
+			}
 		}
 		return errs
 	}
@@ -146,7 +149,9 @@ func decodeItemsPartial[T any](data []byte, add func(obj *T, line int, partial b
 		return []error{err}
 	}
 	for i := range list.Items {
-		add(&list.Items[i], 0, false)
+		if !add(&list.Items[i], 0, false) {
+			return nil
+		}
 	}
 	return nil
 }

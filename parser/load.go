@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser/nodelog"
@@ -28,6 +29,11 @@ var ErrNoGather = errors.New("no must-gather found: looked for namespaces/ or cl
 // becomes a Problem and is skipped (before it is read, when its size is
 // declared).
 const MaxObjectFileBytes = 192 << 20
+
+// MaxPods bounds the pods decoded from the gather's lists; a larger gather
+// (or a small compressed file that expands to one) is analysed up to it, with
+// a Problem. The largest production clusters run tens of thousands of pods.
+const MaxPods = 50_000
 
 // MaxLogBytes bounds what is read of one log once decompressed (a gzip bomb
 // stops there with a Problem).
@@ -167,21 +173,23 @@ func sosDir(p string) string {
 type nsKey struct{ root, ns string }
 
 type builder struct {
-	ctx        context.Context
-	mu         sync.Mutex // guards what decode workers and the pass share
-	jobs       chan decodeJob
-	workers    sync.WaitGroup
-	g          *Gather
-	roots      map[string]bool
-	listPods   map[nsKey][]*Pod
-	filePods   map[nsKey][]*Pod
-	timestamps map[string][]time.Time // folder → times in its timestamp file
-	nodes      map[string]*Node
-	logs       map[string][]*ContainerLog // "ns/pod" → logs
-	nodeLog    map[string]map[string]*LogGroup
-	hostLog    map[string]map[string]*LogGroup
-	logHosts   map[string]bool
-	groups     int
+	ctx          context.Context
+	mu           sync.Mutex // guards what decode workers and the pass share
+	podCount     atomic.Int64
+	podLimitOnce sync.Once
+	jobs         chan decodeJob
+	workers      sync.WaitGroup
+	g            *Gather
+	roots        map[string]bool
+	listPods     map[nsKey][]*Pod
+	filePods     map[nsKey][]*Pod
+	timestamps   map[string][]time.Time // folder → times in its timestamp file
+	nodes        map[string]*Node
+	logs         map[string][]*ContainerLog // "ns/pod" → logs
+	nodeLog      map[string]map[string]*LogGroup
+	hostLog      map[string]map[string]*LogGroup
+	logHosts     map[string]bool
+	groups       int
 
 	namespaces  map[nsKey]bool
 	versions    map[string]string // folder → image version from its version file
@@ -371,8 +379,15 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 	switch c.Kind {
 	case kindPodList:
 		var pods []*Pod
-		errs = decodeItemsPartial(data, func(o *corev1.Pod, line int, partial bool) {
+		errs = decodeItemsPartial(data, func(o *corev1.Pod, line int, partial bool) bool {
+			if b.podCount.Add(1) > MaxPods {
+				b.podLimitOnce.Do(func() {
+					b.problem(p, fmt.Sprintf("more than %d pods in the gather: the pods beyond the limit are not analysed", MaxPods))
+				})
+				return false
+			}
 			pods = append(pods, &Pod{Object: *o, Source: Source{p, line}, partial: partial})
+			return true
 		})
 		b.mu.Lock()
 		b.listPods[k] = append(b.listPods[k], pods...)
