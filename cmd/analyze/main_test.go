@@ -68,15 +68,7 @@ kind: PodList
 		"cluster-scoped-resources/core/nodes/worker-0.yaml":                 "apiVersion: v1\nkind: Node\nmetadata:\n  name: worker-0\nstatus:\n  nodeInfo:\n    kubeletVersion: v1.31.6\n",
 		"cluster-scoped-resources/config.openshift.io/clusterversions.yaml": "apiVersion: config.openshift.io/v1\nitems:\n- apiVersion: config.openshift.io/v1\n  kind: ClusterVersion\n  metadata:\n    name: version\n  status:\n    history:\n    - state: Completed\n      version: 4.18.12\nkind: ClusterVersionList\n",
 	}
-	for name, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, root, files)
 	return filepath.Dir(root)
 }
 
