@@ -89,6 +89,7 @@ func (b *builder) finish() *Gather {
 		crashLoopSince(p)
 	}
 	b.settleLayouts()
+	b.indexModel(g)
 	return g
 }
 

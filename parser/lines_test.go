@@ -88,7 +88,13 @@ func TestClassify(t *testing.T) {
 		{root + "nodes/n1/n1_logs_kubelet.gz", classified{Kind: kindNodeKubeletLog, Root: root, Node: "n1"}},
 		{"namespaces/shop/core/pods.yaml", classified{Kind: kindPodList, Namespace: "shop"}},
 		{root + "namespaces/shop/pods/web-1/other.yaml", classified{Kind: kindOther}},
-		{root + "namespaces/shop/apps/deployments.yaml", classified{Kind: kindOther}},
+		{root + "namespaces/shop/apps/deployments.yaml", classified{Kind: kindObjectList, Root: root, Namespace: "shop", Group: "apps", Resource: "deployments"}},
+		{root + "namespaces/shop/core/configmaps.yaml", classified{Kind: kindObjectList, Root: root, Namespace: "shop", Resource: "configmaps"}},
+		{root + "namespaces/shop/core/configmaps/app.json", classified{Kind: kindObject, Root: root, Namespace: "shop", Resource: "configmaps", Name: "app"}},
+		{root + "namespaces/shop/shop.yaml", classified{Kind: kindObject, Root: root, Resource: "namespaces", Name: "shop"}},
+		{root + "namespaces/shop/other.yaml", classified{Kind: kindOther}},
+		{root + "cluster-scoped-resources/storage.k8s.io/csinodes/n1.yaml", classified{Kind: kindObject, Root: root, Group: "storage.k8s.io", Resource: "csinodes", Name: "n1"}},
+		{root + "cluster-scoped-resources/config.openshift.io/proxies.yaml", classified{Kind: kindObjectList, Root: root, Group: "config.openshift.io", Resource: "proxies"}},
 	} {
 		if diff := cmp.Diff(tt.want, classify(tt.path)); diff != "" {
 			t.Errorf("classify(%q) (-want +got):\n%s", tt.path, diff)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/parser/openshift"
+	"github.com/mgtriage/mgtriage/parser/store"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -85,12 +86,22 @@ type Options struct {
 	MaxReadBytes int64
 	// MaxMembers bounds the entries met by the walk; 0 means DefaultMaxMembers.
 	MaxMembers int
+	// Decode lists the kinds the object store decodes into typed objects (the
+	// kinds the loaded rule table's joins read); nil decodes every kind in
+	// TypedKinds. Every other object is indexed by its metadata alone.
+	Decode []store.Kind
 }
 
 // LoadWith is Load with options.
 func LoadWith(ctx context.Context, input string, o Options) (*Gather, error) {
 	b := newBuilder(input)
 	b.ctx = ctx
+	if o.Decode != nil {
+		b.decodeKinds = map[store.Kind]bool{}
+		for _, k := range o.Decode {
+			b.decodeKinds[k] = true
+		}
+	}
 	b.health = &b.g.Health
 	input, b.nsFolder = namespaceFolderInput(input)
 	visit := b.visit
@@ -209,6 +220,9 @@ type builder struct {
 	keptLogBytes  int64           // text of container-log tails kept so far
 	logCapNoted   bool
 	extraProblems int // problems over MaxProblems, not kept
+
+	objects     *store.Store
+	decodeKinds map[store.Kind]bool // nil: every typed kind
 }
 
 func newBuilder(input string) *builder {
@@ -232,6 +246,7 @@ func newBuilder(input string) *builder {
 		rootCluster: map[string]string{},
 		clusterIDs:  map[string]bool{},
 		seen:        map[string]bool{},
+		objects:     store.New(),
 	}
 }
 
@@ -342,7 +357,8 @@ func (b *builder) visit(m Member) error {
 }
 
 // heavyKinds are decoded by the worker pool while the pass goes on.
-var heavyKinds = map[fileKind]bool{kindPodList: true, kindPod: true, kindEventList: true, kindNode: true, kindNodeList: true, kindClusterOperators: true}
+var heavyKinds = map[fileKind]bool{kindPodList: true, kindPod: true, kindEventList: true, kindNode: true, kindNodeList: true, kindClusterOperators: true,
+	kindObjectList: true, kindObject: true}
 
 type decodeJob struct {
 	path string
@@ -377,6 +393,14 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 	k := nsKey{c.Root, c.Namespace}
 	var errs []error
 	switch c.Kind {
+	case kindPodList, kindPod:
+		b.objects.MarkGathered(store.Pods, c.Namespace)
+	case kindNode, kindNodeList:
+		b.objects.MarkGathered(store.Nodes, "")
+	}
+	switch c.Kind {
+	case kindObjectList, kindObject:
+		errs = b.readObjects(p, c, data)
 	case kindPodList:
 		var pods []*Pod
 		errs = decodeItemsPartial(data, func(o *corev1.Pod, line int, partial bool) bool {
@@ -386,7 +410,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 				})
 				return false
 			}
-			pods = append(pods, &Pod{Object: *o, Source: Source{p, line}, partial: partial})
+			pods = append(pods, &Pod{Object: *o, Source: Source{Path: p, Line: line}, partial: partial})
 			return true
 		})
 		b.mu.Lock()
@@ -404,12 +428,12 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 			return fmt.Errorf("not a Pod object (no metadata.name)")
 		}
 		b.mu.Lock()
-		b.filePods[k] = append(b.filePods[k], &Pod{Object: *o, Source: Source{p, 1}})
+		b.filePods[k] = append(b.filePods[k], &Pod{Object: *o, Source: Source{Path: p, Line: 1}})
 		b.mu.Unlock()
 	case kindEventList:
 		var events []*Event
 		errs = decodeItems(data, func(o *corev1.Event, line int) {
-			events = append(events, &Event{Object: *o, Source: Source{p, line}, When: eventTime(o)})
+			events = append(events, &Event{Object: *o, Source: Source{Path: p, Line: line}, When: eventTime(o)})
 		})
 		b.mu.Lock()
 		b.g.Events = append(b.g.Events, events...)
@@ -420,11 +444,11 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 			return err
 		}
 		b.mu.Lock()
-		b.addNode(&Node{Object: *o, Source: Source{p, 1}})
+		b.addNode(&Node{Object: *o, Source: Source{Path: p, Line: 1}})
 		b.mu.Unlock()
 	case kindNodeList:
 		var nodes []*Node
-		errs = decodeItems(data, func(o *corev1.Node, line int) { nodes = append(nodes, &Node{Object: *o, Source: Source{p, line}}) })
+		errs = decodeItems(data, func(o *corev1.Node, line int) { nodes = append(nodes, &Node{Object: *o, Source: Source{Path: p, Line: line}}) })
 		b.mu.Lock()
 		for _, n := range nodes {
 			b.addNode(n)
@@ -432,7 +456,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		b.mu.Unlock()
 	case kindClusterOperators:
 		var ops []Operator
-		errs = decodeItems(data, func(o *openshift.ClusterOperator, line int) { ops = append(ops, operatorSummary(o, Source{p, line})) })
+		errs = decodeItems(data, func(o *openshift.ClusterOperator, line int) { ops = append(ops, operatorSummary(o, Source{Path: p, Line: line})) })
 		b.mu.Lock()
 		b.g.Operators = append(b.g.Operators, ops...)
 		b.mu.Unlock()
@@ -698,7 +722,7 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 		if c.Node != "" {
 			e.Host = c.Node
 		}
-		b.addLogEntry(Source{p, n}, &e)
+		b.addLogEntry(Source{Path: p, Line: n}, &e)
 	}, &cut)
 	if err == nil {
 		err = cut.err()

@@ -10,15 +10,13 @@ import (
 
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
+	"github.com/mgtriage/mgtriage/parser/store"
 	corev1 "k8s.io/api/core/v1"
 )
 
 // Source is where a record came from: a path relative to the input and a
 // 1-based line (0 when the line is unknown, e.g. for a JSON list).
-type Source struct {
-	Path string
-	Line int
-}
+type Source = store.Source
 
 // Gather is everything read from one input.
 type Gather struct {
@@ -46,6 +44,10 @@ type Gather struct {
 	Nodes     []*Node
 	Operators []Operator
 	Problems  []Problem
+
+	// Objects indexes every object of the gather (pods and nodes included)
+	// by kind, namespace, name and UID, with its coverage; see package store.
+	Objects *store.Store
 
 	// NodeLog holds node-level node-log groups (PLEG, network not ready,
 	// certificates, API and lease failures, OOM kills and evictions not tied to

@@ -26,6 +26,8 @@ const (
 	kindMustGatherLogs
 	kindSosHostname
 	kindSosDate
+	kindObjectList // a list of any other kind: namespaces/<ns>/<group>/<resource>.yaml, cluster-scoped-resources/<group>/<resource>.yaml
+	kindObject     // one object of any other kind: .../<group>/<resource>/<name>.yaml
 )
 
 // classified is a member's kind and the path parts that locate it: Root is the
@@ -40,39 +42,54 @@ type classified struct {
 	Previous  bool   // container log: previous.log
 	Node      string // node name from nodes/<node>/ or nodes/<node>.yaml
 	Unit      string // service log: kubelet, crio, ...
+	// Group and Resource name an object file's kind ("" for the core group),
+	// Name the object of a per-object file.
+	Group, Resource, Name string
 }
 
+// pathRules are tried in order; lit is a literal every path of the rule
+// holds, tested before the regular expression (most members match none).
 var pathRules = []struct {
 	kind fileKind
+	lit  string
 	re   *regexp.Regexp
 }{
-	{kindPodList, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/core/pods\.(?:yaml|json)$`)},
-	{kindEventList, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/core/events\.(?:yaml|json)$`)},
-	{kindPod, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/pods/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
-	{kindContainerLog, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/pods/([^/]+)/([^/]+)/[^/]+/logs/(current|previous)(?:\.insecure)?\.log$`)},
-	{kindNode, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/core/nodes/([^/]+)\.(?:yaml|json)$`)},
-	{kindNodeList, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/core/nodes\.(?:yaml|json)$`)},
-	{kindClusterVersion, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/clusterversions(?:\.yaml|/[^/]+\.yaml)$`)},
-	{kindClusterOperators, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/clusteroperators\.yaml$`)},
-	{kindInfrastructure, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/infrastructures(?:\.yaml|/cluster\.yaml)$`)},
-	{kindServiceLog, regexp.MustCompile(`^(.*/)?host_service_logs/masters/([^/]+)_service\.log(?:\.gz)?$`)},
-	{kindNodeKubeletLog, regexp.MustCompile(`^(.*/)?nodes/([^/]+)/[^/]*kubelet[^/]*$`)},
-	{kindTimestamp, regexp.MustCompile(`^(.*/)?timestamp$`)},
-	{kindVersion, regexp.MustCompile(`^(.*/)?version$`)},
-	{kindMustGatherLogs, regexp.MustCompile(`^(.*/)?must-gather\.logs$`)},
+	{kindPodList, "core/pods.", regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/core/pods\.(?:yaml|json)$`)},
+	{kindEventList, "core/events.", regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/core/events\.(?:yaml|json)$`)},
+	{kindPod, "/pods/", regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/pods/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
+	{kindContainerLog, "/logs/", regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/pods/([^/]+)/([^/]+)/[^/]+/logs/(current|previous)(?:\.insecure)?\.log$`)},
+	{kindNode, "core/nodes/", regexp.MustCompile(`^(.*/)?cluster-scoped-resources/core/nodes/([^/]+)\.(?:yaml|json)$`)},
+	{kindNodeList, "core/nodes.", regexp.MustCompile(`^(.*/)?cluster-scoped-resources/core/nodes\.(?:yaml|json)$`)},
+	{kindClusterVersion, "clusterversions", regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/clusterversions(?:\.yaml|/[^/]+\.yaml)$`)},
+	{kindClusterOperators, "clusteroperators.yaml", regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/clusteroperators\.yaml$`)},
+	{kindInfrastructure, "infrastructures", regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/infrastructures(?:\.yaml|/cluster\.yaml)$`)},
+	{kindServiceLog, "host_service_logs/", regexp.MustCompile(`^(.*/)?host_service_logs/masters/([^/]+)_service\.log(?:\.gz)?$`)},
+	{kindNodeKubeletLog, "kubelet", regexp.MustCompile(`^(.*/)?nodes/([^/]+)/[^/]*kubelet[^/]*$`)},
+	{kindTimestamp, "timestamp", regexp.MustCompile(`^(.*/)?timestamp$`)},
+	{kindVersion, "version", regexp.MustCompile(`^(.*/)?version$`)},
+	{kindMustGatherLogs, "must-gather.logs", regexp.MustCompile(`^(.*/)?must-gather\.logs$`)},
 	// sosreport: kubectl JSON lists of the kubernetes plugin, journals, host name and date.
-	{kindPodList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_--namespace_([a-z0-9-]+)_pods$`)},
-	{kindEventList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_--namespace_([a-z0-9-]+)_events$`)},
-	{kindNodeList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_nodes$`)},
-	{kindServiceLog, regexp.MustCompile(`^(.*/)?sos_commands/[^/]+/journalctl_[^/]*?(?:--unit_|-u_)?([a-z0-9._-]*?)(?:\.daemon)?(?:\.\d+)?(?:\.xz|\.gz)?$`)},
-	{kindSosHostname, regexp.MustCompile(`^(.*/)?(?:sos_commands/host/)?hostname$`)},
-	{kindSosDate, regexp.MustCompile(`^(.*/)?(?:sos_commands/date/)?date$`)},
+	{kindPodList, "sos_commands/kubernetes/", regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_--namespace_([a-z0-9-]+)_pods$`)},
+	{kindEventList, "sos_commands/kubernetes/", regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_--namespace_([a-z0-9-]+)_events$`)},
+	{kindNodeList, "sos_commands/kubernetes/", regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_nodes$`)},
+	{kindServiceLog, "journalctl_", regexp.MustCompile(`^(.*/)?sos_commands/[^/]+/journalctl_[^/]*?(?:--unit_|-u_)?([a-z0-9._-]*?)(?:\.daemon)?(?:\.\d+)?(?:\.xz|\.gz)?$`)},
+	{kindSosHostname, "hostname", regexp.MustCompile(`^(.*/)?(?:sos_commands/host/)?hostname$`)},
+	{kindSosDate, "date", regexp.MustCompile(`^(.*/)?(?:sos_commands/date/)?date$`)},
+	// Every other object file of a must-gather or inspect, for the object store.
+	{kindObject, "namespaces/", regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
+	{kindObjectList, "namespaces/", regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
+	{kindObject, "namespaces/", regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
+	{kindObjectList, "cluster-scoped-resources/", regexp.MustCompile(`^(.*/)?cluster-scoped-resources/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
+	{kindObject, "cluster-scoped-resources/", regexp.MustCompile(`^(.*/)?cluster-scoped-resources/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
 }
 
 // classify returns what the member at p holds; Kind is kindOther for members
 // the analysis does not read.
 func classify(p string) classified {
 	for _, r := range pathRules {
+		if !strings.Contains(p, r.lit) {
+			continue
+		}
 		m := r.re.FindStringSubmatch(p)
 		if m == nil {
 			continue
@@ -97,10 +114,47 @@ func classify(p string) classified {
 			if strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".yaml") {
 				continue
 			}
+		case kindObject, kindObjectList:
+			if !objectPath(&c, m) {
+				continue
+			}
 		}
 		return c
 	}
 	return classified{Kind: kindOther}
+}
+
+// objectPath fills the kind, namespace and name of an object file from the
+// submatches of its path rule (see pathRules); false when the path is not an
+// object file (anything under a pod's own folder).
+func objectPath(c *classified, m []string) bool {
+	group := func(g string) string {
+		if g == "core" {
+			return ""
+		}
+		return g
+	}
+	if strings.Contains(m[0], "cluster-scoped-resources/") || strings.HasPrefix(m[0], "cluster-scoped-resources/") {
+		c.Group, c.Resource = group(m[2]), m[3]
+		if c.Kind == kindObject {
+			c.Name = m[4]
+		}
+		return true
+	}
+	c.Namespace = m[2]
+	switch len(m) {
+	case 4: // namespaces/<ns>/<ns>.yaml: the Namespace itself
+		if m[3] != m[2] {
+			return false
+		}
+		c.Namespace, c.Resource, c.Name = "", "namespaces", m[2]
+		return true
+	case 5: // namespaces/<ns>/<group>/<resource>.yaml
+		c.Group, c.Resource = group(m[3]), m[4]
+	case 6: // namespaces/<ns>/<group>/<resource>/<name>.yaml
+		c.Group, c.Resource, c.Name = group(m[3]), m[4], m[5]
+	}
+	return m[3] != "pods"
 }
 
 // gatherRoot returns the image folder that p lies in, judged by the

@@ -1,0 +1,236 @@
+package parser
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mgtriage/mgtriage/parser/openshift"
+	"github.com/mgtriage/mgtriage/parser/store"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	storagev1 "k8s.io/api/storage/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// typedKinds are the kinds the store can decode into typed objects, with
+// their decoders. A kind is decoded only when Options.Decode asks for it (the
+// rule table knows which kinds its joins read); every other object is indexed
+// by its metadata alone, read by store.ScanMeta without decoding.
+var typedKinds = map[store.Kind]func([]byte) (any, error){
+	store.PersistentVolumeClaims: decodeAs[corev1.PersistentVolumeClaim],
+	store.PersistentVolumes:      decodeAs[corev1.PersistentVolume],
+	store.Services:               decodeAs[corev1.Service],
+	store.Endpoints:              decodeAs[corev1.Endpoints],
+	store.ServiceAccounts:        decodeAs[corev1.ServiceAccount],
+	store.DaemonSets:             decodeAs[appsv1.DaemonSet],
+	store.StatefulSets:           decodeAs[appsv1.StatefulSet],
+	store.CSINodes:               decodeAs[storagev1.CSINode],
+	store.StorageClasses:         decodeAs[storagev1.StorageClass],
+	store.NetworkPolicies:        decodeAs[networkingv1.NetworkPolicy],
+	store.KubeletConfigs:         decodeAs[openshift.KubeletConfig],
+	store.MachineConfigPools:     decodeAs[openshift.MachineConfigPool],
+}
+
+// TypedKinds lists the kinds the store can decode, sorted.
+func TypedKinds() []store.Kind {
+	out := make([]store.Kind, 0, len(typedKinds))
+	for k := range typedKinds {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}
+
+func decodeAs[T any](data []byte) (any, error) {
+	if isJSON(data) {
+		obj := new(T)
+		if err := json.Unmarshal(data, obj); err != nil {
+			return nil, err
+		}
+		return obj, nil
+	}
+	return decodeObject[T](data)
+}
+
+// keyKinds are the kinds whose key names (never values) the store keeps.
+var keyKinds = map[store.Kind]bool{store.ConfigMaps: true, store.Secrets: true}
+
+// metaOnly is the fallback decoding of an object that store.ScanMeta does not
+// read: its metadata and, for ConfigMaps and Secrets, its keys (the values
+// are decoded as raw JSON and dropped).
+type metaOnly struct {
+	metav1.ObjectMeta `json:"metadata"`
+	Data              map[string]json.RawMessage `json:"data,omitempty"`
+	BinaryData        map[string]json.RawMessage `json:"binaryData,omitempty"`
+}
+
+func isJSON(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	return len(t) > 0 && t[0] == '{'
+}
+
+// readObjects adds the objects of one object file (a list, or one object) to
+// the store and marks its kind gathered in its namespace.
+func (b *builder) readObjects(p string, c classified, data []byte) []error {
+	k := store.Kind{Group: c.Group, Resource: c.Resource}
+	if k.Resource == "" {
+		return nil
+	}
+	b.objects.MarkGathered(k, c.Namespace)
+	var decode func([]byte) (any, error)
+	if b.decodeKinds == nil || b.decodeKinds[k] {
+		decode = typedKinds[k]
+	}
+	add := func(item []byte, line int) error {
+		o, err := objectOf(k, item, decode)
+		if err != nil {
+			return err
+		}
+		if o.Namespace == "" && k != store.Namespaces {
+			o.Namespace = c.Namespace
+		}
+		o.Source = Source{Path: p, Line: line}
+		b.objects.Add(o)
+		return nil
+	}
+	var errs []error
+	switch {
+	case isJSON(data):
+		var doc struct {
+			Kind  string            `json:"kind"`
+			Items []json.RawMessage `json:"items"`
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			return []error{err}
+		}
+		if doc.Items == nil && !strings.HasSuffix(doc.Kind, "List") {
+			return errList(add(data, 1))
+		}
+		for _, it := range doc.Items {
+			if err := add(it, 0); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	case c.Kind == kindObject:
+		return errList(add(data, 1))
+	default:
+		items, _, ok := SplitList(data)
+		if !ok {
+			return errList(b.readObjectsWhole(data, add))
+		}
+		for _, it := range items {
+			if err := add(it.Data, it.Line); err != nil {
+				errs = append(errs, fmt.Errorf("item at line %d: %v", it.Line, err))
+			}
+		}
+	}
+	return errs
+}
+
+// readObjectsWhole decodes a list that is not in block form (flow style,
+// a single object in a list's place) through the YAML library.
+func (b *builder) readObjectsWhole(data []byte, add func([]byte, int) error) error {
+	var doc struct {
+		Kind  string            `json:"kind"`
+		Items []json.RawMessage `json:"items"`
+	}
+	if err := yamlToJSONItems(data, &doc); err != nil {
+		return err
+	}
+	if doc.Items == nil && !strings.HasSuffix(doc.Kind, "List") {
+		return add(data, 1)
+	}
+	for _, it := range doc.Items {
+		if err := add(it, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func yamlToJSONItems(data []byte, doc any) error {
+	d, err := decodeObject[map[string]any](data)
+	if err != nil {
+		return err
+	}
+	raw, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(raw, doc)
+}
+
+func errList(err error) []error {
+	if err == nil {
+		return nil
+	}
+	return []error{err}
+}
+
+// objectOf reads one object's metadata (and keys) cheaply and, when decode is
+// set, its typed form.
+func objectOf(k store.Kind, item []byte, decode func([]byte) (any, error)) (*store.Object, error) {
+	o := &store.Object{Kind: k}
+	meta, ok := store.Meta{}, false
+	if !isJSON(item) {
+		meta, ok = store.ScanMeta(item, keyKinds[k])
+	}
+	if !ok {
+		var m *metaOnly
+		var err error
+		if isJSON(item) {
+			m = new(metaOnly)
+			err = json.Unmarshal(item, m)
+		} else {
+			m, err = decodeObject[metaOnly](item)
+		}
+		if err != nil {
+			return nil, err
+		}
+		meta = store.Meta{Name: m.Name, Namespace: m.Namespace, UID: string(m.UID), Labels: m.Labels}
+		for _, r := range m.OwnerReferences {
+			meta.Owners = append(meta.Owners, store.Owner{Kind: r.Kind, Name: r.Name, UID: string(r.UID), Controller: r.Controller != nil && *r.Controller})
+		}
+		for key := range m.Data {
+			meta.Keys = append(meta.Keys, key)
+		}
+		for key := range m.BinaryData {
+			meta.Keys = append(meta.Keys, key)
+		}
+		sort.Strings(meta.Keys)
+		if meta.Name == "" {
+			return nil, fmt.Errorf("not a %s object (no metadata.name)", k)
+		}
+	}
+	o.Name, o.Namespace, o.UID, o.Labels, o.Owners = meta.Name, meta.Namespace, meta.UID, meta.Labels, meta.Owners
+	if keyKinds[k] {
+		o.Keys = meta.Keys
+	}
+	if decode != nil {
+		t, err := decode(item)
+		if err != nil {
+			return nil, err
+		}
+		o.Typed = t
+	}
+	return o, nil
+}
+
+// indexModel adds the gather's pods and nodes to the store, typed, so joins
+// reach them like any other object.
+func (b *builder) indexModel(g *Gather) {
+	for _, p := range g.Pods {
+		b.objects.Add(&store.Object{Kind: store.Pods, Namespace: p.Object.Namespace, Name: p.Object.Name,
+			UID: string(p.Object.UID), Labels: p.Object.Labels, Source: p.Source, Typed: &p.Object})
+	}
+	for _, n := range g.Nodes {
+		b.objects.Add(&store.Object{Kind: store.Nodes, Name: n.Object.Name, UID: string(n.Object.UID),
+			Labels: n.Object.Labels, Source: n.Source, Typed: &n.Object})
+	}
+	b.objects.Freeze()
+	g.Objects = b.objects
+}

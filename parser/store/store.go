@@ -1,0 +1,307 @@
+// Package store is the gather's object store: every Kubernetes or OpenShift
+// object the reader met (lists and per-object files, namespaced and
+// cluster-scoped, every API group), indexed by group/resource/namespace/name
+// and UID, each with the path:line it came from, and the coverage of every
+// lookup (found, absent from a gathered list, not gathered, filtered). It also
+// owns the edges between objects (joins.go) and the facts derived from them
+// (facts.go), each computed in one place. The parser fills the store in its
+// one pass; rules and reports only read it. The store never holds the values
+// of a ConfigMap or Secret, only their key names.
+package store
+
+import (
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Source is where a record came from: a path relative to the input and a
+// 1-based line (0 when the line is unknown, e.g. for an item of a JSON list).
+type Source struct {
+	Path string
+	Line int
+}
+
+// Kind names a resource type by its API group ("" for the core group) and
+// its plural, lower-case resource name, as must-gather folders do
+// ("apps"/"daemonsets", ""/"configmaps").
+type Kind struct {
+	Group, Resource string
+}
+
+// String is "resource.group" (kubectl's form), or "resource" for the core group.
+func (k Kind) String() string {
+	if k.Group == "" {
+		return k.Resource
+	}
+	return k.Resource + "." + k.Group
+}
+
+// ParseKind reads "resource.group", "resource" (core) or "group/resource".
+func ParseKind(s string) Kind {
+	if g, r, ok := strings.Cut(s, "/"); ok {
+		if g == "core" {
+			g = ""
+		}
+		return Kind{g, r}
+	}
+	r, g, _ := strings.Cut(s, ".")
+	return Kind{g, r}
+}
+
+// Well-known kinds the joins read.
+var (
+	Pods                   = Kind{"", "pods"}
+	Nodes                  = Kind{"", "nodes"}
+	Namespaces             = Kind{"", "namespaces"}
+	ConfigMaps             = Kind{"", "configmaps"}
+	Secrets                = Kind{"", "secrets"}
+	Services               = Kind{"", "services"}
+	Endpoints              = Kind{"", "endpoints"}
+	PersistentVolumeClaims = Kind{"", "persistentvolumeclaims"}
+	PersistentVolumes      = Kind{"", "persistentvolumes"}
+	ServiceAccounts        = Kind{"", "serviceaccounts"}
+	DaemonSets             = Kind{"apps", "daemonsets"}
+	ReplicaSets            = Kind{"apps", "replicasets"}
+	Deployments            = Kind{"apps", "deployments"}
+	StatefulSets           = Kind{"apps", "statefulsets"}
+	Jobs                   = Kind{"batch", "jobs"}
+	CSINodes               = Kind{"storage.k8s.io", "csinodes"}
+	StorageClasses         = Kind{"storage.k8s.io", "storageclasses"}
+	NetworkPolicies        = Kind{"networking.k8s.io", "networkpolicies"}
+	KubeletConfigs         = Kind{"machineconfiguration.openshift.io", "kubeletconfigs"}
+	MachineConfigPools     = Kind{"machineconfiguration.openshift.io", "machineconfigpools"}
+)
+
+// Coverage says what a lookup can conclude: the object was found; the list
+// that would hold it was gathered and does not (absent); nothing of its kind
+// was gathered there (not gathered); or the source lists only some objects
+// of its kind (filtered), so its absence proves nothing.
+type Coverage int
+
+// Coverage values; the zero value is NotGathered.
+const (
+	NotGathered Coverage = iota
+	Found
+	Absent
+	Filtered
+)
+
+func (c Coverage) String() string {
+	return [...]string{"not gathered", "found", "absent", "filtered"}[c]
+}
+
+// Object is one gathered object: its identity, where it came from, its labels
+// and, for ConfigMaps and Secrets, its key names. Typed holds the decoded
+// object (a pointer to a k8s.io/api or parser/openshift type) when its kind is
+// decoded, nil otherwise.
+type Object struct {
+	Kind
+	Namespace string
+	Name      string
+	UID       string
+	Labels    map[string]string
+	Source    Source
+	// Keys are the data and binaryData key names of a ConfigMap or Secret,
+	// sorted; never their values.
+	Keys []string
+	// Owners are the object's metadata.ownerReferences.
+	Owners []Owner
+	Typed  any
+}
+
+// Ref is "resource.group/namespace/name", or "resource.group/name" for a
+// cluster-scoped object: how hints and evidence name an object.
+func (o *Object) Ref() string {
+	if o.Namespace == "" {
+		return o.Kind.String() + "/" + o.Name
+	}
+	return o.Kind.String() + "/" + o.Namespace + "/" + o.Name
+}
+
+type objKey struct {
+	Kind
+	Namespace, Name string
+}
+
+type listKey struct {
+	Kind
+	Namespace string
+}
+
+// Store is the index. It is safe for concurrent Add and MarkGathered during
+// the pass; after Freeze it is read-only and safe for concurrent reads.
+type Store struct {
+	mu       sync.Mutex
+	objects  map[objKey]*Object
+	byUID    map[string]*Object
+	byKind   map[Kind][]*Object
+	gathered map[listKey]bool
+	filtered map[listKey]bool
+	frozen   bool
+}
+
+// New returns an empty store.
+func New() *Store {
+	return &Store{
+		objects:  map[objKey]*Object{},
+		byUID:    map[string]*Object{},
+		byKind:   map[Kind][]*Object{},
+		gathered: map[listKey]bool{},
+		filtered: map[listKey]bool{},
+	}
+}
+
+// Add indexes o. Of two objects with the same kind, namespace and name (a list
+// and a per-object file, or two image folders), the one from the path first
+// in lexical order is kept, whatever order they arrive in.
+func (s *Store) Add(o *Object) {
+	if o == nil || o.Name == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := objKey{o.Kind, o.Namespace, o.Name}
+	if old, ok := s.objects[k]; ok {
+		if o.Source.Path >= old.Source.Path {
+			return
+		}
+		if old.UID != "" && s.byUID[old.UID] == old {
+			delete(s.byUID, old.UID)
+		}
+	}
+	s.objects[k] = o
+	if o.UID != "" {
+		s.byUID[o.UID] = o
+	}
+}
+
+// MarkGathered records that the gather holds the complete list of kind k in
+// namespace ns ("" for cluster-scoped kinds): a name not found there is absent.
+func (s *Store) MarkGathered(k Kind, ns string) {
+	s.mu.Lock()
+	s.gathered[listKey{k, ns}] = true
+	s.mu.Unlock()
+}
+
+// MarkFiltered records that the source lists only some objects of kind k in
+// namespace ns ("*" for every namespace): a name not found there proves nothing.
+func (s *Store) MarkFiltered(k Kind, ns string) {
+	s.mu.Lock()
+	s.filtered[listKey{k, ns}] = true
+	s.mu.Unlock()
+}
+
+// Freeze sorts the per-kind lists (by namespace, then name) once the pass is
+// done; lookups before Freeze see no lists.
+func (s *Store) Freeze() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.byKind = map[Kind][]*Object{}
+	for _, o := range s.objects {
+		s.byKind[o.Kind] = append(s.byKind[o.Kind], o)
+	}
+	for _, list := range s.byKind {
+		sort.Slice(list, func(i, j int) bool {
+			if list[i].Namespace != list[j].Namespace {
+				return list[i].Namespace < list[j].Namespace
+			}
+			return list[i].Name < list[j].Name
+		})
+	}
+	s.frozen = true
+}
+
+// Coverage says what the gather holds of kind k in namespace ns.
+func (s *Store) Coverage(k Kind, ns string) Coverage {
+	if s == nil {
+		return NotGathered
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.coverageLocked(k, ns)
+}
+
+func (s *Store) coverageLocked(k Kind, ns string) Coverage {
+	switch {
+	case s.filtered[listKey{k, ns}] || s.filtered[listKey{k, "*"}]:
+		return Filtered
+	case s.gathered[listKey{k, ns}]:
+		return Absent
+	}
+	return NotGathered
+}
+
+// Get looks an object up. The coverage is Found with the object, else Absent,
+// Filtered or NotGathered with nil.
+func (s *Store) Get(k Kind, ns, name string) (*Object, Coverage) {
+	if s == nil {
+		return nil, NotGathered
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if o, ok := s.objects[objKey{k, ns, name}]; ok {
+		return o, Found
+	}
+	return nil, s.coverageLocked(k, ns)
+}
+
+// ByUID returns the object with metadata.uid uid, or nil.
+func (s *Store) ByUID(uid string) *Object {
+	if s == nil || uid == "" {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.byUID[uid]
+}
+
+// List returns the objects of kind k in namespace ns, sorted by name, and the
+// coverage of that list: Found when the gather holds the list (even empty),
+// else Filtered or NotGathered. ns "*" lists every namespace (Found when any
+// object or list of the kind was gathered).
+func (s *Store) List(k Kind, ns string) ([]*Object, Coverage) {
+	if s == nil {
+		return nil, NotGathered
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*Object
+	for _, o := range s.byKind[k] {
+		if ns == "*" || o.Namespace == ns {
+			out = append(out, o)
+		}
+	}
+	cov := s.coverageLocked(k, ns)
+	if ns == "*" {
+		for lk := range s.gathered {
+			if lk.Kind == k {
+				cov = Absent
+				break
+			}
+		}
+	}
+	if cov == Absent || len(out) > 0 && cov == NotGathered {
+		cov = Found
+	}
+	return out, cov
+}
+
+// Len is the number of objects indexed.
+func (s *Store) Len() int {
+	if s == nil {
+		return 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.objects)
+}
+
+// Typed returns o's decoded object as *T, or nil when o is nil or holds no T.
+func Typed[T any](o *Object) *T {
+	if o == nil {
+		return nil
+	}
+	t, _ := o.Typed.(*T)
+	return t
+}
