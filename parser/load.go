@@ -448,7 +448,9 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		b.mu.Unlock()
 	case kindNodeList:
 		var nodes []*Node
-		errs = decodeItems(data, func(o *corev1.Node, line int) { nodes = append(nodes, &Node{Object: *o, Source: Source{Path: p, Line: line}}) })
+		errs = decodeItems(data, func(o *corev1.Node, line int) {
+			nodes = append(nodes, &Node{Object: *o, Source: Source{Path: p, Line: line}})
+		})
 		b.mu.Lock()
 		for _, n := range nodes {
 			b.addNode(n)
@@ -456,7 +458,9 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		b.mu.Unlock()
 	case kindClusterOperators:
 		var ops []Operator
-		errs = decodeItems(data, func(o *openshift.ClusterOperator, line int) { ops = append(ops, operatorSummary(o, Source{Path: p, Line: line})) })
+		errs = decodeItems(data, func(o *openshift.ClusterOperator, line int) {
+			ops = append(ops, operatorSummary(o, Source{Path: p, Line: line}))
+		})
 		b.mu.Lock()
 		b.g.Operators = append(b.g.Operators, ops...)
 		b.mu.Unlock()
