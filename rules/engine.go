@@ -122,7 +122,12 @@ func Evaluate(t *Table, g *parser.Gather) []Finding {
 		case podMatcher:
 			for _, p := range g.Pods {
 				for _, h := range m.match(c, p) {
-					fire(string(p.Object.UID)+"/"+p.Key(), h, func(h hit) (Finding, bool) { return r.fire(p, nil, h) })
+					fire(string(p.Object.UID)+"/"+p.Key(), h, func(h hit) (Finding, bool) {
+						if !c.applyJoins(r, p, &h) {
+							return Finding{}, false
+						}
+						return r.fire(p, nil, h)
+					})
 				}
 			}
 		case nodeMatcher:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mgtriage/mgtriage/parser"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
+	"github.com/mgtriage/mgtriage/parser/store"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -20,10 +21,27 @@ type evalContext struct {
 	nodeLog map[string][]*parser.LogGroup
 	// events are all events of the gather, for objects other than pods.
 	events []*parser.Event
+	// nodeEvents are the events whose involved object is a Node, by short name.
+	nodeEvents map[string][]*parser.Event
+	// store is the gather's object store, which joins read.
+	store *store.Store
+	// joinCache keeps each join's result per pod and container.
+	joinCache map[string]joinResult
 }
 
 func newEvalContext(g *parser.Gather) *evalContext {
-	c := &evalContext{now: g.CollectedAt, kubeletLogs: map[string]bool{}, nodeLog: map[string][]*parser.LogGroup{}, events: g.Events}
+	c := &evalContext{now: g.CollectedAt, kubeletLogs: map[string]bool{}, nodeLog: map[string][]*parser.LogGroup{}, events: g.Events,
+		nodeEvents: map[string][]*parser.Event{}, store: g.Objects, joinCache: map[string]joinResult{}}
+	if c.store == nil {
+		c.store = store.New()
+		c.store.Freeze()
+	}
+	for _, e := range g.Events {
+		if e.Object.InvolvedObject.Kind == "Node" {
+			n := shortName(e.Object.InvolvedObject.Name)
+			c.nodeEvents[n] = append(c.nodeEvents[n], e)
+		}
+	}
 	for host, groups := range g.NodeLog {
 		c.nodeLog[shortName(host)] = append(c.nodeLog[shortName(host)], groups...)
 	}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"regexp"
 	"slices"
 	"strings"
@@ -129,10 +130,15 @@ func (m *podCondition) match(c *evalContext, p *parser.Pod) []hit {
 
 // initContainerRunning fires for an init container that has been running for
 // at least RunningFor at the gather time while the pod waits (Init:N/M).
+// With MaxMemoryLimit (a quantity such as 64Mi) it fires only when the init
+// container's memory limit is at most that: a templating or copy step that
+// should take seconds stalls under a limit too small for its binary.
 type initContainerRunning struct {
-	RunningFor string `json:"runningFor"`
+	RunningFor     string `json:"runningFor"`
+	MaxMemoryLimit string `json:"maxMemoryLimit,omitempty"`
 
 	runningFor time.Duration
+	maxLimit   *resource.Quantity
 }
 
 func (m *initContainerRunning) validate() error {
@@ -141,6 +147,13 @@ func (m *initContainerRunning) validate() error {
 		return fmt.Errorf("runningFor %q is not a duration such as 15m", m.RunningFor)
 	}
 	m.runningFor = d
+	if m.MaxMemoryLimit != "" {
+		q, err := resource.ParseQuantity(m.MaxMemoryLimit)
+		if err != nil {
+			return fmt.Errorf("maxMemoryLimit %q is not a quantity such as 64Mi", m.MaxMemoryLimit)
+		}
+		m.maxLimit = &q
+	}
 	return nil
 }
 
@@ -157,6 +170,15 @@ func (m *initContainerRunning) match(c *evalContext, p *parser.Pod) []hit {
 		running := c.now.Sub(r.StartedAt.Time)
 		if running < m.runningFor {
 			continue
+		}
+		if m.maxLimit != nil {
+			if cs.Spec == nil {
+				continue
+			}
+			lim, ok := cs.Spec.Resources.Limits[corev1.ResourceMemory]
+			if !ok || lim.Cmp(*m.maxLimit) > 0 {
+				continue
+			}
 		}
 		h := c.containerHit(p, cs)
 		h.Vars["Overdue"] = running.Round(time.Second).String()

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"text/template"
@@ -65,6 +66,14 @@ type Rule struct {
 	OpenShift string `json:"openshift,omitempty"`
 	// Disabled removes a rule (used by user files to switch a built-in off).
 	Disabled bool `json:"disabled,omitempty"`
+	// Joins names the joins (see JoinNames) whose second objects the rule
+	// reads: each cites the objects it reached as evidence and fills
+	// {{.Decided}} (the cause the objects prove), {{.Fix}} and {{.Unchecked}}
+	// (what the gather lacks to decide).
+	Joins []string `json:"joins,omitempty"`
+	// Require names one of Joins that must decide the cause for the rule to
+	// fire; otherwise the next rule of the group gets the object.
+	Require string `json:"require,omitempty"`
 
 	// File and Line locate the rule's definition, for validation messages.
 	File string `json:"-"`
@@ -356,6 +365,14 @@ func (t *Table) compile() Errors {
 			if _, err := checkConstraint(c, [2]int{4, 0}); err != nil {
 				bad("openshift: %v", err)
 			}
+		}
+		for _, j := range r.Joins {
+			if _, ok := joins[j]; !ok {
+				bad("joins: unknown join %q (known: %s)", j, strings.Join(JoinNames(), ", "))
+			}
+		}
+		if r.Require != "" && !slices.Contains(r.Joins, r.Require) {
+			bad("require: %q is not one of the rule's joins", r.Require)
 		}
 		if r.Match.Cause != "" {
 			re, err := regexp.Compile(r.Match.Cause)

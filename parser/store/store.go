@@ -139,6 +139,11 @@ type Store struct {
 	gathered map[listKey]bool
 	filtered map[listKey]bool
 	frozen   bool
+
+	// Edge indexes, built once by Freeze (see joins.go).
+	podsByNode  map[string][]*Object
+	claimUsers  map[string][]*Object // namespace/claim → pods
+	podsByOwner map[string][]*Object // namespace/Kind/name → pods
 }
 
 // New returns an empty store.
@@ -209,6 +214,7 @@ func (s *Store) Freeze() {
 			return list[i].Name < list[j].Name
 		})
 	}
+	s.buildEdges()
 	s.frozen = true
 }
 

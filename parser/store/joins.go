@@ -1,0 +1,174 @@
+package store
+
+import (
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/mgtriage/mgtriage/parser/openshift"
+)
+
+// Edges between objects. Each is computed here once, from indexes built by
+// Freeze in one linear pass, so a join costs the size of its answer: a
+// per-node or per-claim join never scans every pod.
+
+func (s *Store) buildEdges() {
+	s.podsByNode = map[string][]*Object{}
+	s.claimUsers = map[string][]*Object{}
+	s.podsByOwner = map[string][]*Object{}
+	for _, o := range s.byKind[Pods] {
+		p := Typed[corev1.Pod](o)
+		if p == nil {
+			continue
+		}
+		if p.Spec.NodeName != "" {
+			s.podsByNode[p.Spec.NodeName] = append(s.podsByNode[p.Spec.NodeName], o)
+		}
+		for _, v := range p.Spec.Volumes {
+			if v.PersistentVolumeClaim != nil {
+				k := p.Namespace + "/" + v.PersistentVolumeClaim.ClaimName
+				s.claimUsers[k] = append(s.claimUsers[k], o)
+			}
+		}
+		for _, r := range p.OwnerReferences {
+			k := p.Namespace + "/" + r.Kind + "/" + r.Name
+			s.podsByOwner[k] = append(s.podsByOwner[k], o)
+		}
+	}
+}
+
+// PodsOnNode returns the gathered pods bound to node (spec.nodeName), by namespace and name.
+func (s *Store) PodsOnNode(node string) []*Object {
+	if s == nil {
+		return nil
+	}
+	return s.podsByNode[node]
+}
+
+// ClaimUsers returns the gathered pods whose volumes name the
+// PersistentVolumeClaim ns/claim.
+func (s *Store) ClaimUsers(ns, claim string) []*Object {
+	if s == nil {
+		return nil
+	}
+	return s.claimUsers[ns+"/"+claim]
+}
+
+// PodsOwnedBy returns the gathered pods whose ownerReferences name kind/name in ns.
+func (s *Store) PodsOwnedBy(ns, kind, name string) []*Object {
+	if s == nil {
+		return nil
+	}
+	return s.podsByOwner[ns+"/"+kind+"/"+name]
+}
+
+// Controller is an object's top controller as far as the gather shows it: a
+// pod's ReplicaSet resolves to its Deployment and a Job to its CronJob when
+// those objects (or their metadata) were gathered. Object is nil when the top
+// controller is known only from an owner reference.
+type Controller struct {
+	Kind, Name string
+	Object     *Object
+}
+
+// TopController follows controller owner references from an object with the
+// given namespace and owners, up to three levels.
+func (s *Store) TopController(ns string, owners []Owner) (Controller, bool) {
+	var top Controller
+	found := false
+	for depth := 0; depth < 3; depth++ {
+		ref, ok := controllerRef(owners)
+		if !ok {
+			break
+		}
+		top, found = Controller{Kind: ref.Kind, Name: ref.Name}, true
+		k, known := kindOfOwner[ref.Kind]
+		if !known {
+			break
+		}
+		o, _ := s.Get(k, ns, ref.Name)
+		if o == nil {
+			break
+		}
+		top.Object = o
+		owners = o.Owners
+	}
+	return top, found
+}
+
+var kindOfOwner = map[string]Kind{
+	"ReplicaSet": ReplicaSets, "Deployment": Deployments, "StatefulSet": StatefulSets,
+	"DaemonSet": DaemonSets, "Job": Jobs, "CronJob": {"batch", "cronjobs"},
+	"ReplicationController": {"", "replicationcontrollers"}, "DeploymentConfig": {"apps.openshift.io", "deploymentconfigs"},
+}
+
+func controllerRef(owners []Owner) (Owner, bool) {
+	for _, o := range owners {
+		if o.Controller {
+			return o, true
+		}
+	}
+	if len(owners) > 0 {
+		return owners[0], true
+	}
+	return Owner{}, false
+}
+
+// PodOwners converts a pod's ownerReferences to Owners.
+func PodOwners(p *corev1.Pod) []Owner {
+	var out []Owner
+	for _, r := range p.OwnerReferences {
+		out = append(out, Owner{Kind: r.Kind, Name: r.Name, UID: string(r.UID), Controller: r.Controller != nil && *r.Controller})
+	}
+	return out
+}
+
+// NodePools returns the MachineConfigPools whose nodeSelector selects node,
+// and the coverage of the pools.
+func (s *Store) NodePools(node *corev1.Node) ([]*Object, Coverage) {
+	pools, cov := s.List(MachineConfigPools, "")
+	var out []*Object
+	for _, o := range pools {
+		if mcp := Typed[openshift.MachineConfigPool](o); mcp != nil && LabelSelectorMatches(mcp.Spec.NodeSelector, node.Labels) {
+			out = append(out, o)
+		}
+	}
+	return out, cov
+}
+
+// PoolKubeletConfigs returns the KubeletConfigs whose machineConfigPoolSelector
+// selects pool, and the coverage of the KubeletConfigs.
+func (s *Store) PoolKubeletConfigs(pool *Object) ([]*Object, Coverage) {
+	kcs, cov := s.List(KubeletConfigs, "")
+	var out []*Object
+	for _, o := range kcs {
+		if kc := Typed[openshift.KubeletConfig](o); kc != nil && LabelSelectorMatches(kc.Spec.MachineConfigPoolSelector, pool.Labels) {
+			out = append(out, o)
+		}
+	}
+	return out, cov
+}
+
+// ServiceByClusterIP returns the gathered Service whose clusterIP (or one of
+// its clusterIPs) is ip, or nil.
+func (s *Store) ServiceByClusterIP(ip string) *Object {
+	svcs, _ := s.List(Services, "*")
+	for _, o := range svcs {
+		svc := Typed[corev1.Service](o)
+		if svc == nil {
+			continue
+		}
+		if svc.Spec.ClusterIP == ip || contains(svc.Spec.ClusterIPs, ip) {
+			return o
+		}
+	}
+	return nil
+}
+
+// NamespaceLabels returns the labels of namespace ns: the gathered Namespace
+// object's, else the kubernetes.io/metadata.name label that every namespace
+// carries since Kubernetes 1.21.
+func (s *Store) NamespaceLabels(ns string) map[string]string {
+	if o, _ := s.Get(Namespaces, "", ns); o != nil && o.Labels != nil {
+		return o.Labels
+	}
+	return map[string]string{"kubernetes.io/metadata.name": ns}
+}

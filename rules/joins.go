@@ -1,0 +1,1124 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/openshift"
+	"github.com/mgtriage/mgtriage/parser/store"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	storagev1 "k8s.io/api/storage/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// A join follows the edges from a finding's pod to the second objects that
+// decide its cause (the nodes and their taints, the claim's other users, the
+// ConfigMaps that do exist, ...). Its result says whether the evidence decides
+// the cause, states that cause with the deciding object and value, cites
+// every object it read, and names what it could not check because the gather
+// lacks it. Rules choose joins by name (Rule.Joins) and may require one to
+// decide (Rule.Require).
+type join struct {
+	doc string
+	// reads are the kinds the join needs decoded by the parser.
+	reads []store.Kind
+	run   func(c *evalContext, p *parser.Pod, h *hit) joinResult
+}
+
+// joinResult is what a join concluded for one pod (and container).
+type joinResult struct {
+	// Decided is true when the joined objects prove one cause.
+	Decided bool
+	// Cause states it, with the deciding objects and values; Fix is the
+	// change that removes it. Both are empty when nothing decides.
+	Cause, Fix string
+	Evidence   []Evidence
+	// Missing names the objects the join needed and the gather lacks.
+	Missing []string
+	// Vars are template values the join sets (e.g. Owner).
+	Vars map[string]string
+}
+
+// joins is the registry of named joins.
+var joins = map[string]join{
+	"nodeEligibility": {
+		doc:   "pod → every gathered Node: nodeSelector and required node affinity, untolerated NoSchedule/NoExecute taints, cordoned nodes. Decides when every node the pod selects is ruled out by a taint or by being cordoned, or when no gathered node matches its selector.",
+		reads: nil,
+		run:   joinNodeEligibility,
+	},
+	"podCapacity": {
+		doc:   "pod → the nodes it may use → pods on each node against allocatable pods → the node's MachineConfigPool → KubeletConfigs setting podsPerCore or maxPods. Decides when those nodes are full at a pod limit below the default and names the KubeletConfig that sets it.",
+		reads: []store.Kind{store.MachineConfigPools, store.KubeletConfigs},
+		run:   joinPodCapacity,
+	},
+	"configReference": {
+		doc:   "missing ConfigMap/Secret or key named in the container's waiting message or a FailedMount event → the namespace's ConfigMaps/Secrets (key names only). Decides when the name is a key of an existing object, is close to an existing name, or is proven absent from a gathered list.",
+		reads: nil,
+		run:   joinConfigReference,
+	},
+	"claimUsers": {
+		doc:   "pod → its PersistentVolumeClaims (access modes) → the other pods using each claim and their nodes. Decides when another running pod on another node uses a claim of the pod.",
+		reads: []store.Kind{store.PersistentVolumeClaims},
+		run:   joinClaimUsers,
+	},
+	"csiNodePlugin": {
+		doc:   "CSI driver \"not found in the list of registered CSI drivers\" on the pod's node → CSINodes (where the driver is registered) → the driver's node-plugin DaemonSet → its tolerations and node selector against the node. Decides when the DaemonSet cannot run on the node.",
+		reads: []store.Kind{store.CSINodes, store.DaemonSets},
+		run:   joinCSINodePlugin,
+	},
+	"nodeOOM": {
+		doc:   "container killed with exit 137 without OOMKilled → SystemOOM events of its node and kubelet \"sys oom\" lines at the time of the kill → memory limits of the node's pods against its allocatable memory. Decides when a node-level OOM coincides with the kill.",
+		reads: nil,
+		run:   joinNodeOOM,
+	},
+	"dnsEgress": {
+		doc:   "DNS lookups timing out in the container log → the DNS Service by its cluster IP → the port its pods really listen on (targetPort through Endpoints or the DNS pods) → the NetworkPolicies selecting the pod. Decides when Egress policies select the pod and none allows that port to the DNS pods.",
+		reads: []store.Kind{store.Services, store.Endpoints, store.NetworkPolicies},
+		run:   joinDNSEgress,
+	},
+	"topController": {
+		doc:   "pod → its top controller (ReplicaSet → Deployment, Job → CronJob) so remediation names the object to edit; fills {{.Owner}}.",
+		reads: nil,
+		run:   joinTopController,
+	},
+}
+
+// JoinNames lists the joins a rule may name, sorted.
+func JoinNames() []string {
+	out := make([]string, 0, len(joins))
+	for n := range joins {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// JoinDoc describes a join for the rule reference.
+func JoinDoc(name string) string { return joins[name].doc }
+
+// DecodeKinds lists the kinds the enabled rules' joins read, for
+// parser.Options.Decode: the parser decodes these and indexes every other
+// object by its metadata alone.
+func (t *Table) DecodeKinds() []store.Kind {
+	seen := map[store.Kind]bool{}
+	out := []store.Kind{}
+	for _, r := range t.Rules {
+		if r.Disabled {
+			continue
+		}
+		for _, name := range r.Joins {
+			for _, k := range joins[name].reads {
+				if !seen[k] {
+					seen[k] = true
+					out = append(out, k)
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}
+
+// applyJoins runs the rule's joins for a hit, adds their evidence and
+// values, and reports false when the rule requires a join that does not
+// decide.
+func (c *evalContext) applyJoins(r *Rule, p *parser.Pod, h *hit) bool {
+	if len(r.Joins) == 0 || p == nil {
+		return true
+	}
+	var decided, unchecked []string
+	var fixes []string
+	for _, name := range r.Joins {
+		res := c.runJoin(name, p, h)
+		if name == r.Require && !res.Decided {
+			return false
+		}
+		if res.Decided && res.Cause != "" {
+			decided = append(decided, res.Cause)
+			if res.Fix != "" {
+				fixes = append(fixes, res.Fix)
+			}
+		}
+		for k, v := range res.Vars {
+			h.Vars[k] = v
+		}
+		unchecked = append(unchecked, res.Missing...)
+		h.Evidence = append(h.Evidence, res.Evidence...)
+		h.Missing = append(h.Missing, res.Missing...)
+	}
+	h.Vars["Decided"] = strings.Join(decided, " ")
+	h.Vars["Fix"] = strings.Join(fixes, " ")
+	if len(unchecked) > 0 {
+		h.Vars["Unchecked"] = "Not checked, the gather lacks: " + strings.Join(unchecked, "; ") + "."
+	}
+	return true
+}
+
+func (c *evalContext) runJoin(name string, p *parser.Pod, h *hit) joinResult {
+	key := name + "\x00" + string(p.Object.UID) + "\x00" + p.Key() + "\x00" + h.Container
+	if res, ok := c.joinCache[key]; ok {
+		return res
+	}
+	j, ok := joins[name]
+	if !ok {
+		return joinResult{}
+	}
+	res := j.run(c, p, h)
+	c.joinCache[key] = res
+	return res
+}
+
+func objectEvidence(o *store.Object, text string) Evidence {
+	return Evidence{Source: o.Source, Kind: "object", Text: o.Ref() + ": " + text}
+}
+
+func notGathered(what string) string { return what + " (not in the gather)" }
+
+// list joins names as "a, b and c", at most max of them.
+func list(names []string, max int) string {
+	if len(names) > max {
+		names = append(names[:max:max], fmt.Sprintf("%d more", len(names)-max))
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// ---- nodeEligibility -------------------------------------------------------
+
+// nodeVerdict is why one node cannot take a pod, or "" when it can.
+type nodeVerdict struct {
+	obj      *store.Object
+	node     *corev1.Node
+	selected bool   // matches nodeSelector and required affinity
+	why      string // selector requirement that fails
+	taints   []corev1.Taint
+	cordoned bool
+}
+
+func (c *evalContext) nodeVerdicts(p *parser.Pod) ([]nodeVerdict, store.Coverage) {
+	objs, cov := c.store.List(store.Nodes, "")
+	var out []nodeVerdict
+	for _, o := range objs {
+		n := store.Typed[corev1.Node](o)
+		if n == nil {
+			continue
+		}
+		v := nodeVerdict{obj: o, node: n}
+		v.selected, v.why = store.SelectorMatch(&p.Object.Spec, n)
+		v.taints = store.UntoleratedTaints(p.Object.Spec.Tolerations, n)
+		v.cordoned = n.Spec.Unschedulable
+		out = append(out, v)
+	}
+	return out, cov
+}
+
+func selectorText(spec *corev1.PodSpec) string {
+	var parts []string
+	for _, k := range sortedMapKeys(spec.NodeSelector) {
+		parts = append(parts, k+"="+spec.NodeSelector[k])
+	}
+	s := ""
+	if len(parts) > 0 {
+		s = "nodeSelector " + strings.Join(parts, ",")
+	}
+	if a := spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		if s != "" {
+			s += " and "
+		}
+		s += "required node affinity"
+	}
+	return s
+}
+
+func taintList(ts []corev1.Taint) string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, store.TaintText(t))
+	}
+	return strings.Join(out, ", ")
+}
+
+func joinNodeEligibility(c *evalContext, p *parser.Pod, h *hit) joinResult {
+	verdicts, cov := c.nodeVerdicts(p)
+	if cov == store.NotGathered || len(verdicts) == 0 {
+		return joinResult{Missing: []string{notGathered("Node objects, so taints and labels could not be compared with the pod's tolerations and selectors")}}
+	}
+	var res joinResult
+	var selected []nodeVerdict
+	for _, v := range verdicts {
+		if v.selected {
+			selected = append(selected, v)
+		}
+	}
+	sel := selectorText(&p.Object.Spec)
+	if len(selected) == 0 {
+		if sel == "" {
+			return res
+		}
+		res.Decided = true
+		res.Cause = fmt.Sprintf("No gathered node matches the pod's %s (%d nodes gathered).", sel, len(verdicts))
+		res.Fix = "Correct the pod's node selector or affinity, or label the intended node."
+		for i, v := range verdicts {
+			if i < 3 {
+				res.Evidence = append(res.Evidence, objectEvidence(v.obj, "labels do not satisfy "+v.why))
+			}
+		}
+		return res
+	}
+	var tainted, cordoned, free []string
+	var taintKeys []string
+	for _, v := range selected {
+		switch {
+		case len(v.taints) > 0:
+			tainted = append(tainted, fmt.Sprintf("%s (%s)", v.node.Name, taintList(v.taints)))
+			for _, t := range v.taints {
+				if !contains(taintKeys, store.TaintText(t)) {
+					taintKeys = append(taintKeys, store.TaintText(t))
+				}
+			}
+			res.Evidence = append(res.Evidence, objectEvidence(v.obj, "taints "+taintList(v.taints)+" not tolerated by the pod"))
+		case v.cordoned:
+			cordoned = append(cordoned, v.node.Name)
+			res.Evidence = append(res.Evidence, objectEvidence(v.obj, "spec.unschedulable: true (cordoned)"))
+		default:
+			free = append(free, v.node.Name)
+		}
+	}
+	if len(free) > 0 {
+		return joinResult{} // some node could take it as far as taints and selectors go
+	}
+	scope := "every gathered node"
+	if sel != "" {
+		scope = fmt.Sprintf("the pod's %s leaves only %s", sel, countOf(len(selected), "node", "nodes"))
+	}
+	res.Decided = true
+	switch {
+	case len(tainted) > 0 && len(cordoned) == 0:
+		res.Cause = fmt.Sprintf("Taint, not capacity: %s, and %s %s a taint the pod does not tolerate: %s.", scope, pick(len(tainted) == 1, "that node", "each"), pick(len(tainted) == 1, "carries", "carries"), list(tainted, 6))
+		res.Fix = fmt.Sprintf("Add a toleration for %s to the pod's controller, or target nodes without that taint; do not remove the taint from nodes whose role needs it.", list(taintKeys, 4))
+	case len(tainted) == 0:
+		res.Cause = fmt.Sprintf("%s, and %s cordoned (spec.unschedulable): %s.", cap(scope), pick(len(cordoned) == 1, "it is", "they are"), list(cordoned, 6))
+		res.Fix = "Uncordon the node when its maintenance is over (`oc adm uncordon NODE`), or let the pod select other nodes."
+	default:
+		res.Cause = fmt.Sprintf("%s; the tainted ones carry taints the pod does not tolerate (%s) and the others are cordoned (%s).", cap(scope), list(tainted, 4), list(cordoned, 4))
+		res.Fix = fmt.Sprintf("Add a toleration for %s, or uncordon the cordoned nodes.", list(taintKeys, 4))
+	}
+	if selectorUnmatched := len(verdicts) - len(selected); selectorUnmatched > 0 && sel != "" {
+		res.Cause += fmt.Sprintf(" The %d other gathered %s do not match the selector, as expected.", selectorUnmatched, pick(selectorUnmatched == 1, "node does", "nodes do"))
+	}
+	return res
+}
+
+func pick(cond bool, a, b string) string {
+	if cond {
+		return a
+	}
+	return b
+}
+
+func cap(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func sortedMapKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// ---- podCapacity -----------------------------------------------------------
+
+// defaultMaxPods is the kubelet's maxPods on OpenShift 4 (upstream: 110).
+const defaultMaxPods = 250
+
+func joinPodCapacity(c *evalContext, p *parser.Pod, h *hit) joinResult {
+	if !strings.Contains(strings.ToLower(h.Vars["Message"]), "too many pods") {
+		return joinResult{}
+	}
+	verdicts, cov := c.nodeVerdicts(p)
+	if cov == store.NotGathered || len(verdicts) == 0 {
+		return joinResult{Missing: []string{notGathered("Node objects, so the nodes' pod limits could not be read")}}
+	}
+	var res joinResult
+	var full []string
+	var fullNodes []nodeVerdict
+	for _, v := range verdicts {
+		if !v.selected || len(v.taints) > 0 || v.cordoned {
+			continue
+		}
+		allocatable, ok := v.node.Status.Allocatable[corev1.ResourcePods]
+		if !ok {
+			continue
+		}
+		running := 0
+		for _, o := range c.store.PodsOnNode(v.node.Name) {
+			if pod := store.Typed[corev1.Pod](o); pod != nil && !store.Terminal(pod) {
+				running++
+			}
+		}
+		if int64(running) < allocatable.Value() && allocatable.Value() >= defaultMaxPods {
+			continue
+		}
+		full = append(full, fmt.Sprintf("%s (pods %d of %d allocatable)", v.node.Name, running, allocatable.Value()))
+		fullNodes = append(fullNodes, v)
+		res.Evidence = append(res.Evidence, objectEvidence(v.obj, fmt.Sprintf("status.allocatable.pods: %d, capacity cpu %s; %d pods bound to it in the gather", allocatable.Value(), v.node.Status.Capacity.Cpu().String(), running)))
+	}
+	if len(fullNodes) == 0 {
+		return joinResult{}
+	}
+	limit := fullNodes[0].node.Status.Allocatable[corev1.ResourcePods]
+	res.Decided = true
+	res.Cause = fmt.Sprintf("The nodes the pod may use are at their pod limit (Too many pods), not short of CPU or memory: %s.", list(full, 6))
+	if limit.Value() >= defaultMaxPods {
+		res.Fix = "Add nodes or move pods; the pod limit is the default maxPods."
+		return res
+	}
+	// Which KubeletConfig sets the low limit?
+	var why []string
+	kcSeen := map[string]bool{}
+	pools, poolCov := c.store.NodePools(fullNodes[0].node)
+	for _, pool := range pools {
+		res.Evidence = append(res.Evidence, objectEvidence(pool, "selects node "+fullNodes[0].node.Name+"; rendered configuration "+store.Typed[openshift.MachineConfigPool](pool).Status.Configuration.Name))
+		kcs, kcCov := c.store.PoolKubeletConfigs(pool)
+		if kcCov == store.NotGathered {
+			res.Missing = append(res.Missing, notGathered("KubeletConfigs, so what sets the pod limit could not be named"))
+		}
+		for _, o := range kcs {
+			kc := store.Typed[openshift.KubeletConfig](o)
+			if kc == nil || kcSeen[o.Name] {
+				continue
+			}
+			kcSeen[o.Name] = true
+			set := kc.Spec.KubeletConfig
+			var parts []string
+			if set.PodsPerCore != nil {
+				cpus := fullNodes[0].node.Status.Capacity.Cpu().Value()
+				parts = append(parts, fmt.Sprintf("podsPerCore: %d (× %d CPUs = %d pods)", *set.PodsPerCore, cpus, *set.PodsPerCore*cpus))
+			}
+			if set.MaxPods != nil {
+				parts = append(parts, fmt.Sprintf("maxPods: %d", *set.MaxPods))
+			}
+			if len(parts) == 0 {
+				continue
+			}
+			why = append(why, fmt.Sprintf("KubeletConfig %s sets %s for MachineConfigPool %s", o.Name, strings.Join(parts, " and "), pool.Name))
+			res.Evidence = append(res.Evidence, objectEvidence(o, strings.Join(parts, ", ")+" for pool "+pool.Name))
+		}
+	}
+	if poolCov == store.NotGathered {
+		res.Missing = append(res.Missing, notGathered("MachineConfigPools, so the KubeletConfig that sets the pod limit could not be found"))
+	}
+	if len(why) > 0 {
+		res.Cause += fmt.Sprintf(" They allow only %d pods because %s: the kubelet takes the lower of podsPerCore × CPUs and maxPods.", limit.Value(), list(why, 3))
+		res.Fix = "Raise or remove podsPerCore (or raise maxPods) in that KubeletConfig, or add nodes to the pool."
+	} else {
+		res.Cause += fmt.Sprintf(" Their pod limit (%d) is below the default maxPods of %d; no gathered KubeletConfig explains it.", limit.Value(), defaultMaxPods)
+		res.Fix = "Find the kubelet setting that lowers maxPods (KubeletConfig podsPerCore/maxPods) or add nodes."
+	}
+	return res
+}
+
+// ---- configReference ------------------------------------------------------
+
+var (
+	missingObjRe = regexp.MustCompile(`(configmaps?|secrets?) "([^"]{1,253})" not found`)
+	missingKeyRe = regexp.MustCompile(`couldn't find key (\S{1,253}) in (ConfigMap|Secret) ([^/\s]{1,253})/([^\s"]{1,253})`)
+)
+
+func joinConfigReference(c *evalContext, p *parser.Pod, h *hit) joinResult {
+	texts := []string{h.Vars["Message"]}
+	for _, e := range p.Events {
+		if e.Object.Type != corev1.EventTypeNormal {
+			texts = append(texts, e.Object.Message)
+		}
+	}
+	ns := p.Object.Namespace
+	for _, t := range texts {
+		if m := missingKeyRe.FindStringSubmatch(t); m != nil {
+			return c.missingKey(m[1], m[2], m[3], m[4])
+		}
+		if m := missingObjRe.FindStringSubmatch(t); m != nil {
+			kind := store.ConfigMaps
+			word := "ConfigMap"
+			if strings.HasPrefix(m[1], "secret") {
+				kind, word = store.Secrets, "Secret"
+			}
+			return c.missingObject(kind, word, ns, m[2])
+		}
+	}
+	return joinResult{}
+}
+
+func (c *evalContext) missingObject(kind store.Kind, word, ns, name string) joinResult {
+	var res joinResult
+	o, cov := c.store.Get(kind, ns, name)
+	switch cov {
+	case store.Found:
+		res.Evidence = append(res.Evidence, objectEvidence(o, "exists in the gather"))
+		res.Cause = fmt.Sprintf("%s %s exists in the gather: it was created after the kubelet's last attempt, or the pod is pending a restart.", word, name)
+		return res
+	case store.NotGathered, store.Filtered:
+		res.Missing = []string{notGathered(fmt.Sprintf("the %ss of namespace %s, so whether %s exists under another name could not be checked", word, ns, name))}
+		return res
+	}
+	all, _ := c.store.List(kind, ns)
+	var names []string
+	for _, other := range all {
+		names = append(names, other.Name)
+		if contains(other.Keys, name) {
+			res.Decided = true
+			res.Cause = fmt.Sprintf("%s %s does not exist, but %s %s in namespace %s has a data key named %s: the reference puts the key where the %s name belongs (name/key mix-up).", word, name, word, other.Name, ns, name, word)
+			res.Fix = fmt.Sprintf("Reference name: %s with key: %s (configMapKeyRef/secretKeyRef), or use envFrom or a volume of %s %s.", other.Name, name, word, other.Name)
+			res.Evidence = append(res.Evidence, objectEvidence(other, fmt.Sprintf("keys %s", list(other.Keys, 8))))
+			return res
+		}
+	}
+	if near := store.NearestName(name, names); near != "" {
+		o, _ := c.store.Get(kind, ns, near)
+		res.Decided = true
+		res.Cause = fmt.Sprintf("%s %s does not exist in namespace %s; %s %s does (a misspelt or renamed reference?).", word, name, ns, word, near)
+		res.Fix = fmt.Sprintf("Point the reference at %s %s, or create %s %s.", word, near, word, name)
+		res.Evidence = append(res.Evidence, objectEvidence(o, "the nearest existing name"))
+		return res
+	}
+	res.Decided = true
+	res.Cause = fmt.Sprintf("%s %s does not exist in namespace %s: the gathered list holds %s and no similar name or key.", word, name, ns, countOf(len(names), strings.ToLower(word), strings.ToLower(word)+"s"))
+	res.Fix = fmt.Sprintf("Create %s %s in %s (or remove the reference, or mark it optional).", word, name, ns)
+	return res
+}
+
+func (c *evalContext) missingKey(key, word, ns, name string) joinResult {
+	kind := store.ConfigMaps
+	if word == "Secret" {
+		kind = store.Secrets
+	}
+	var res joinResult
+	o, cov := c.store.Get(kind, ns, name)
+	switch cov {
+	case store.Found:
+	case store.Absent:
+		return c.missingObject(kind, word, ns, name)
+	default:
+		res.Missing = []string{notGathered(fmt.Sprintf("%s %s/%s, so its keys could not be listed", word, ns, name))}
+		return res
+	}
+	res.Evidence = append(res.Evidence, objectEvidence(o, "keys "+list(o.Keys, 8)))
+	if contains(o.Keys, key) {
+		res.Cause = fmt.Sprintf("%s %s now has key %s: it was added after the kubelet's last attempt.", word, name, key)
+		return res
+	}
+	res.Decided = true
+	res.Cause = fmt.Sprintf("%s %s exists but has no key %s; its keys are %s.", word, name, key, list(o.Keys, 8))
+	res.Fix = fmt.Sprintf("Reference one of the keys of %s %s, or add key %s to it.", word, name, key)
+	if near := store.NearestName(key, o.Keys); near != "" {
+		res.Cause += fmt.Sprintf(" The reference probably means %s.", near)
+		res.Fix = fmt.Sprintf("Change the key to %s (or add key %s to %s %s).", near, key, word, name)
+	}
+	return res
+}
+
+// ---- claimUsers ------------------------------------------------------------
+
+func joinClaimUsers(c *evalContext, p *parser.Pod, h *hit) joinResult {
+	var res joinResult
+	ns := p.Object.Namespace
+	node := p.Object.Spec.NodeName
+	for _, v := range p.Object.Spec.Volumes {
+		if v.PersistentVolumeClaim == nil {
+			continue
+		}
+		claim := v.PersistentVolumeClaim.ClaimName
+		mode := "access mode unknown"
+		pvcObj, cov := c.store.Get(store.PersistentVolumeClaims, ns, claim)
+		if pvc := store.Typed[corev1.PersistentVolumeClaim](pvcObj); pvc != nil {
+			var modes []string
+			for _, m := range pvc.Spec.AccessModes {
+				modes = append(modes, string(m))
+			}
+			mode = strings.Join(modes, ",")
+			res.Evidence = append(res.Evidence, objectEvidence(pvcObj, fmt.Sprintf("accessModes %s, volume %s", mode, pvc.Spec.VolumeName)))
+			if contains(modes, string(corev1.ReadWriteMany)) || contains(modes, string(corev1.ReadOnlyMany)) {
+				continue // shared access: other users do not block attach
+			}
+		} else if cov == store.NotGathered {
+			res.Missing = append(res.Missing, notGathered(fmt.Sprintf("PersistentVolumeClaim %s/%s, so its access mode could not be read", ns, claim)))
+		}
+		for _, o := range c.store.ClaimUsers(ns, claim) {
+			other := store.Typed[corev1.Pod](o)
+			if other == nil || other.UID == p.Object.UID && other.Name == p.Object.Name || store.Terminal(other) {
+				continue
+			}
+			if other.Spec.NodeName == "" || other.Spec.NodeName == node {
+				continue
+			}
+			phase := string(other.Status.Phase)
+			if other.DeletionTimestamp != nil {
+				phase += ", Terminating"
+			}
+			res.Decided = true
+			res.Cause = fmt.Sprintf("Multi-Attach: PersistentVolumeClaim %s (%s) is still used by pod %s on node %s (%s); this pod runs on %s, and a ReadWriteOnce volume attaches to one node at a time.", claim, mode, other.Name, other.Spec.NodeName, phase, nodeOr(node))
+			res.Fix = fmt.Sprintf("Stop pod %s (scale down or delete it, or let its node's pods be cleaned up), co-locate the pods on one node, or use a ReadWriteMany volume.", other.Name)
+			res.Evidence = append(res.Evidence, objectEvidence(o, fmt.Sprintf("uses claim %s on node %s, phase %s", claim, other.Spec.NodeName, phase)))
+			return res
+		}
+	}
+	return res
+}
+
+func nodeOr(n string) string {
+	if n == "" {
+		return "another node"
+	}
+	return n
+}
+
+// ---- csiNodePlugin -------------------------------------------------------------
+
+var csiDriverRe = regexp.MustCompile(`driver name (\S{1,253}) not found in the list of registered CSI drivers`)
+
+func joinCSINodePlugin(c *evalContext, p *parser.Pod, h *hit) joinResult {
+	driver := ""
+	for _, e := range h.Evidence {
+		if m := csiDriverRe.FindStringSubmatch(e.Text); m != nil {
+			driver = m[1]
+			break
+		}
+	}
+	node := p.Object.Spec.NodeName
+	if driver == "" || node == "" {
+		return joinResult{}
+	}
+	var res joinResult
+	// Where is the driver registered?
+	csinodes, csiCov := c.store.List(store.CSINodes, "")
+	var registeredOn []string
+	for _, o := range csinodes {
+		cn := store.Typed[storagev1.CSINode](o)
+		if cn == nil {
+			continue
+		}
+		has := false
+		for _, d := range cn.Spec.Drivers {
+			if d.Name == driver {
+				has = true
+			}
+		}
+		if has {
+			registeredOn = append(registeredOn, cn.Name)
+		}
+		if cn.Name == node {
+			var names []string
+			for _, d := range cn.Spec.Drivers {
+				names = append(names, d.Name)
+			}
+			res.Evidence = append(res.Evidence, objectEvidence(o, fmt.Sprintf("drivers registered on %s: %s", node, orNone(names))))
+		}
+	}
+	if csiCov == store.NotGathered {
+		res.Missing = append(res.Missing, notGathered("CSINode objects, so where the driver is registered could not be checked"))
+	}
+	nodeObj, _ := c.store.Get(store.Nodes, "", node)
+	n := store.Typed[corev1.Node](nodeObj)
+	if n == nil {
+		res.Missing = append(res.Missing, notGathered("Node "+node+", so its taints could not be checked"))
+		return res
+	}
+	// The driver's node plugin: a DaemonSet whose pod template names the
+	// driver, else one whose pods run on the nodes that register it.
+	dss, dsCov := c.store.List(store.DaemonSets, "*")
+	if dsCov == store.NotGathered {
+		res.Missing = append(res.Missing, notGathered("DaemonSets, so the driver's node plugin could not be checked"))
+		return res
+	}
+	var plugins []*store.Object
+	for _, o := range dss {
+		if ds := store.Typed[appsv1.DaemonSet](o); ds != nil && templateMentions(&ds.Spec.Template.Spec, driver) {
+			plugins = append(plugins, o)
+		}
+	}
+	if len(plugins) == 0 && len(registeredOn) > 0 {
+		for _, o := range dss {
+			ds := store.Typed[appsv1.DaemonSet](o)
+			if ds == nil || !strings.Contains(strings.ToLower(o.Name), "csi") && !strings.Contains(strings.ToLower(o.Name), "plugin") {
+				continue
+			}
+			for _, po := range c.store.PodsOwnedBy(o.Namespace, "DaemonSet", o.Name) {
+				if pod := store.Typed[corev1.Pod](po); pod != nil && contains(registeredOn, pod.Spec.NodeName) {
+					plugins = append(plugins, o)
+					break
+				}
+			}
+		}
+	}
+	for _, o := range plugins {
+		ds := store.Typed[appsv1.DaemonSet](o)
+		taints := store.UntoleratedTaints(ds.Spec.Template.Spec.Tolerations, n)
+		selOK, why := store.SelectorMatch(&ds.Spec.Template.Spec, n)
+		var onNode []string
+		for _, po := range c.store.PodsOwnedBy(o.Namespace, "DaemonSet", o.Name) {
+			if pod := store.Typed[corev1.Pod](po); pod != nil {
+				onNode = append(onNode, pod.Spec.NodeName)
+			}
+		}
+		sort.Strings(onNode)
+		where := fmt.Sprintf("its pods run on %s", orNone(onNode))
+		switch {
+		case len(taints) > 0:
+			res.Decided = true
+			res.Cause = fmt.Sprintf("The CSI driver %s is not registered on node %s because its node plugin DaemonSet %s/%s does not tolerate the node's taint %s, so it runs no pod there (%s; desiredNumberScheduled %d). Attach works (controller side), but every mount on %s fails.", driver, node, o.Namespace, o.Name, taintList(taints), where, ds.Status.DesiredNumberScheduled, node)
+			res.Fix = fmt.Sprintf("Add a toleration for %s to DaemonSet %s (for operator-managed plugins, in the operator's plugin toleration setting, e.g. CSI_PLUGIN_TOLERATIONS of ODF/Rook), or do not schedule pods that use %s on %s.", taintList(taints), o.Name, driver, node)
+			res.Evidence = append(res.Evidence, objectEvidence(o, "tolerations "+tolerationList(ds.Spec.Template.Spec.Tolerations)+"; "+where), objectEvidence(nodeObj, "taints "+taintList(n.Spec.Taints)))
+			return res
+		case !selOK:
+			res.Decided = true
+			res.Cause = fmt.Sprintf("The CSI driver %s is not registered on node %s because its node plugin DaemonSet %s/%s does not select that node (%s), so it runs no pod there (%s).", driver, node, o.Namespace, o.Name, why, where)
+			res.Fix = fmt.Sprintf("Extend DaemonSet %s's node selector to %s, or keep pods that use %s off it.", o.Name, node, driver)
+			res.Evidence = append(res.Evidence, objectEvidence(o, "node selector "+why+"; "+where))
+			return res
+		default:
+			res.Evidence = append(res.Evidence, objectEvidence(o, "tolerates node "+node+" and selects it; "+where))
+		}
+	}
+	return res
+}
+
+func templateMentions(spec *corev1.PodSpec, s string) bool {
+	for _, list := range [][]corev1.Container{spec.Containers, spec.InitContainers} {
+		for _, ct := range list {
+			for _, a := range append(append([]string{}, ct.Args...), ct.Command...) {
+				if strings.Contains(a, s) {
+					return true
+				}
+			}
+			for _, e := range ct.Env {
+				if strings.Contains(e.Value, s) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func tolerationList(ts []corev1.Toleration) string {
+	var out []string
+	for _, t := range ts {
+		s := t.Key
+		if t.Operator == corev1.TolerationOpExists && t.Key == "" {
+			s = "everything"
+		} else if t.Value != "" {
+			s += "=" + t.Value
+		}
+		if t.Effect != "" {
+			s += ":" + string(t.Effect)
+		}
+		out = append(out, s)
+	}
+	return orNone(out)
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}
+
+// ---- nodeOOM -------------------------------------------------------------------
+
+// oomWindow is how far apart a kill and a node OOM may be and still be one event.
+const oomWindow = 2 * time.Minute
+
+func joinNodeOOM(c *evalContext, p *parser.Pod, h *hit) joinResult {
+	node := p.Object.Spec.NodeName
+	var last *corev1.ContainerStateTerminated
+	var spec *corev1.Container
+	for _, cs := range containers(p, nil) {
+		if cs.Name == h.Container {
+			last = cs.Status.LastTerminationState.Terminated
+			if t := cs.Status.State.Terminated; t != nil && t.ExitCode == 137 {
+				last = t
+			}
+			spec = cs.Spec
+		}
+	}
+	if node == "" || last == nil || last.ExitCode != 137 || last.Reason == "OOMKilled" {
+		return joinResult{}
+	}
+	killed := last.FinishedAt.Time
+	var res joinResult
+	coincide := 0
+	count := 0
+	for _, e := range c.nodeEvents[shortName(node)] {
+		if e.Object.Reason != "SystemOOM" {
+			continue
+		}
+		first := e.Object.FirstTimestamp.Time
+		if first.IsZero() {
+			first = e.When
+		}
+		count += e.Count()
+		if !killed.IsZero() && !killed.Before(first.Add(-oomWindow)) && !killed.After(e.When.Add(oomWindow)) {
+			coincide++
+			res.Evidence = append(res.Evidence, Evidence{Source: e.Source, Kind: "event", Time: e.When, Count: e.Count(),
+				Text: fmt.Sprintf("%s SystemOOM on node %s: %s", eventType(e), node, strings.TrimSpace(e.Object.Message))})
+		}
+	}
+	for _, g := range c.nodeLog[shortName(node)] {
+		if !strings.Contains(g.Text, "ys oom") && !strings.Contains(g.Text, "System OOM") {
+			continue
+		}
+		if !killed.IsZero() && !killed.Before(g.First.Add(-oomWindow)) && !killed.After(g.Last.Add(oomWindow)) {
+			coincide++
+			res.Evidence = append(res.Evidence, logGroupEvidence(g))
+		}
+	}
+	for _, g := range p.NodeLog {
+		if strings.Contains(g.Text, "ys oom") && !killed.IsZero() && !killed.Before(g.First.Add(-oomWindow)) && !killed.After(g.Last.Add(oomWindow)) {
+			coincide++
+			res.Evidence = append(res.Evidence, logGroupEvidence(g))
+		}
+	}
+	if coincide == 0 {
+		return joinResult{}
+	}
+	res.Decided = true
+	res.Cause = fmt.Sprintf("The kernel's global (node-level) OOM killer on node %s killed it, not its own memory limit: the node logged System OOM (%s) at the time of the last kill (%s), and the termination reason is %s, not OOMKilled.",
+		node, countOf(max(count, coincide), "SystemOOM event", "SystemOOM events"), fmtTime(killed), orDash(last.Reason))
+	res.Fix = "Set memory requests close to real use (or requests = limits) so the scheduler does not overcommit the node, spread the replicas, and reserve system memory; raising the limit makes it worse."
+	// Overcommit: limits of the node's pods against allocatable memory.
+	nodeObj, _ := c.store.Get(store.Nodes, "", node)
+	if n := store.Typed[corev1.Node](nodeObj); n != nil {
+		alloc := n.Status.Allocatable[corev1.ResourceMemory]
+		var limits, requests resource.Quantity
+		unbounded := 0
+		for _, o := range c.store.PodsOnNode(node) {
+			pod := store.Typed[corev1.Pod](o)
+			if pod == nil || store.Terminal(pod) {
+				continue
+			}
+			l, unset := store.PodResources(&pod.Spec, corev1.ResourceMemory, true)
+			r, _ := store.PodResources(&pod.Spec, corev1.ResourceMemory, false)
+			limits.Add(l)
+			requests.Add(r)
+			if unset {
+				unbounded++
+			}
+		}
+		over := ""
+		if limits.Cmp(alloc) > 0 {
+			over = fmt.Sprintf(" Node %s is overcommitted: the memory limits of its pods sum to %s against %s allocatable (requests %s)", node, humanBytes(limits), humanBytes(alloc), humanBytes(requests))
+			if unbounded > 0 {
+				over += fmt.Sprintf(", and %s set no limit", countOf(unbounded, "pod", "pods"))
+			}
+			over += "."
+		}
+		if spec != nil {
+			req, hasReq := spec.Resources.Requests[corev1.ResourceMemory]
+			lim, hasLim := spec.Resources.Limits[corev1.ResourceMemory]
+			if hasReq && hasLim && lim.Cmp(req) > 0 {
+				over += fmt.Sprintf(" This container requests %s but may grow to its %s limit (burstable), so the scheduler placed it where its limit does not fit.", req.String(), lim.String())
+			}
+		}
+		res.Cause += over
+		res.Evidence = append(res.Evidence, objectEvidence(nodeObj, fmt.Sprintf("allocatable memory %s, capacity %s, MemoryPressure %s", humanBytes(alloc), humanBytes(n.Status.Capacity[corev1.ResourceMemory]), nodeConditionStatus(n, corev1.NodeMemoryPressure))))
+	}
+	return res
+}
+
+func nodeConditionStatus(n *corev1.Node, t corev1.NodeConditionType) string {
+	for _, cond := range n.Status.Conditions {
+		if cond.Type == t {
+			return string(cond.Status)
+		}
+	}
+	return "unknown"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func humanBytes(q resource.Quantity) string {
+	v := float64(q.Value())
+	switch {
+	case v >= 1<<30:
+		return strconv.FormatFloat(v/(1<<30), 'f', 1, 64) + "Gi"
+	case v >= 1<<20:
+		return strconv.FormatFloat(v/(1<<20), 'f', 0, 64) + "Mi"
+	}
+	return q.String()
+}
+
+// ---- dnsEgress -------------------------------------------------------------------
+
+var dnsTimeoutRe = regexp.MustCompile(`lookup (\S{1,253}) on \[?([0-9a-fA-F.:]{2,45}?)\]?:(\d{1,5}): .{0,200}?(?:i/o timeout|timeout|no servers could be reached)|dial udp \[?([0-9a-fA-F.:]{2,45}?)\]?:53: i/o timeout`)
+
+func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
+	var line *parser.LogLine
+	var src parser.Source
+	var ip, name, port string
+	for _, previous := range []bool{true, false} {
+		l := p.Log(h.Container, previous)
+		if l == nil {
+			continue
+		}
+		for _, lines := range [][]parser.LogLine{l.Errors, l.Tail} {
+			for i := range lines {
+				if m := dnsTimeoutRe.FindStringSubmatch(lines[i].Text); m != nil {
+					line, src = &lines[i], parser.Source{Path: l.Source.Path, Line: lines[i].Line}
+					name, ip, port = m[1], m[2], m[3]
+					if m[4] != "" {
+						ip, port = m[4], "53"
+					}
+					break
+				}
+			}
+			if line != nil {
+				break
+			}
+		}
+		if line != nil {
+			break
+		}
+	}
+	if line == nil {
+		return joinResult{}
+	}
+	var res joinResult
+	res.Evidence = append(res.Evidence, Evidence{Source: src, Kind: "container-log", Time: line.Time, Text: line.Text})
+	svcObj := c.store.ServiceByClusterIP(ip)
+	if svcObj == nil {
+		res.Missing = append(res.Missing, notGathered(fmt.Sprintf("the Service with cluster IP %s (the DNS server in the log), so the port its pods listen on could not be checked", ip)))
+		return res
+	}
+	svc := store.Typed[corev1.Service](svcObj)
+	svcPort, _ := strconv.Atoi(port)
+	var target intstr.IntOrString
+	var portName string
+	for _, sp := range svc.Spec.Ports {
+		if int(sp.Port) == svcPort && (sp.Protocol == "" || sp.Protocol == corev1.ProtocolUDP) {
+			target, portName = sp.TargetPort, sp.Name
+		}
+	}
+	podPort, how := c.resolveTargetPort(svcObj, svc, target, portName)
+	res.Evidence = append(res.Evidence, objectEvidence(svcObj, fmt.Sprintf("cluster IP %s port %d → targetPort %s = %s", ip, svcPort, target.String(), how)))
+	if podPort == 0 {
+		res.Missing = append(res.Missing, notGathered(fmt.Sprintf("the Endpoints or pods of Service %s/%s, so its targetPort %s could not be resolved", svc.Namespace, svc.Name, target.String())))
+		return res
+	}
+	// NetworkPolicies of the pod's namespace that select it for egress.
+	pols, polCov := c.store.List(store.NetworkPolicies, p.Object.Namespace)
+	if polCov == store.NotGathered {
+		res.Missing = append(res.Missing, notGathered("the NetworkPolicies of namespace "+p.Object.Namespace))
+		return res
+	}
+	dnsNSLabels := c.store.NamespaceLabels(svc.Namespace)
+	dnsPodLabels := c.servicePodLabels(svc)
+	var egress, allowing53 []string
+	for _, o := range pols {
+		np := store.Typed[networkingv1.NetworkPolicy](o)
+		if np == nil || !store.LabelSelectorMatches(&np.Spec.PodSelector, p.Object.Labels) || !hasEgress(np) {
+			continue
+		}
+		egress = append(egress, o.Name)
+		res.Evidence = append(res.Evidence, objectEvidence(o, "selects the pod; egress "+egressText(np)))
+		for _, rule := range np.Spec.Egress {
+			if !peersAllow(rule.To, svc.Namespace, dnsNSLabels, dnsPodLabels) {
+				continue
+			}
+			if portsAllow(rule.Ports, podPort, portName) {
+				return joinResult{} // DNS egress is open: the policies are not the cause
+			}
+			if portsAllow(rule.Ports, int32(svcPort), "") {
+				allowing53 = append(allowing53, o.Name)
+			}
+		}
+	}
+	if len(egress) == 0 {
+		return joinResult{}
+	}
+	res.Decided = true
+	res.Cause = fmt.Sprintf("DNS lookups (%s via %s:%s) time out because the namespace's NetworkPolicies (%s) select this pod for Egress and allow no traffic to the DNS pods on port %d: Service %s/%s forwards port %d to targetPort %s, port %d on the pods, and NetworkPolicy is enforced on the pod port after the Service's DNAT.",
+		name, ip, port, list(egress, 4), podPort, svc.Namespace, svc.Name, svcPort, target.String(), podPort)
+	if len(allowing53) > 0 {
+		res.Cause += fmt.Sprintf(" %s opens port %d only, which never matches.", list(allowing53, 3), svcPort)
+	}
+	res.Fix = fmt.Sprintf("Allow egress to namespace %s on UDP and TCP port %d (as well as %d) in the DNS rule of the NetworkPolicy.", svc.Namespace, podPort, svcPort)
+	return res
+}
+
+// resolveTargetPort returns the port number the Service's pods listen on for
+// target, read from its Endpoints, else from its pods' container ports.
+func (c *evalContext) resolveTargetPort(o *store.Object, svc *corev1.Service, target intstr.IntOrString, portName string) (int32, string) {
+	if target.Type == intstr.Int && target.IntVal != 0 {
+		return target.IntVal, "a number"
+	}
+	if target.Type == intstr.Int {
+		return 0, ""
+	}
+	if ep, _ := c.store.Get(store.Endpoints, svc.Namespace, svc.Name); ep != nil {
+		if e := store.Typed[corev1.Endpoints](ep); e != nil {
+			for _, ss := range e.Subsets {
+				for _, pt := range ss.Ports {
+					if pt.Name == portName && (pt.Protocol == "" || pt.Protocol == corev1.ProtocolUDP) {
+						return pt.Port, fmt.Sprintf("port %d in Endpoints %s", pt.Port, ep.Source.Path)
+					}
+				}
+			}
+		}
+	}
+	pods, _ := c.store.List(store.Pods, svc.Namespace)
+	for _, po := range pods {
+		pod := store.Typed[corev1.Pod](po)
+		if pod == nil || len(svc.Spec.Selector) == 0 || !selects(svc.Spec.Selector, pod.Labels) {
+			continue
+		}
+		for _, ct := range pod.Spec.Containers {
+			for _, cp := range ct.Ports {
+				if cp.Name == target.StrVal {
+					return cp.ContainerPort, fmt.Sprintf("container port %d of pod %s", cp.ContainerPort, pod.Name)
+				}
+			}
+		}
+	}
+	return 0, ""
+}
+
+func (c *evalContext) servicePodLabels(svc *corev1.Service) map[string]string {
+	pods, _ := c.store.List(store.Pods, svc.Namespace)
+	for _, po := range pods {
+		if pod := store.Typed[corev1.Pod](po); pod != nil && len(svc.Spec.Selector) > 0 && selects(svc.Spec.Selector, pod.Labels) {
+			return pod.Labels
+		}
+	}
+	return svc.Spec.Selector
+}
+
+func selects(sel, l map[string]string) bool {
+	for k, v := range sel {
+		if l[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func hasEgress(np *networkingv1.NetworkPolicy) bool {
+	for _, t := range np.Spec.PolicyTypes {
+		if t == networkingv1.PolicyTypeEgress {
+			return true
+		}
+	}
+	return len(np.Spec.PolicyTypes) == 0 && len(np.Spec.Egress) > 0
+}
+
+func peersAllow(peers []networkingv1.NetworkPolicyPeer, ns string, nsLabels, podLabels map[string]string) bool {
+	if len(peers) == 0 {
+		return true
+	}
+	for _, peer := range peers {
+		if peer.IPBlock != nil {
+			continue // pod IPs are not in the gather's terms; an ipBlock decides nothing here
+		}
+		nsOK := peer.NamespaceSelector == nil || store.LabelSelectorMatches(peer.NamespaceSelector, nsLabels)
+		podOK := peer.PodSelector == nil || store.LabelSelectorMatches(peer.PodSelector, podLabels)
+		if peer.NamespaceSelector == nil && peer.PodSelector != nil {
+			nsOK = false // a podSelector alone selects pods of the policy's own namespace
+		}
+		if nsOK && podOK {
+			return true
+		}
+	}
+	return false
+}
+
+func portsAllow(ports []networkingv1.NetworkPolicyPort, port int32, name string) bool {
+	if len(ports) == 0 {
+		return true
+	}
+	for _, p := range ports {
+		if p.Protocol != nil && *p.Protocol != corev1.ProtocolUDP {
+			continue
+		}
+		if p.Port == nil {
+			return true
+		}
+		switch {
+		case p.Port.Type == intstr.Int && p.EndPort != nil:
+			if port >= p.Port.IntVal && port <= *p.EndPort {
+				return true
+			}
+		case p.Port.Type == intstr.Int:
+			if p.Port.IntVal == port {
+				return true
+			}
+		default:
+			if name != "" && p.Port.StrVal == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func egressText(np *networkingv1.NetworkPolicy) string {
+	var parts []string
+	for _, r := range np.Spec.Egress {
+		var ports []string
+		for _, p := range r.Ports {
+			s := "all"
+			if p.Port != nil {
+				s = p.Port.String()
+			}
+			if p.Protocol != nil {
+				s += "/" + string(*p.Protocol)
+			}
+			ports = append(ports, s)
+		}
+		parts = append(parts, "ports "+orNone(ports))
+	}
+	if len(parts) == 0 {
+		return "none (deny all)"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// ---- topController ---------------------------------------------------------------
+
+func joinTopController(c *evalContext, p *parser.Pod, h *hit) joinResult {
+	top, ok := c.store.TopController(p.Object.Namespace, store.PodOwners(&p.Object))
+	if !ok {
+		return joinResult{}
+	}
+	return joinResult{Vars: map[string]string{"Owner": top.Kind + "/" + top.Name}}
+}
