@@ -27,11 +27,16 @@ type evalContext struct {
 	store *store.Store
 	// joinCache keeps each join's result per pod and container.
 	joinCache map[string]joinResult
+	// pods are the model's pods by "uid/namespace/name".
+	pods map[string]*parser.Pod
 }
 
 func newEvalContext(g *parser.Gather) *evalContext {
 	c := &evalContext{now: g.CollectedAt, kubeletLogs: map[string]bool{}, nodeLog: map[string][]*parser.LogGroup{}, events: g.Events,
-		nodeEvents: map[string][]*parser.Event{}, store: g.Objects, joinCache: map[string]joinResult{}}
+		nodeEvents: map[string][]*parser.Event{}, store: g.Objects, joinCache: map[string]joinResult{}, pods: map[string]*parser.Pod{}}
+	for _, p := range g.Pods {
+		c.pods[string(p.Object.UID)+"/"+p.Key()] = p
+	}
 	if c.store == nil {
 		c.store = store.New()
 		c.store.Freeze()

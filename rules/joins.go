@@ -218,8 +218,14 @@ func (c *evalContext) nodeVerdicts(p *parser.Pod) ([]nodeVerdict, store.Coverage
 		}
 		v := nodeVerdict{obj: o, node: n}
 		v.selected, v.why = store.SelectorMatch(&p.Object.Spec, n)
-		v.taints = store.UntoleratedTaints(p.Object.Spec.Tolerations, n)
-		v.cordoned = n.Spec.Unschedulable
+		for _, t := range store.UntoleratedTaints(p.Object.Spec.Tolerations, n) {
+			if t.Key == corev1.TaintNodeUnschedulable {
+				v.cordoned = true // the taint the node controller puts on a cordoned node
+				continue
+			}
+			v.taints = append(v.taints, t)
+		}
+		v.cordoned = v.cordoned || n.Spec.Unschedulable
 		out = append(out, v)
 	}
 	return out, cov
@@ -316,10 +322,37 @@ func joinNodeEligibility(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		res.Cause = fmt.Sprintf("%s; the tainted ones carry taints the pod does not tolerate (%s) and the others are cordoned (%s).", cap(scope), list(tainted, 4), list(cordoned, 4))
 		res.Fix = fmt.Sprintf("Add a toleration for %s, or uncordon the cordoned nodes.", list(taintKeys, 4))
 	}
+	if near := nearTolerations(p.Object.Spec.Tolerations, selected); near != "" {
+		res.Cause += " " + near
+	}
 	if selectorUnmatched := len(verdicts) - len(selected); selectorUnmatched > 0 && sel != "" {
 		res.Cause += fmt.Sprintf(" The %d other gathered %s do not match the selector, as expected.", selectorUnmatched, pick(selectorUnmatched == 1, "node does", "nodes do"))
 	}
 	return res
+}
+
+// nearTolerations explains tolerations that name a blocking taint's key but
+// do not tolerate it (another effect or value), the usual slip.
+func nearTolerations(tols []corev1.Toleration, verdicts []nodeVerdict) string {
+	var out []string
+	seen := map[string]bool{}
+	for _, v := range verdicts {
+		for _, t := range v.taints {
+			for _, tol := range tols {
+				if tol.Key != t.Key || seen[t.Key] {
+					continue
+				}
+				seen[t.Key] = true
+				switch {
+				case tol.Effect != "" && tol.Effect != t.Effect:
+					out = append(out, fmt.Sprintf("The pod tolerates %s only with effect %s, but the taint's effect is %s.", t.Key, tol.Effect, t.Effect))
+				case tol.Operator != corev1.TolerationOpExists && tol.Value != t.Value:
+					out = append(out, fmt.Sprintf("The pod tolerates %s only with value %q, but the taint's value is %q.", t.Key, tol.Value, t.Value))
+				}
+			}
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 func pick(cond bool, a, b string) string {
@@ -604,9 +637,21 @@ var csiDriverRe = regexp.MustCompile(`driver name (\S{1,253}) not found in the l
 
 func joinCSINodePlugin(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	driver := ""
-	for _, e := range h.Evidence {
-		if m := csiDriverRe.FindStringSubmatch(e.Text); m != nil {
+	var res joinResult
+	for _, e := range p.Events {
+		if m := csiDriverRe.FindStringSubmatch(e.Object.Message); m != nil {
 			driver = m[1]
+			res.Evidence = append(res.Evidence, Evidence{Source: e.Source, Kind: "event", Time: e.When, Count: e.Count(),
+				Text: fmt.Sprintf("%s %s: %s", eventType(e), e.Object.Reason, strings.TrimSpace(e.Object.Message))})
+			break
+		}
+	}
+	for _, g := range p.NodeLog {
+		if m := csiDriverRe.FindStringSubmatch(g.Text); m != nil {
+			if driver == "" {
+				driver = m[1]
+			}
+			res.Evidence = append(res.Evidence, logGroupEvidence(g))
 			break
 		}
 	}
@@ -614,7 +659,6 @@ func joinCSINodePlugin(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	if driver == "" || node == "" {
 		return joinResult{}
 	}
-	var res joinResult
 	// Where is the driver registered?
 	csinodes, csiCov := c.store.List(store.CSINodes, "")
 	var registeredOn []string
@@ -688,6 +732,18 @@ func joinCSINodePlugin(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		}
 		sort.Strings(onNode)
 		where := fmt.Sprintf("its pods run on %s", orNone(onNode))
+		for _, po := range c.store.PodsOwnedBy(o.Namespace, "DaemonSet", o.Name) {
+			pod := store.Typed[corev1.Pod](po)
+			if pod == nil || pod.Spec.NodeName != node || podReady(pod) {
+				continue
+			}
+			status := c.podStatusText(pod)
+			res.Decided = true
+			res.Cause = fmt.Sprintf("The CSI driver %s is not registered on node %s because its node plugin pod %s/%s (DaemonSet %s) on that node is not ready (%s): the driver registers only once the plugin runs.", driver, node, pod.Namespace, pod.Name, o.Name, status)
+			res.Fix = fmt.Sprintf("Fix the node plugin pod %s first (`oc -n %s logs %s --all-containers`); the mounts on %s succeed once it is Running and ready.", pod.Name, pod.Namespace, pod.Name, node)
+			res.Evidence = append(res.Evidence, objectEvidence(po, "on node "+node+", "+status))
+			return res
+		}
 		switch {
 		case len(taints) > 0:
 			res.Decided = true
@@ -706,6 +762,24 @@ func joinCSINodePlugin(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		}
 	}
 	return res
+}
+
+func podReady(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// podStatusText is the pod's kubectl STATUS and READY when the gather's model
+// holds it, else its phase.
+func (c *evalContext) podStatusText(p *corev1.Pod) string {
+	if mp := c.pods[string(p.UID)+"/"+p.Namespace+"/"+p.Name]; mp != nil {
+		return fmt.Sprintf("STATUS %s, READY %s, RESTARTS %s", mp.Columns.Status, mp.Columns.Ready, mp.Columns.Restarts)
+	}
+	return "phase " + string(p.Status.Phase)
 }
 
 func templateMentions(spec *corev1.PodSpec, s string) bool {
@@ -881,7 +955,14 @@ func humanBytes(q resource.Quantity) string {
 
 // ---- dnsEgress -------------------------------------------------------------------
 
-var dnsTimeoutRe = regexp.MustCompile(`lookup (\S{1,253}) on \[?([0-9a-fA-F.:]{2,45}?)\]?:(\d{1,5}): .{0,200}?(?:i/o timeout|timeout|no servers could be reached)|dial udp \[?([0-9a-fA-F.:]{2,45}?)\]?:53: i/o timeout`)
+// dnsTimeoutRe matches a failed lookup that timed out (not NXDOMAIN): Go's
+// resolver ("lookup NAME on IP:53: ... i/o timeout"), glibc ("Temporary
+// failure in name resolution"), Node.js (EAI_AGAIN) and dig.
+var dnsTimeoutRe = regexp.MustCompile(`lookup (\S{1,253}) on \[?([0-9a-fA-F.:]{2,45}?)\]?:(\d{1,5}): .{0,200}?(?:i/o timeout|timeout|no servers could be reached)|dial udp \[?([0-9a-fA-F.:]{2,45}?)\]?:53: i/o timeout|(?:EAI_AGAIN|Temporary failure in name resolution|no servers could be reached)`)
+
+// clusterDNSServices are the Services that serve cluster DNS, for a log line
+// that does not name the server.
+var clusterDNSServices = [][2]string{{"openshift-dns", "dns-default"}, {"kube-system", "kube-dns"}, {"kube-system", "coredns"}, {"kube-system", "rke2-coredns-rke2-coredns"}}
 
 func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	var line *parser.LogLine
@@ -916,7 +997,24 @@ func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	}
 	var res joinResult
 	res.Evidence = append(res.Evidence, Evidence{Source: src, Kind: "container-log", Time: line.Time, Text: line.Text})
-	svcObj := c.store.ServiceByClusterIP(ip)
+	var svcObj *store.Object
+	if ip != "" {
+		svcObj = c.store.ServiceByClusterIP(ip)
+	}
+	for _, nn := range clusterDNSServices {
+		if svcObj == nil {
+			svcObj, _ = c.store.Get(store.Services, nn[0], nn[1])
+		}
+	}
+	if port == "" {
+		port = "53"
+	}
+	if name == "" {
+		name = "names"
+	}
+	if ip == "" && svcObj != nil {
+		ip = store.Typed[corev1.Service](svcObj).Spec.ClusterIP
+	}
 	if svcObj == nil {
 		res.Missing = append(res.Missing, notGathered(fmt.Sprintf("the Service with cluster IP %s (the DNS server in the log), so the port its pods listen on could not be checked", ip)))
 		return res
