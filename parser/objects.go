@@ -234,3 +234,10 @@ func (b *builder) indexModel(g *Gather) {
 	b.objects.Freeze()
 	g.Objects = b.objects
 }
+
+// DecodeStoreObject reads one object of kind k (YAML or JSON) the way the
+// reader does: metadata, key names of ConfigMaps and Secrets, and the typed
+// object when the store can decode k. Tests and tools use it to build a store.
+func DecodeStoreObject(k store.Kind, data []byte) (*store.Object, error) {
+	return objectOf(k, data, typedKinds[k])
+}

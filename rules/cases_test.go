@@ -12,6 +12,7 @@ import (
 	"github.com/mgtriage/mgtriage/parser"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
+	"github.com/mgtriage/mgtriage/parser/store"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/yaml"
@@ -35,6 +36,8 @@ import (
 //	    hostLog:                          # node-level kubelet lines by node name
 //	      worker-0: [{class: pleg, text: "...", count: 5, ago: 2m}]
 //	    kubeletLogNodes: [worker-0]       # nodes whose kubelet journal the gather holds (default: every node named)
+//	    objects: ["<any object YAML>"]     # the object store: ConfigMaps, PVCs, DaemonSets, ...; its kind counts as gathered
+//	    gathered: [configmaps/shop]       # kinds gathered with no object ("resource.group[/namespace]")
 //	quiet: [...]                          # same form
 type ruleCases struct {
 	Fires []gatherCase `json:"fires"`
@@ -53,6 +56,8 @@ type gatherCase struct {
 	KubeletLogNodes []string             `json:"kubeletLogNodes"`
 	Operators       []parser.Operator    `json:"operators"`
 	Version         string               `json:"clusterVersion"`
+	Objects         []string             `json:"objects"`
+	Gathered        []string             `json:"gathered"`
 }
 
 type logCase struct {
@@ -149,6 +154,7 @@ func (gc gatherCase) build(t *testing.T) *parser.Gather {
 		}
 		hosts[node] = true
 	}
+	g.Objects = gc.buildStore(t, g)
 	if gc.KubeletLogNodes != nil {
 		g.KubeletLogNodes = gc.KubeletLogNodes
 	} else {
@@ -166,6 +172,66 @@ func (gc gatherCase) build(t *testing.T) *parser.Gather {
 		sort.Strings(g.KubeletLogNodes)
 	}
 	return g
+}
+
+// buildStore indexes the case's pods, nodes and objects as the parser would.
+func (gc gatherCase) buildStore(t *testing.T, g *parser.Gather) *store.Store {
+	t.Helper()
+	s := store.New()
+	namespaces := map[string]bool{}
+	for _, p := range g.Pods {
+		s.Add(&store.Object{Kind: store.Pods, Namespace: p.Object.Namespace, Name: p.Object.Name, UID: string(p.Object.UID), Labels: p.Object.Labels, Source: p.Source, Typed: &p.Object})
+		namespaces[p.Object.Namespace] = true
+	}
+	for ns := range namespaces {
+		s.MarkGathered(store.Pods, ns)
+	}
+	for _, n := range g.Nodes {
+		s.Add(&store.Object{Kind: store.Nodes, Name: n.Object.Name, Labels: n.Object.Labels, Source: n.Source, Typed: &n.Object})
+		s.MarkGathered(store.Nodes, "")
+	}
+	for i, doc := range gc.Objects {
+		var head struct {
+			APIVersion string `json:"apiVersion"`
+			Kind       string `json:"kind"`
+			Metadata   struct {
+				Namespace string `json:"namespace"`
+			} `json:"metadata"`
+		}
+		if err := yaml.Unmarshal([]byte(doc), &head); err != nil || head.Kind == "" {
+			t.Fatalf("case %q object %d: no apiVersion/kind (%v)", gc.Name, i, err)
+		}
+		group, _, _ := strings.Cut(head.APIVersion, "/")
+		if !strings.Contains(head.APIVersion, "/") {
+			group = ""
+		}
+		k := store.Kind{Group: group, Resource: resourceOf(head.Kind)}
+		o, err := parser.DecodeStoreObject(k, []byte(doc))
+		if err != nil {
+			t.Fatalf("case %q object %d: %v", gc.Name, i, err)
+		}
+		o.Source = parser.Source{Path: "objects/" + k.String() + ".yaml", Line: 1 + 100*i}
+		s.Add(o)
+		s.MarkGathered(k, o.Namespace)
+	}
+	for _, gk := range gc.Gathered {
+		kind, ns, _ := strings.Cut(gk, "/")
+		s.MarkGathered(store.ParseKind(kind), ns)
+	}
+	s.Freeze()
+	return s
+}
+
+// resourceOf is the plural resource name of a kind (ConfigMap → configmaps).
+func resourceOf(kind string) string {
+	r := strings.ToLower(kind)
+	switch {
+	case strings.HasSuffix(r, "s"):
+		return r
+	case strings.HasSuffix(r, "y"):
+		return r[:len(r)-1] + "ies"
+	}
+	return r + "s"
 }
 
 func (lc logCase) group(t *testing.T, name, node string, i int) *parser.LogGroup {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/parser/openshift"
 	"github.com/mgtriage/mgtriage/parser/store"
 	appsv1 "k8s.io/api/apps/v1"
@@ -865,7 +866,8 @@ func joinNodeOOM(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		}
 	}
 	for _, g := range c.nodeLog[shortName(node)] {
-		if !strings.Contains(g.Text, "ys oom") && !strings.Contains(g.Text, "System OOM") {
+		global := g.Class == nodelog.ClassOOMKill && strings.Contains(g.Text, "Out of memory") && !strings.Contains(g.Text, "Memory cgroup")
+		if !global && !strings.Contains(g.Text, "ys oom") && !strings.Contains(g.Text, "System OOM") {
 			continue
 		}
 		if !killed.IsZero() && !killed.Before(g.First.Add(-oomWindow)) && !killed.After(g.Last.Add(oomWindow)) {
@@ -884,7 +886,7 @@ func joinNodeOOM(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	}
 	res.Decided = true
 	res.Cause = fmt.Sprintf("The kernel's global (node-level) OOM killer on node %s killed it, not its own memory limit: the node logged System OOM (%s) at the time of the last kill (%s), and the termination reason is %s, not OOMKilled.",
-		node, countOf(max(count, coincide), "SystemOOM event", "SystemOOM events"), fmtTime(killed), orDash(last.Reason))
+		node, countOf(max(count, coincide), "node OOM report", "node OOM reports"), fmtTime(killed), orDash(last.Reason))
 	res.Fix = "Set memory requests close to real use (or requests = limits) so the scheduler does not overcommit the node, spread the replicas, and reserve system memory; raising the limit makes it worse."
 	// Overcommit: limits of the node's pods against allocatable memory.
 	nodeObj, _ := c.store.Get(store.Nodes, "", node)
