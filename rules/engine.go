@@ -3,6 +3,7 @@ package rules
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"text/template"
@@ -220,11 +221,21 @@ func (r *Rule) fire(p *parser.Pod, n *parser.Node, h hit) (Finding, bool) {
 	}
 	f := Finding{Rule: r, Pod: p, Node: n, Container: h.Container, Evidence: ev, Missing: h.Missing, Severity: r.Severity}
 	f.groupKey = r.groupKey(p, vars)
-	f.Hint = execTemplate(r.hint, vars)
+	f.Hint = squeezeSpaces(execTemplate(r.hint, vars))
 	for _, tpl := range r.remedies {
-		f.Remediation = append(f.Remediation, execTemplate(tpl, vars))
+		if step := squeezeSpaces(execTemplate(tpl, vars)); step != "" {
+			f.Remediation = append(f.Remediation, step)
+		}
 	}
 	return f, true
+}
+
+var spacesRe = regexp.MustCompile(` {2,}`)
+
+// squeezeSpaces collapses the runs of spaces that empty template values
+// leave ("{{.Decided}} {{.Unchecked}}" with nothing decided).
+func squeezeSpaces(s string) string {
+	return strings.TrimSpace(spacesRe.ReplaceAllString(s, " "))
 }
 
 func dedupeEvidence(ev []Evidence) []Evidence {

@@ -158,7 +158,7 @@ func (c *evalContext) applyJoins(r *Rule, p *parser.Pod, h *hit) bool {
 	h.Vars["Decided"] = strings.Join(decided, " ")
 	h.Vars["Fix"] = strings.Join(fixes, " ")
 	if len(unchecked) > 0 {
-		h.Vars["Unchecked"] = "Not checked, the gather lacks: " + strings.Join(unchecked, "; ") + "."
+		h.Vars["Unchecked"] = cap(strings.Join(unchecked, "; ")) + "."
 	}
 	return true
 }
@@ -181,7 +181,14 @@ func objectEvidence(o *store.Object, text string) Evidence {
 	return Evidence{Source: o.Source, Kind: "object", Text: o.Ref() + ": " + text}
 }
 
-func notGathered(what string) string { return what + " (not in the gather)" }
+// notGathered phrases a missing second object: "X: not in the gather, so Y".
+// It is never said of an object that a gathered list lacks (that is absent).
+func notGathered(what string) string {
+	if obj, why, ok := strings.Cut(what, ", so "); ok {
+		return obj + ": not in the gather, so " + why
+	}
+	return what + ": not in the gather"
+}
 
 // list joins names as "a, b and c", at most max of them.
 func list(names []string, max int) string {
@@ -1039,7 +1046,7 @@ func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	// NetworkPolicies of the pod's namespace that select it for egress.
 	pols, polCov := c.store.List(store.NetworkPolicies, p.Object.Namespace)
 	if polCov == store.NotGathered {
-		res.Missing = append(res.Missing, notGathered("the NetworkPolicies of namespace "+p.Object.Namespace))
+		res.Missing = append(res.Missing, notGathered("the NetworkPolicies of namespace "+p.Object.Namespace+", so whether one blocks DNS could not be checked"))
 		return res
 	}
 	dnsNSLabels := c.store.NamespaceLabels(svc.Namespace)

@@ -25,6 +25,12 @@ func Reference(t *Table) []byte {
 	fmt.Fprintf(&b, "- Matchers: %s\n", "`"+strings.Join(MatcherNames(), "`, `")+"`")
 	fmt.Fprintf(&b, "- Template variables for `hint` and `remediation`: %s\n\n", "`."+strings.Join(VarNames(), "`, `.")+"`")
 	b.WriteString("Rules that share a `group` are alternatives for one object: the first in table order whose `cause` matches a line of evidence fires, so specific causes come before the fallback.\n\n")
+	b.WriteString(joinsReference)
+	b.WriteString("### Joins\n\n| join | what it reads and when it decides |\n|---|---|\n")
+	for _, name := range JoinNames() {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", name, strings.ReplaceAll(JoinDoc(name), "|", "\\|"))
+	}
+	b.WriteString("\n")
 	b.WriteString("| id | version | severity | category | title |\n|---|---|---|---|---|\n")
 	for _, r := range t.Rules {
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %d | %s | %s | %s |\n", r.ID, r.ID, r.Version, r.Severity, r.Category, r.Title)
@@ -44,6 +50,13 @@ func Reference(t *Table) []byte {
 		if r.Match.Cause != "" {
 			fmt.Fprintf(&b, "- Cause pattern: `%s`\n", strings.ReplaceAll(r.Match.Cause, "`", "\\`"))
 		}
+		if len(r.Joins) > 0 {
+			fmt.Fprintf(&b, "- Joins: `%s`", strings.Join(r.Joins, "`, `"))
+			if r.Require != "" {
+				fmt.Fprintf(&b, " (fires only when `%s` decides the cause)", r.Require)
+			}
+			b.WriteString("\n")
+		}
 		fmt.Fprintf(&b, "\nHint: %s\n\nRemediation:\n\n", strings.TrimSpace(r.Hint))
 		for i, s := range r.Remediation {
 			fmt.Fprintf(&b, "%d. %s\n", i+1, s)
@@ -57,3 +70,40 @@ func Reference(t *Table) []byte {
 	}
 	return b.Bytes()
 }
+
+// joinsReference explains joins for the rule reference, with one example.
+const joinsReference = `## Joins: the second object
+
+A symptom names what a pod shows; the cause usually sits in another object. A rule names the **joins** it
+reads (` + "`joins:`" + `): each follows the edges from the pod to those objects in the gather's object store
+(nodes and their taints, the claim's other users, the namespace's ConfigMaps, the node's KubeletConfig, the
+NetworkPolicies that select the pod, ...), cites every object it read with its ` + "`path:line`" + `, and fills
+three template values: ` + "`{{.Decided}}`" + ` (the cause the objects prove, with the deciding object and value),
+` + "`{{.Fix}}`" + ` (the change that removes it) and ` + "`{{.Unchecked}}`" + ` (what the gather lacks to decide:
+"not gathered" is said, never taken for "absent"). With ` + "`require: <join>`" + ` the rule fires only when that
+join decides; otherwise the next rule of its group gets the pod, so a decided rule sits before its fallback.
+The parser decodes only the kinds that the loaded rules' joins read; everything else is indexed by metadata.
+
+A user rule that states a taint problem in its own words:
+
+` + "```yaml" + `
+schemaVersion: 1
+rules:
+  - id: site-gpu-pending-taint
+    version: 1
+    severity: high
+    title: GPU job pending, its GPU nodes carry a taint it does not tolerate
+    category: scheduling
+    group: scheduling                     # before the built-in unschedulable rules of the group
+    match:
+      matcher: podUnschedulable
+      cause: 'nvidia\.com/gpu'
+    joins: [nodeEligibility]
+    require: nodeEligibility              # fire only when the nodes prove it
+    hint: >-
+      {{.Namespace}}/{{.Pod}} cannot be scheduled: {{.Decided}}
+    remediation:
+      - "{{.Fix}}"
+` + "```" + `
+
+`

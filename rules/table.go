@@ -182,7 +182,8 @@ func Validate(path string) Errors {
 
 // Override adds the rules in the file or folder at path to t: a rule with the
 // id of an existing rule replaces it (or removes it, with disabled: true), a
-// new id is appended. It returns every problem found; t is unchanged then.
+// new id is appended, or, when it names the group of built-in rules, placed
+// before the first of them (user rules take precedence in their group). It returns every problem found; t is unchanged then.
 func (t *Table) Override(path string) Errors {
 	files, err := ruleFiles(path)
 	if err != nil {
@@ -209,9 +210,23 @@ func (t *Table) Override(path string) Errors {
 	for _, r := range user.Rules {
 		if i, ok := index[r.ID]; ok {
 			t.Rules[i] = r
-		} else {
-			index[r.ID] = len(t.Rules)
-			t.Rules = append(t.Rules, r)
+			continue
+		}
+		// A new rule of an existing group goes before the built-in rules of
+		// that group: its author means it to win for the objects it matches,
+		// not to be shadowed by the group's fallback.
+		at := len(t.Rules)
+		if r.Group != "" {
+			for i, b := range t.Rules {
+				if b.Group == r.Group {
+					at = i
+					break
+				}
+			}
+		}
+		t.Rules = append(t.Rules[:at], append([]*Rule{r}, t.Rules[at:]...)...)
+		for i, rr := range t.Rules {
+			index[rr.ID] = i
 		}
 	}
 	kept := t.Rules[:0]

@@ -127,7 +127,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	}
 	start := time.Now()
 	bar := newReadProgress(o.IO, o.Path)
-	g, err := parser.LoadWith(ctx, o.Path, parser.Options{OnRead: bar.onRead(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers})
+	g, err := parser.LoadWith(ctx, o.Path, parser.Options{OnRead: bar.onRead(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers, Decode: table.DecodeKinds()})
 	bar.stop()
 	switch {
 	case errors.Is(err, parser.ErrNotFound):
