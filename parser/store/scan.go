@@ -2,7 +2,9 @@ package store
 
 import (
 	"bytes"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -32,6 +34,10 @@ type Owner struct {
 func ScanMeta(doc []byte, keys bool) (m Meta, ok bool) {
 	section := "" // the current top-level key
 	sub := ""     // the current key at indent 2 under metadata
+	// valueIndent is the indentation of the key whose one-line scalar was
+	// just read; a deeper line after it continues that scalar (a multi-line
+	// plain scalar), which the scanner leaves to the library.
+	valueIndent := -1
 	for len(doc) > 0 {
 		var line []byte
 		if i := bytes.IndexByte(doc, '\n'); i >= 0 {
@@ -51,6 +57,10 @@ func ScanMeta(doc []byte, keys bool) (m Meta, ok bool) {
 		if trimmed[0] == '\t' {
 			return Meta{}, false
 		}
+		if valueIndent >= 0 && indent > valueIndent {
+			return Meta{}, false
+		}
+		valueIndent = -1
 		if trimmed[0] == '-' && (len(trimmed) == 1 || trimmed[1] == ' ') {
 			// A sequence item: go-yaml writes a sequence at the indentation of
 			// its key. Only owner references are read from sequences.
@@ -59,6 +69,7 @@ func ScanMeta(doc []byte, keys bool) (m Meta, ok bool) {
 				if !ownerField(&m, bytes.TrimLeft(trimmed[1:], " ")) {
 					return Meta{}, false
 				}
+				valueIndent = 4
 			}
 			continue
 		}
@@ -84,6 +95,9 @@ func ScanMeta(doc []byte, keys bool) (m Meta, ok bool) {
 				if !sok {
 					return Meta{}, false
 				}
+				if len(v) > 0 {
+					valueIndent = 2
+				}
 				switch k {
 				case "name":
 					m.Name = s
@@ -101,6 +115,7 @@ func ScanMeta(doc []byte, keys bool) (m Meta, ok bool) {
 			if !ownerField(&m, trimmed) {
 				return Meta{}, false
 			}
+			valueIndent = 4
 		case section == "metadata" && sub == "labels" && indent == 4:
 			k, v, found := splitKey(trimmed)
 			if !found {
@@ -114,6 +129,9 @@ func ScanMeta(doc []byte, keys bool) (m Meta, ok bool) {
 				m.Labels = map[string]string{}
 			}
 			m.Labels[k] = s
+			if len(v) > 0 {
+				valueIndent = 4
+			}
 		case keys && (section == "data" || section == "binaryData") && indent == 2:
 			if trimmed[0] == '?' || trimmed[0] == '-' {
 				return Meta{}, false
@@ -141,11 +159,16 @@ func ownerField(m *Meta, kv []byte) bool {
 	if !found {
 		return false
 	}
+	o := &m.Owners[len(m.Owners)-1]
+	switch k {
+	case "controller", "blockOwnerDeletion":
+		o.Controller = o.Controller || k == "controller" && string(v) == "true"
+		return true
+	}
 	s, ok := scalar(v)
 	if !ok {
 		return false
 	}
-	o := &m.Owners[len(m.Owners)-1]
 	switch k {
 	case "kind":
 		o.Kind = s
@@ -153,10 +176,46 @@ func ownerField(m *Meta, kv []byte) bool {
 		o.Name = s
 	case "uid":
 		o.UID = s
-	case "controller":
-		o.Controller = s == "true"
 	}
 	return true
+}
+
+// yamlFloat is the float form the YAML library resolves (with ParseFloat).
+var yamlFloat = regexp.MustCompile(`^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$`)
+
+// resolvesToNonString reports whether the YAML library reads a plain scalar
+// as a number, a boolean or null rather than a string (YAML 1.1 rules as
+// go-yaml v2 applies them); oc quotes such strings, so the scanner leaves any
+// plain one to the library.
+func resolvesToNonString(s string) bool {
+	switch s {
+	case "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+		"on", "On", "ON", "off", "Off", "OFF", "~", "null", "Null", "NULL",
+		".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN":
+		return true
+	}
+	if s == "" {
+		return false
+	}
+	if c := s[0]; !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.') {
+		return false
+	}
+	if _, err := strconv.ParseInt(s, 0, 64); err == nil {
+		return true
+	}
+	if _, err := strconv.ParseUint(s, 0, 64); err == nil {
+		return true
+	}
+	if yamlFloat.MatchString(s) {
+		if _, err := strconv.ParseFloat(s, 64); err == nil {
+			return true
+		}
+	}
+	if t := strings.TrimLeft(s, "+-"); strings.HasPrefix(t, "0b") {
+		_, err := strconv.ParseInt(t[2:], 2, 64)
+		return err == nil
+	}
+	return false
 }
 
 // splitKey cuts "key: value" (or "key:") into the key, unquoted, and the
@@ -187,7 +246,7 @@ func splitKey(line []byte) (key string, value []byte, found bool) {
 		}
 	}
 	k := line[:i]
-	if bytes.ContainsAny(k, "{}[]#&*!|>%@`\"'") {
+	if bytes.ContainsAny(k, "{}[]#&*!|>%@`\"'") || resolvesToNonString(string(k)) {
 		return "", nil, false
 	}
 	return string(k), bytes.TrimSpace(line[i+1:]), true
@@ -230,6 +289,9 @@ func scalar(v []byte) (string, bool) {
 	switch s {
 	case "null", "~", "Null", "NULL":
 		return "", true
+	}
+	if resolvesToNonString(s) {
+		return "", false
 	}
 	return s, true
 }
