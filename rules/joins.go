@@ -314,20 +314,21 @@ func joinNodeEligibility(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	if len(free) > 0 {
 		return joinResult{} // some node could take it as far as taints and selectors go
 	}
-	scope := "every gathered node"
+	// subject names the nodes left after the selector, as a sentence's subject.
+	subject := "every gathered node"
 	if sel != "" {
-		scope = fmt.Sprintf("the pod's %s leaves only %s", sel, countOf(len(selected), "node", "nodes"))
+		subject = fmt.Sprintf("the pod's %s leaves only %s, and %s", sel, countOf(len(selected), "node", "nodes"), pick(len(selected) == 1, "that node", "each of them"))
 	}
 	res.Decided = true
 	switch {
 	case len(tainted) > 0 && len(cordoned) == 0:
-		res.Cause = fmt.Sprintf("Taint, not capacity: %s, and %s %s a taint the pod does not tolerate: %s.", scope, pick(len(tainted) == 1, "that node", "each"), pick(len(tainted) == 1, "carries", "carries"), list(tainted, 6))
+		res.Cause = fmt.Sprintf("Taint, not capacity: %s carries a taint the pod does not tolerate: %s.", subject, list(tainted, 6))
 		res.Fix = fmt.Sprintf("Add a toleration for %s to the pod's controller, or target nodes without that taint; do not remove the taint from nodes whose role needs it.", list(taintKeys, 4))
 	case len(tainted) == 0:
-		res.Cause = fmt.Sprintf("%s, and %s cordoned (spec.unschedulable): %s.", cap(scope), pick(len(cordoned) == 1, "it is", "they are"), list(cordoned, 6))
+		res.Cause = fmt.Sprintf("Cordoned, not capacity: %s is cordoned (spec.unschedulable): %s.", subject, list(cordoned, 6))
 		res.Fix = "Uncordon the node when its maintenance is over (`oc adm uncordon NODE`), or let the pod select other nodes."
 	default:
-		res.Cause = fmt.Sprintf("%s; the tainted ones carry taints the pod does not tolerate (%s) and the others are cordoned (%s).", cap(scope), list(tainted, 4), list(cordoned, 4))
+		res.Cause = fmt.Sprintf("No candidate node: %s is either tainted with a taint the pod does not tolerate (%s) or cordoned (%s).", subject, list(tainted, 4), list(cordoned, 4))
 		res.Fix = fmt.Sprintf("Add a toleration for %s, or uncordon the cordoned nodes.", list(taintKeys, 4))
 	}
 	if near := nearTolerations(p.Object.Spec.Tolerations, selected); near != "" {
@@ -423,10 +424,16 @@ func joinPodCapacity(c *evalContext, p *parser.Pod, h *hit) joinResult {
 				running++
 			}
 		}
-		if int64(running) < allocatable.Value() && allocatable.Value() >= defaultMaxPods {
+		if allocatable.Value() >= defaultMaxPods && int64(running) < allocatable.Value() {
 			continue
 		}
-		full = append(full, fmt.Sprintf("%s (pods %d of %d allocatable)", v.node.Name, running, allocatable.Value()))
+		if int64(running) >= allocatable.Value() {
+			full = append(full, fmt.Sprintf("%s (%d pods bound, %d allocatable)", v.node.Name, running, allocatable.Value()))
+		} else {
+			// The scheduler counts pods of every namespace; a gather may hold
+			// only some of them.
+			full = append(full, fmt.Sprintf("%s (%d allocatable; %d of its pods are in the gather)", v.node.Name, allocatable.Value(), running))
+		}
 		fullNodes = append(fullNodes, v)
 		res.Evidence = append(res.Evidence, objectEvidence(v.obj, fmt.Sprintf("status.allocatable.pods: %d, capacity cpu %s; %d pods bound to it in the gather", allocatable.Value(), v.node.Status.Capacity.Cpu().String(), running)))
 	}
@@ -435,7 +442,7 @@ func joinPodCapacity(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	}
 	limit := fullNodes[0].node.Status.Allocatable[corev1.ResourcePods]
 	res.Decided = true
-	res.Cause = fmt.Sprintf("The nodes the pod may use are at their pod limit (Too many pods), not short of CPU or memory: %s.", list(full, 6))
+	res.Cause = fmt.Sprintf("The scheduler finds the nodes the pod may use at their pod limit (Too many pods), not short of CPU or memory: %s.", list(full, 6))
 	if limit.Value() >= defaultMaxPods {
 		res.Fix = "Add nodes or move pods; the pod limit is the default maxPods."
 		return res
@@ -489,7 +496,7 @@ func joinPodCapacity(c *evalContext, p *parser.Pod, h *hit) joinResult {
 
 var (
 	missingObjRe = regexp.MustCompile(`(configmaps?|secrets?) "([^"]{1,253})" not found`)
-	missingKeyRe = regexp.MustCompile(`couldn't find key (\S{1,253}) in (ConfigMap|Secret) ([^/\s]{1,253})/([^\s"]{1,253})`)
+	missingKeyRe = regexp.MustCompile(`couldn't find key ([^\s";,]{1,253}) in (ConfigMap|Secret) ([^/\s]{1,253})/([^\s";,]{1,253})`)
 )
 
 func joinConfigReference(c *evalContext, p *parser.Pod, h *hit) joinResult {
@@ -1025,7 +1032,11 @@ func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		ip = store.Typed[corev1.Service](svcObj).Spec.ClusterIP
 	}
 	if svcObj == nil {
-		res.Missing = append(res.Missing, notGathered(fmt.Sprintf("the Service with cluster IP %s (the DNS server in the log), so the port its pods listen on could not be checked", ip)))
+		what := "the cluster DNS Service (openshift-dns/dns-default or kube-system/kube-dns)"
+		if ip != "" {
+			what = fmt.Sprintf("the Service with cluster IP %s (the DNS server in the log)", ip)
+		}
+		res.Missing = append(res.Missing, notGathered(what+", so the port its pods listen on could not be checked"))
 		return res
 	}
 	svc := store.Typed[corev1.Service](svcObj)
