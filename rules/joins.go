@@ -984,11 +984,8 @@ func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	var line *parser.LogLine
 	var src parser.Source
 	var ip, name, port string
-	for _, previous := range []bool{true, false} {
-		l := p.Log(h.Container, previous)
-		if l == nil {
-			continue
-		}
+	logs, sibling := c.logsOf(p, h.Container)
+	for _, l := range logs {
 		for _, lines := range [][]parser.LogLine{l.Errors, l.Tail} {
 			for i := range lines {
 				if m := dnsTimeoutRe.FindStringSubmatch(lines[i].Text); m != nil {
@@ -1091,6 +1088,7 @@ func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	if len(allowing53) > 0 {
 		res.Cause += fmt.Sprintf(" %s opens port %d only, which never matches.", list(allowing53, 3), svcPort)
 	}
+	res.Cause = fromSibling(res.Cause, sibling)
 	res.Fix = fmt.Sprintf("Allow egress to namespace %s on UDP and TCP port %d (as well as %d) in the DNS rule of the NetworkPolicy.", svc.Namespace, podPort, svcPort)
 	return res
 }
@@ -1239,4 +1237,168 @@ func joinTopController(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		return joinResult{}
 	}
 	return joinResult{Vars: map[string]string{"Owner": top.Kind + "/" + top.Name}}
+}
+
+// ---- container logs of a pod or its siblings ------------------------------------
+
+// logsOf returns the previous and current logs of container in p, else of
+// the same container in a sibling pod (same controller owner), whose log then
+// stands for the pod's: replicas fail for the same reason, and a gather often
+// holds the logs of only some of them. sibling names the pod whose log it is.
+func (c *evalContext) logsOf(p *parser.Pod, container string) (logs []*parser.ContainerLog, sibling string) {
+	own := func(q *parser.Pod) []*parser.ContainerLog {
+		var out []*parser.ContainerLog
+		for _, previous := range []bool{true, false} {
+			if l := q.Log(container, previous); l != nil && len(l.Tail)+len(l.Errors) > 0 {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	if logs = own(p); len(logs) > 0 {
+		return logs, ""
+	}
+	ref, ok := controllerRefOf(&p.Object)
+	if !ok {
+		return nil, ""
+	}
+	for _, o := range c.store.PodsOwnedBy(p.Object.Namespace, ref.Kind, ref.Name) {
+		q := c.pods[o.UID+"/"+o.Namespace+"/"+o.Name]
+		if q == nil || q == p {
+			continue
+		}
+		if logs = own(q); len(logs) > 0 {
+			return logs, q.Object.Name
+		}
+	}
+	return nil, ""
+}
+
+func controllerRefOf(p *corev1.Pod) (store.Owner, bool) {
+	for _, r := range store.PodOwners(p) {
+		if r.Controller {
+			return r, true
+		}
+	}
+	return store.Owner{}, false
+}
+
+// fromSibling notes whose log a cause was read from.
+func fromSibling(cause, sibling string) string {
+	if sibling == "" || cause == "" {
+		return cause
+	}
+	return cause + " (Read from the log of sibling replica " + sibling + "; this pod's log is not in the gather.)"
+}
+
+// ---- serviceEndpoints --------------------------------------------------------
+
+// dependencyRe matches a failed connection to a dependency in a container log:
+// Go's "dial tcp IP:PORT: connect: connection refused", and the same to a
+// host name; the address is a Service's cluster IP or DNS name.
+var dependencyRe = regexp.MustCompile(`dial tcp \[?([0-9A-Za-z.:-]{1,253}?)\]?:(\d{1,5}): (?:connect: )?(connection refused|no route to host|i/o timeout)|(?:connect|connection) (?:to )?([a-z0-9.-]{1,253}):(\d{1,5}) (?:refused|failed)|ECONNREFUSED ([0-9A-Za-z.:-]{1,253}?):(\d{1,5})`)
+
+func init() {
+	joins["serviceEndpoints"] = join{
+		doc:   "a connection refused (or no route / timeout) in the container log → the Service it dialled, by cluster IP or DNS name → its Endpoints and the pods its selector matches. Decides when the Service has no ready endpoint, naming the selector and the pods it selects.",
+		reads: []store.Kind{store.Services, store.Endpoints},
+		run:   joinServiceEndpoints,
+	}
+}
+
+func joinServiceEndpoints(c *evalContext, p *parser.Pod, h *hit) joinResult {
+	var res joinResult
+	logs, sibling := c.logsOf(p, h.Container)
+	for _, l := range logs {
+		for _, lines := range [][]parser.LogLine{l.Errors, l.Tail} {
+			for _, line := range lines {
+				m := dependencyRe.FindStringSubmatch(line.Text)
+				if m == nil {
+					continue
+				}
+				host, port, how := m[1], m[2], m[3]
+				if host == "" {
+					host, port, how = m[4], m[5], "connection refused"
+				}
+				if host == "" {
+					host, port, how = m[6], m[7], "connection refused"
+				}
+				svcObj := c.serviceFor(host, p.Object.Namespace)
+				if svcObj == nil {
+					continue
+				}
+				res.Evidence = append(res.Evidence, Evidence{Source: parser.Source{Path: l.Source.Path, Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text})
+				res = c.endpointsVerdict(res, svcObj, host, port, how)
+				res.Cause = fromSibling(res.Cause, sibling)
+				return res
+			}
+		}
+	}
+	return res
+}
+
+// serviceFor finds the Service a log names: by cluster IP, by
+// "name.namespace.svc[.cluster.local]", or by a bare name in the pod's namespace.
+func (c *evalContext) serviceFor(host, ns string) *store.Object {
+	if o := c.store.ServiceByClusterIP(host); o != nil {
+		return o
+	}
+	name, rest, _ := strings.Cut(host, ".")
+	if rest != "" {
+		if n, after, ok := strings.Cut(rest, "."); ok && strings.HasPrefix(after, "svc") {
+			ns = n
+		} else if rest != "svc" {
+			return nil
+		}
+	}
+	o, _ := c.store.Get(store.Services, ns, name)
+	return o
+}
+
+func (c *evalContext) endpointsVerdict(res joinResult, svcObj *store.Object, host, port, how string) joinResult {
+	svc := store.Typed[corev1.Service](svcObj)
+	if svc == nil {
+		return res
+	}
+	ep, cov := c.store.Get(store.Endpoints, svc.Namespace, svc.Name)
+	e := store.Typed[corev1.Endpoints](ep)
+	if e == nil {
+		if cov == store.NotGathered {
+			res.Missing = append(res.Missing, notGathered(fmt.Sprintf("the Endpoints of Service %s/%s, so whether it has ready pods could not be checked", svc.Namespace, svc.Name)))
+		}
+		return res
+	}
+	ready, notReady := 0, 0
+	for _, ss := range e.Subsets {
+		ready += len(ss.Addresses)
+		notReady += len(ss.NotReadyAddresses)
+	}
+	res.Evidence = append(res.Evidence, objectEvidence(ep, fmt.Sprintf("%d ready and %d not-ready addresses", ready, notReady)))
+	if ready > 0 {
+		return res
+	}
+	var sel []string
+	for _, k := range sortedMapKeys(svc.Spec.Selector) {
+		sel = append(sel, k+"="+svc.Spec.Selector[k])
+	}
+	var selected []string
+	pods, _ := c.store.List(store.Pods, svc.Namespace)
+	for _, po := range pods {
+		pod := store.Typed[corev1.Pod](po)
+		if pod == nil || len(svc.Spec.Selector) == 0 || !selects(svc.Spec.Selector, pod.Labels) {
+			continue
+		}
+		status := c.podStatusText(pod)
+		selected = append(selected, pod.Name+" ("+status+")")
+		res.Evidence = append(res.Evidence, objectEvidence(po, "selected by Service "+svc.Name+"; "+status))
+	}
+	res.Evidence = append(res.Evidence, objectEvidence(svcObj, fmt.Sprintf("cluster IP %s, selector %s", svc.Spec.ClusterIP, orNone(sel))))
+	res.Decided = true
+	what := "no pod in the gather"
+	if len(selected) > 0 {
+		what = list(selected, 4)
+	}
+	res.Cause = fmt.Sprintf("The dependency it dials, Service %s/%s (%s:%s, %s), has no ready endpoint: its selector %s matches %s. The failing pod is a victim; the cause is the Service's backing pods.", svc.Namespace, svc.Name, host, port, how, orNone(sel), what)
+	res.Fix = fmt.Sprintf("Bring the pods behind Service %s back (or fix its selector so it matches them): `oc -n %s get endpoints %s` and `oc -n %s get pods -l %s`.", svc.Name, svc.Namespace, svc.Name, svc.Namespace, strings.Join(sel, ","))
+	return res
 }
