@@ -10,6 +10,7 @@ import (
 	"github.com/mgtriage/mgtriage/parser/openshift"
 	"github.com/mgtriage/mgtriage/parser/store"
 	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	storagev1 "k8s.io/api/storage/v1"
@@ -27,6 +28,8 @@ var typedKinds = map[store.Kind]func([]byte) (any, error){
 	store.Endpoints:              decodeAs[corev1.Endpoints],
 	store.ServiceAccounts:        decodeAs[corev1.ServiceAccount],
 	store.DaemonSets:             decodeAs[appsv1.DaemonSet],
+	store.ReplicaSets:            decodeAs[appsv1.ReplicaSet],
+	store.Jobs:                   decodeAs[batchv1.Job],
 	store.StatefulSets:           decodeAs[appsv1.StatefulSet],
 	store.CSINodes:               decodeAs[storagev1.CSINode],
 	store.StorageClasses:         decodeAs[storagev1.StorageClass],

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/store"
 )
 
 // MaxEvidence bounds the evidence lines kept per finding; the strongest come first.
@@ -42,15 +43,19 @@ func clip(s string, max int) string {
 // and GroupedBy says what they share; Explains lists the pod findings a
 // node-level finding accounts for.
 type Finding struct {
-	Rule        *Rule
-	Pod         *parser.Pod
-	Node        *parser.Node
-	Operator    *parser.Operator
-	Container   string
-	Hint        string
-	Remediation []string
-	Evidence    []Evidence
-	Missing     []string
+	Rule     *Rule
+	Pod      *parser.Pod
+	Node     *parser.Node
+	Operator *parser.Operator
+	// Workload is the controller (ReplicaSet, StatefulSet, ...) of a workload
+	// finding: one that cannot create its pods.
+	Workload     *store.Object
+	WorkloadKind string
+	Container    string
+	Hint         string
+	Remediation  []string
+	Evidence     []Evidence
+	Missing      []string
 	// Severity is the rule's severity, raised for a node finding to the most
 	// severe pod finding it explains.
 	Severity  string
@@ -79,6 +84,9 @@ func (f *Finding) Subject() string {
 	}
 	if f.Operator != nil {
 		return "clusteroperator/" + f.Operator.Name
+	}
+	if f.Workload != nil {
+		return strings.ToLower(f.WorkloadKind) + "/" + f.Workload.Namespace + "/" + f.Workload.Name
 	}
 	return ""
 }
@@ -135,6 +143,16 @@ func Evaluate(t *Table, g *parser.Gather) []Finding {
 			for _, n := range g.Nodes {
 				for _, h := range m.matchNode(c, n) {
 					fire("node/"+n.Object.Name, h, func(h hit) (Finding, bool) { return r.fire(nil, n, h) })
+				}
+			}
+		case workloadMatcher:
+			for _, w := range c.workloads() {
+				for _, h := range m.matchWorkload(c, w) {
+					fire(w.Subject(), h, func(h hit) (Finding, bool) {
+						f, ok := r.fire(nil, nil, h)
+						f.Workload, f.WorkloadKind = w.Object, w.Kind
+						return f, ok
+					})
 				}
 			}
 		case operatorMatcher:

@@ -29,6 +29,9 @@ type evalContext struct {
 	joinCache map[string]joinResult
 	// pods are the model's pods by "uid/namespace/name".
 	pods map[string]*parser.Pod
+	// workloadList and eventsByObject are built on first use (workloads.go).
+	workloadList   []*workloadRef
+	eventsByObject map[string][]*parser.Event
 }
 
 func newEvalContext(g *parser.Gather) *evalContext {

@@ -115,6 +115,14 @@ func (t *Table) DecodeKinds() []store.Kind {
 		if r.Disabled {
 			continue
 		}
+		if m, ok := r.matcher.(interface{ reads() []store.Kind }); ok {
+			for _, k := range m.reads() {
+				if !seen[k] {
+					seen[k] = true
+					out = append(out, k)
+				}
+			}
+		}
 		for _, name := range r.Joins {
 			for _, k := range joins[name].reads {
 				if !seen[k] {

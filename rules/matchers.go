@@ -23,7 +23,7 @@ var varNames = []string{
 	"Reason", "Message", "ExitCode", "Signal", "Restarts", "LastReason",
 	"LastExitCode", "LastSignal", "LastFinished", "Limit", "Request", "Probe",
 	"ProbeSettings", "Cause", "Reasons", "Owner", "Stage", "ExitMeaning",
-	"LastExitMeaning", "BackOff", "Overdue", "LogTail", "Decided", "Fix", "Unchecked",
+	"LastExitMeaning", "BackOff", "Overdue", "LogTail", "Decided", "Fix", "Unchecked", "Workload", "Pods",
 }
 
 // VarNames lists the template variables, for the rule reference.
@@ -75,6 +75,7 @@ var matcherFactories = map[string]func() matcher{
 	"nodeCondition":        func() matcher { return &nodeCondition{} },
 	"nodeLogClass":         func() matcher { return &nodeLogClass{} },
 	"operatorCondition":    func() matcher { return &operatorCondition{} },
+	"workloadEvent":        func() matcher { return &workloadEvent{} },
 }
 
 // MatcherNames lists the matchers a rule may name.

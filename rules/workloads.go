@@ -1,0 +1,214 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/store"
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// Workloads as subjects: a controller that cannot create its pods has no pod
+// for a pod rule to look at, so the finding is on the controller itself.
+
+// workloadKinds are the controllers whose pod creation is checked, with the
+// Kind their events name.
+var workloadKinds = []struct {
+	kind store.Kind
+	name string
+}{
+	{store.ReplicaSets, "ReplicaSet"}, {store.StatefulSets, "StatefulSet"}, {store.DaemonSets, "DaemonSet"},
+	{store.Jobs, "Job"}, {store.Kind{Group: "", Resource: "replicationcontrollers"}, "ReplicationController"},
+}
+
+// workloadMatcher selects the controllers that show one symptom.
+type workloadMatcher interface {
+	matchWorkload(c *evalContext, w *workloadRef) []hit
+}
+
+// workloadRef is one controller of the gather with its Kind name.
+type workloadRef struct {
+	Object *store.Object
+	Kind   string
+}
+
+// Subject is "<Kind>/<namespace>/<name>".
+func (w *workloadRef) Subject() string {
+	return w.Kind + "/" + w.Object.Namespace + "/" + w.Object.Name
+}
+
+// workloads lists the gathered controllers, and the ones that only events
+// name (a ReplicaSet's list may not be gathered), by kind, namespace and name.
+func (c *evalContext) workloads() []*workloadRef {
+	if c.workloadList != nil {
+		return c.workloadList
+	}
+	seen := map[string]bool{}
+	for _, wk := range workloadKinds {
+		objs, _ := c.store.List(wk.kind, "*")
+		for _, o := range objs {
+			w := &workloadRef{Object: o, Kind: wk.name}
+			seen[w.Subject()] = true
+			c.workloadList = append(c.workloadList, w)
+		}
+	}
+	for _, e := range c.events {
+		io := e.Object.InvolvedObject
+		for _, wk := range workloadKinds {
+			if io.Kind != wk.name || io.Name == "" {
+				continue
+			}
+			w := &workloadRef{Object: &store.Object{Kind: wk.kind, Namespace: io.Namespace, Name: io.Name, UID: string(io.UID), Source: e.Source}, Kind: wk.name}
+			if !seen[w.Subject()] {
+				seen[w.Subject()] = true
+				c.workloadList = append(c.workloadList, w)
+			}
+		}
+	}
+	if c.workloadList == nil {
+		c.workloadList = []*workloadRef{}
+	}
+	return c.workloadList
+}
+
+// workloadEvent fires for a controller with non-Normal events of one of
+// Reasons (FailedCreate: the API server refused the pods it tried to create).
+// A refusal counts while it is current: the gather holds none of the
+// controller's pods, or the last such event is at most Within (default 1h)
+// before the gather; an old refusal on a controller whose pods run is history.
+type workloadEvent struct {
+	Reasons []string `json:"reasons"`
+	Within  string   `json:"within,omitempty"`
+
+	within time.Duration
+}
+
+func (m *workloadEvent) validate() error {
+	if len(m.Reasons) == 0 {
+		return fmt.Errorf("reasons lists no event reason")
+	}
+	m.within = time.Hour
+	if m.Within != "" {
+		d, err := time.ParseDuration(m.Within)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("within %q is not a duration such as 1h", m.Within)
+		}
+		m.within = d
+	}
+	return nil
+}
+
+func (m *workloadEvent) matchWorkload(c *evalContext, w *workloadRef) []hit {
+	o := w.Object
+	var ev []Evidence
+	last := ""
+	var lastAt time.Time
+	for _, e := range c.workloadEvents(w) {
+		if e.Object.Type == corev1.EventTypeNormal || !slices.Contains(m.Reasons, e.Object.Reason) {
+			continue
+		}
+		last = strings.TrimSpace(e.Object.Message)
+		if e.When.After(lastAt) {
+			lastAt = e.When
+		}
+		ev = append(ev, Evidence{Source: e.Source, Kind: "event", Time: e.When, Count: e.Count(),
+			Text: fmt.Sprintf("%s %s on %s %s: %s", eventType(e), e.Object.Reason, w.Kind, o.Name, last)})
+	}
+	if len(ev) == 0 {
+		return nil
+	}
+	pods := c.store.PodsOwnedBy(o.Namespace, w.Kind, o.Name)
+	short, state, known := workloadShort(o)
+	switch {
+	case known && !short:
+		return nil // every pod it wants exists now: the refusal is history
+	case !known && len(pods) > 0 && (c.now.IsZero() || c.now.Sub(lastAt) > m.within || c.allHealthy(pods)):
+		// The controller was not gathered: pods that exist and run say the
+		// refusal was overcome (an install-time race, a fixed SCC).
+		return nil
+	}
+	if len(ev) > maxEventsPerFinding {
+		ev = ev[len(ev)-maxEventsPerFinding:]
+	}
+	v := Vars{"Namespace": o.Namespace, "Workload": w.Kind + "/" + o.Name, "Message": last, "Owner": w.Kind + "/" + o.Name,
+		"Pods": fmt.Sprint(len(pods))}
+	if top, ok := c.store.TopController(o.Namespace, o.Owners); ok {
+		v["Owner"] = top.Kind + "/" + top.Name
+	}
+	if o.Source.Path != "" && o.Source.Line > 0 {
+		text := fmt.Sprintf("%s %s/%s: %d of its pods in the gather", w.Kind, o.Namespace, o.Name, len(pods))
+		if state != "" {
+			text += "; " + state
+		}
+		ev = append(ev, Evidence{Source: o.Source, Kind: "object", Text: text})
+	}
+	return []hit{{Vars: v, Evidence: ev}}
+}
+
+// workloadEvents are the events whose involved object is the controller.
+func (c *evalContext) workloadEvents(w *workloadRef) []*parser.Event {
+	if c.eventsByObject == nil {
+		c.eventsByObject = map[string][]*parser.Event{}
+		for _, e := range c.events {
+			io := e.Object.InvolvedObject
+			k := io.Kind + "/" + io.Namespace + "/" + io.Name
+			c.eventsByObject[k] = append(c.eventsByObject[k], e)
+		}
+	}
+	return c.eventsByObject[w.Subject()]
+}
+
+// workloadShort reads a controller's current state: whether it has fewer
+// pods than it wants (or a ReplicaFailure condition), in words; known is
+// false when its kind was not decoded.
+func workloadShort(o *store.Object) (short bool, state string, known bool) {
+	switch t := o.Typed.(type) {
+	case *appsv1.ReplicaSet:
+		want := int32(1)
+		if t.Spec.Replicas != nil {
+			want = *t.Spec.Replicas
+		}
+		for _, c := range t.Status.Conditions {
+			if c.Type == appsv1.ReplicaSetReplicaFailure && c.Status == corev1.ConditionTrue {
+				return true, fmt.Sprintf("condition ReplicaFailure=True (%s): %s", c.Reason, c.Message), true
+			}
+		}
+		return t.Status.Replicas < want, fmt.Sprintf("replicas %d of %d", t.Status.Replicas, want), true
+	case *appsv1.DaemonSet:
+		return t.Status.CurrentNumberScheduled < t.Status.DesiredNumberScheduled,
+			fmt.Sprintf("currentNumberScheduled %d of desiredNumberScheduled %d", t.Status.CurrentNumberScheduled, t.Status.DesiredNumberScheduled), true
+	case *appsv1.StatefulSet:
+		want := int32(1)
+		if t.Spec.Replicas != nil {
+			want = *t.Spec.Replicas
+		}
+		return t.Status.Replicas < want, fmt.Sprintf("replicas %d of %d", t.Status.Replicas, want), true
+	case *batchv1.Job:
+		for _, c := range t.Status.Conditions {
+			if (c.Type == batchv1.JobComplete || c.Type == batchv1.JobFailed) && c.Status == corev1.ConditionTrue {
+				return false, "condition " + string(c.Type), true
+			}
+		}
+		return t.Status.Active == 0, fmt.Sprintf("active %d, succeeded %d", t.Status.Active, t.Status.Succeeded), true
+	}
+	return false, "", false
+}
+
+// reads lists the kinds workloadEvent reads in typed form.
+func (m *workloadEvent) reads() []store.Kind {
+	return []store.Kind{store.ReplicaSets, store.DaemonSets, store.StatefulSets, store.Jobs}
+}
+
+func (c *evalContext) allHealthy(pods []*store.Object) bool {
+	for _, o := range pods {
+		if p := c.pods[o.UID+"/"+o.Namespace+"/"+o.Name]; p == nil || !p.Healthy {
+			return false
+		}
+	}
+	return true
+}
