@@ -11,6 +11,7 @@ import (
 	"github.com/mgtriage/mgtriage/parser/store"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
+	certificatesv1 "k8s.io/api/certificates/v1"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	storagev1 "k8s.io/api/storage/v1"
@@ -22,20 +23,21 @@ import (
 // rule table knows which kinds its joins read); every other object is indexed
 // by its metadata alone, read by store.ScanMeta without decoding.
 var typedKinds = map[store.Kind]func([]byte) (any, error){
-	store.PersistentVolumeClaims: decodeAs[corev1.PersistentVolumeClaim],
-	store.PersistentVolumes:      decodeAs[corev1.PersistentVolume],
-	store.Services:               decodeAs[corev1.Service],
-	store.Endpoints:              decodeAs[corev1.Endpoints],
-	store.ServiceAccounts:        decodeAs[corev1.ServiceAccount],
-	store.DaemonSets:             decodeAs[appsv1.DaemonSet],
-	store.ReplicaSets:            decodeAs[appsv1.ReplicaSet],
-	store.Jobs:                   decodeAs[batchv1.Job],
-	store.StatefulSets:           decodeAs[appsv1.StatefulSet],
-	store.CSINodes:               decodeAs[storagev1.CSINode],
-	store.StorageClasses:         decodeAs[storagev1.StorageClass],
-	store.NetworkPolicies:        decodeAs[networkingv1.NetworkPolicy],
-	store.KubeletConfigs:         decodeAs[openshift.KubeletConfig],
-	store.MachineConfigPools:     decodeAs[openshift.MachineConfigPool],
+	store.PersistentVolumeClaims:     decodeAs[corev1.PersistentVolumeClaim],
+	store.PersistentVolumes:          decodeAs[corev1.PersistentVolume],
+	store.Services:                   decodeAs[corev1.Service],
+	store.Endpoints:                  decodeAs[corev1.Endpoints],
+	store.ServiceAccounts:            decodeAs[corev1.ServiceAccount],
+	store.DaemonSets:                 decodeAs[appsv1.DaemonSet],
+	store.ReplicaSets:                decodeAs[appsv1.ReplicaSet],
+	store.Jobs:                       decodeAs[batchv1.Job],
+	store.CertificateSigningRequests: decodeAs[certificatesv1.CertificateSigningRequest],
+	store.StatefulSets:               decodeAs[appsv1.StatefulSet],
+	store.CSINodes:                   decodeAs[storagev1.CSINode],
+	store.StorageClasses:             decodeAs[storagev1.StorageClass],
+	store.NetworkPolicies:            decodeAs[networkingv1.NetworkPolicy],
+	store.KubeletConfigs:             decodeAs[openshift.KubeletConfig],
+	store.MachineConfigPools:         decodeAs[openshift.MachineConfigPool],
 }
 
 // TypedKinds lists the kinds the store can decode, sorted.

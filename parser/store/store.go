@@ -66,11 +66,13 @@ var (
 	Deployments            = Kind{"apps", "deployments"}
 	StatefulSets           = Kind{"apps", "statefulsets"}
 	Jobs                   = Kind{"batch", "jobs"}
-	CSINodes               = Kind{"storage.k8s.io", "csinodes"}
-	StorageClasses         = Kind{"storage.k8s.io", "storageclasses"}
-	NetworkPolicies        = Kind{"networking.k8s.io", "networkpolicies"}
-	KubeletConfigs         = Kind{"machineconfiguration.openshift.io", "kubeletconfigs"}
-	MachineConfigPools     = Kind{"machineconfiguration.openshift.io", "machineconfigpools"}
+	// CertificateSigningRequests are certificates.k8s.io CSRs.
+	CertificateSigningRequests = Kind{"certificates.k8s.io", "certificatesigningrequests"}
+	CSINodes                   = Kind{"storage.k8s.io", "csinodes"}
+	StorageClasses             = Kind{"storage.k8s.io", "storageclasses"}
+	NetworkPolicies            = Kind{"networking.k8s.io", "networkpolicies"}
+	KubeletConfigs             = Kind{"machineconfiguration.openshift.io", "kubeletconfigs"}
+	MachineConfigPools         = Kind{"machineconfiguration.openshift.io", "machineconfigpools"}
 )
 
 // Coverage says what a lookup can conclude: the object was found; the list
