@@ -218,8 +218,8 @@ func (t *Table) Override(path string) Errors {
 		at := len(t.Rules)
 		if r.Group != "" {
 			for i, b := range t.Rules {
-				if b.Group == r.Group {
-					at = i
+				if b.Group == r.Group && !slices.Contains(user.Rules, b) {
+					at = i // user rules of the group keep their file order
 					break
 				}
 			}

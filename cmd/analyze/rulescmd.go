@@ -65,7 +65,11 @@ func newRulesCmd(io IOStreams) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			errs := rules.Validate(args[0])
 			if len(errs) == 0 {
-				fmt.Fprintf(io.Out, "%s: valid\n", args[0])
+				warnings := rules.Warnings(args[0])
+				for _, w := range warnings {
+					fmt.Fprintf(io.Out, "warning: %s\n", w.Error())
+				}
+				fmt.Fprintf(io.Out, "%s: valid (%d warnings)\n", args[0], len(warnings))
 				return nil
 			}
 			var b strings.Builder
