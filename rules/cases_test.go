@@ -94,6 +94,7 @@ func (gc gatherCase) build(t *testing.T) *parser.Gather {
 		p.Columns = podstatus.Compute(&p.Object, caseNow, podstatus.Version{})
 		p.Stage = podstatus.StartupStage(&p.Object)
 		p.Containers = podstatus.Containers(&p.Object)
+		p.Healthy = (p.Columns.Status == "Running" && p.Columns.ReadyContainers == p.Columns.TotalContainers) || p.Columns.Status == "Completed"
 		g.Pods = append(g.Pods, p)
 		byName[obj.Name] = p
 	}
