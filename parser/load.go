@@ -358,7 +358,7 @@ func (b *builder) visit(m Member) error {
 
 // heavyKinds are decoded by the worker pool while the pass goes on.
 var heavyKinds = map[fileKind]bool{kindPodList: true, kindPod: true, kindEventList: true, kindNode: true, kindNodeList: true, kindClusterOperators: true,
-	kindObjectList: true, kindObject: true}
+	kindObjectList: true, kindObject: true, kindAlerts: true, kindEtcd: true}
 
 type decodeJob struct {
 	path string
@@ -401,6 +401,10 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 	switch c.Kind {
 	case kindObjectList, kindObject:
 		errs = b.readObjects(p, c, data)
+	case kindAlerts:
+		errs = errList(b.readAlerts(p, data))
+	case kindEtcd:
+		errs = errList(b.readEtcd(p, data))
 	case kindPodList:
 		var pods []*Pod
 		errs = decodeItemsPartial(data, func(o *corev1.Pod, line int, partial bool) bool {
@@ -535,6 +539,7 @@ func (b *builder) decode(p string, c classified, data []byte) error {
 			b.timestamps[sosDir(p)] = []time.Time{t}
 		}
 	}
+
 	for _, err := range errs {
 		b.problemLocked(p, err.Error())
 	}

@@ -45,6 +45,11 @@ type Gather struct {
 	Operators []Operator
 	Problems  []Problem
 
+	// Alerts are the alerts firing or pending in the gather's Prometheus
+	// rules dump; Etcd is etcd's own health report (nil when not gathered).
+	Alerts []Alert
+	Etcd   *EtcdHealth
+
 	// Objects indexes every object of the gather (pods and nodes included)
 	// by kind, namespace, name and UID, with its coverage; see package store.
 	Objects *store.Store

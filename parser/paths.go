@@ -26,6 +26,8 @@ const (
 	kindMustGatherLogs
 	kindSosHostname
 	kindSosDate
+	kindAlerts     // monitoring/prometheus/rules.json
+	kindEtcd       // etcd_info/*.json
 	kindObjectList // a list of any other kind: namespaces/<ns>/<group>/<resource>.yaml, cluster-scoped-resources/<group>/<resource>.yaml
 	kindObject     // one object of any other kind: .../<group>/<resource>/<name>.yaml
 )
@@ -75,6 +77,8 @@ var pathRules = []struct {
 	{kindServiceLog, "journalctl_", regexp.MustCompile(`^(.*/)?sos_commands/[^/]+/journalctl_[^/]*?(?:--unit_|-u_)?([a-z0-9._-]*?)(?:\.daemon)?(?:\.\d+)?(?:\.xz|\.gz)?$`)},
 	{kindSosHostname, "hostname", regexp.MustCompile(`^(.*/)?(?:sos_commands/host/)?hostname$`)},
 	{kindSosDate, "date", regexp.MustCompile(`^(.*/)?(?:sos_commands/date/)?date$`)},
+	{kindAlerts, "monitoring/prometheus/", regexp.MustCompile(`^(.*/)?monitoring/prometheus/rules\.json$`)},
+	{kindEtcd, "etcd_info/", regexp.MustCompile(`^(.*/)?etcd_info/[a-z_]+\.json$`)},
 	// Every other object file of a must-gather or inspect, for the object store.
 	{kindObject, "namespaces/", regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
 	{kindObjectList, "namespaces/", regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`)},

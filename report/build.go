@@ -101,8 +101,8 @@ func buildFinding(f rules.Finding, short func(string) string) Finding {
 	if f.Operator != nil {
 		out.Objects = append(out.Objects, Object{Kind: "ClusterOperator", Name: f.Operator.Name})
 	}
-	if f.Workload != nil {
-		out.Objects = append(out.Objects, Object{Kind: f.WorkloadKind, Namespace: f.Workload.Namespace, Name: f.Workload.Name})
+	if f.Object != nil {
+		out.Objects = append(out.Objects, Object{Kind: f.ObjectKind, Namespace: f.Object.Namespace, Name: f.Object.Name})
 	}
 	for _, m := range f.Also {
 		out.Objects = append(out.Objects, podObject(m.Pod, m.Container, ""))

@@ -38,6 +38,8 @@ import (
 //	    kubeletLogNodes: [worker-0]       # nodes whose kubelet journal the gather holds (default: every node named)
 //	    objects: ["<any object YAML>"]     # the object store: ConfigMaps, PVCs, DaemonSets, ...; its kind counts as gathered
 //	    gathered: [configmaps/shop]       # kinds gathered with no object ("resource.group[/namespace]")
+//	    alerts: [{Name: X, State: firing, Severity: critical, Labels: {...}, Message: ..., ActiveAt: ...}]
+//	    etcd: {Endpoints: 3, Unhealthy: [...], Alarms: [...], Sources: [{Path: etcd_info/endpoint_health.json}]}
 //	quiet: [...]                          # same form
 type ruleCases struct {
 	Fires []gatherCase `json:"fires"`
@@ -58,6 +60,8 @@ type gatherCase struct {
 	Version         string               `json:"clusterVersion"`
 	Objects         []string             `json:"objects"`
 	Gathered        []string             `json:"gathered"`
+	Alerts          []parser.Alert       `json:"alerts"`
+	Etcd            *parser.EtcdHealth   `json:"etcd"`
 }
 
 type logCase struct {
@@ -74,7 +78,8 @@ var caseNow = time.Date(2026, 11, 20, 9, 12, 33, 0, time.UTC)
 // build turns a case into a gather the way the parser would have built it.
 func (gc gatherCase) build(t *testing.T) *parser.Gather {
 	t.Helper()
-	g := &parser.Gather{CollectedAt: caseNow, ClusterVersion: gc.Version, NodeLog: map[string][]*parser.LogGroup{}, Operators: gc.Operators}
+	g := &parser.Gather{CollectedAt: caseNow, ClusterVersion: gc.Version, NodeLog: map[string][]*parser.LogGroup{}, Operators: gc.Operators,
+		Alerts: gc.Alerts, Etcd: gc.Etcd}
 	if g.ClusterVersion == "" {
 		g.ClusterVersion = "4.18.12"
 	}

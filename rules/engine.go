@@ -47,15 +47,16 @@ type Finding struct {
 	Pod      *parser.Pod
 	Node     *parser.Node
 	Operator *parser.Operator
-	// Workload is the controller (ReplicaSet, StatefulSet, ...) of a workload
-	// finding: one that cannot create its pods.
-	Workload     *store.Object
-	WorkloadKind string
-	Container    string
-	Hint         string
-	Remediation  []string
-	Evidence     []Evidence
-	Missing      []string
+	// Object is the subject of a finding on any other object: a controller
+	// that cannot create its pods, a firing alert, etcd, a MachineConfigPool.
+	// ObjectKind names its kind as reports print it (ReplicaSet, Alert, ...).
+	Object      *store.Object
+	ObjectKind  string
+	Container   string
+	Hint        string
+	Remediation []string
+	Evidence    []Evidence
+	Missing     []string
 	// Severity is the rule's severity, raised for a node finding to the most
 	// severe pod finding it explains.
 	Severity  string
@@ -85,8 +86,11 @@ func (f *Finding) Subject() string {
 	if f.Operator != nil {
 		return "clusteroperator/" + f.Operator.Name
 	}
-	if f.Workload != nil {
-		return strings.ToLower(f.WorkloadKind) + "/" + f.Workload.Namespace + "/" + f.Workload.Name
+	if f.Object != nil {
+		if f.Object.Namespace == "" {
+			return strings.ToLower(f.ObjectKind) + "/" + f.Object.Name
+		}
+		return strings.ToLower(f.ObjectKind) + "/" + f.Object.Namespace + "/" + f.Object.Name
 	}
 	return ""
 }
@@ -150,10 +154,19 @@ func Evaluate(t *Table, g *parser.Gather) []Finding {
 				for _, h := range m.matchWorkload(c, w) {
 					fire(w.Subject(), h, func(h hit) (Finding, bool) {
 						f, ok := r.fire(nil, nil, h)
-						f.Workload, f.WorkloadKind = w.Object, w.Kind
+						f.Object, f.ObjectKind = w.Object, w.Kind
 						return f, ok
 					})
 				}
+			}
+		case clusterMatcher:
+			for _, ch := range m.matchCluster(c) {
+				subject := strings.ToLower(ch.kind) + "/" + ch.object.Namespace + "/" + ch.object.Name
+				fire(subject, ch.hit, func(h hit) (Finding, bool) {
+					f, ok := r.fire(nil, nil, h)
+					f.Object, f.ObjectKind = ch.object, ch.kind
+					return f, ok
+				})
 			}
 		case operatorMatcher:
 			for i := range g.Operators {

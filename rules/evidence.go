@@ -29,6 +29,9 @@ type evalContext struct {
 	joinCache map[string]joinResult
 	// pods are the model's pods by "uid/namespace/name".
 	pods map[string]*parser.Pod
+	// alerts and etcd are the gather's cluster-level signals.
+	alerts []parser.Alert
+	etcd   *parser.EtcdHealth
 	// workloadList and eventsByObject are built on first use (workloads.go).
 	workloadList   []*workloadRef
 	eventsByObject map[string][]*parser.Event
@@ -36,6 +39,7 @@ type evalContext struct {
 
 func newEvalContext(g *parser.Gather) *evalContext {
 	c := &evalContext{now: g.CollectedAt, kubeletLogs: map[string]bool{}, nodeLog: map[string][]*parser.LogGroup{}, events: g.Events,
+		alerts: g.Alerts, etcd: g.Etcd,
 		nodeEvents: map[string][]*parser.Event{}, store: g.Objects, joinCache: map[string]joinResult{}, pods: map[string]*parser.Pod{}}
 	for _, p := range g.Pods {
 		c.pods[string(p.Object.UID)+"/"+p.Key()] = p

@@ -24,6 +24,7 @@ var varNames = []string{
 	"LastExitCode", "LastSignal", "LastFinished", "Limit", "Request", "Probe",
 	"ProbeSettings", "Cause", "Reasons", "Owner", "Stage", "ExitMeaning",
 	"LastExitMeaning", "BackOff", "Overdue", "LogTail", "Decided", "Fix", "Unchecked", "Workload", "Pods",
+	"Alert", "Severity", "Since", "Count", "About", "Pool",
 }
 
 // VarNames lists the template variables, for the rule reference.
@@ -76,6 +77,9 @@ var matcherFactories = map[string]func() matcher{
 	"nodeLogClass":         func() matcher { return &nodeLogClass{} },
 	"operatorCondition":    func() matcher { return &operatorCondition{} },
 	"workloadEvent":        func() matcher { return &workloadEvent{} },
+	"alertFiring":          func() matcher { return &alertFiring{} },
+	"etcdUnhealthy":        func() matcher { return &etcdUnhealthy{} },
+	"poolDegraded":         func() matcher { return &poolDegraded{} },
 }
 
 // MatcherNames lists the matchers a rule may name.

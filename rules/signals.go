@@ -1,0 +1,218 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mgtriage/mgtriage/parser/openshift"
+	"github.com/mgtriage/mgtriage/parser/store"
+)
+
+// Cluster-level signals as subjects: firing alerts (joined to the pods and
+// nodes their labels name), etcd's health report, MachineConfigPools.
+
+// clusterMatcher selects cluster-level objects that show one symptom.
+type clusterMatcher interface {
+	matchCluster(c *evalContext) []clusterHit
+}
+
+// clusterHit is one cluster-level subject with its hit.
+type clusterHit struct {
+	object *store.Object
+	kind   string
+	hit    hit
+}
+
+// alertFiring fires once per alert name firing for at least For (default
+// 10m) with one of Severities, except the alerts in Exclude (Watchdog and
+// the like, which fire by design). The objects its labels name (namespace,
+// pod, node, ...) are listed and, where the gather holds them, cited.
+type alertFiring struct {
+	Severities []string `json:"severities"`
+	Exclude    []string `json:"exclude,omitempty"`
+	For        string   `json:"for,omitempty"`
+
+	minFor time.Duration
+}
+
+func (m *alertFiring) validate() error {
+	if len(m.Severities) == 0 {
+		return fmt.Errorf("severities lists no alert severity")
+	}
+	m.minFor = 10 * time.Minute
+	if m.For != "" {
+		d, err := time.ParseDuration(m.For)
+		if err != nil || d < 0 {
+			return fmt.Errorf("for %q is not a duration such as 10m", m.For)
+		}
+		m.minFor = d
+	}
+	return nil
+}
+
+func (m *alertFiring) matchCluster(c *evalContext) []clusterHit {
+	type group struct {
+		first  int
+		alerts []int
+	}
+	byName := map[string]*group{}
+	var names []string
+	for i, a := range c.alerts {
+		if a.State != "firing" || !slices.Contains(m.Severities, a.Severity) || slices.Contains(m.Exclude, a.Name) {
+			continue
+		}
+		if !c.now.IsZero() && !a.ActiveAt.IsZero() && c.now.Sub(a.ActiveAt) < m.minFor {
+			continue
+		}
+		g := byName[a.Name]
+		if g == nil {
+			g = &group{first: i}
+			byName[a.Name] = g
+			names = append(names, a.Name)
+		}
+		g.alerts = append(g.alerts, i)
+	}
+	sort.Strings(names)
+	var out []clusterHit
+	for _, name := range names {
+		g := byName[name]
+		first := c.alerts[g.first]
+		var about []string
+		var ev []Evidence
+		since := first.ActiveAt
+		for _, i := range g.alerts {
+			a := c.alerts[i]
+			if !a.ActiveAt.IsZero() && a.ActiveAt.Before(since) {
+				since = a.ActiveAt
+			}
+			obj := alertObject(a.Labels)
+			if obj != "" && !slices.Contains(about, obj) {
+				about = append(about, obj)
+			}
+			ev = append(ev, Evidence{Source: a.Source, Kind: "alert", Time: a.ActiveAt,
+				Text: fmt.Sprintf("alert %s (%s) firing since %s%s: %s", a.Name, a.Severity, fmtTime(a.ActiveAt), labelText(a.Labels), a.Message)})
+			ev = append(ev, c.alertObjectEvidence(a.Labels)...)
+		}
+		if len(ev) > MaxEvidence {
+			ev = ev[:MaxEvidence]
+		}
+		v := Vars{"Alert": name, "Message": first.Message, "Severity": first.Severity, "Since": fmtTime(since),
+			"Count": fmt.Sprint(len(g.alerts)), "About": orNone(about), "Namespace": first.Labels["namespace"], "Pod": first.Labels["pod"], "Node": first.Labels["node"]}
+		out = append(out, clusterHit{object: &store.Object{Kind: store.Kind{Group: "monitoring.coreos.com", Resource: "alerts"}, Namespace: first.Labels["namespace"], Name: name, Source: first.Source},
+			kind: "Alert", hit: hit{Vars: v, Evidence: ev}})
+	}
+	return out
+}
+
+// alertObject names what an alert's labels point at: pod, node, or namespace.
+func alertObject(l map[string]string) string {
+	switch {
+	case l["pod"] != "" && l["namespace"] != "":
+		return "pod " + l["namespace"] + "/" + l["pod"]
+	case l["node"] != "":
+		return "node " + l["node"]
+	case l["instance"] != "" && l["namespace"] == "":
+		return "instance " + l["instance"]
+	case l["namespace"] != "":
+		return "namespace " + l["namespace"]
+	}
+	return ""
+}
+
+func labelText(l map[string]string) string {
+	var parts []string
+	for _, k := range []string{"namespace", "pod", "container", "node", "instance", "job"} {
+		if l[k] != "" {
+			parts = append(parts, k+"="+l[k])
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " {" + strings.Join(parts, ", ") + "}"
+}
+
+// alertObjectEvidence cites the gathered pod or node an alert's labels name.
+func (c *evalContext) alertObjectEvidence(l map[string]string) []Evidence {
+	if l["pod"] != "" && l["namespace"] != "" {
+		if o, _ := c.store.Get(store.Pods, l["namespace"], l["pod"]); o != nil {
+			status := ""
+			if p := c.pods[o.UID+"/"+o.Namespace+"/"+o.Name]; p != nil {
+				status = fmt.Sprintf("STATUS %s, READY %s, RESTARTS %s", p.Columns.Status, p.Columns.Ready, p.Columns.Restarts)
+			}
+			return []Evidence{objectEvidence(o, "named by the alert; "+status)}
+		}
+	}
+	if l["node"] != "" {
+		if o, _ := c.store.Get(store.Nodes, "", l["node"]); o != nil {
+			return []Evidence{objectEvidence(o, "named by the alert")}
+		}
+	}
+	return nil
+}
+
+// etcdUnhealthy fires when etcd's own report (etcd_info/) lists unhealthy
+// endpoints or active alarms (NOSPACE: the database reached its quota and
+// etcd accepts only reads and deletes).
+type etcdUnhealthy struct{}
+
+func (m *etcdUnhealthy) matchCluster(c *evalContext) []clusterHit {
+	e := c.etcd
+	if e == nil || len(e.Unhealthy) == 0 && len(e.Alarms) == 0 {
+		return nil
+	}
+	var ev []Evidence
+	for _, s := range e.Sources {
+		text := "etcd report"
+		switch {
+		case strings.HasSuffix(s.Path, "endpoint_health.json") && len(e.Unhealthy) > 0:
+			text = "unhealthy: " + strings.Join(e.Unhealthy, "; ")
+		case strings.HasSuffix(s.Path, "alarm_list.json") && len(e.Alarms) > 0:
+			text = "alarms: " + strings.Join(e.Alarms, "; ")
+		case strings.HasSuffix(s.Path, "endpoint_status.json"):
+			text = fmt.Sprintf("largest database %d MiB", e.MaxDBSize>>20)
+		default:
+			continue
+		}
+		ev = append(ev, Evidence{Source: s, Kind: "object", Text: text})
+	}
+	v := Vars{"About": strings.Join(append(append([]string{}, e.Unhealthy...), e.Alarms...), "; "),
+		"Count": fmt.Sprintf("%d of %d", len(e.Unhealthy), e.Endpoints), "Message": fmt.Sprintf("largest database %d MiB", e.MaxDBSize>>20)}
+	return []clusterHit{{object: &store.Object{Kind: store.Kind{Group: "etcd", Resource: "clusters"}, Name: "etcd"}, kind: "Etcd", hit: hit{Vars: v, Evidence: ev}}}
+}
+
+// poolDegraded fires for a MachineConfigPool that is Degraded (or
+// NodeDegraded/RenderDegraded), or has degraded machines: nodes of the pool
+// do not run the configuration it renders, often the cause of node-level
+// symptoms (a KubeletConfig not applied, a node stuck updating).
+type poolDegraded struct{}
+
+func (m *poolDegraded) reads() []store.Kind { return []store.Kind{store.MachineConfigPools} }
+
+func (m *poolDegraded) matchCluster(c *evalContext) []clusterHit {
+	pools, _ := c.store.List(store.MachineConfigPools, "")
+	var out []clusterHit
+	for _, o := range pools {
+		mcp := store.Typed[openshift.MachineConfigPool](o)
+		if mcp == nil {
+			continue
+		}
+		var why []string
+		for _, cond := range mcp.Status.Conditions {
+			if cond.Status == "True" && (cond.Type == "Degraded" || cond.Type == "NodeDegraded" || cond.Type == "RenderDegraded") {
+				why = append(why, fmt.Sprintf("%s since %s: %s", cond.Type, fmtTime(cond.LastTransitionTime.Time), strings.TrimSpace(cond.Message)))
+			}
+		}
+		if len(why) == 0 && mcp.Status.DegradedMachineCount == 0 {
+			continue
+		}
+		v := Vars{"About": orNone(why), "Count": fmt.Sprint(mcp.Status.DegradedMachineCount), "Pool": o.Name,
+			"Message": fmt.Sprintf("%d of %d machines updated to %s", mcp.Status.UpdatedMachineCount, mcp.Status.MachineCount, mcp.Spec.Configuration.Name)}
+		ev := []Evidence{objectEvidence(o, fmt.Sprintf("degradedMachineCount %d, updatedMachineCount %d of machineCount %d; %s", mcp.Status.DegradedMachineCount, mcp.Status.UpdatedMachineCount, mcp.Status.MachineCount, strings.Join(why, "; ")))}
+		out = append(out, clusterHit{object: o, kind: "MachineConfigPool", hit: hit{Vars: v, Evidence: ev}})
+	}
+	return out
+}
