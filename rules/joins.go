@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -1496,6 +1497,94 @@ func joinNodeDown(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	res.Fix = fmt.Sprintf("Bring node %s back: approve its pending CSRs after checking them (`oc get csr`, `oc adm certificate approve <name>`), restart the kubelet, or, once the node is confirmed down, force-delete the pod (`oc -n %s delete pod %s --grace-period=0 --force`).", node, p.Object.Namespace, p.Object.Name)
 	if len(pending) == 0 && certs == 0 {
 		res.Fix = fmt.Sprintf("Bring node %s back (kubelet, network, machine), or, once it is confirmed down, force-delete the pod (`oc -n %s delete pod %s --grace-period=0 --force`).", node, p.Object.Namespace, p.Object.Name)
+	}
+	return res
+}
+
+// ---- cniAgent ----------------------------------------------------------------------
+
+// cniAgentNamespaces are the namespaces of the node agents that set up pod
+// networks: a restart of one of their containers on a node fails the
+// sandboxes created on that node while it is down.
+var cniAgentNamespaces = []string{"openshift-ovn-kubernetes", "openshift-sdn", "openshift-multus", "kube-system", "calico-system", "cilium"}
+
+// cniAgentWindow is how long before the first sandbox failure an agent's
+// restart counts as its cause.
+const cniAgentWindow = 10 * time.Minute
+
+func init() {
+	joins["cniAgent"] = join{
+		doc:   "sandbox failure on a node → the network plugin's node agents on that node (ovnkube-node, sdn, multus, ...) → a container of theirs that restarted, or is not ready, within 10 minutes before the failures. Decides when an agent was down when the sandboxes failed.",
+		reads: nil,
+		run:   joinCNIAgent,
+	}
+}
+
+func joinCNIAgent(c *evalContext, p *parser.Pod, h *hit) joinResult {
+	node := p.Object.Spec.NodeName
+	if node == "" {
+		return joinResult{}
+	}
+	// When the sandbox failures began: the oldest sandbox event or kubelet line.
+	var first time.Time
+	var firstEv *Evidence
+	for _, e := range p.Events {
+		if e.Object.Reason != "FailedCreatePodSandBox" {
+			continue
+		}
+		t := e.Object.FirstTimestamp.Time
+		if t.IsZero() {
+			t = e.When
+		}
+		if first.IsZero() || t.Before(first) {
+			first = t
+			ev := Evidence{Source: e.Source, Kind: "event", Time: e.When, Count: e.Count(), Text: fmt.Sprintf("%s %s: %s", eventType(e), e.Object.Reason, strings.TrimSpace(e.Object.Message))}
+			firstEv = &ev
+		}
+	}
+	for _, g := range p.NodeLog {
+		if g.Class == nodelog.ClassSandbox && !g.First.IsZero() && (first.IsZero() || g.First.Before(first)) {
+			first = g.First
+		}
+	}
+	if first.IsZero() {
+		return joinResult{}
+	}
+	var res joinResult
+	if firstEv != nil {
+		res.Evidence = append(res.Evidence, *firstEv)
+	}
+	for _, o := range c.store.PodsOnNode(node) {
+		if !slices.Contains(cniAgentNamespaces, o.Namespace) {
+			continue
+		}
+		agent := c.pods[o.UID+"/"+o.Namespace+"/"+o.Name]
+		if agent == nil || agent == p {
+			continue
+		}
+		for _, cs := range containers(agent, nil) {
+			st := cs.Status
+			t := st.LastTerminationState.Terminated
+			if t == nil {
+				continue
+			}
+			// The agent's container was down from its last termination
+			// until it ran again; sandboxes failing then are its doing.
+			down := t.FinishedAt.Time
+			up := down
+			if r := st.State.Running; r != nil {
+				up = r.StartedAt.Time
+			}
+			if down.IsZero() || down.After(first.Add(time.Minute)) || up.Before(first.Add(-cniAgentWindow)) && down.Before(first.Add(-cniAgentWindow)) {
+				continue
+			}
+			res.Decided = true
+			res.Cause = fmt.Sprintf("The network plugin's node agent on %s was down when the sandbox failures began (%s): container %s of %s/%s terminated at %s (%s, exit code %d) and ran again at %s, %d restarts in all. CNI calls on the node fail while it restarts; the pod's own configuration is not the cause.",
+				node, fmtTime(first), cs.Name, o.Namespace, o.Name, fmtTime(down), orDash(t.Reason), t.ExitCode, fmtTime(up), st.RestartCount)
+			res.Fix = fmt.Sprintf("Find why %s restarted (`oc -n %s logs %s -c %s --previous`); once it runs, delete the stuck pod so it gets a new sandbox.", o.Name, o.Namespace, o.Name, cs.Name)
+			res.Evidence = append(res.Evidence, objectEvidence(o, fmt.Sprintf("container %s lastState terminated %s exitCode %d at %s; restartCount %d", cs.Name, orDash(t.Reason), t.ExitCode, fmtTime(down), st.RestartCount)))
+			return res
+		}
 	}
 	return res
 }
