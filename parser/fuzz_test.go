@@ -292,3 +292,45 @@ func FuzzLoadArchive(f *testing.F) {
 		}
 	})
 }
+
+// FuzzObjectFiles reads arbitrary bytes as the object files the store and the
+// cluster signals read: a namespaced list, a per-object file, a cluster-scoped
+// list, the Prometheus rules dump and etcd's reports. Nothing may panic, and
+// the store must stay consistent (Freeze, lookups) whatever was read.
+func FuzzObjectFiles(f *testing.F) {
+	names := []string{"mg/x/namespaces/shop/core/configmaps.yaml", "mg/x/namespaces/shop/apps/daemonsets/agent.json",
+		"mg/x/cluster-scoped-resources/machineconfiguration.openshift.io/kubeletconfigs.yaml",
+		"mg/x/namespaces/shop/networking.k8s.io/networkpolicies.yaml",
+		"mg/x/monitoring/prometheus/rules.json", "mg/x/etcd_info/endpoint_health.json", "mg/x/etcd_info/alarm_list.json"}
+	f.Add([]byte("apiVersion: v1\nitems:\n- apiVersion: v1\n  data:\n    a: b\n  kind: ConfigMap\n  metadata:\n    name: c\n    namespace: shop\nkind: List\n"))
+	f.Add([]byte(`{"kind":"DaemonSetList","items":[{"metadata":{"name":"d","namespace":"shop"},"spec":{"template":{"spec":{"tolerations":[{"operator":"Exists"}]}}}}]}`))
+	f.Add([]byte(`{"status":"success","data":{"groups":[{"rules":[{"type":"alerting","name":"A","alerts":[{"state":"firing","labels":{"severity":"critical"}}]}]}]}}`))
+	f.Add([]byte(`[{"endpoint":"https://10.0.0.1:2379","health":false,"error":"x"}]`))
+	f.Add([]byte(`{"alarms":[{"memberID":1,"alarm":"NOSPACE"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<20 {
+			return
+		}
+		b := newBuilder("in")
+		b.health = &b.g.Health
+		b.startWorkers(1)
+		for _, n := range names {
+			c := classify(n)
+			if c.Kind == kindOther {
+				t.Fatalf("%s not classified", n)
+			}
+			_ = b.decodeHeavy(n, c, data)
+		}
+		b.stopWorkers()
+		b.objects.Freeze()
+		for _, k := range TypedKinds() {
+			objs, _ := b.objects.List(k, "*")
+			for _, o := range objs {
+				if o.Name == "" {
+					t.Fatalf("object without a name indexed: %+v", o)
+				}
+				b.objects.Get(k, o.Namespace, o.Name)
+			}
+		}
+	})
+}
