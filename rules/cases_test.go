@@ -61,7 +61,12 @@ type gatherCase struct {
 	Objects         []string             `json:"objects"`
 	Gathered        []string             `json:"gathered"`
 	Alerts          []parser.Alert       `json:"alerts"`
-	Etcd            *parser.EtcdHealth   `json:"etcd"`
+	// HintHas are words the fired rule's hint or remediation must hold (the
+	// deciding object and value); HintLacks, words its hint must not (a cause
+	// the evidence rules out). Fires cases only, case-insensitive.
+	HintHas   []string           `json:"hintHas"`
+	HintLacks []string           `json:"hintLacks"`
+	Etcd      *parser.EtcdHealth `json:"etcd"`
 }
 
 type logCase struct {
@@ -309,8 +314,26 @@ func TestRuleCases(t *testing.T) {
 				t.Fatalf("%s needs at least one fires case and one quiet case", f)
 			}
 			for _, c := range rc.Fires {
-				if got := firedRules(Evaluate(table, c.build(t))); !got[id] {
+				findings := Evaluate(table, c.build(t))
+				if got := firedRules(findings); !got[id] {
 					t.Errorf("fires case %q: rule %s did not fire (fired: %v)", c.Name, id, keys(got))
+					continue
+				}
+				for _, f := range findings {
+					if f.Rule.ID != id {
+						continue
+					}
+					words := strings.ToLower(f.Hint + "\n" + strings.Join(f.Remediation, "\n"))
+					for _, want := range c.HintHas {
+						if !strings.Contains(words, strings.ToLower(want)) {
+							t.Errorf("fires case %q: the finding's hint and remediation lack %q:\n%s\n%s", c.Name, want, f.Hint, strings.Join(f.Remediation, "\n"))
+						}
+					}
+					for _, bad := range c.HintLacks {
+						if strings.Contains(strings.ToLower(f.Hint), strings.ToLower(bad)) {
+							t.Errorf("fires case %q: the finding states %q, which the case rules out:\n%s", c.Name, bad, f.Hint)
+						}
+					}
 				}
 			}
 			for _, c := range rc.Quiet {

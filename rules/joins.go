@@ -1588,3 +1588,84 @@ func joinCNIAgent(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	}
 	return res
 }
+
+// ---- nodeRequests -------------------------------------------------------------------
+
+func init() {
+	joins["nodeRequests"] = join{
+		doc:   "\"Insufficient cpu/memory\" → the nodes the pod may use (selector and taints) → the requests of the pods bound to each against its allocatable. Decides when the gathered pods' requests leave no such node room for the pod's request, naming the largest room left.",
+		reads: nil,
+		run:   joinNodeRequests,
+	}
+}
+
+var insufficientRe = regexp.MustCompile(`Insufficient ([a-z0-9./_-]{1,63})`)
+
+func joinNodeRequests(c *evalContext, p *parser.Pod, h *hit) joinResult {
+	var res joinResult
+	var resources []corev1.ResourceName
+	for _, m := range insufficientRe.FindAllStringSubmatch(h.Vars["Message"], 4) {
+		if r := corev1.ResourceName(m[1]); !slices.Contains(resources, r) {
+			resources = append(resources, r)
+		}
+	}
+	if len(resources) == 0 {
+		return res
+	}
+	verdicts, cov := c.nodeVerdicts(p)
+	if cov == store.NotGathered || len(verdicts) == 0 {
+		res.Missing = append(res.Missing, notGathered("Node objects, so the room left on each node could not be computed"))
+		return res
+	}
+	var parts []string
+	decided := true
+	for _, r := range resources {
+		want, _ := store.PodResources(&p.Object.Spec, r, false)
+		if want.IsZero() {
+			decided = false
+			continue
+		}
+		bestFree := resource.Quantity{}
+		bestNode := ""
+		candidates := 0
+		for _, v := range verdicts {
+			if !v.selected || len(v.taints) > 0 || v.cordoned {
+				continue
+			}
+			alloc, ok := v.node.Status.Allocatable[r]
+			if !ok {
+				continue
+			}
+			candidates++
+			used := resource.Quantity{}
+			for _, o := range c.store.PodsOnNode(v.node.Name) {
+				if pod := store.Typed[corev1.Pod](o); pod != nil && !store.Terminal(pod) {
+					q, _ := store.PodResources(&pod.Spec, r, false)
+					used.Add(q)
+				}
+			}
+			free := alloc.DeepCopy()
+			free.Sub(used)
+			if free.Cmp(want) >= 0 {
+				decided = false // the gathered pods leave room: the gather lacks some pods, or it changed
+			}
+			if bestNode == "" || free.Cmp(bestFree) > 0 {
+				bestFree, bestNode = free, v.node.Name
+			}
+			res.Evidence = append(res.Evidence, objectEvidence(v.obj, fmt.Sprintf("allocatable %s %s, requested by its gathered pods %s", r, alloc.String(), used.String())))
+		}
+		if candidates == 0 {
+			decided = false
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("it requests %s %s, and the most %s left on any of the %d nodes it may use is %s on %s", want.String(), r, r, candidates, bestFree.String(), bestNode))
+	}
+	if !decided || len(parts) == 0 {
+		res.Evidence = nil
+		return res
+	}
+	res.Decided = true
+	res.Cause = "Requests, not use, decide: " + strings.Join(parts, "; ") + " (requests of the pods bound to each node, against its allocatable)."
+	res.Fix = "Lower the pod's requests to what it uses, free requests on the nodes (scale down or right-size other workloads), or add nodes to the pool."
+	return res
+}
