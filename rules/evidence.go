@@ -128,22 +128,27 @@ func (c *evalContext) podVars(p *parser.Pod) Vars {
 		"Restarts":  p.Columns.Restarts,
 		"Stage":     p.Stage.Condition,
 	}
-	if ref := ownerOf(&p.Object); ref != "" {
+	if ref := c.topOwner(p); ref != "" {
 		v["Owner"] = ref
 	}
 	return v
 }
 
-func ownerOf(pod *corev1.Pod) string {
-	for _, o := range pod.OwnerReferences {
-		if o.Controller != nil && *o.Controller {
-			return o.Kind + "/" + o.Name
+// topOwner names the object a remediation should edit: the pod's top
+// controller as the store resolves it (ReplicaSet → Deployment, Job →
+// CronJob); when the ReplicaSet was not gathered, its Deployment is known
+// from the pod-template-hash suffix of its name.
+func (c *evalContext) topOwner(p *parser.Pod) string {
+	top, ok := c.store.TopController(p.Object.Namespace, store.PodOwners(&p.Object))
+	if !ok {
+		return ""
+	}
+	if top.Object == nil && top.Kind == "ReplicaSet" {
+		if w := workload(p); strings.HasPrefix(w, "Deployment/") {
+			return w
 		}
 	}
-	if len(pod.OwnerReferences) > 0 {
-		return pod.OwnerReferences[0].Kind + "/" + pod.OwnerReferences[0].Name
-	}
-	return ""
+	return top.Kind + "/" + top.Name
 }
 
 // containerHit starts a hit for one container with its values filled in.

@@ -87,11 +87,6 @@ var joins = map[string]join{
 		reads: []store.Kind{store.Services, store.Endpoints, store.NetworkPolicies},
 		run:   joinDNSEgress,
 	},
-	"topController": {
-		doc:   "pod → its top controller (ReplicaSet → Deployment, Job → CronJob) so remediation names the object to edit; fills {{.Owner}}.",
-		reads: nil,
-		run:   joinTopController,
-	},
 }
 
 // JoinNames lists the joins a rule may name, sorted.
@@ -1237,16 +1232,6 @@ func egressText(np *networkingv1.NetworkPolicy) string {
 		return "none (deny all)"
 	}
 	return strings.Join(parts, "; ")
-}
-
-// ---- topController ---------------------------------------------------------------
-
-func joinTopController(c *evalContext, p *parser.Pod, h *hit) joinResult {
-	top, ok := c.store.TopController(p.Object.Namespace, store.PodOwners(&p.Object))
-	if !ok {
-		return joinResult{}
-	}
-	return joinResult{Vars: map[string]string{"Owner": top.Kind + "/" + top.Name}}
 }
 
 // ---- container logs of a pod or its siblings ------------------------------------
