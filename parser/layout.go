@@ -2,6 +2,7 @@ package parser
 
 import (
 	"fmt"
+	"github.com/mgtriage/mgtriage/parser/store"
 	"path"
 	"regexp"
 	"sort"
@@ -194,12 +195,7 @@ func dirKey(dir string) string {
 	return dir
 }
 
-func shortHost(h string) string {
-	if i := strings.IndexByte(h, '.'); i > 0 {
-		return h[:i]
-	}
-	return h
-}
+func shortHost(h string) string { return store.HostKey(h) }
 
 // SeveralGathersError is returned by Load when the input holds must-gathers
 // of different clusters, or of one cluster taken at different times: merged,

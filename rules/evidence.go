@@ -64,12 +64,7 @@ func newEvalContext(g *parser.Gather) *evalContext {
 	return c
 }
 
-func shortName(host string) string {
-	if i := strings.IndexByte(host, '.'); i > 0 {
-		return host[:i]
-	}
-	return host
-}
+func shortName(host string) string { return store.HostKey(host) }
 
 func (c *evalContext) hasKubeletLog(node string) bool {
 	return c.kubeletLogs[node] || c.kubeletLogs[shortName(node)]

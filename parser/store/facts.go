@@ -236,3 +236,13 @@ func sortedKeys(m map[string]string) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// HostKey is how a node and a journal host are matched: the short host name
+// (a Node may be named by its FQDN while its journal says the short name, or
+// the reverse). Every join between nodes and host-keyed logs uses it.
+func HostKey(host string) string {
+	if i := strings.IndexByte(host, '.'); i > 0 {
+		return host[:i]
+	}
+	return host
+}
