@@ -51,15 +51,35 @@ func TypedKinds() []store.Kind {
 }
 
 func decodeAs[T any](data []byte) (any, error) {
+	var obj *T
 	if isJSON(data) {
-		obj := new(T)
+		obj = new(T)
 		if err := json.Unmarshal(data, obj); err != nil {
 			return nil, err
 		}
-		return obj, nil
+	} else {
+		var err error
+		if obj, err = decodeObject[T](data); err != nil {
+			return nil, err
+		}
 	}
-	return decodeObject[T](data)
+	// managedFields are often the largest part of an object and nothing
+	// reads them: the store keeps the object without.
+	if m, ok := any(obj).(interface{ SetManagedFields([]metav1.ManagedFieldsEntry) }); ok {
+		m.SetManagedFields(nil)
+	}
+	return obj, nil
 }
+
+// keepLabels are the kinds whose labels joins match against selectors
+// without decoding them (Namespaces for NetworkPolicy namespaceSelectors);
+// typed kinds keep theirs in the typed object.
+var keepLabels = map[store.Kind]bool{store.Namespaces: true}
+
+// keepOwners are the controller kinds whose owner references lead a pod to
+// its top controller.
+var keepOwners = map[store.Kind]bool{store.ReplicaSets: true, store.Jobs: true, store.Deployments: true, store.StatefulSets: true,
+	store.DaemonSets: true, {Group: "", Resource: "replicationcontrollers"}: true}
 
 // keyKinds are the kinds whose key names (never values) the store keeps.
 var keyKinds = map[store.Kind]bool{store.ConfigMaps: true, store.Secrets: true}
@@ -211,7 +231,13 @@ func objectOf(k store.Kind, item []byte, decode func([]byte) (any, error)) (*sto
 			return nil, fmt.Errorf("not a %s object (no metadata.name)", k)
 		}
 	}
-	o.Name, o.Namespace, o.UID, o.Labels, o.Owners = meta.Name, meta.Namespace, meta.UID, meta.Labels, meta.Owners
+	o.Name, o.Namespace, o.UID = meta.Name, meta.Namespace, meta.UID
+	if keepLabels[k] {
+		o.Labels = meta.Labels
+	}
+	if keepOwners[k] {
+		o.Owners = meta.Owners
+	}
 	if keyKinds[k] {
 		o.Keys = meta.Keys
 	}

@@ -140,7 +140,7 @@ func (s *Store) PoolKubeletConfigs(pool *Object) ([]*Object, Coverage) {
 	kcs, cov := s.List(KubeletConfigs, "")
 	var out []*Object
 	for _, o := range kcs {
-		if kc := Typed[openshift.KubeletConfig](o); kc != nil && LabelSelectorMatches(kc.Spec.MachineConfigPoolSelector, pool.Labels) {
+		if kc := Typed[openshift.KubeletConfig](o); kc != nil && LabelSelectorMatches(kc.Spec.MachineConfigPoolSelector, poolLabels(pool)) {
 			out = append(out, o)
 		}
 	}
@@ -171,4 +171,11 @@ func (s *Store) NamespaceLabels(ns string) map[string]string {
 		return o.Labels
 	}
 	return map[string]string{"kubernetes.io/metadata.name": ns}
+}
+
+func poolLabels(pool *Object) map[string]string {
+	if mcp := Typed[openshift.MachineConfigPool](pool); mcp != nil {
+		return mcp.Labels
+	}
+	return pool.Labels
 }

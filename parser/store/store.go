@@ -94,7 +94,9 @@ func (c Coverage) String() string {
 }
 
 // Object is one gathered object: its identity, where it came from, its labels
-// and, for ConfigMaps and Secrets, its key names. Typed holds the decoded
+// (kept for pods, nodes and namespaces; other typed kinds hold theirs in
+// Typed), its owner references (controllers) and, for ConfigMaps and
+// Secrets, its key names. Typed holds the decoded
 // object (a pointer to a k8s.io/api or parser/openshift type) when its kind is
 // decoded, nil otherwise.
 type Object struct {
