@@ -65,7 +65,9 @@ func decodeAs[T any](data []byte) (any, error) {
 	}
 	// managedFields are often the largest part of an object and nothing
 	// reads them: the store keeps the object without.
-	if m, ok := any(obj).(interface{ SetManagedFields([]metav1.ManagedFieldsEntry) }); ok {
+	if m, ok := any(obj).(interface {
+		SetManagedFields([]metav1.ManagedFieldsEntry)
+	}); ok {
 		m.SetManagedFields(nil)
 	}
 	return obj, nil
