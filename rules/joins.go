@@ -328,7 +328,11 @@ func joinNodeEligibility(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	switch {
 	case len(tainted) > 0 && len(cordoned) == 0:
 		res.Cause = fmt.Sprintf("Taint, not capacity: %s carries a taint the pod does not tolerate: %s.", subject, list(tainted, 6))
-		res.Fix = fmt.Sprintf("Add a toleration for %s to the pod's controller, or target nodes without that taint; do not remove the taint from nodes whose role needs it.", list(taintKeys, 4))
+		where := "the pod's controller"
+		if len(p.Object.OwnerReferences) == 0 {
+			where = "the pod (it has no controller: recreate it)"
+		}
+		res.Fix = fmt.Sprintf("Add a toleration for %s to %s, or target nodes without that taint; do not remove the taint from nodes whose role needs it.", list(taintKeys, 4), where)
 	case len(tainted) == 0:
 		res.Cause = fmt.Sprintf("Cordoned, not capacity: %s is cordoned (spec.unschedulable): %s.", subject, list(cordoned, 6))
 		res.Fix = "Uncordon the node when its maintenance is over (`oc adm uncordon NODE`), or let the pod select other nodes."
@@ -433,27 +437,28 @@ func joinPodCapacity(c *evalContext, p *parser.Pod, h *hit) joinResult {
 			continue
 		}
 		if int64(running) >= allocatable.Value() {
-			full = append(full, fmt.Sprintf("%s (%d pods bound, %d allocatable)", v.node.Name, running, allocatable.Value()))
+			full = append(full, fmt.Sprintf("%s (%s bound, %d allocatable)", v.node.Name, countOf(running, "pod", "pods"), allocatable.Value()))
 		} else {
 			// The scheduler counts pods of every namespace; a gather may hold
 			// only some of them.
-			full = append(full, fmt.Sprintf("%s (%d allocatable; %d of its pods are in the gather)", v.node.Name, allocatable.Value(), running))
+			full = append(full, fmt.Sprintf("%s (%d allocatable; the gather holds %s bound to it)", v.node.Name, allocatable.Value(), countOf(running, "pod", "pods")))
 		}
 		fullNodes = append(fullNodes, v)
-		res.Evidence = append(res.Evidence, objectEvidence(v.obj, fmt.Sprintf("status.allocatable.pods: %d, capacity cpu %s; %d pods bound to it in the gather", allocatable.Value(), v.node.Status.Capacity.Cpu().String(), running)))
+		res.Evidence = append(res.Evidence, objectEvidence(v.obj, fmt.Sprintf("status.allocatable.pods: %d, capacity cpu %s; the gather holds %s bound to it", allocatable.Value(), v.node.Status.Capacity.Cpu().String(), countOf(running, "pod", "pods"))))
 	}
 	if len(fullNodes) == 0 {
 		return joinResult{}
 	}
 	limit := fullNodes[0].node.Status.Allocatable[corev1.ResourcePods]
 	res.Decided = true
-	res.Cause = fmt.Sprintf("The scheduler finds the nodes the pod may use at their pod limit (Too many pods), not short of CPU or memory: %s.", list(full, 6))
+	res.Cause = fmt.Sprintf("the scheduler finds the nodes the pod may use at their pod limit (Too many pods), not short of CPU or memory: %s.", list(full, 6))
 	if limit.Value() >= defaultMaxPods {
 		res.Fix = "Add nodes or move pods; the pod limit is the default maxPods."
 		return res
 	}
-	// Which KubeletConfig sets the low limit?
+	// Which KubeletConfig sets the low limit? Only one whose numbers give it.
 	var why []string
+	usesPerCore := false
 	kcSeen := map[string]bool{}
 	pools, poolCov := c.store.NodePools(fullNodes[0].node)
 	for _, pool := range pools {
@@ -469,10 +474,18 @@ func joinPodCapacity(c *evalContext, p *parser.Pod, h *hit) joinResult {
 			}
 			kcSeen[o.Name] = true
 			set := kc.Spec.KubeletConfig
+			cpus := fullNodes[0].node.Status.Capacity.Cpu().Value()
+			// The kubelet's pod limit: maxPods (default 250 on OpenShift),
+			// lowered to podsPerCore × CPUs when that is set and smaller.
+			effective := int64(defaultMaxPods)
 			var parts []string
-			if set.PodsPerCore != nil {
-				cpus := fullNodes[0].node.Status.Capacity.Cpu().Value()
-				parts = append(parts, fmt.Sprintf("podsPerCore: %d (× %d CPUs = %d pods)", *set.PodsPerCore, cpus, *set.PodsPerCore*cpus))
+			if set.MaxPods != nil && *set.MaxPods > 0 {
+				effective = *set.MaxPods
+			}
+			if set.PodsPerCore != nil && *set.PodsPerCore > 0 && cpus > 0 && *set.PodsPerCore <= 1<<20 {
+				perCore := *set.PodsPerCore * cpus
+				parts = append(parts, fmt.Sprintf("podsPerCore: %d (× %d CPUs = %d pods)", *set.PodsPerCore, cpus, perCore))
+				effective = min(effective, perCore)
 			}
 			if set.MaxPods != nil {
 				parts = append(parts, fmt.Sprintf("maxPods: %d", *set.MaxPods))
@@ -480,17 +493,27 @@ func joinPodCapacity(c *evalContext, p *parser.Pod, h *hit) joinResult {
 			if len(parts) == 0 {
 				continue
 			}
-			why = append(why, fmt.Sprintf("KubeletConfig %s sets %s for MachineConfigPool %s", o.Name, strings.Join(parts, " and "), pool.Name))
 			res.Evidence = append(res.Evidence, objectEvidence(o, strings.Join(parts, ", ")+" for pool "+pool.Name))
+			if effective != limit.Value() {
+				continue // its numbers do not give this limit: not the cause
+			}
+			why = append(why, fmt.Sprintf("KubeletConfig %s sets %s for MachineConfigPool %s", o.Name, strings.Join(parts, " and "), pool.Name))
+			if set.PodsPerCore != nil && *set.PodsPerCore*cpus == effective {
+				usesPerCore = true
+			}
 		}
 	}
 	if poolCov == store.NotGathered {
 		res.Missing = append(res.Missing, notGathered("MachineConfigPools, so the KubeletConfig that sets the pod limit could not be found"))
 	}
-	if len(why) > 0 {
+	switch {
+	case len(why) > 0 && usesPerCore:
 		res.Cause += fmt.Sprintf(" They allow only %d pods because %s: the kubelet takes the lower of podsPerCore × CPUs and maxPods.", limit.Value(), list(why, 3))
 		res.Fix = "Raise or remove podsPerCore (or raise maxPods) in that KubeletConfig, or add nodes to the pool."
-	} else {
+	case len(why) > 0:
+		res.Cause += fmt.Sprintf(" They allow only %d pods because %s.", limit.Value(), list(why, 3))
+		res.Fix = "Raise maxPods in that KubeletConfig, or add nodes to the pool."
+	default:
 		res.Cause += fmt.Sprintf(" Their pod limit (%d) is below the default maxPods of %d; no gathered KubeletConfig explains it.", limit.Value(), defaultMaxPods)
 		res.Fix = "Find the kubelet setting that lowers maxPods (KubeletConfig podsPerCore/maxPods) or add nodes."
 	}
@@ -537,7 +560,7 @@ func (c *evalContext) missingObject(kind store.Kind, word, ns, name string) join
 		res.Cause = fmt.Sprintf("%s %s exists in the gather: it was created after the kubelet's last attempt, or the pod is pending a restart.", word, name)
 		return res
 	case store.NotGathered, store.Filtered:
-		res.Missing = []string{notGathered(fmt.Sprintf("the %ss of namespace %s, so whether %s exists under another name could not be checked", word, ns, name))}
+		res.Missing = []string{notGathered(fmt.Sprintf("the %ss of namespace %s, so whether %s exists, or exists under another name, could not be checked", word, ns, name))}
 		return res
 	}
 	all, _ := c.store.List(kind, ns)
@@ -720,24 +743,33 @@ func joinCSINodePlugin(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		res.Missing = append(res.Missing, notGathered("DaemonSets, so the driver's node plugin could not be checked"))
 		return res
 	}
+	// The driver's node plugin is the DaemonSet whose pod template names
+	// the driver (args, env, the registrar's kubelet-registration-path);
+	// else, every CSI node plugin runs the node-driver-registrar sidecar:
+	// such DaemonSets with pods on the nodes that register the driver.
 	var plugins []*store.Object
 	for _, o := range dss {
 		if ds := store.Typed[appsv1.DaemonSet](o); ds != nil && templateMentions(&ds.Spec.Template.Spec, driver) {
 			plugins = append(plugins, o)
 		}
 	}
-	if len(plugins) == 0 && len(registeredOn) > 0 {
+	if len(plugins) == 0 {
+		var registrars []*store.Object
 		for _, o := range dss {
 			ds := store.Typed[appsv1.DaemonSet](o)
-			if ds == nil || !strings.Contains(strings.ToLower(o.Name), "csi") && !strings.Contains(strings.ToLower(o.Name), "plugin") {
+			if ds == nil || !hasRegistrar(&ds.Spec.Template.Spec) {
 				continue
 			}
+			registrars = append(registrars, o)
 			for _, po := range c.store.PodsOwnedBy(o.Namespace, "DaemonSet", o.Name) {
 				if pod := store.Typed[corev1.Pod](po); pod != nil && contains(registeredOn, pod.Spec.NodeName) {
 					plugins = append(plugins, o)
 					break
 				}
 			}
+		}
+		if len(plugins) == 0 && len(registrars) == 1 {
+			plugins = registrars // the cluster's only CSI node plugin
 		}
 	}
 	for _, o := range plugins {
@@ -800,6 +832,23 @@ func (c *evalContext) podStatusText(p *corev1.Pod) string {
 		return fmt.Sprintf("STATUS %s, READY %s, RESTARTS %s", mp.Columns.Status, mp.Columns.Ready, mp.Columns.Restarts)
 	}
 	return "phase " + string(p.Status.Phase)
+}
+
+// hasRegistrar reports whether a pod template runs the CSI
+// node-driver-registrar sidecar, which every CSI node plugin runs to
+// register its driver with the kubelet.
+func hasRegistrar(spec *corev1.PodSpec) bool {
+	for _, ct := range spec.Containers {
+		if strings.Contains(ct.Name, "registrar") || strings.Contains(ct.Image, "node-driver-registrar") {
+			return true
+		}
+		for _, a := range ct.Args {
+			if strings.Contains(a, "kubelet-registration-path") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func templateMentions(spec *corev1.PodSpec, s string) bool {
@@ -981,6 +1030,18 @@ func humanBytes(q resource.Quantity) string {
 // failure in name resolution"), Node.js (EAI_AGAIN) and dig.
 var dnsTimeoutRe = regexp.MustCompile(`lookup (\S{1,253}) on \[?([0-9a-fA-F.:]{2,45}?)\]?:(\d{1,5}): .{0,200}?(?:i/o timeout|timeout|no servers could be reached)|dial udp \[?([0-9a-fA-F.:]{2,45}?)\]?:53: i/o timeout|(?:EAI_AGAIN|Temporary failure in name resolution|no servers could be reached)`)
 
+// dnsHostRe finds the name a glibc or Node.js resolver failure is about.
+var dnsHostRe = regexp.MustCompile(`EAI_AGAIN ([A-Za-z0-9._-]{1,253})|host name "([^"]{1,253})"`)
+
+func dnsFailureWord(line string) string {
+	for _, w := range []string{"EAI_AGAIN", "Temporary failure in name resolution", "no servers could be reached"} {
+		if strings.Contains(line, w) {
+			return w
+		}
+	}
+	return "no answer"
+}
+
 // clusterDNSServices are the Services that serve cluster DNS, for a log line
 // that does not name the server.
 var clusterDNSServices = [][2]string{{"openshift-dns", "dns-default"}, {"kube-system", "kube-dns"}, {"kube-system", "coredns"}, {"kube-system", "rke2-coredns-rke2-coredns"}}
@@ -998,6 +1059,11 @@ func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
 					name, ip, port = m[1], m[2], m[3]
 					if m[4] != "" {
 						ip, port = m[4], "53"
+					}
+					if name == "" {
+						if hm := dnsHostRe.FindStringSubmatch(lines[i].Text); hm != nil {
+							name = hm[1] + hm[2]
+						}
 					}
 					break
 				}
@@ -1027,11 +1093,19 @@ func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	if port == "" {
 		port = "53"
 	}
-	if name == "" {
-		name = "names"
+	// How the log says it: Go's resolver names the server and times out;
+	// glibc and Node.js report a temporary failure without the server.
+	lookups := "DNS lookups"
+	if name != "" {
+		lookups = "DNS lookups of " + name
 	}
-	if ip == "" && svcObj != nil {
-		ip = store.Typed[corev1.Service](svcObj).Spec.ClusterIP
+	failure := "fail without an answer (" + strings.TrimSpace(dnsFailureWord(line.Text)) + ")"
+	if strings.Contains(line.Text, "timeout") {
+		failure = "time out"
+	}
+	server := ""
+	if ip != "" {
+		server = fmt.Sprintf(" (server %s:%s in the log)", ip, port)
 	}
 	if svcObj == nil {
 		what := "the cluster DNS Service (openshift-dns/dns-default or kube-system/kube-dns)"
@@ -1088,8 +1162,8 @@ func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		return joinResult{}
 	}
 	res.Decided = true
-	res.Cause = fmt.Sprintf("DNS lookups (%s via %s:%s) time out because the namespace's NetworkPolicies (%s) select this pod for Egress and allow no traffic to the DNS pods on port %d: Service %s/%s forwards port %d to targetPort %s, port %d on the pods, and NetworkPolicy is enforced on the pod port after the Service's DNAT.",
-		name, ip, port, list(egress, 4), podPort, svc.Namespace, svc.Name, svcPort, target.String(), podPort)
+	res.Cause = fmt.Sprintf("%s%s %s because the namespace's NetworkPolicies (%s) select this pod for Egress and allow no traffic to the DNS pods on port %d: the cluster DNS Service %s/%s (%s) forwards port %d to targetPort %s, port %d on the pods, and NetworkPolicy is enforced on the pod port after the Service's DNAT.",
+		lookups, server, failure, list(egress, 4), podPort, svc.Namespace, svc.Name, svc.Spec.ClusterIP, svcPort, target.String(), podPort)
 	if len(allowing53) > 0 {
 		res.Cause += fmt.Sprintf(" %s opens port %d only, which never matches.", list(allowing53, 3), svcPort)
 	}
