@@ -114,15 +114,18 @@ func (b *builder) readObjects(p string, c classified, data []byte) []error {
 	}
 	add := func(item []byte, line int) error {
 		o, err := objectOf(k, item, decode)
-		if err != nil {
+		if o == nil {
 			return err
 		}
+		// An object whose typed form does not decode is still indexed by its
+		// metadata (it exists; joins say they could not read it), and the
+		// error becomes a gather problem.
 		if o.Namespace == "" && k != store.Namespaces {
 			o.Namespace = c.Namespace
 		}
 		o.Source = Source{Path: p, Line: line}
 		b.objects.Add(o)
-		return nil
+		return err
 	}
 	var errs []error
 	switch {
@@ -216,7 +219,7 @@ func objectOf(k store.Kind, item []byte, decode func([]byte) (any, error)) (*sto
 			m, err = decodeObject[metaOnly](item)
 		}
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("cannot read its metadata: %s", plainError(err))
 		}
 		meta = store.Meta{Name: m.Name, Namespace: m.Namespace, UID: string(m.UID), Labels: m.Labels}
 		for _, r := range m.OwnerReferences {
@@ -230,7 +233,10 @@ func objectOf(k store.Kind, item []byte, decode func([]byte) (any, error)) (*sto
 		}
 		sort.Strings(meta.Keys)
 		if meta.Name == "" {
-			return nil, fmt.Errorf("not a %s object (no metadata.name)", k)
+			if !bytes.Contains(item, []byte("apiVersion")) {
+				return nil, nil // not an object at all (a tool's own file): nothing to say
+			}
+			return nil, fmt.Errorf("a %s object without metadata.name, skipped", k)
 		}
 	}
 	o.Name, o.Namespace, o.UID = meta.Name, meta.Namespace, meta.UID
@@ -246,11 +252,20 @@ func objectOf(k store.Kind, item []byte, decode func([]byte) (any, error)) (*sto
 	if decode != nil {
 		t, err := decode(item)
 		if err != nil {
-			return nil, err
+			return o, fmt.Errorf("%s %s: indexed, but its content could not be decoded: %s", k, o.Name, plainError(err))
 		}
 		o.Typed = t
 	}
 	return o, nil
+}
+
+// plainError drops the decoder's Go type names from an error a user reads.
+func plainError(err error) string {
+	msg := err.Error()
+	for _, internal := range []string{"Go value of type parser.metaOnly", "Go struct field ", "error unmarshaling JSON: while decoding JSON: "} {
+		msg = strings.ReplaceAll(msg, internal, map[string]string{"Go value of type parser.metaOnly": "object metadata", "Go struct field ": "field ", "error unmarshaling JSON: while decoding JSON: ": ""}[internal])
+	}
+	return msg
 }
 
 // indexModel adds the gather's pods and nodes to the store, typed, so joins

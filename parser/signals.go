@@ -36,7 +36,8 @@ type EtcdHealth struct {
 	Sources   []Source
 }
 
-// maxAlerts bounds the alerts kept from one rules dump.
+// maxAlerts bounds the alerts kept from one rules dump; critical alerts are
+// kept past it (up to as many again), and a Problem counts what was dropped.
 const maxAlerts = 2000
 
 // readAlerts reads the Prometheus rules API dump (rules.json): every alerting
@@ -63,14 +64,22 @@ func (b *builder) readAlerts(p string, data []byte) error {
 		return fmt.Errorf("not a Prometheus rules dump: %v", err)
 	}
 	var out []Alert
+	dropped, criticals := 0, 0
 	for _, g := range doc.Data.Groups {
 		for _, r := range g.Rules {
 			if r.Type != "alerting" {
 				continue
 			}
 			for _, a := range r.Alerts {
-				if a.State != "firing" && a.State != "pending" || len(out) >= maxAlerts {
+				if a.State != "firing" && a.State != "pending" {
 					continue
+				}
+				if len(out) >= maxAlerts && (a.Labels["severity"] != "critical" || criticals >= maxAlerts) {
+					dropped++
+					continue
+				}
+				if a.Labels["severity"] == "critical" {
+					criticals++
 				}
 				msg := a.Annotations["summary"]
 				for _, k := range []string{"description", "message"} {
@@ -90,6 +99,9 @@ func (b *builder) readAlerts(p string, data []byte) error {
 	b.mu.Lock()
 	b.g.Alerts = append(b.g.Alerts, out...)
 	b.mu.Unlock()
+	if dropped > 0 {
+		return fmt.Errorf("alert limit reached: %d firing or pending alerts kept, %d more not analysed", maxAlerts, dropped)
+	}
 	return nil
 }
 

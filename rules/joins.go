@@ -188,6 +188,12 @@ func objectEvidence(o *store.Object, text string) Evidence {
 
 // notGathered phrases a missing second object: "X: not in the gather, so Y".
 // It is never said of an object that a gathered list lacks (that is absent).
+// unreadable phrases an object that the gather holds but that could not be
+// decoded (the reader reported it as a gather problem).
+func unreadable(o *store.Object, consequence string) string {
+	return o.Ref() + ": in the gather but could not be decoded (see gather problems), so " + consequence
+}
+
 func notGathered(what string) string {
 	if obj, why, ok := strings.Cut(what, ", so "); ok {
 		return obj + ": not in the gather, so " + why
@@ -469,6 +475,10 @@ func joinPodCapacity(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		}
 		for _, o := range kcs {
 			kc := store.Typed[openshift.KubeletConfig](o)
+			if kc == nil && !kcSeen[o.Name] {
+				kcSeen[o.Name] = true
+				res.Missing = append(res.Missing, unreadable(o, "whether it sets the pod limit could not be checked"))
+			}
 			if kc == nil || kcSeen[o.Name] {
 				continue
 			}
@@ -749,7 +759,12 @@ func joinCSINodePlugin(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	// such DaemonSets with pods on the nodes that register the driver.
 	var plugins []*store.Object
 	for _, o := range dss {
-		if ds := store.Typed[appsv1.DaemonSet](o); ds != nil && templateMentions(&ds.Spec.Template.Spec, driver) {
+		ds := store.Typed[appsv1.DaemonSet](o)
+		if ds == nil {
+			res.Missing = append(res.Missing, unreadable(o, "whether it is the driver's node plugin could not be checked"))
+			continue
+		}
+		if templateMentions(&ds.Spec.Template.Spec, driver) {
 			plugins = append(plugins, o)
 		}
 	}
@@ -1139,9 +1154,15 @@ func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	dnsNSLabels := c.store.NamespaceLabels(svc.Namespace)
 	dnsPodLabels := c.servicePodLabels(svc)
 	var egress, allowing53 []string
+	unreadablePolicies := false
 	for _, o := range pols {
 		np := store.Typed[networkingv1.NetworkPolicy](o)
-		if np == nil || !store.LabelSelectorMatches(&np.Spec.PodSelector, p.Object.Labels) || !hasEgress(np) {
+		if np == nil {
+			unreadablePolicies = true
+			res.Missing = append(res.Missing, unreadable(o, "whether it opens DNS could not be checked"))
+			continue
+		}
+		if !store.LabelSelectorMatches(&np.Spec.PodSelector, p.Object.Labels) || !hasEgress(np) {
 			continue
 		}
 		egress = append(egress, o.Name)
@@ -1160,6 +1181,9 @@ func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	}
 	if len(egress) == 0 {
 		return joinResult{}
+	}
+	if unreadablePolicies {
+		return res // a policy that could not be read may open the port
 	}
 	res.Decided = true
 	res.Cause = fmt.Sprintf("%s%s %s because the namespace's NetworkPolicies (%s) select this pod for Egress and allow no traffic to the DNS pods on port %d: the cluster DNS Service %s/%s (%s) forwards port %d to targetPort %s, port %d on the pods, and NetworkPolicy is enforced on the pod port after the Service's DNAT.",

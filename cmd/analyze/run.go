@@ -125,6 +125,13 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.RulesPath != "" {
+		// What validate warns about also matters when the rules are used: a
+		// catch-all rule silently takes the objects of proven causes.
+		for _, w := range rules.Warnings(o.RulesPath) {
+			fmt.Fprintf(o.IO.ErrOut, "analyze: warning: %s\n", w.Error())
+		}
+	}
 	start := time.Now()
 	bar := newReadProgress(o.IO, o.Path)
 	g, err := parser.LoadWith(ctx, o.Path, parser.Options{OnRead: bar.onRead(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers, Decode: table.DecodeKinds()})

@@ -135,13 +135,15 @@ func (s *Store) NodePools(node *corev1.Node) ([]*Object, Coverage) {
 }
 
 // PoolKubeletConfigs returns the KubeletConfigs whose machineConfigPoolSelector
-// selects pool, and the coverage of the KubeletConfigs.
+// selects pool (and those that could not be decoded, whose Typed is nil, for
+// the caller to report), and the coverage of the KubeletConfigs.
 func (s *Store) PoolKubeletConfigs(pool *Object) ([]*Object, Coverage) {
 	kcs, cov := s.List(KubeletConfigs, "")
 	var out []*Object
 	for _, o := range kcs {
-		if kc := Typed[openshift.KubeletConfig](o); kc != nil && LabelSelectorMatches(kc.Spec.MachineConfigPoolSelector, poolLabels(pool)) {
-			out = append(out, o)
+		kc := Typed[openshift.KubeletConfig](o)
+		if kc == nil || LabelSelectorMatches(kc.Spec.MachineConfigPoolSelector, poolLabels(pool)) {
+			out = append(out, o) // an undecodable one is returned for the caller to report
 		}
 	}
 	return out, cov
