@@ -72,7 +72,10 @@ var pathRules = []struct {
 // classify returns what the member at p holds; Kind is kindOther for members
 // the analysis does not read.
 func classify(p string) classified {
-	for _, r := range pathRules {
+	for i, r := range pathRules {
+		if !containsAll(p, pathLiterals[i]) {
+			continue
+		}
 		m := r.re.FindStringSubmatch(p)
 		if m == nil {
 			continue
