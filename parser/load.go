@@ -379,7 +379,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 	switch c.Kind {
 	case kindPodList:
 		var pods []*Pod
-		errs = decodeItemsPartial(data, func(o *corev1.Pod, line int, partial bool) bool {
+		errs = decodeItemsLean(data, func(o *corev1.Pod, line int, partial bool) bool {
 			if b.podCount.Add(1) > MaxPods {
 				b.podLimitOnce.Do(func() {
 					b.problem(p, fmt.Sprintf("more than %d pods in the gather: the pods beyond the limit are not analysed", MaxPods))
@@ -396,7 +396,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		}
 		b.mu.Unlock()
 	case kindPod:
-		o, err := decodeObject[corev1.Pod](data)
+		o, err := decodeObjectLean[corev1.Pod](data)
 		if err != nil {
 			return err
 		}
@@ -408,14 +408,15 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		b.mu.Unlock()
 	case kindEventList:
 		var events []*Event
-		errs = decodeItems(data, func(o *corev1.Event, line int) {
+		errs = decodeItemsLean(data, func(o *corev1.Event, line int, _ bool) bool {
 			events = append(events, &Event{Object: *o, Source: Source{p, line}, When: eventTime(o)})
+			return true
 		})
 		b.mu.Lock()
 		b.g.Events = append(b.g.Events, events...)
 		b.mu.Unlock()
 	case kindNode:
-		o, err := decodeObject[corev1.Node](data)
+		o, err := decodeObjectLean[corev1.Node](data)
 		if err != nil {
 			return err
 		}
@@ -424,7 +425,10 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		b.mu.Unlock()
 	case kindNodeList:
 		var nodes []*Node
-		errs = decodeItems(data, func(o *corev1.Node, line int) { nodes = append(nodes, &Node{Object: *o, Source: Source{p, line}}) })
+		errs = decodeItemsLean(data, func(o *corev1.Node, line int, _ bool) bool {
+			nodes = append(nodes, &Node{Object: *o, Source: Source{p, line}})
+			return true
+		})
 		b.mu.Lock()
 		for _, n := range nodes {
 			b.addNode(n)
@@ -432,7 +436,10 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		b.mu.Unlock()
 	case kindClusterOperators:
 		var ops []Operator
-		errs = decodeItems(data, func(o *openshift.ClusterOperator, line int) { ops = append(ops, operatorSummary(o, Source{p, line})) })
+		errs = decodeItemsLean(data, func(o *openshift.ClusterOperator, line int, _ bool) bool {
+			ops = append(ops, operatorSummary(o, Source{p, line}))
+			return true
+		})
 		b.mu.Lock()
 		b.g.Operators = append(b.g.Operators, ops...)
 		b.mu.Unlock()
