@@ -250,7 +250,7 @@ func (b *builder) settleTime() {
 		b.g.CollectedAt, b.g.FinishedAt = times[0], times[len(times)-1]
 		return
 	}
-	var latest time.Time
+	latest := b.dedup.latest // per-pod files not decoded as duplicates
 	for _, e := range b.g.Events {
 		if e.When.After(latest) {
 			latest = e.When

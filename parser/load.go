@@ -209,6 +209,8 @@ type builder struct {
 	keptLogBytes  int64           // text of container-log tails kept so far
 	logCapNoted   bool
 	extraProblems int // problems over MaxProblems, not kept
+
+	dedup podDedup // per-pod files that repeat a pods.yaml item
 }
 
 func newBuilder(input string) *builder {
@@ -333,7 +335,7 @@ func (b *builder) visit(m Member) error {
 		return err
 	}
 	if heavyKinds[c.Kind] {
-		b.jobs <- decodeJob{m.Path, c, data}
+		b.submit(decodeJob{path: m.Path, c: c, data: data})
 		return nil
 	}
 	b.mu.Lock()
@@ -345,9 +347,11 @@ func (b *builder) visit(m Member) error {
 var heavyKinds = map[fileKind]bool{kindPodList: true, kindPod: true, kindEventList: true, kindNode: true, kindNodeList: true, kindClusterOperators: true}
 
 type decodeJob struct {
-	path string
-	c    classified
-	data []byte
+	path  string
+	c     classified
+	data  []byte
+	done  chan struct{}   // a pods.yaml: closed once decoded
+	after []chan struct{} // a per-pod file: the pods.yaml decodes to wait for
 }
 
 // startWorkers starts n decoders; stopWorkers waits for them.
@@ -358,7 +362,7 @@ func (b *builder) startWorkers(n int) {
 		go func() {
 			defer b.workers.Done()
 			for j := range b.jobs {
-				if err := b.decodeHeavy(j.path, j.c, j.data); err != nil {
+				if err := b.runJob(j); err != nil {
 					b.problem(j.path, err.Error())
 				}
 			}
@@ -389,6 +393,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 			pods = append(pods, &Pod{Object: *o, Source: Source{p, line}, partial: partial})
 			return true
 		})
+		b.dedup.noteList(k, pods)
 		b.mu.Lock()
 		b.listPods[k] = append(b.listPods[k], pods...)
 		for _, pod := range pods {
