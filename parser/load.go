@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"sort"
 	"strings"
@@ -390,6 +391,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 				})
 				return false
 			}
+			internAll(reflect.ValueOf(o).Elem())
 			pods = append(pods, &Pod{Object: *o, Source: Source{p, line}, partial: partial})
 			return true
 		})
@@ -408,13 +410,16 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		if o.Name == "" {
 			return fmt.Errorf("not a Pod object (no metadata.name)")
 		}
+		internAll(reflect.ValueOf(o).Elem())
 		b.mu.Lock()
 		b.filePods[k] = append(b.filePods[k], &Pod{Object: *o, Source: Source{p, 1}})
 		b.mu.Unlock()
 	case kindEventList:
 		var events []*Event
 		errs = decodeItemsLean(data, func(o *corev1.Event, line int, _ bool) bool {
-			events = append(events, &Event{Object: *o, Source: Source{p, line}, When: eventTime(o)})
+			when := eventTime(o)
+			compactEvent(o)
+			events = append(events, &Event{Object: *o, Source: Source{p, line}, When: when})
 			return true
 		})
 		b.mu.Lock()
