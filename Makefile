@@ -57,12 +57,22 @@ crosscheck:
 	cd tools/podcheck && $(GO) test -count=1 ./... -args -pods $(PODS) -seed $(SEED)
 
 ## bench: Go benchmarks (ratios within one run), then the analyzer on generated
-## gathers at three scales against gzip -dc (cached in .bench-cache/); the
-## table goes to docs/performance.md
-BENCH_SCALES ?= 1,10,100
+## gathers at three scales against gzip -dc (cached in .bench-cache/), then on
+## the real gather BENCH_REAL as .tar.gz and its scales BENCH_REAL_SCALES made by
+## ../shared/tools/scalegather (cached in BENCH_REAL_CACHE; skipped with a message
+## when the corpus is absent), median of BENCH_RUNS alternating runs against
+## gzip -dc; the tables go to docs/performance.md. BENCH_BASE=path/to/analyze adds
+## a baseline build to the real-gather rows.
+BENCH_SCALES      ?= 1,10,100
+BENCH_REAL        ?= ../shared/corpus/mg-metal-ocp49
+BENCH_REAL_SCALES ?= 1,10,50
+BENCH_REAL_CACHE  ?= .bench-cache
+BENCH_RUNS        ?= 3
+BENCH_BASE        ?=
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
-	$(GO) run ./fixtures/bench -scales $(BENCH_SCALES) -write docs/performance.md
+	$(GO) run ./fixtures/bench -scales $(BENCH_SCALES) -real $(BENCH_REAL) -real-scales $(BENCH_REAL_SCALES) \
+	  -real-cache $(BENCH_REAL_CACHE) -runs $(BENCH_RUNS) -base '$(BENCH_BASE)' -write docs/performance.md
 
 ## e2e: open the sample report.html from disk in headless Chromium with networking off;
 ## check that findings render, filters and the pod detail work from the URL, no script

@@ -29,7 +29,9 @@ func (b *builder) finish() *Gather {
 	}
 	g.KubernetesVersion = kubeletVersion(g.Nodes)
 	g.Pods = b.choosePods()
-	sort.Slice(g.Events, func(i, j int) bool {
+	// Stable: items of one JSON list share path and line 0, and keep their
+	// order in the file.
+	sort.SliceStable(g.Events, func(i, j int) bool {
 		a, c := g.Events[i], g.Events[j]
 		if !a.When.Equal(c.When) {
 			return a.When.Before(c.When)
@@ -249,7 +251,7 @@ func (b *builder) settleTime() {
 		b.g.CollectedAt, b.g.FinishedAt = times[0], times[len(times)-1]
 		return
 	}
-	var latest time.Time
+	latest := b.dedup.latest // per-pod files not decoded as duplicates
 	for _, e := range b.g.Events {
 		if e.When.After(latest) {
 			latest = e.When

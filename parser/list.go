@@ -117,15 +117,25 @@ func decodeItems[T any](data []byte, add func(obj *T, line int)) []error {
 // cut short by the end of a truncated file; add returns false to stop decoding
 // the rest of the list (a limit was reached).
 func decodeItemsPartial[T any](data []byte, add func(obj *T, line int, partial bool) bool) []error {
+	return decodeItemsWith(data, false, add)
+}
+
+// decodeItemsLean is decodeItemsPartial for the objects the model keeps:
+// metadata.managedFields, which nothing reads, may be left out.
+func decodeItemsLean[T any](data []byte, add func(obj *T, line int, partial bool) bool) []error {
+	return decodeItemsWith(data, true, add)
+}
+
+func decodeItemsWith[T any](data []byte, lean bool, add func(obj *T, line int, partial bool) bool) []error {
 	if !utf8.Valid(data) {
 		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
 	}
 	var errs []error
 	if items, closed, ok := SplitList(data); ok {
 		for i, it := range items {
-			obj := new(T)
 			truncated := !closed && i == len(items)-1
-			if err := yaml.Unmarshal(it.Data, obj); err != nil {
+			obj, err := unmarshalYAML[T](it.Data, lean)
+			if err != nil {
 				msg := fmt.Sprintf("item at line %d: %s", it.Line, absoluteLines(err.Error(), it.Line))
 				if truncated {
 					msg += " (the file ends inside the list: truncated copy?)"
@@ -172,12 +182,18 @@ func absoluteLines(msg string, base int) string {
 
 // decodeObject decodes a single object document.
 func decodeObject[T any](data []byte) (*T, error) {
+	return decodeObjectWith[T](data, false)
+}
+
+// decodeObjectLean is decodeObject for the objects the model keeps:
+// metadata.managedFields, which nothing reads, may be left out.
+func decodeObjectLean[T any](data []byte) (*T, error) {
+	return decodeObjectWith[T](data, true)
+}
+
+func decodeObjectWith[T any](data []byte, lean bool) (*T, error) {
 	if !utf8.Valid(data) {
 		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
 	}
-	obj := new(T)
-	if err := yaml.Unmarshal(data, obj); err != nil {
-		return nil, err
-	}
-	return obj, nil
+	return unmarshalYAML[T](data, lean)
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"sort"
 	"strings"
@@ -223,6 +224,7 @@ type builder struct {
 
 	objects     *store.Store
 	decodeKinds map[store.Kind]bool // nil: every typed kind
+	dedup       podDedup            // per-pod files that repeat a pods.yaml item
 }
 
 func newBuilder(input string) *builder {
@@ -348,7 +350,7 @@ func (b *builder) visit(m Member) error {
 		return err
 	}
 	if heavyKinds[c.Kind] {
-		b.jobs <- decodeJob{m.Path, c, data}
+		b.submit(decodeJob{path: m.Path, c: c, data: data})
 		return nil
 	}
 	b.mu.Lock()
@@ -361,9 +363,11 @@ var heavyKinds = map[fileKind]bool{kindPodList: true, kindPod: true, kindEventLi
 	kindObjectList: true, kindObject: true, kindAlerts: true, kindEtcd: true}
 
 type decodeJob struct {
-	path string
-	c    classified
-	data []byte
+	path  string
+	c     classified
+	data  []byte
+	done  chan struct{}   // a pods.yaml: closed once decoded
+	after []chan struct{} // a per-pod file: the pods.yaml decodes to wait for
 }
 
 // startWorkers starts n decoders; stopWorkers waits for them.
@@ -374,7 +378,7 @@ func (b *builder) startWorkers(n int) {
 		go func() {
 			defer b.workers.Done()
 			for j := range b.jobs {
-				if err := b.decodeHeavy(j.path, j.c, j.data); err != nil {
+				if err := b.runJob(j); err != nil {
 					b.problem(j.path, err.Error())
 				}
 			}
@@ -407,16 +411,18 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		errs = errList(b.readEtcd(p, data))
 	case kindPodList:
 		var pods []*Pod
-		errs = decodeItemsPartial(data, func(o *corev1.Pod, line int, partial bool) bool {
+		errs = decodeItemsLean(data, func(o *corev1.Pod, line int, partial bool) bool {
 			if b.podCount.Add(1) > MaxPods {
 				b.podLimitOnce.Do(func() {
 					b.problem(p, fmt.Sprintf("more than %d pods in the gather: the pods beyond the limit are not analysed", MaxPods))
 				})
 				return false
 			}
+			internAll(reflect.ValueOf(o).Elem())
 			pods = append(pods, &Pod{Object: *o, Source: Source{Path: p, Line: line}, partial: partial})
 			return true
 		})
+		b.dedup.noteList(k, pods)
 		b.mu.Lock()
 		b.listPods[k] = append(b.listPods[k], pods...)
 		for _, pod := range pods {
@@ -424,26 +430,30 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		}
 		b.mu.Unlock()
 	case kindPod:
-		o, err := decodeObject[corev1.Pod](data)
+		o, err := decodeObjectLean[corev1.Pod](data)
 		if err != nil {
 			return err
 		}
 		if o.Name == "" {
 			return fmt.Errorf("not a Pod object (no metadata.name)")
 		}
+		internAll(reflect.ValueOf(o).Elem())
 		b.mu.Lock()
 		b.filePods[k] = append(b.filePods[k], &Pod{Object: *o, Source: Source{Path: p, Line: 1}})
 		b.mu.Unlock()
 	case kindEventList:
 		var events []*Event
-		errs = decodeItems(data, func(o *corev1.Event, line int) {
-			events = append(events, &Event{Object: *o, Source: Source{Path: p, Line: line}, When: eventTime(o)})
+		errs = decodeItemsLean(data, func(o *corev1.Event, line int, _ bool) bool {
+			when := eventTime(o)
+			compactEvent(o)
+			events = append(events, &Event{Object: *o, Source: Source{Path: p, Line: line}, When: when})
+			return true
 		})
 		b.mu.Lock()
 		b.g.Events = append(b.g.Events, events...)
 		b.mu.Unlock()
 	case kindNode:
-		o, err := decodeObject[corev1.Node](data)
+		o, err := decodeObjectLean[corev1.Node](data)
 		if err != nil {
 			return err
 		}
@@ -452,8 +462,9 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		b.mu.Unlock()
 	case kindNodeList:
 		var nodes []*Node
-		errs = decodeItems(data, func(o *corev1.Node, line int) {
+		errs = decodeItemsLean(data, func(o *corev1.Node, line int, _ bool) bool {
 			nodes = append(nodes, &Node{Object: *o, Source: Source{Path: p, Line: line}})
+			return true
 		})
 		b.mu.Lock()
 		for _, n := range nodes {
@@ -462,8 +473,9 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		b.mu.Unlock()
 	case kindClusterOperators:
 		var ops []Operator
-		errs = decodeItems(data, func(o *openshift.ClusterOperator, line int) {
+		errs = decodeItemsLean(data, func(o *openshift.ClusterOperator, line int, _ bool) bool {
 			ops = append(ops, operatorSummary(o, Source{Path: p, Line: line}))
+			return true
 		})
 		b.mu.Lock()
 		b.g.Operators = append(b.g.Operators, ops...)

@@ -49,49 +49,48 @@ type classified struct {
 	Group, Resource, Name string
 }
 
-// pathRules are tried in order; lit is a literal every path of the rule
-// holds, tested before the regular expression (most members match none).
+// pathRules are tried in order; the literals each pattern requires are
+// tested before the regular expression (pathfilter.go).
 var pathRules = []struct {
 	kind fileKind
-	lit  string
 	re   *regexp.Regexp
 }{
-	{kindPodList, "core/pods.", regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/core/pods\.(?:yaml|json)$`)},
-	{kindEventList, "core/events.", regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/core/events\.(?:yaml|json)$`)},
-	{kindPod, "/pods/", regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/pods/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
-	{kindContainerLog, "/logs/", regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/pods/([^/]+)/([^/]+)/[^/]+/logs/(current|previous)(?:\.insecure)?\.log$`)},
-	{kindNode, "core/nodes/", regexp.MustCompile(`^(.*/)?cluster-scoped-resources/core/nodes/([^/]+)\.(?:yaml|json)$`)},
-	{kindNodeList, "core/nodes.", regexp.MustCompile(`^(.*/)?cluster-scoped-resources/core/nodes\.(?:yaml|json)$`)},
-	{kindClusterVersion, "clusterversions", regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/clusterversions(?:\.yaml|/[^/]+\.yaml)$`)},
-	{kindClusterOperators, "clusteroperators.yaml", regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/clusteroperators\.yaml$`)},
-	{kindInfrastructure, "infrastructures", regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/infrastructures(?:\.yaml|/cluster\.yaml)$`)},
-	{kindServiceLog, "host_service_logs/", regexp.MustCompile(`^(.*/)?host_service_logs/masters/([^/]+)_service\.log(?:\.gz)?$`)},
-	{kindNodeKubeletLog, "kubelet", regexp.MustCompile(`^(.*/)?nodes/([^/]+)/[^/]*kubelet[^/]*$`)},
-	{kindTimestamp, "timestamp", regexp.MustCompile(`^(.*/)?timestamp$`)},
-	{kindVersion, "version", regexp.MustCompile(`^(.*/)?version$`)},
-	{kindMustGatherLogs, "must-gather.logs", regexp.MustCompile(`^(.*/)?must-gather\.logs$`)},
+	{kindPodList, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/core/pods\.(?:yaml|json)$`)},
+	{kindEventList, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/core/events\.(?:yaml|json)$`)},
+	{kindPod, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/pods/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
+	{kindContainerLog, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/pods/([^/]+)/([^/]+)/[^/]+/logs/(current|previous)(?:\.insecure)?\.log$`)},
+	{kindNode, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/core/nodes/([^/]+)\.(?:yaml|json)$`)},
+	{kindNodeList, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/core/nodes\.(?:yaml|json)$`)},
+	{kindClusterVersion, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/clusterversions(?:\.yaml|/[^/]+\.yaml)$`)},
+	{kindClusterOperators, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/clusteroperators\.yaml$`)},
+	{kindInfrastructure, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/infrastructures(?:\.yaml|/cluster\.yaml)$`)},
+	{kindServiceLog, regexp.MustCompile(`^(.*/)?host_service_logs/masters/([^/]+)_service\.log(?:\.gz)?$`)},
+	{kindNodeKubeletLog, regexp.MustCompile(`^(.*/)?nodes/([^/]+)/[^/]*kubelet[^/]*$`)},
+	{kindTimestamp, regexp.MustCompile(`^(.*/)?timestamp$`)},
+	{kindVersion, regexp.MustCompile(`^(.*/)?version$`)},
+	{kindMustGatherLogs, regexp.MustCompile(`^(.*/)?must-gather\.logs$`)},
 	// sosreport: kubectl JSON lists of the kubernetes plugin, journals, host name and date.
-	{kindPodList, "sos_commands/kubernetes/", regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_--namespace_([a-z0-9-]+)_pods$`)},
-	{kindEventList, "sos_commands/kubernetes/", regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_--namespace_([a-z0-9-]+)_events$`)},
-	{kindNodeList, "sos_commands/kubernetes/", regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_nodes$`)},
-	{kindServiceLog, "journalctl_", regexp.MustCompile(`^(.*/)?sos_commands/[^/]+/journalctl_[^/]*?(?:--unit_|-u_)?([a-z0-9._-]*?)(?:\.daemon)?(?:\.\d+)?(?:\.xz|\.gz)?$`)},
-	{kindSosHostname, "hostname", regexp.MustCompile(`^(.*/)?(?:sos_commands/host/)?hostname$`)},
-	{kindSosDate, "date", regexp.MustCompile(`^(.*/)?(?:sos_commands/date/)?date$`)},
-	{kindAlerts, "monitoring/prometheus/", regexp.MustCompile(`^(.*/)?monitoring/prometheus/rules\.json$`)},
-	{kindEtcd, "etcd_info/", regexp.MustCompile(`^(.*/)?etcd_info/[a-z_]+\.json$`)},
+	{kindPodList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_--namespace_([a-z0-9-]+)_pods$`)},
+	{kindEventList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_--namespace_([a-z0-9-]+)_events$`)},
+	{kindNodeList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_nodes$`)},
+	{kindServiceLog, regexp.MustCompile(`^(.*/)?sos_commands/[^/]+/journalctl_[^/]*?(?:--unit_|-u_)?([a-z0-9._-]*?)(?:\.daemon)?(?:\.\d+)?(?:\.xz|\.gz)?$`)},
+	{kindSosHostname, regexp.MustCompile(`^(.*/)?(?:sos_commands/host/)?hostname$`)},
+	{kindSosDate, regexp.MustCompile(`^(.*/)?(?:sos_commands/date/)?date$`)},
+	{kindAlerts, regexp.MustCompile(`^(.*/)?monitoring/prometheus/rules\.json$`)},
+	{kindEtcd, regexp.MustCompile(`^(.*/)?etcd_info/[a-z_]+\.json$`)},
 	// Every other object file of a must-gather or inspect, for the object store.
-	{kindObject, "namespaces/", regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
-	{kindObjectList, "namespaces/", regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
-	{kindObject, "namespaces/", regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
-	{kindObjectList, "cluster-scoped-resources/", regexp.MustCompile(`^(.*/)?cluster-scoped-resources/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
-	{kindObject, "cluster-scoped-resources/", regexp.MustCompile(`^(.*/)?cluster-scoped-resources/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
+	{kindObject, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
+	{kindObjectList, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
+	{kindObject, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
+	{kindObjectList, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
+	{kindObject, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
 }
 
 // classify returns what the member at p holds; Kind is kindOther for members
 // the analysis does not read.
 func classify(p string) classified {
-	for _, r := range pathRules {
-		if !strings.Contains(p, r.lit) {
+	for i, r := range pathRules {
+		if !containsAll(p, pathLiterals[i]) {
 			continue
 		}
 		m := r.re.FindStringSubmatch(p)

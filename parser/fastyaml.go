@@ -1,0 +1,668 @@
+package parser
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"unicode/utf8"
+)
+
+// yamlToJSON converts one YAML document in the block style that oc and
+// kubectl write (block mappings and sequences, plain, quoted and literal
+// scalars, `{}` and `[]`) into the JSON that sigs.k8s.io/yaml would make of
+// it, so that encoding/json can decode it straight into a typed object. It
+// returns ok=false for anything outside that subset or anything whose JSON
+// could differ (flow collections, anchors, tags, folded scalars, comments
+// after values, non-string keys, duplicate keys, numbers other than plain
+// decimal integers, yes/no/on/off, control characters, ...): the caller then
+// hands the document to the YAML library unchanged.
+//
+// With lean set, a `managedFields:` block under the top-level `metadata:` is
+// skipped without being converted (no reader of the model looks at it, and
+// it is often half of an object's text), and a managedFields key anywhere
+// else makes the document fall back to the library.
+func yamlToJSON(data []byte, lean bool) ([]byte, bool) {
+	if !fastYAMLBytesOK(data) {
+		return nil, false
+	}
+	c := yconv{lines: splitYAMLLines(data), lean: lean, out: make([]byte, 0, len(data))}
+	c.skipBlank()
+	if c.i < len(c.lines) && c.lines[c.i].indent == 0 && string(c.lines[c.i].text) == "---" {
+		c.i++
+		c.skipBlank()
+	}
+	if c.i >= len(c.lines) {
+		return []byte("null"), true
+	}
+	c.block(c.lines[c.i].indent, 0)
+	c.skipBlank()
+	if c.bad || c.i < len(c.lines) {
+		return nil, false
+	}
+	return c.out, true
+}
+
+// fastYAMLBytesOK rejects bytes that the YAML library treats specially:
+// control characters (carriage returns included), DEL, C1 controls, the
+// byte-order mark, U+FFFE/U+FFFF and the Unicode line separators.
+func fastYAMLBytesOK(data []byte) bool {
+	for i := 0; i < len(data); i++ {
+		b := data[i]
+		switch {
+		case b < 0x20:
+			if b != '\n' && b != '\t' {
+				return false
+			}
+		case b == 0x7f:
+			return false
+		case b == 0xc2:
+			if i+1 < len(data) && data[i+1] >= 0x80 && data[i+1] <= 0x9f {
+				return false
+			}
+		case b == 0xef:
+			if i+2 < len(data) && (data[i+1] == 0xbb && data[i+2] == 0xbf || data[i+1] == 0xbf && data[i+2] >= 0xbe) {
+				return false
+			}
+		case b == 0xe2:
+			if i+2 < len(data) && data[i+1] == 0x80 && (data[i+2] == 0xa8 || data[i+2] == 0xa9) {
+				return false
+			}
+		}
+	}
+	return utf8.Valid(data)
+}
+
+type yline struct {
+	indent int    // leading spaces
+	text   []byte // the line after its leading spaces, trailing spaces removed
+	raw    []byte // the whole line without its line break
+	blank  bool   // whitespace only, or a comment line
+	eol    bool   // a line break follows
+}
+
+func splitYAMLLines(data []byte) []yline {
+	lines := make([]yline, 0, bytes.Count(data, []byte{'\n'})+1)
+	for len(data) > 0 {
+		raw, rest, eol := bytes.Cut(data, []byte{'\n'})
+		data = rest
+		n := 0
+		for n < len(raw) && raw[n] == ' ' {
+			n++
+		}
+		text := bytes.TrimRight(raw[n:], " ")
+		lines = append(lines, yline{indent: n, text: text, raw: raw, eol: eol, blank: len(text) == 0 || text[0] == '#'})
+	}
+	return lines
+}
+
+type yconv struct {
+	lines []yline
+	i     int
+	out   []byte
+	bad   bool
+	lean  bool
+}
+
+func (c *yconv) skipBlank() {
+	for c.i < len(c.lines) && c.lines[c.i].blank {
+		c.i++
+	}
+}
+
+// docMarker reports a "---" or "..." line at column 0.
+func docMarker(ln yline) bool {
+	return ln.indent == 0 && (bytes.HasPrefix(ln.text, []byte("---")) || bytes.HasPrefix(ln.text, []byte("...")))
+}
+
+func isSeqItem(text []byte) bool {
+	return len(text) > 0 && text[0] == '-' && (len(text) == 1 || text[1] == ' ')
+}
+
+// block converts the mapping or sequence whose first line is c.lines[c.i],
+// at indent n; depth is 0 for the document's top node.
+func (c *yconv) block(n, depth int) {
+	ln := &c.lines[c.i]
+	if ln.indent != n || ln.text[0] == '\t' || docMarker(*ln) {
+		c.bad = true
+		return
+	}
+	if isSeqItem(ln.text) {
+		c.seq(n, depth)
+		return
+	}
+	c.mapping(n, depth, false)
+}
+
+// mapping converts a block mapping at indent n. inMeta is set for the
+// top-level object's metadata.
+func (c *yconv) mapping(n, depth int, inMeta bool) {
+	c.out = append(c.out, '{')
+	var keys [][]byte
+	wrote := 0
+	for !c.bad {
+		c.skipBlank()
+		if c.i >= len(c.lines) || c.lines[c.i].indent < n {
+			break
+		}
+		ln := c.lines[c.i]
+		if ln.indent > n || isSeqItem(ln.text) || docMarker(ln) {
+			c.bad = true
+			return
+		}
+		key, rest, ok := splitKey(ln.text)
+		if !ok {
+			c.bad = true
+			return
+		}
+		for _, k := range keys {
+			if bytes.EqualFold(k, key) {
+				c.bad = true // duplicates: the library and encoding/json disagree on which wins
+				return
+			}
+		}
+		keys = append(keys, key)
+		c.i++
+		if c.lean && bytes.EqualFold(key, []byte("managedFields")) {
+			if !inMeta || len(rest) > 0 {
+				c.bad = true // FieldsV1 keeps raw JSON: only the skipped block is safe
+				return
+			}
+			c.skipBlock(n)
+			continue
+		}
+		if wrote > 0 {
+			c.out = append(c.out, ',')
+		}
+		wrote++
+		c.out = appendJSONString(c.out, key)
+		c.out = append(c.out, ':')
+		c.value(rest, n, depth+1, depth == 0 && string(key) == "metadata", true)
+	}
+	c.out = append(c.out, '}')
+}
+
+// skipBlock passes over the value of a key at indent n that has nothing on
+// its own line: the lines indented deeper, and a sequence at indent n.
+func (c *yconv) skipBlock(n int) {
+	for c.i < len(c.lines) {
+		ln := c.lines[c.i]
+		if !ln.blank && (ln.indent < n || ln.indent == n && !isSeqItem(ln.text)) {
+			return
+		}
+		c.i++
+	}
+}
+
+// seq converts a block sequence at indent n.
+func (c *yconv) seq(n, depth int) {
+	c.out = append(c.out, '[')
+	first := true
+	for !c.bad {
+		c.skipBlank()
+		if c.i >= len(c.lines) || c.lines[c.i].indent < n {
+			break
+		}
+		ln := &c.lines[c.i]
+		if ln.indent > n {
+			c.bad = true
+			return
+		}
+		if !isSeqItem(ln.text) {
+			break
+		}
+		if !first {
+			c.out = append(c.out, ',')
+		}
+		first = false
+		rest := ln.text[1:]
+		if len(rest) == 0 {
+			c.i++
+			c.value(nil, n, depth+1, false, false)
+			continue
+		}
+		k := 0
+		for k < len(rest) && rest[k] == ' ' {
+			k++
+		}
+		content := rest[k:]
+		if isSeqItem(content) || content[0] == '\t' {
+			c.bad = true
+			return
+		}
+		if _, _, ok := splitKey(content); ok {
+			// "- key: value": a mapping whose keys sit at the content's column.
+			ln.indent, ln.text = n+1+k, content
+			c.mapping(n+1+k, depth+1, false)
+			continue
+		}
+		c.i++
+		c.value(content, n, depth+1, false, false)
+	}
+	c.out = append(c.out, ']')
+}
+
+// value converts the value whose text on its key's (or item's) line is rest;
+// the lines after it, from c.i, may continue it. n is the indent of the key
+// or item. In a mapping (inMap), a sequence may sit at the key's own indent.
+func (c *yconv) value(rest []byte, n, depth int, isMeta, inMap bool) {
+	if len(rest) == 0 {
+		c.skipBlank()
+		if c.i < len(c.lines) {
+			ln := c.lines[c.i]
+			if ln.indent > n {
+				if isMeta && !isSeqItem(ln.text) {
+					c.mapping(ln.indent, depth, true)
+					return
+				}
+				c.block(ln.indent, depth)
+				return
+			}
+			if inMap && ln.indent == n && isSeqItem(ln.text) {
+				c.seq(n, depth)
+				return
+			}
+		}
+		c.out = append(c.out, "null"...)
+		return
+	}
+	switch rest[0] {
+	case '"':
+		c.quoted(rest, n, true)
+	case '\'':
+		c.quoted(rest, n, false)
+	case '|':
+		c.literal(rest, n)
+	case '[', '{':
+		if len(rest) == 2 && (rest[1] == ']' && rest[0] == '[' || rest[1] == '}' && rest[0] == '{') {
+			c.out = append(c.out, rest...)
+			return
+		}
+		c.bad = true
+	default:
+		c.plain(rest, n)
+	}
+}
+
+// plainStartOK reports whether a plain scalar may start with b's first
+// bytes (no indicator that the library would read as something else).
+func plainStartOK(b []byte) bool {
+	switch b[0] {
+	case '-', '?', ':':
+		return len(b) > 1 && b[1] != ' ' && b[1] != '\t' && b[0] == '-'
+	case ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', '\t':
+		return false
+	}
+	return true
+}
+
+// plainTextOK reports whether b can be (part of) a plain scalar on one line:
+// no ": " or " #", no tab, and no ':' at its end.
+func plainTextOK(b []byte) bool {
+	return bytes.IndexByte(b, '\t') < 0 && !bytes.Contains(b, []byte(": ")) && !bytes.Contains(b, []byte(" #")) &&
+		b[len(b)-1] != ':'
+}
+
+// splitKey splits "key: rest" or "key:" into a plain key and the rest, trimmed.
+func splitKey(text []byte) (key, rest []byte, ok bool) {
+	if !plainStartOK(text) {
+		return nil, nil, false
+	}
+	j := bytes.Index(text, []byte(": "))
+	switch {
+	case j >= 0:
+		rest = bytes.TrimLeft(text[j+2:], " ")
+	case text[len(text)-1] == ':':
+		j = len(text) - 1
+	default:
+		return nil, nil, false
+	}
+	key = bytes.TrimRight(text[:j], " ")
+	if len(key) == 0 || bytes.IndexByte(key, '\t') >= 0 || bytes.Contains(key, []byte(" #")) || scalarKind(key) != 's' {
+		return nil, nil, false
+	}
+	if len(rest) > 0 && rest[0] == '#' {
+		return nil, nil, false
+	}
+	return key, rest, true
+}
+
+// plain converts a plain scalar and its continuation lines (those indented
+// deeper than n), folded as YAML folds them.
+func (c *yconv) plain(first []byte, n int) {
+	if !plainStartOK(first) || !plainTextOK(first) {
+		c.bad = true
+		return
+	}
+	text := first
+	var folded []byte
+	breaks := 0
+	for c.i < len(c.lines) {
+		ln := c.lines[c.i]
+		if len(ln.text) == 0 {
+			breaks++
+			c.i++
+			continue
+		}
+		if ln.indent <= n {
+			break
+		}
+		if ln.text[0] == '#' || ln.text[0] == '\t' || !plainTextOK(ln.text) {
+			c.bad = true
+			return
+		}
+		if folded == nil {
+			folded = append([]byte(nil), first...)
+		}
+		if breaks == 0 {
+			folded = append(folded, ' ')
+		}
+		for ; breaks > 0; breaks-- {
+			folded = append(folded, '\n')
+		}
+		folded = append(folded, ln.text...)
+		text = folded
+		c.i++
+	}
+	switch scalarKind(text) {
+	case 's':
+		c.out = appendJSONString(c.out, text)
+	case 'n':
+		c.out = append(c.out, "null"...)
+	case 'b', 'i':
+		c.out = append(c.out, text...)
+	default:
+		c.bad = true
+	}
+}
+
+var yamlFloatRe = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+
+// scalarKind says what the YAML library (YAML 1.1 resolution) makes of a
+// plain scalar: 's' a string, 'n' null, 'b' the JSON booleans true/false,
+// 'i' a decimal integer that JSON writes the same way, and 0 for anything
+// else (other booleans, floats, hex, octal, binary, big or signed numbers).
+func scalarKind(s []byte) byte {
+	if len(s) == 0 {
+		return 'n'
+	}
+	switch string(s) {
+	case "~", "null", "Null", "NULL":
+		return 'n'
+	case "true", "false":
+		return 'b'
+	case "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "True", "TRUE", "False", "FALSE",
+		"on", "On", "ON", "off", "Off", "OFF", "<<":
+		return 0
+	}
+	switch c := s[0]; {
+	case c >= '0' && c <= '9', c == '-', c == '+', c == '.':
+	default:
+		return 's'
+	}
+	if isCanonicalInt(s) {
+		return 'i'
+	}
+	plain := bytes.ReplaceAll(s, []byte("_"), nil)
+	if _, err := strconv.ParseInt(string(plain), 0, 64); err == nil {
+		return 0
+	}
+	if _, err := strconv.ParseUint(string(plain), 0, 64); err == nil {
+		return 0
+	}
+	if yamlFloatRe.Match(plain) || bytes.HasPrefix(plain, []byte("0b")) || bytes.HasPrefix(plain, []byte("-0b")) ||
+		bytes.HasPrefix(plain, []byte("+0b")) {
+		return 0
+	}
+	if s[0] == '.' || len(s) > 1 && s[1] == '.' {
+		if _, err := strconv.ParseFloat(string(s), 64); err == nil {
+			return 0
+		}
+		switch string(bytes.ToLower(s)) {
+		case ".inf", "-.inf", "+.inf", ".nan":
+			return 0
+		}
+	}
+	return 's'
+}
+
+// isCanonicalInt matches 0 and -?[1-9][0-9]{0,17}.
+func isCanonicalInt(s []byte) bool {
+	d := s
+	if d[0] == '-' {
+		d = d[1:]
+	}
+	if len(d) == 0 || len(d) > 18 || d[0] == '0' && (len(d) > 1 || len(s) != len(d)) {
+		return false
+	}
+	for _, b := range d {
+		if b < '0' || b > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// quoted converts a single- or double-quoted scalar that starts at rest and
+// may continue on the following lines (indented deeper than n).
+func (c *yconv) quoted(rest []byte, n int, double bool) {
+	var b []byte
+	protected := 0 // b[:protected] came from escapes and is not trimmed at a line end
+	s := rest[1:]
+	for {
+		for len(s) > 0 {
+			ch := s[0]
+			switch {
+			case !double && ch == '\'':
+				if len(s) > 1 && s[1] == '\'' {
+					b = append(b, '\'')
+					s = s[2:]
+					continue
+				}
+				c.endQuoted(b, s[1:])
+				return
+			case double && ch == '"':
+				c.endQuoted(b, s[1:])
+				return
+			case double && ch == '\\':
+				if len(s) == 1 {
+					// An escaped line break: join with the next line as is.
+					s = nil
+					if !c.nextQuotedLine(n, &s, true, &b) {
+						return
+					}
+					protected = len(b)
+					continue
+				}
+				r, size, ok := yamlEscape(s[1:])
+				if !ok {
+					c.bad = true
+					return
+				}
+				b = utf8.AppendRune(b, r)
+				protected = len(b)
+				s = s[1+size:]
+			default:
+				b = append(b, ch)
+				s = s[1:]
+			}
+		}
+		// End of the line inside the quotes: trim, fold with the next.
+		t := len(b)
+		for t > protected && (b[t-1] == ' ' || b[t-1] == '\t') {
+			t--
+		}
+		b = b[:t]
+		if !c.nextQuotedLine(n, &s, false, &b) {
+			return
+		}
+	}
+}
+
+// nextQuotedLine moves to the next line of a quoted scalar (the line read so
+// far is c.lines[c.i-1]), appending the folded line break to b (a space, or
+// one "\n" per empty line; nothing after an escaped break), and sets s to the
+// line's text without leading blanks.
+func (c *yconv) nextQuotedLine(n int, s *[]byte, escaped bool, b *[]byte) bool {
+	if prev := c.lines[c.i-1]; !prev.eol || len(prev.raw) > prev.indent+len(prev.text) {
+		c.bad = true // trailing blanks: an escaped one would have been trimmed from text
+		return false
+	}
+	breaks := 0
+	for c.i < len(c.lines) {
+		ln := c.lines[c.i]
+		t := bytes.TrimLeft(ln.raw, " \t")
+		if len(t) > 0 {
+			if ln.indent <= n || ln.indent == 0 && (bytes.HasPrefix(t, []byte("---")) || bytes.HasPrefix(t, []byte("..."))) {
+				c.bad = true
+				return false
+			}
+			if escaped && breaks > 0 {
+				c.bad = true
+				return false
+			}
+			if !escaped {
+				if breaks == 0 {
+					*b = append(*b, ' ')
+				}
+				for ; breaks > 0; breaks-- {
+					*b = append(*b, '\n')
+				}
+			}
+			*s = t
+			c.i++
+			return true
+		}
+		if !ln.eol {
+			break
+		}
+		breaks++
+		c.i++
+	}
+	c.bad = true // the file ends inside the quotes
+	return false
+}
+
+// endQuoted writes the scalar b once its closing quote is found; after the
+// quote only blanks may follow on the line.
+func (c *yconv) endQuoted(b, after []byte) {
+	if len(bytes.Trim(after, " \t")) > 0 {
+		c.bad = true
+		return
+	}
+	c.out = appendJSONString(c.out, b)
+}
+
+var yamlSimpleEscapes = map[byte]rune{'0': 0, 'a': 7, 'b': 8, 't': 9, '\t': 9, 'n': 10, 'v': 11, 'f': 12, 'r': 13,
+	'e': 0x1b, ' ': ' ', '"': '"', '/': '/', '\\': '\\', 'N': 0x85, '_': 0xa0, 'L': 0x2028, 'P': 0x2029}
+
+// yamlEscape decodes the escape after a backslash: the rune and how many
+// bytes of s it took.
+func yamlEscape(s []byte) (rune, int, bool) {
+	if r, ok := yamlSimpleEscapes[s[0]]; ok {
+		return r, 1, true
+	}
+	width := 0
+	switch s[0] {
+	case 'x':
+		width = 2
+	case 'u':
+		width = 4
+	case 'U':
+		width = 8
+	}
+	if width == 0 || len(s) < 1+width {
+		return 0, 0, false
+	}
+	v, err := strconv.ParseUint(string(s[1:1+width]), 16, 32)
+	if err != nil || v > utf8.MaxRune || v >= 0xd800 && v <= 0xdfff {
+		return 0, 0, false
+	}
+	return rune(v), 1 + width, true
+}
+
+// literal converts a literal block scalar ("|" or "|-") whose content lines
+// are indented deeper than n.
+func (c *yconv) literal(header []byte, n int) {
+	strip := false
+	switch string(header) {
+	case "|":
+	case "|-":
+		strip = true
+	default:
+		c.bad = true // keep chomping, indentation indicators, comments
+		return
+	}
+	if c.i >= len(c.lines) {
+		c.bad = true
+		return
+	}
+	first := c.lines[c.i]
+	m := first.indent
+	if len(bytes.TrimLeft(first.raw, " ")) == 0 || m <= n || first.raw[m] == '\t' {
+		c.bad = true // leading empty lines, or an empty scalar
+		return
+	}
+	var b []byte
+	pending := 0 // empty lines not yet written
+	last := -1
+	for c.i < len(c.lines) {
+		ln := c.lines[c.i]
+		if len(bytes.Trim(ln.raw, " ")) == 0 {
+			if len(ln.raw) > m || bytes.IndexByte(ln.raw, '\t') >= 0 {
+				c.bad = true
+				return
+			}
+			pending++
+			c.i++
+			continue
+		}
+		if ln.indent < m {
+			break
+		}
+		if last >= 0 {
+			b = append(b, '\n')
+		}
+		for ; pending > 0; pending-- {
+			b = append(b, '\n')
+		}
+		b = append(b, ln.raw[m:]...)
+		last = c.i
+		c.i++
+	}
+	if !c.lines[last].eol {
+		c.bad = true
+		return
+	}
+	if !strip {
+		b = append(b, '\n')
+	}
+	c.out = appendJSONString(c.out, b)
+}
+
+// appendJSONString appends s as a JSON string.
+func appendJSONString(out, s []byte) []byte {
+	out = append(out, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if ch >= 0x20 && ch != '"' && ch != '\\' {
+			continue
+		}
+		out = append(out, s[start:i]...)
+		switch ch {
+		case '"', '\\':
+			out = append(out, '\\', ch)
+		case '\n':
+			out = append(out, '\\', 'n')
+		case '\t':
+			out = append(out, '\\', 't')
+		case '\r':
+			out = append(out, '\\', 'r')
+		default:
+			out = append(out, '\\', 'u', '0', '0', "0123456789abcdef"[ch>>4], "0123456789abcdef"[ch&15])
+		}
+		start = i + 1
+	}
+	out = append(out, s[start:]...)
+	return append(out, '"')
+}

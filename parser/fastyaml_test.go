@@ -1,0 +1,219 @@
+package parser
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/yaml"
+)
+
+// sameAsLibrary checks that, where unmarshalYAML takes its fast path, it
+// decodes doc as sigs.k8s.io/yaml does, into a Pod and an Event (lean, so
+// without managedFields) and into a generic map. It returns whether the fast
+// path applied.
+func sameAsLibrary(t testing.TB, name string, doc []byte) bool {
+	t.Helper()
+	fastPod, okPod := fastOnly[corev1.Pod](doc, true)
+	var libPod corev1.Pod
+	checkSame(t, name, doc, okPod, fastPod, &libPod, yaml.Unmarshal(doc, &libPod), func() { libPod.ManagedFields = nil })
+	fastEvent, okEvent := fastOnly[corev1.Event](doc, true)
+	var libEvent corev1.Event
+	checkSame(t, name, doc, okEvent, fastEvent, &libEvent, yaml.Unmarshal(doc, &libEvent), func() { libEvent.ManagedFields = nil })
+	fastAny, okAny := fastOnly[any](doc, false)
+	var libAny any
+	checkSame(t, name, doc, okAny, fastAny, &libAny, yaml.Unmarshal(doc, &libAny), func() {})
+	return okPod || okEvent
+}
+
+// fastOnly is unmarshalYAML's fast path alone.
+func fastOnly[T any](doc []byte, lean bool) (*T, bool) {
+	if !fastDecodable(reflect.TypeFor[T](), lean) {
+		return nil, false
+	}
+	j, ok := yamlToJSON(doc, lean)
+	if !ok {
+		return nil, false
+	}
+	obj := new(T)
+	if jsonUnmarshal(j, obj) != nil {
+		return nil, false
+	}
+	return obj, true
+}
+
+// unleanJSON decodes doc through yamlToJSON without lean mode, ignoring
+// fastDecodable: an error says the document is broken outside the skipped
+// managedFields too.
+func unleanJSON[T any](doc []byte) (*T, error) {
+	j, ok := yamlToJSON(doc, false)
+	if !ok {
+		return nil, errors.New("not converted")
+	}
+	obj := new(T)
+	return obj, jsonUnmarshal(j, obj)
+}
+
+func checkSame[T any](t testing.TB, name string, doc []byte, ok bool, fast, lib *T, libErr error, lean func()) {
+	t.Helper()
+	if !ok {
+		return
+	}
+	if libErr != nil {
+		if _, err := unleanJSON[T](doc); err != nil {
+			return // only what lean mode skips unread (metadata.managedFields) is broken
+		}
+		t.Errorf("%s: library fails (%v) where the fast path decodes", name, libErr)
+		return
+	}
+	lean()
+	if diff := cmp.Diff(lib, fast); diff != "" {
+		t.Errorf("%s: fast path differs (-library +fast):\n%s", name, diff)
+	}
+}
+
+func TestFastDecodable(t *testing.T) {
+	for _, ty := range []reflect.Type{reflect.TypeFor[corev1.Pod](), reflect.TypeFor[corev1.Event](), reflect.TypeFor[corev1.Node]()} {
+		if !fastDecodable(ty, true) {
+			t.Errorf("%v: no fast path in lean mode", ty)
+		}
+		if fastDecodable(ty, false) {
+			t.Errorf("%v: fast path although managedFields keep raw JSON", ty)
+		}
+	}
+}
+
+func TestFastYAMLCases(t *testing.T) {
+	tests := []struct {
+		name string
+		doc  string
+		fast bool
+	}{
+		{"mapping", "a: b\nc: 1\nd: true\ne:\nf: ~\n", true},
+		{"nested", "metadata:\n  name: x\n  labels:\n    app: web\nspec:\n  containers:\n  - name: c\n    image: i:1\n    ports:\n    - containerPort: 80\n      protocol: TCP\n", true},
+		{"seq at key indent", "items:\n- a\n- b\nnext: c\n", true},
+		{"quoted", "a: \"x\\ty \\u00e9\"\nb: 'it''s'\nc: \"\"\n", true},
+		{"folded quoted", "message: \"first part\n  second part\n\n  after a blank\"\n", true},
+		{"escaped break", "m: \"abc\\\n  def\"\n", true},
+		{"single folded", "m: 'one\n  two'\n", true},
+		{"plain folded", "m: one two\n  three\n", true},
+		{"literal", "script: |\n  line 1\n\n    indented\n  last\n", true},
+		{"literal strip", "s: |-\n  a\n  b\nnum: 1\n", true},
+		{"empty flow", "a: {}\nb: []\n", true},
+		{"ip and dates", "podIP: 10.128.2.14\nt: 2021-09-14T14:43:46Z\nv: 1.22.0\n", true},
+		{"doc start", "---\na: b\n", true},
+		{"string-looking plain", "a: -foo\nb: .x\nc: 12abc\nd: 0.0.0.0/0\n", true},
+		{"managed fields kept", "metadata:\n  managedFields:\n  - manager: m\n    fieldsV1:\n      f:status: {}\n  name: p\n", true},
+		{"yes is not fast", "a: yes\n", false},
+		{"float is not fast", "a: 1.5\n", false},
+		{"hex is not fast", "a: 0x1f\n", false},
+		{"octal is not fast", "a: 012\n", false},
+		{"anchor", "a: &x 1\nb: *x\n", false},
+		{"flow", "a: [1, 2]\n", false},
+		{"comment after value", "a: b # c\n", false},
+		{"duplicate", "a: 1\na: 2\n", false},
+		{"duplicate folded", "name: 1\nName: 2\n", false},
+		{"folded block", "a: >\n  x\n", false},
+		{"keep block", "a: |+\n  x\n\n", false},
+		{"tab", "a:\n\tb: c\n", false},
+		{"cr", "a: b\r\n", false},
+		{"bool key", "true: x\n", false},
+		{"scalar doc", "just text\n", false},
+		{"two docs", "a: 1\n---\nb: 2\n", false},
+		{"bad indent", "a:\n    b: 1\n  c: 2\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sameAsLibrary(t, tt.name, []byte(tt.doc)); got != tt.fast {
+				j, _ := yamlToJSON([]byte(tt.doc), true)
+				t.Errorf("fast path used = %v, want %v (json %s)", got, tt.fast, j)
+			}
+		})
+	}
+}
+
+func TestFastYAMLLeanDropsManagedFields(t *testing.T) {
+	doc := "metadata:\n  managedFields:\n  - manager: m\n    fieldsV1:\n      f:status: {}\n  name: p\n  uid: u\nspec:\n  a: 1\n"
+	j, ok := yamlToJSON([]byte(doc), true)
+	if !ok || string(j) != `{"metadata":{"name":"p","uid":"u"},"spec":{"a":1}}` {
+		t.Errorf("got %s, %v", j, ok)
+	}
+	if j, ok := yamlToJSON([]byte("spec:\n  managedFields: x\n"), true); ok {
+		t.Errorf("managedFields outside metadata converted: %s", j)
+	}
+	j, ok = yamlToJSON([]byte("metadata:\n  name: p\n  managedFields:\n  - a: b\n"), true)
+	if !ok || string(j) != `{"metadata":{"name":"p"}}` {
+		t.Errorf("managedFields last: got %s, %v", j, ok)
+	}
+}
+
+// TestFastYAMLCorpus compares the fast path with the library on every
+// YAML file and list item of the shared corpus, and reports how many it took.
+func TestFastYAMLCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus: not in -short")
+	}
+	root := filepath.Join("..", "..", "shared", "corpus")
+	if _, err := os.Stat(root); err != nil {
+		t.Skipf("corpus absent: %v", err)
+	}
+	docs, fast := 0, 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") ||
+			!strings.Contains(p, "/core/") && !strings.Contains(p, "/pods/") {
+			return err // the fast path serves pods, events and nodes
+		}
+		data, err := os.ReadFile(p)
+		if err != nil || len(data) > 8<<20 {
+			return err
+		}
+		parts := [][]byte{data}
+		if items, _, ok := SplitList(data); ok {
+			parts = parts[:0]
+			for _, it := range items {
+				parts = append(parts, it.Data)
+			}
+		}
+		for _, doc := range parts {
+			docs++
+			if sameAsLibrary(t, p, doc) {
+				fast++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d of %d corpus documents took the fast path", fast, docs)
+	if fast < docs/2 {
+		t.Errorf("only %d of %d corpus documents took the fast path", fast, docs)
+	}
+}
+
+// FuzzFastYAML checks on any bytes that where the fast path decodes a
+// document, the YAML library decodes it to the same Pod and Event.
+func FuzzFastYAML(f *testing.F) {
+	for _, s := range []string{
+		"a: b\nc: 1\nd: true\ne:\nf: ~\n",
+		"metadata:\n  name: x\n  managedFields:\n  - manager: m\n  labels:\n    app: web\nspec:\n  containers:\n  - name: c\n    ports:\n    - containerPort: 80\n",
+		"message: \"first part\n  second \\x41 part\n\n  after a blank\"\nm2: 'it''s\n  two'\n",
+		"script: |\n  line 1\n\n    indented\n  last\ns2: |-\n  a\n",
+		"status:\n  podIP: 10.128.2.14\n  startTime: 2021-09-14T14:43:46Z\n  phase: Running\n",
+		"---\nitems:\n- a\n- b\nnext: c\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<16 {
+			return
+		}
+		sameAsLibrary(t, "fuzz input", data)
+	})
+}
