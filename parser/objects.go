@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mgtriage/mgtriage/parser/openshift"
 	"github.com/mgtriage/mgtriage/parser/store"
@@ -59,7 +60,11 @@ func decodeAs[T any](data []byte) (any, error) {
 		}
 	} else {
 		var err error
-		if obj, err = decodeObject[T](data); err != nil {
+		if !utf8.Valid(data) {
+			data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
+		}
+		// The fast block-YAML path (fastdecode.go), managedFields left out.
+		if obj, err = unmarshalYAML[T](data, true); err != nil {
 			return nil, err
 		}
 	}
