@@ -32,7 +32,7 @@ var typedKinds = map[store.Kind]func([]byte) (any, error){
 	store.DaemonSets:                 decodeAs[appsv1.DaemonSet],
 	store.ReplicaSets:                decodeAs[appsv1.ReplicaSet],
 	store.Jobs:                       decodeAs[batchv1.Job],
-	store.CertificateSigningRequests: decodeAs[certificatesv1.CertificateSigningRequest],
+	store.CertificateSigningRequests: decodeCSR,
 	store.StatefulSets:               decodeAs[appsv1.StatefulSet],
 	store.CSINodes:                   decodeAs[storagev1.CSINode],
 	store.StorageClasses:             decodeAs[storagev1.StorageClass],
@@ -87,6 +87,18 @@ var keepLabels = map[store.Kind]bool{store.Namespaces: true}
 // its top controller.
 var keepOwners = map[store.Kind]bool{store.ReplicaSets: true, store.Jobs: true, store.Deployments: true, store.StatefulSets: true,
 	store.DaemonSets: true, {Group: "", Resource: "replicationcontrollers"}: true}
+
+// decodeCSR decodes a CertificateSigningRequest without its request and
+// issued certificate (PEM, the bulk of the object, read by no join).
+func decodeCSR(data []byte) (any, error) {
+	o, err := decodeAs[certificatesv1.CertificateSigningRequest](data)
+	if err != nil {
+		return nil, err
+	}
+	csr := o.(*certificatesv1.CertificateSigningRequest)
+	csr.Spec.Request, csr.Status.Certificate = nil, nil
+	return csr, nil
+}
 
 // keyKinds are the kinds whose key names (never values) the store keeps.
 var keyKinds = map[store.Kind]bool{store.ConfigMaps: true, store.Secrets: true}

@@ -1561,8 +1561,7 @@ func joinNodeDown(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		if csr == nil || len(csr.Status.Conditions) > 0 {
 			continue
 		}
-		if csr.Spec.Username == "system:node:"+node || strings.HasPrefix(csr.Spec.Username, "system:node:"+shortName(node)+".") ||
-			strings.Contains(string(csr.Spec.Request), node) {
+		if csr.Spec.Username == "system:node:"+node || strings.HasPrefix(csr.Spec.Username, "system:node:"+shortName(node)+".") {
 			pending = append(pending, o.Name)
 			res.Evidence = append(res.Evidence, objectEvidence(o, "Pending (no Approved or Denied condition), requested by "+csr.Spec.Username+", signer "+csr.Spec.SignerName))
 		}
