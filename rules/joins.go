@@ -252,7 +252,7 @@ func (c *evalContext) nodeVerdicts(p *parser.Pod) ([]nodeVerdict, store.Coverage
 
 func selectorText(spec *corev1.PodSpec) string {
 	var parts []string
-	for _, k := range sortedMapKeys(spec.NodeSelector) {
+	for _, k := range store.SortedKeys(spec.NodeSelector) {
 		parts = append(parts, k+"="+spec.NodeSelector[k])
 	}
 	s := ""
@@ -400,14 +400,7 @@ func countOf(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-func sortedMapKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+
 
 // ---- podCapacity -----------------------------------------------------------
 
@@ -1471,7 +1464,7 @@ func (c *evalContext) endpointsVerdict(res joinResult, svcObj *store.Object, hos
 		return res
 	}
 	var sel []string
-	for _, k := range sortedMapKeys(svc.Spec.Selector) {
+	for _, k := range store.SortedKeys(svc.Spec.Selector) {
 		sel = append(sel, k+"="+svc.Spec.Selector[k])
 	}
 	var selected []string

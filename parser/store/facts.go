@@ -51,7 +51,7 @@ func TaintText(t corev1.Taint) string {
 // required node affinity (the scheduler's NodeAffinity filter); when it does
 // not, why names the first label requirement that fails.
 func SelectorMatch(spec *corev1.PodSpec, node *corev1.Node) (ok bool, why string) {
-	for _, k := range sortedKeys(spec.NodeSelector) {
+	for _, k := range SortedKeys(spec.NodeSelector) {
 		v := spec.NodeSelector[k]
 		if got, has := node.Labels[k]; !has || got != v {
 			return false, fmt.Sprintf("nodeSelector %s=%s", k, v)
@@ -228,7 +228,8 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func sortedKeys(m map[string]string) []string {
+// SortedKeys returns the keys of m in order.
+func SortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
