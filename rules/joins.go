@@ -400,8 +400,6 @@ func countOf(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-
-
 // ---- podCapacity -----------------------------------------------------------
 
 // defaultMaxPods is the kubelet's maxPods on OpenShift 4 (upstream: 110).
