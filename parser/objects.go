@@ -33,6 +33,7 @@ var typedKinds = map[store.Kind]func([]byte) (any, error){
 	store.ReplicaSets:                decodeAs[appsv1.ReplicaSet],
 	store.Jobs:                       decodeAs[batchv1.Job],
 	store.CertificateSigningRequests: decodeCSR,
+	store.Namespaces:                 decodeAs[corev1.Namespace],
 	store.StatefulSets:               decodeAs[appsv1.StatefulSet],
 	store.CSINodes:                   decodeAs[storagev1.CSINode],
 	store.StorageClasses:             decodeAs[storagev1.StorageClass],
