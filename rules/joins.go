@@ -228,13 +228,10 @@ type nodeVerdict struct {
 }
 
 func (c *evalContext) nodeVerdicts(p *parser.Pod) ([]nodeVerdict, store.Coverage) {
-	objs, cov := c.store.List(store.Nodes, "")
+	objs, nodes, cov := store.ListTyped[corev1.Node](c.store, store.Nodes, "")
 	var out []nodeVerdict
-	for _, o := range objs {
-		n := store.Typed[corev1.Node](o)
-		if n == nil {
-			continue
-		}
+	for i, o := range objs {
+		n := nodes[i]
 		v := nodeVerdict{obj: o, node: n}
 		v.selected, v.why = store.SelectorMatch(&p.Object.Spec, n)
 		for _, t := range store.UntoleratedTaints(p.Object.Spec.Tolerations, n) {
@@ -704,13 +701,10 @@ func joinCSINodePlugin(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		return joinResult{}
 	}
 	// Where is the driver registered?
-	csinodes, csiCov := c.store.List(store.CSINodes, "")
+	csinodes, typedCSINodes, csiCov := store.ListTyped[storagev1.CSINode](c.store, store.CSINodes, "")
 	var registeredOn []string
-	for _, o := range csinodes {
-		cn := store.Typed[storagev1.CSINode](o)
-		if cn == nil {
-			continue
-		}
+	for i, o := range csinodes {
+		cn := typedCSINodes[i]
 		has := false
 		for _, d := range cn.Spec.Drivers {
 			if d.Name == driver {

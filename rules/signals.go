@@ -193,13 +193,10 @@ type poolDegraded struct{}
 func (m *poolDegraded) reads() []store.Kind { return []store.Kind{store.MachineConfigPools} }
 
 func (m *poolDegraded) matchCluster(c *evalContext) []clusterHit {
-	pools, _ := c.store.List(store.MachineConfigPools, "")
+	pools, mcps, _ := store.ListTyped[openshift.MachineConfigPool](c.store, store.MachineConfigPools, "")
 	var out []clusterHit
-	for _, o := range pools {
-		mcp := store.Typed[openshift.MachineConfigPool](o)
-		if mcp == nil {
-			continue
-		}
+	for i, o := range pools {
+		mcp := mcps[i]
 		var why []string
 		for _, cond := range mcp.Status.Conditions {
 			if cond.Status == "True" && (cond.Type == "Degraded" || cond.Type == "NodeDegraded" || cond.Type == "RenderDegraded") {

@@ -14,6 +14,16 @@ func (s *Store) buildEdges() {
 	s.podsByNode = map[string][]*Object{}
 	s.claimUsers = map[string][]*Object{}
 	s.podsByOwner = map[string][]*Object{}
+	s.byClusterIP = map[string]*Object{}
+	for _, o := range s.byKind[Services] { // sorted: the first Service of an IP wins
+		if svc := Typed[corev1.Service](o); svc != nil {
+			for _, ip := range append([]string{svc.Spec.ClusterIP}, svc.Spec.ClusterIPs...) {
+				if ip != "" && ip != corev1.ClusterIPNone && s.byClusterIP[ip] == nil {
+					s.byClusterIP[ip] = o
+				}
+			}
+		}
+	}
 	for _, o := range s.byKind[Pods] {
 		p := Typed[corev1.Pod](o)
 		if p == nil {
@@ -124,10 +134,10 @@ func PodOwners(p *corev1.Pod) []Owner {
 // NodePools returns the MachineConfigPools whose nodeSelector selects node,
 // and the coverage of the pools.
 func (s *Store) NodePools(node *corev1.Node) ([]*Object, Coverage) {
-	pools, cov := s.List(MachineConfigPools, "")
+	pools, mcps, cov := ListTyped[openshift.MachineConfigPool](s, MachineConfigPools, "")
 	var out []*Object
-	for _, o := range pools {
-		if mcp := Typed[openshift.MachineConfigPool](o); mcp != nil && LabelSelectorMatches(mcp.Spec.NodeSelector, node.Labels) {
+	for i, o := range pools {
+		if LabelSelectorMatches(mcps[i].Spec.NodeSelector, node.Labels) {
 			out = append(out, o)
 		}
 	}
@@ -152,17 +162,10 @@ func (s *Store) PoolKubeletConfigs(pool *Object) ([]*Object, Coverage) {
 // ServiceByClusterIP returns the gathered Service whose clusterIP (or one of
 // its clusterIPs) is ip, or nil.
 func (s *Store) ServiceByClusterIP(ip string) *Object {
-	svcs, _ := s.List(Services, "*")
-	for _, o := range svcs {
-		svc := Typed[corev1.Service](o)
-		if svc == nil {
-			continue
-		}
-		if svc.Spec.ClusterIP == ip || contains(svc.Spec.ClusterIPs, ip) {
-			return o
-		}
+	if s == nil || ip == "" {
+		return nil
 	}
-	return nil
+	return s.byClusterIP[ip]
 }
 
 // NamespaceLabels returns the labels of namespace ns: the gathered Namespace

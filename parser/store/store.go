@@ -148,6 +148,7 @@ type Store struct {
 	podsByNode  map[string][]*Object
 	claimUsers  map[string][]*Object // namespace/claim → pods
 	podsByOwner map[string][]*Object // namespace/Kind/name → pods
+	byClusterIP map[string]*Object   // Service cluster IP → Service
 }
 
 // New returns an empty store.
@@ -314,4 +315,21 @@ func Typed[T any](o *Object) *T {
 	}
 	t, _ := o.Typed.(*T)
 	return t
+}
+
+// ListTyped is List for a decoded kind: the objects of kind k in namespace ns
+// ("*" for all) that hold a *T, with their typed values in the same order,
+// and the coverage of the list. Objects that could not be decoded are left
+// out; callers that must report them use List.
+func ListTyped[T any](s *Store, k Kind, ns string) ([]*Object, []*T, Coverage) {
+	objs, cov := s.List(k, ns)
+	var keep []*Object
+	var typed []*T
+	for _, o := range objs {
+		if t := Typed[T](o); t != nil {
+			keep = append(keep, o)
+			typed = append(typed, t)
+		}
+	}
+	return keep, typed, cov
 }
