@@ -48,10 +48,8 @@ func (b *builder) finish() *Gather {
 		return g.Operators[i].Source.Path < g.Operators[j].Source.Path
 	})
 
-	version := ParseKubeVersion(g.KubernetesVersion)
-	if version.Major == 0 {
-		version = kubeVersionOfOpenShift(g.ClusterVersion)
-	}
+	g.Printer = b.choosePrinter()
+	version := g.Printer.Version
 	byUID := make(map[string]*Pod, len(g.Pods))
 	byKey := make(map[string]*Pod, len(g.Pods))
 	for _, p := range g.Pods {
@@ -121,6 +119,39 @@ func crashLoopSince(p *Pod) {
 			}
 		}
 	}
+}
+
+// choosePrinter picks the release of the API server that printed this
+// gather's columns. A settled ClusterVersion (OpenShift 4.N runs Kubernetes
+// 1.(N+13)) comes first; during an upgrade the components run either release,
+// so the kube-apiserver ClusterOperator's own operand version is used; without
+// either, the highest kubelet version among the nodes (the version skew policy
+// never lets a kubelet be newer than its API server, so it is a lower bound),
+// raised to the last completed OpenShift release when there is one.
+func (b *builder) choosePrinter() PrinterChoice {
+	g := b.g
+	cv := kubeVersionOfOpenShift(g.ClusterVersion)
+	if cv.Major != 0 && !b.cvUpgrading {
+		return PrinterChoice{Version: cv, From: "ClusterVersion " + g.ClusterVersion}
+	}
+	if v := ParseKubeVersion(b.apiserverVersion); v.Major != 0 {
+		return PrinterChoice{Version: v, From: "kube-apiserver ClusterOperator version " + b.apiserverVersion}
+	}
+	var best podstatus.Version
+	bestRaw := ""
+	for _, n := range g.Nodes {
+		raw := n.Object.Status.NodeInfo.KubeletVersion
+		if v := ParseKubeVersion(raw); v.Major != 0 && (best.Major == 0 || best.Less(v)) {
+			best, bestRaw = v, raw
+		}
+	}
+	switch {
+	case cv.Major != 0 && (best.Major == 0 || best.Less(cv)):
+		return PrinterChoice{Version: cv, From: "ClusterVersion " + g.ClusterVersion + " (last completed; an upgrade is under way)"}
+	case best.Major != 0:
+		return PrinterChoice{Version: best, From: "highest kubelet version " + bestRaw}
+	}
+	return PrinterChoice{From: "no version in the gather: the newest printer"}
 }
 
 // kubeVersionOfOpenShift maps an OpenShift 4.N release to the Kubernetes

@@ -213,6 +213,12 @@ type builder struct {
 	clusterIDs  map[string]bool
 	health      *Health
 
+	// cvUpgrading: the ClusterVersion read shows an upgrade under way;
+	// apiserverVersion: the kube-apiserver operand's version from the
+	// kube-apiserver ClusterOperator (e.g. "1.22.1"), "" when not gathered.
+	cvUpgrading      bool
+	apiserverVersion string
+
 	groupBytes    int64 // text held by node-log groups
 	groupCapNoted bool
 	budget        *readBudget     // the pass's read limit, shared with the walk
@@ -472,11 +478,18 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		b.mu.Unlock()
 	case kindClusterOperators:
 		var ops []Operator
+		apiserver := ""
 		errs = decodeItemsLean(data, func(o *openshift.ClusterOperator, line int, _ bool) bool {
 			ops = append(ops, operatorSummary(o, Source{Path: p, Line: line}))
+			if o.Name == "kube-apiserver" {
+				apiserver = o.Version("kube-apiserver")
+			}
 			return true
 		})
 		b.mu.Lock()
+		if apiserver != "" && b.apiserverVersion == "" {
+			b.apiserverVersion = apiserver
+		}
 		b.g.Operators = append(b.g.Operators, ops...)
 		b.mu.Unlock()
 	}
@@ -577,6 +590,7 @@ func (b *builder) decodeClusterVersion(p string, data []byte) []error {
 		if v := cv.CurrentVersion(); v != "" && b.g.ClusterVersion == "" {
 			b.g.ClusterVersion = v
 			b.g.ClusterID = cv.Spec.ClusterID
+			b.cvUpgrading = cv.Upgrading()
 		}
 	}
 	if bytes.Contains(data, []byte("\nitems:")) || bytes.HasPrefix(data, []byte("items:")) {

@@ -38,6 +38,9 @@ type Gather struct {
 	ClusterID         string
 	Platform          string
 	KubernetesVersion string // from the nodes' kubeletVersion, e.g. "v1.22.0-rc.0+75ee307"
+	// Printer is the API server release whose pod printer the kubectl
+	// columns follow, and where that release was read.
+	Printer PrinterChoice
 
 	Pods      []*Pod
 	Events    []*Event
@@ -66,6 +69,15 @@ type Gather struct {
 	// Files and Bytes count the members read (all of them, not only the ones analysed).
 	Files int
 	Bytes int64
+}
+
+// PrinterChoice is the Kubernetes release whose pod printer the columns
+// follow (the zero Version: the newest) and, for the report, where it was
+// read: "ClusterVersion 4.8.0", "kube-apiserver ClusterOperator version
+// 1.22.1", "highest kubelet version v1.21.1+...".
+type PrinterChoice struct {
+	Version podstatus.Version
+	From    string
 }
 
 // Problem is a member that could not be read or decoded, and why.

@@ -32,6 +32,9 @@ func Build(g *parser.Gather, t *rules.Table, findings []rules.Finding, tool Tool
 			Bytes:             g.Bytes,
 		},
 	}
+	if g.Printer.From != "" {
+		r.Gather.Printer = &Printer{Kubernetes: g.Printer.Version.String(), From: g.Printer.From}
+	}
 	for _, l := range g.Layouts {
 		r.Gather.Layouts = append(r.Gather.Layouts, Layout{Root: l.Root, Kind: l.Kind, Image: l.Image, Node: l.Node, Pods: l.Pods})
 	}

@@ -336,6 +336,9 @@ func htmlOverview(r *Report) []htmlField {
 		{"Cluster version", cleanLine(orUnknown(g.ClusterVersion))},
 		{"Kubernetes version", cleanLine(orUnknown(g.KubernetesVersion))},
 	}
+	if g.Printer != nil {
+		fields = append(fields, htmlField{"Pod columns", printerLine(g.Printer)})
+	}
 	if g.Platform != "" {
 		fields = append(fields, htmlField{"Platform", cleanLine(g.Platform)})
 	}

@@ -186,6 +186,9 @@ func mdSummary(r *Report) string {
 		cluster += " (" + strings.Join(extra, ", ") + ")"
 	}
 	fmt.Fprintf(&b, "- **Cluster:** %s\n", cluster)
+	if g.Printer != nil {
+		fmt.Fprintf(&b, "- **Columns:** %s\n", mdText(printerLine(g.Printer)))
+	}
 	fmt.Fprintf(&b, "- **Gathered:** %s\n", gatherTime(g))
 	input := mdCode(truncateRunes(cleanLine(orUnknown(g.Path)), 300))
 	if g.Files > 0 {

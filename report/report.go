@@ -81,6 +81,9 @@ type Gather struct {
 	FinishedAt        *time.Time `json:"finishedAt,omitempty"`
 	ClusterVersion    string     `json:"clusterVersion,omitempty" redact:"keep"`
 	KubernetesVersion string     `json:"kubernetesVersion,omitempty" redact:"keep"`
+	// Printer is the API server release whose pod printer the pods' columns
+	// follow and where that release was read.
+	Printer *Printer `json:"printer,omitempty"`
 	ClusterID         string     `json:"clusterID,omitempty" redact:"keep"`
 	Platform          string     `json:"platform,omitempty" redact:"keep"`
 	Files             int        `json:"files"`
@@ -89,6 +92,15 @@ type Gather struct {
 	Layouts []Layout `json:"layouts"`
 	// Health lists what the gather itself lacks.
 	Health Health `json:"health"`
+}
+
+// Printer names the Kubernetes release ("1.21", or "newest" when the gather
+// shows none) whose pod printer READY, STATUS and RESTARTS follow, and From
+// where it was read ("ClusterVersion 4.8.0", "kube-apiserver ClusterOperator
+// version 1.22.1", "highest kubelet version v1.21.1").
+type Printer struct {
+	Kubernetes string `json:"kubernetes" redact:"keep"`
+	From       string `json:"from" redact:"keep"`
 }
 
 // Layout is one gather found in the input: Kind is must-gather, inspect,

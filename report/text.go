@@ -171,6 +171,16 @@ func gatherTime(g Gather) string {
 	return s
 }
 
+// printerLine says whose printer the pod columns follow:
+// "READY/STATUS/RESTARTS as Kubernetes 1.21 prints them (from ClusterVersion 4.8.0)".
+func printerLine(p *Printer) string {
+	release := "Kubernetes " + cleanLine(p.Kubernetes)
+	if p.Kubernetes == "newest" {
+		release = "the newest Kubernetes"
+	}
+	return "READY/STATUS/RESTARTS as " + release + " prints them (" + cleanLine(p.From) + ")"
+}
+
 // orUnknown returns s, or "unknown" when s is empty.
 func orUnknown(s string) string {
 	if s == "" {

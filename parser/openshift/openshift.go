@@ -36,6 +36,13 @@ type ClusterVersion struct {
 	} `json:"status"`
 }
 
+// Upgrading reports whether the newest history entry is not Completed: an
+// upgrade (or the install) is under way, and the components may run either
+// version.
+func (cv *ClusterVersion) Upgrading() bool {
+	return len(cv.Status.History) > 0 && cv.Status.History[0].State != "Completed"
+}
+
 // CurrentVersion returns the newest Completed version in the history, else the
 // desired version (an install or upgrade still in progress), else "".
 func (cv *ClusterVersion) CurrentVersion() string {
@@ -52,7 +59,27 @@ type ClusterOperator struct {
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 	Status            struct {
 		Conditions []Condition `json:"conditions"`
+		// Versions are the operator's and its operands' versions, e.g.
+		// {name: kube-apiserver, version: 1.22.1} on the kube-apiserver
+		// operator.
+		Versions []OperandVersion `json:"versions,omitempty"`
 	} `json:"status"`
+}
+
+// OperandVersion is one entry of a ClusterOperator's status.versions.
+type OperandVersion struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Version returns the version of the operand called name, or "".
+func (co *ClusterOperator) Version(name string) string {
+	for _, v := range co.Status.Versions {
+		if v.Name == name {
+			return v.Version
+		}
+	}
+	return ""
 }
 
 // Condition returns the status of the condition of type t ("" when absent)

@@ -30,9 +30,48 @@ type Columns struct {
 }
 
 // Version is the Kubernetes minor release of the API server whose printer
-// behaviour to follow. The zero Version means "newest".
+// behaviour to follow. The zero Version means "newest". The printer changed in
+// these releases (k8s.io/kubernetes pkg/printers/internalversion printPod);
+// every other release prints as the one before it:
+//
+//   - 1.22: RESTARTS gains " (<age> ago)" from the latest
+//     lastState.terminated.finishedAt; 1.21 and older print the bare count.
+//   - 1.26: a PodScheduled condition with reason SchedulingGated gives STATUS
+//     SchedulingGated.
+//   - 1.28: restartable init containers (sidecars) count in READY and RESTARTS,
+//     a started sidecar does not stop the init walk, the app-container pass also
+//     runs when the Initialized condition is True, and "(… ago)" needs a non-zero
+//     count. Before, the app pass ran only when every init container finished and
+//     kept the init containers' latest finishedAt ("0 (3h ago)").
+//   - 1.31: a pod with a deletionTimestamp in phase Succeeded or Failed is no
+//     longer Terminating.
+//   - 1.35: a Completed left by the container loop gives way, in a pod with no
+//     running container or not Ready, to the reason of the leftmost container
+//     that terminated with a non-zero exit code.
 type Version struct {
 	Major, Minor int
+}
+
+// String is "1.21", or "newest" for the zero Version.
+func (v Version) String() string {
+	if v.Major == 0 {
+		return "newest"
+	}
+	return fmt.Sprintf("%d.%d", v.Major, v.Minor)
+}
+
+// Less reports whether v is an older release than w; the zero Version is the
+// newest of all.
+func (v Version) Less(w Version) bool {
+	switch {
+	case v.Major == 0:
+		return false
+	case w.Major == 0:
+		return true
+	case v.Major != w.Major:
+		return v.Major < w.Major
+	}
+	return v.Minor < w.Minor
 }
 
 // atLeast reports whether v is the given release or newer; unknown counts as newest.
@@ -42,6 +81,11 @@ func (v Version) atLeast(major, minor int) bool {
 	}
 	return v.Major > major || (v.Major == major && v.Minor >= minor)
 }
+
+// PrinterReleases are the releases whose pod printer differs from the release
+// before, oldest first (see Version). A printer of any other release prints as
+// the newest of these that is not newer than it.
+var PrinterReleases = []Version{{1, 21}, {1, 22}, {1, 26}, {1, 28}, {1, 31}, {1, 35}}
 
 // nodeUnreachablePodReason is the status.reason the node lifecycle controller
 // sets on pods of a node that stopped reporting.
@@ -54,14 +98,18 @@ func Compute(pod *corev1.Pod, now time.Time, v Version) Columns {
 	var lastRestart, lastSidecarRestart time.Time
 	sidecarRestarts := 0
 	c.TotalContainers = len(pod.Spec.Containers)
+	// Restartable init containers exist, and the printer knows them, from 1.28.
+	sidecars := v.atLeast(1, 28)
 
 	reason := string(pod.Status.Phase)
 	if pod.Status.Reason != "" {
 		reason = pod.Status.Reason
 	}
-	for _, cond := range pod.Status.Conditions {
-		if cond.Type == corev1.PodScheduled && cond.Reason == corev1.PodReasonSchedulingGated {
-			reason = corev1.PodReasonSchedulingGated
+	if v.atLeast(1, 26) {
+		for _, cond := range pod.Status.Conditions {
+			if cond.Type == corev1.PodScheduled && cond.Reason == corev1.PodReasonSchedulingGated {
+				reason = corev1.PodReasonSchedulingGated
+			}
 		}
 	}
 
@@ -69,7 +117,7 @@ func Compute(pod *corev1.Pod, now time.Time, v Version) Columns {
 	for i := range pod.Spec.InitContainers {
 		ic := &pod.Spec.InitContainers[i]
 		initSpecs[ic.Name] = ic
-		if isSidecar(ic) {
+		if sidecars && isSidecar(ic) {
 			c.TotalContainers++
 		}
 	}
@@ -81,7 +129,7 @@ func Compute(pod *corev1.Pod, now time.Time, v Version) Columns {
 		if t := st.LastTerminationState.Terminated; t != nil && lastRestart.Before(t.FinishedAt.Time) {
 			lastRestart = t.FinishedAt.Time
 		}
-		sidecar := isSidecar(initSpecs[st.Name])
+		sidecar := sidecars && isSidecar(initSpecs[st.Name])
 		if sidecar {
 			sidecarRestarts += int(st.RestartCount)
 			if t := st.LastTerminationState.Terminated; t != nil && lastSidecarRestart.Before(t.FinishedAt.Time) {
@@ -115,9 +163,15 @@ func Compute(pod *corev1.Pod, now time.Time, v Version) Columns {
 		break
 	}
 
-	if !initializing || conditionTrue(pod, corev1.PodInitialized) {
-		c.RestartCount = sidecarRestarts
-		lastRestart = lastSidecarRestart
+	if !initializing || (v.atLeast(1, 28) && initializedTrue(pod)) {
+		if v.atLeast(1, 28) {
+			c.RestartCount = sidecarRestarts
+			lastRestart = lastSidecarRestart
+		} else {
+			// Before 1.28 the count restarts from zero but the time
+			// keeps the init containers' latest finishedAt.
+			c.RestartCount = 0
+		}
 		hasRunning := false
 		// failedReason is the reason of the leftmost container that exited
 		// with a non-zero code. From 1.35 it replaces a "Completed" that a
@@ -145,7 +199,7 @@ func Compute(pod *corev1.Pod, now time.Time, v Version) Columns {
 		}
 		if reason == "Completed" {
 			switch {
-			case hasRunning && conditionTrue(pod, corev1.PodReady):
+			case hasRunning && readyTrue(pod):
 				reason = "Running"
 			case failedReason != "" && v.atLeast(1, 35):
 				reason = failedReason
@@ -168,7 +222,12 @@ func Compute(pod *corev1.Pod, now time.Time, v Version) Columns {
 	c.Ready = fmt.Sprintf("%d/%d", c.ReadyContainers, c.TotalContainers)
 	c.LastRestart = lastRestart
 	c.Restarts = strconv.Itoa(c.RestartCount)
-	if c.RestartCount != 0 && !lastRestart.IsZero() {
+	switch {
+	case !v.atLeast(1, 22):
+		// 1.21 prints the bare count.
+	case lastRestart.IsZero():
+	case v.atLeast(1, 28) && c.RestartCount == 0:
+	default:
 		c.Restarts = fmt.Sprintf("%d (%s ago)", c.RestartCount, Since(lastRestart, now))
 	}
 	c.Age = Since(pod.CreationTimestamp.Time, now)
@@ -202,10 +261,22 @@ func isSidecar(c *corev1.Container) bool {
 	return c != nil && c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
 }
 
-func conditionTrue(pod *corev1.Pod, t corev1.PodConditionType) bool {
+// initializedTrue is the printer's isPodInitializedConditionTrue: the status
+// of the first Initialized condition is True.
+func initializedTrue(pod *corev1.Pod) bool {
 	for _, cond := range pod.Status.Conditions {
-		if cond.Type == t {
+		if cond.Type == corev1.PodInitialized {
 			return cond.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// readyTrue is the printer's hasPodReadyCondition: any Ready condition is True.
+func readyTrue(pod *corev1.Pod) bool {
+	for _, cond := range pod.Status.Conditions {
+		if cond.Type == corev1.PodReady && cond.Status == corev1.ConditionTrue {
+			return true
 		}
 	}
 	return false
