@@ -99,6 +99,8 @@ func FuzzDecodeItems(f *testing.F) {
 	f.Add([]byte(miniPodList))
 	f.Add([]byte(`{"apiVersion":"v1","kind":"PodList","items":[{"metadata":{"name":"a","creationTimestamp":"9999-12-31T23:59:59Z"},"status":{"containerStatuses":[{"name":"c","restartCount":2147483647,"lastState":{"terminated":{"exitCode":-2147483648,"finishedAt":"0001-01-01T00:00:00Z"}}}]}}]}`))
 	f.Add([]byte("items:\n- &a {metadata: {name: *a}}\n"))
+	f.Add([]byte(redumpedPodList))
+	f.Add([]byte("%TAG !k! tag:k8s.example,2026:\n---\nitems:\n- metadata: !k!meta\n    name: b\n"))
 	f.Add([]byte("a: &a [x,x]\nb: &b [*a,*a]\nc: [*b,*b]\n"))
 	now := time.Date(2026, 11, 20, 9, 12, 33, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, data []byte) {

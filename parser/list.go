@@ -26,7 +26,13 @@ type ListItem struct {
 // closed is false when the file ends inside the items: oc and kubectl write
 // the keys sorted, so `kind:` follows `items:`, and a file that ends before it
 // is a truncated copy (unless `kind:` came first, as some tools write it).
+// A document with YAML anchors (as Python tools write when they re-dump a
+// gather) is not split either: an alias in one item may refer to an anchor in
+// another.
 func SplitList(data []byte) (items []ListItem, closed, ok bool) {
+	if hasAnchor(data) {
+		return nil, false, false
+	}
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	inItems := false
 	kindFirst := false
@@ -91,6 +97,46 @@ func SplitList(data []byte) (items []ListItem, closed, ok bool) {
 	return items, kindFirst, true
 }
 
+// hasAnchor reports whether data may define a YAML anchor: an "&name" that
+// starts a value (after ": ", "- ", "? ", "[", "{", "," or at the start of a
+// line). A plain scalar cannot start with "&", so such text outside a block
+// scalar is an anchor; inside one it is a false alarm that only costs the
+// split.
+func hasAnchor(data []byte) bool {
+	for off := 0; ; {
+		i := bytes.IndexByte(data[off:], '&')
+		if i < 0 {
+			return false
+		}
+		i += off
+		off = i + 1
+		if i+1 >= len(data) || !anchorNameByte(data[i+1]) {
+			continue
+		}
+		j := i - 1
+		for j >= 0 && (data[j] == ' ' || data[j] == '\t') {
+			j--
+		}
+		if j < 0 {
+			return true
+		}
+		switch data[j] {
+		case '\n', '[', '{', ',':
+			return true
+		case ':', '-', '?':
+			if j < i-1 {
+				return true
+			}
+		}
+	}
+}
+
+// anchorNameByte: anchor names are any non-space characters except flow
+// indicators; these are the ones seen in practice.
+func anchorNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c >= 0x80
+}
+
 // dedent removes n columns of indentation; for the first line of an item the
 // "- " marker counts as indentation.
 func dedent(line []byte, n int, first bool) []byte {
@@ -99,10 +145,11 @@ func dedent(line []byte, n int, first bool) []byte {
 		out = bytes.TrimPrefix(out, []byte("-"))
 		return bytes.TrimPrefix(out, []byte(" "))
 	}
-	if len(line) >= n {
-		return line[n:]
-	}
-	return bytes.TrimLeft(line, " ")
+	// Only indentation is removed: a continuation line indented less than
+	// the item's keys (inside a flow collection or a plain scalar) keeps
+	// its text.
+	lead := len(line) - len(bytes.TrimLeft(line, " "))
+	return line[min(n, lead):]
 }
 
 // decodeItems decodes every item of a v1 List into a new T, calling add for
@@ -132,9 +179,26 @@ func decodeItemsWith[T any](data []byte, lean bool, add func(obj *T, line int, p
 	}
 	var errs []error
 	if items, closed, ok := SplitList(data); ok {
+		// whole holds the items of the whole document, decoded once the
+		// first item fails on its own: valid YAML that splitting breaks
+		// then still gives every object.
+		var whole []T
+		wholeTried := false
 		for i, it := range items {
 			truncated := !closed && i == len(items)-1
 			obj, err := unmarshalYAML[T](it.Data, lean)
+			if err != nil && !wholeTried {
+				wholeTried = true
+				var list struct {
+					Items []T `json:"items"`
+				}
+				if yaml.Unmarshal(data, &list) == nil && len(list.Items) == len(items) {
+					whole = list.Items
+				}
+			}
+			if err != nil && whole != nil {
+				obj, err = &whole[i], nil
+			}
 			if err != nil {
 				msg := fmt.Sprintf("item at line %d: %s", it.Line, absoluteLines(err.Error(), it.Line))
 				if truncated {

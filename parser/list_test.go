@@ -72,6 +72,8 @@ func FuzzSplitList(f *testing.F) {
 	f.Add([]byte("items:\n  - a: 1\n  - b: 2\n"))
 	f.Add([]byte("items:\n-\n- x\n"))
 	f.Add([]byte("{\"items\":[]}"))
+	f.Add([]byte(redumpedPodList))
+	f.Add([]byte("items:\n- metadata: {name: b,\n labels: {app: x}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		items, _, ok := SplitList(data)
 		if !ok && len(items) > 0 {
