@@ -282,25 +282,35 @@ func (b *builder) settleTime() {
 		b.g.CollectedAt, b.g.FinishedAt = times[0], times[len(times)-1]
 		return
 	}
-	latest := b.dedup.latest // per-pod files not decoded as duplicates
+	var c timeCandidates
+	c.add("pod condition", b.dedup.latest) // per-pod files not decoded as duplicates
 	for _, e := range b.g.Events {
-		if e.When.After(latest) {
-			latest = e.When
-		}
+		c.add("event", e.When)
+		c.add("event", e.Object.FirstTimestamp.Time)
+		c.add("event", e.Object.EventTime.Time)
 	}
 	for _, pods := range []map[nsKey][]*Pod{b.listPods, b.filePods} {
 		for _, ps := range pods {
 			for _, p := range ps {
-				for _, c := range p.Object.Status.Conditions {
-					if c.LastTransitionTime.After(latest) {
-						latest = c.LastTransitionTime.Time
-					}
-				}
+				c.pod(&p.Object)
 			}
 		}
 	}
-	b.g.CollectedAt = latest.UTC()
-	b.problem("timestamp", "no readable timestamp file: ages are measured from the latest event or condition time, "+latest.UTC().Format(time.RFC3339))
+	for _, n := range b.nodes {
+		c.add("node creation", n.Object.CreationTimestamp.Time)
+		for _, cond := range n.Object.Status.Conditions {
+			c.add("node heartbeat", cond.LastHeartbeatTime.Time)
+			c.add("node condition", cond.LastTransitionTime.Time)
+		}
+	}
+	now, how := c.infer()
+	if now.IsZero() {
+		b.problem("timestamp", "no readable timestamp file and no time in the gather: ages cannot be measured")
+		return
+	}
+	b.g.CollectedAt = now.UTC()
+	b.g.CollectedAtInferred = how
+	b.problem("timestamp", "no readable timestamp file: the gather time "+now.UTC().Format(time.RFC3339)+" is "+how)
 }
 
 func (b *builder) podNodeLog(p *Pod) []*LogGroup {

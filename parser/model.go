@@ -33,6 +33,10 @@ type Gather struct {
 	// timestamp file; zero when there is none. CollectedAt is the "now" of
 	// every AGE and "ago".
 	CollectedAt, FinishedAt time.Time
+	// CollectedAtInferred is empty when CollectedAt comes from a timestamp
+	// file; otherwise it says how CollectedAt was inferred from the times in
+	// the gather ("inferred: the latest of 5171 times in the gather (...)").
+	CollectedAtInferred string
 
 	ClusterVersion    string
 	ClusterID         string

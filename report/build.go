@@ -47,6 +47,7 @@ func Build(g *parser.Gather, t *rules.Table, findings []rules.Finding, tool Tool
 		t := g.CollectedAt.UTC()
 		r.Gather.CollectedAt = &t
 	}
+	r.Gather.CollectedAtInferred = g.CollectedAtInferred
 	if !g.FinishedAt.IsZero() {
 		t := g.FinishedAt.UTC()
 		r.Gather.FinishedAt = &t

@@ -75,12 +75,15 @@ type RuleTable struct {
 // of every AGE and "ago" in the report; FinishedAt is its end. Both are nil when
 // the gather has no readable timestamp file.
 type Gather struct {
-	Path              string     `json:"path"`
-	Roots             []string   `json:"roots"`
-	CollectedAt       *time.Time `json:"collectedAt,omitempty"`
-	FinishedAt        *time.Time `json:"finishedAt,omitempty"`
-	ClusterVersion    string     `json:"clusterVersion,omitempty" redact:"keep"`
-	KubernetesVersion string     `json:"kubernetesVersion,omitempty" redact:"keep"`
+	Path        string     `json:"path"`
+	Roots       []string   `json:"roots"`
+	CollectedAt *time.Time `json:"collectedAt,omitempty"`
+	FinishedAt  *time.Time `json:"finishedAt,omitempty"`
+	// CollectedAtInferred says how CollectedAt was inferred from the times in
+	// the gather when it has no timestamp file; empty otherwise.
+	CollectedAtInferred string `json:"collectedAtInferred,omitempty" redact:"keep"`
+	ClusterVersion      string `json:"clusterVersion,omitempty" redact:"keep"`
+	KubernetesVersion   string `json:"kubernetesVersion,omitempty" redact:"keep"`
 	// Printer is the API server release whose pod printer the pods' columns
 	// follow and where that release was read.
 	Printer   *Printer `json:"printer,omitempty"`

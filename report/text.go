@@ -165,6 +165,9 @@ func gatherTime(g Gather) string {
 		return "unknown (no readable timestamp file)"
 	}
 	s := formatTime(g.CollectedAt)
+	if g.CollectedAtInferred != "" {
+		s += " (no timestamp file; " + cleanLine(g.CollectedAtInferred) + ")"
+	}
 	if g.FinishedAt != nil && !g.FinishedAt.Before(*g.CollectedAt) {
 		s += fmt.Sprintf(", took %s", g.FinishedAt.Sub(*g.CollectedAt).Round(time.Second))
 	}
