@@ -92,6 +92,8 @@ func (b *builder) finish() *Gather {
 	}
 	b.settleLayouts()
 	b.indexModel(g)
+	b.settleCoverage(g)
+	g.Coverage.JournalLines = b.journalLines
 	return g
 }
 

@@ -223,7 +223,12 @@ type builder struct {
 
 	objects     *store.Store
 	decodeKinds map[store.Kind]bool // nil: every typed kind
-	dedup       podDedup            // per-pod files that repeat a pods.yaml item
+
+	// Coverage counts, filled by the sequential pass (coverage.go).
+	usedFiles    map[fileKind]int
+	otherDirs    map[string]int // folder → members no part of the analysis reads
+	journalLines int
+	dedup        podDedup // per-pod files that repeat a pods.yaml item
 }
 
 func newBuilder(input string) *builder {
@@ -248,6 +253,9 @@ func newBuilder(input string) *builder {
 		clusterIDs:  map[string]bool{},
 		seen:        map[string]bool{},
 		objects:     store.New(),
+
+		usedFiles: map[fileKind]int{},
+		otherDirs: map[string]int{},
 	}
 }
 
@@ -310,6 +318,7 @@ func (b *builder) visit(m Member) error {
 	b.recordNamespace(m.Path)
 	b.recordMustGatherMarker(m.Path)
 	c := classify(m.Path)
+	b.countMember(m.Path, c.Kind)
 	if c.Kind == kindOther {
 		return nil
 	}
@@ -400,6 +409,8 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		b.objects.MarkGathered(store.Pods, c.Namespace)
 	case kindNode, kindNodeList:
 		b.objects.MarkGathered(store.Nodes, "")
+	case kindEventList:
+		b.objects.MarkGathered(store.Events, c.Namespace)
 	}
 	switch c.Kind {
 	case kindObjectList, kindObject:
@@ -712,6 +723,7 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 		if !ok {
 			return
 		}
+		b.journalLines++
 		unit := nodelog.UnitOf(j.Ident)
 		msg := j.Message
 		switch unit {

@@ -1,0 +1,269 @@
+package parser
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/mgtriage/mgtriage/parser/store"
+)
+
+// Coverage says what the reader made of the input: which members it read and
+// used, which it recognised as part of a gather but does not read, which it
+// could not place in any layout, and what the object store holds of each
+// kind. Reports print it so that an empty section is never mistaken for a
+// healthy cluster.
+type Coverage struct {
+	// Used counts the members read and used, by what they hold ("pod lists",
+	// "node journals", ...), in a fixed order; kinds with no member are left out.
+	Used []FileCount
+	// Unused counts the members that lie inside a recognised gather root but
+	// that no part of the analysis reads, by folder (see unusedFolder).
+	Unused []FileCount
+	// Unplaced counts the members that lie outside every gather root, by
+	// folder: what the reader could not place in any known layout.
+	Unplaced []FileCount
+	// Kinds is the object coverage of every kind the store holds, plus the
+	// kinds the analysis always reads (pods, events, nodes) and those the
+	// rule table's joins read, even when nothing of them was gathered.
+	Kinds []KindCoverage
+	// Combined names the gathers read together, one line each, when the
+	// input held more than one; empty otherwise.
+	Combined []string
+	// JournalLines is the number of lines read in the journal's short form
+	// (any unit, kept as evidence or not).
+	JournalLines int
+	// ContainerLogs is the number of container log files read.
+	ContainerLogs int
+}
+
+// FileCount is a number of members of one sort, or in one folder.
+type FileCount struct {
+	What  string
+	Files int
+}
+
+// Object coverage states of a kind, from most to least complete.
+const (
+	KindGathered    = "gathered"     // its complete list was gathered (cluster-wide, or in some namespaces)
+	KindFound       = "found"        // objects were found, but no complete list of the kind
+	KindFiltered    = "filtered"     // the source lists only some of its objects
+	KindNotGathered = "not gathered" // nothing of the kind is in the input
+)
+
+// KindCoverage is what the input holds of one kind.
+type KindCoverage struct {
+	// Kind is "resource" for the core group, else "resource.group" (kubectl's form).
+	Kind string
+	// State is KindGathered, KindFound, KindFiltered or KindNotGathered.
+	State string
+	// Objects is the number of objects read (events: every event read).
+	Objects int
+	// Namespaces is the number of namespaces whose complete list was
+	// gathered (0 for a cluster-scoped kind); Cluster is true when the
+	// cluster-scoped list (or any per-object folder) was gathered.
+	Namespaces int
+	Cluster    bool
+}
+
+// MaxCoverageFolders bounds the folders listed in Coverage.Unused and
+// Coverage.Unplaced; the rest are summed in a last "… N more folders" entry.
+const MaxCoverageFolders = 40
+
+// usedLabels names what each member kind holds, in report order.
+var usedLabels = []struct {
+	kind  fileKind
+	label string
+}{
+	{kindPodList, "pod lists"},
+	{kindPod, "pod files"},
+	{kindEventList, "event lists"},
+	{kindNode, "node files"},
+	{kindNodeList, "node lists"},
+	{kindObjectList, "other object lists"},
+	{kindObject, "other object files"},
+	{kindClusterVersion, "ClusterVersion"},
+	{kindClusterOperators, "ClusterOperator lists"},
+	{kindInfrastructure, "Infrastructure"},
+	{kindContainerLog, "container logs"},
+	{kindServiceLog, "node journals (service logs)"},
+	{kindNodeKubeletLog, "node journals (per node)"},
+	{kindAlerts, "Prometheus rules (alerts)"},
+	{kindEtcd, "etcd health"},
+	{kindTimestamp, "timestamp files"},
+	{kindVersion, "version files"},
+	{kindMustGatherLogs, "must-gather.logs"},
+	{kindSosHostname, "host name files"},
+	{kindSosDate, "date files"},
+}
+
+// countMember counts a member as used, or by its folder for settleCoverage
+// to file under Unused or Unplaced once the gather roots are known. It runs in
+// the sequential pass.
+func (b *builder) countMember(p string, k fileKind) {
+	if k != kindOther {
+		b.usedFiles[k]++
+		return
+	}
+	b.otherDirs[path.Dir(p)]++
+}
+
+// placeOthers files the members no part of the analysis reads: under Unused
+// when they lie inside a gather root (or in a folder of it, such as
+// monitoring/), or beside one (an image folder's parent holds timestamp and
+// event-filter.html), else under Unplaced.
+func (b *builder) placeOthers(roots []string) (unused, unplaced map[string]int) {
+	unused, unplaced = map[string]int{}, map[string]int{}
+	rootDirs := map[string]string{} // folder → its root
+	beside := map[string]string{}
+	for _, r := range roots {
+		dir := dirKey(strings.TrimSuffix(r, "/"))
+		rootDirs[dir] = r
+		if top := gatherTop(r); top != dir {
+			beside[top] = strings.TrimPrefix(top+"/", "./")
+		}
+	}
+	for dir, n := range b.otherDirs {
+		p := dir + "/f"
+		if dir == "." {
+			p = "f"
+		}
+		if root, ok := gatherRoot(p); ok {
+			unused[unusedFolder(root, p[len(root):])] += n
+			continue
+		}
+		if root, ok := enclosingRoot(dir, rootDirs); ok {
+			unused[unusedFolder(root, p[len(root):])] += n
+			continue
+		}
+		if r, ok := beside[dir]; ok {
+			unused[r+"(files at the top)"] += n
+			continue
+		}
+		unplaced[unplacedFolder(p)] += n
+	}
+	return unused, unplaced
+}
+
+// enclosingRoot returns the root among rootDirs that holds the folder dir
+// (dir itself or one of its parents).
+func enclosingRoot(dir string, rootDirs map[string]string) (string, bool) {
+	for d := dir; ; d = path.Dir(d) {
+		if r, ok := rootDirs[d]; ok {
+			return r, true
+		}
+		if d == "." || d == "/" {
+			return "", false
+		}
+	}
+}
+
+// unusedFolder names the folder a member of a gather root is counted under:
+// the root and the first folder below it, with two levels for sos_commands/
+// (the plugin) and namespaces/ (any namespace, then its sub-folder).
+func unusedFolder(root, rel string) string {
+	parts := strings.Split(rel, "/")
+	if len(parts) == 1 {
+		return root + "(files at the top)"
+	}
+	switch parts[0] {
+	case "sos_commands":
+		return root + parts[0] + "/" + parts[1] + "/"
+	case "namespaces":
+		if len(parts) > 3 {
+			return root + "namespaces/*/" + parts[2] + "/"
+		}
+		return root + "namespaces/*/"
+	}
+	return root + parts[0] + "/"
+}
+
+// unplacedFolder names the folder an unplaced member is counted under: its
+// folder, cut to two levels.
+func unplacedFolder(p string) string {
+	dir := path.Dir(p)
+	if dir == "." {
+		return "(files at the top)"
+	}
+	parts := strings.Split(dir, "/")
+	if len(parts) > 2 {
+		parts = parts[:2]
+	}
+	return strings.Join(parts, "/") + "/"
+}
+
+// alwaysKinds are listed in the coverage whether or not they were gathered.
+var alwaysKinds = []store.Kind{store.Pods, store.Events, store.Nodes}
+
+// settleCoverage fills g.Coverage once the store is frozen.
+func (b *builder) settleCoverage(g *Gather) {
+	c := &g.Coverage
+	for _, u := range usedLabels {
+		if n := b.usedFiles[u.kind]; n > 0 {
+			c.Used = append(c.Used, FileCount{What: u.label, Files: n})
+		}
+	}
+	c.ContainerLogs = b.usedFiles[kindContainerLog]
+	unused, unplaced := b.placeOthers(g.Roots)
+	c.Unused = folderCounts(unused)
+	c.Unplaced = folderCounts(unplaced)
+
+	byKind := map[store.Kind]*KindCoverage{}
+	for _, ks := range g.Objects.Summary() {
+		kc := &KindCoverage{Kind: ks.Kind.String(), Objects: ks.Objects, Namespaces: len(ks.ListedNamespaces), Cluster: ks.ClusterListed}
+		switch {
+		case ks.Filtered:
+			kc.State = KindFiltered
+		case ks.ClusterListed || len(ks.ListedNamespaces) > 0:
+			kc.State = KindGathered
+		case ks.Objects > 0:
+			kc.State = KindFound
+		default:
+			kc.State = KindNotGathered
+		}
+		byKind[ks.Kind] = kc
+	}
+	if kc := byKind[store.Events]; kc != nil {
+		kc.Objects = len(g.Events)
+	}
+	want := append([]store.Kind{}, alwaysKinds...)
+	if b.decodeKinds != nil {
+		for k := range b.decodeKinds {
+			want = append(want, k)
+		}
+	}
+	for _, k := range want {
+		if byKind[k] == nil {
+			byKind[k] = &KindCoverage{Kind: k.String(), State: KindNotGathered}
+		}
+	}
+	for _, kc := range byKind {
+		c.Kinds = append(c.Kinds, *kc)
+	}
+	sort.Slice(c.Kinds, func(i, j int) bool { return c.Kinds[i].Kind < c.Kinds[j].Kind })
+}
+
+// folderCounts sorts folder counts by folder and bounds them.
+func folderCounts(m map[string]int) []FileCount {
+	out := make([]FileCount, 0, len(m))
+	for _, f := range sortedKeys(m) {
+		out = append(out, FileCount{What: f, Files: m[f]})
+	}
+	if len(out) > MaxCoverageFolders {
+		rest := 0
+		for _, fc := range out[MaxCoverageFolders:] {
+			rest += fc.Files
+		}
+		n := len(out) - MaxCoverageFolders
+		out = append(out[:MaxCoverageFolders], FileCount{What: fmt.Sprintf("… %d more folders", n), Files: rest})
+	}
+	return out
+}
+
+// Analysable reports whether anything the analysis works on was read: pods,
+// nodes, events, node journal lines, container logs, or objects of any kind.
+func (g *Gather) Analysable() bool {
+	return len(g.Pods) > 0 || len(g.Nodes) > 0 || len(g.Events) > 0 || g.Coverage.JournalLines > 0 ||
+		g.Coverage.ContainerLogs > 0 || g.Objects.Len() > 0 || len(g.Operators) > 0 || len(g.Alerts) > 0 || g.Etcd != nil
+}
