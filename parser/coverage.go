@@ -267,3 +267,91 @@ func (g *Gather) Analysable() bool {
 	return len(g.Pods) > 0 || len(g.Nodes) > 0 || len(g.Events) > 0 || g.Coverage.JournalLines > 0 ||
 		g.Coverage.ContainerLogs > 0 || g.Objects.Len() > 0 || len(g.Operators) > 0 || len(g.Alerts) > 0 || g.Etcd != nil
 }
+
+// NothingError is returned by Load when nothing analysable was read from the
+// input: no pods, nodes, events, journal lines, container logs or objects. It
+// says how many files were read, which layouts (if any) were recognised and
+// where the files lay, and names every layout the reader knows, so the user
+// sees what was looked for. errors.Is(err, ErrNoGather) is true.
+type NothingError struct {
+	Files    int
+	Layouts  []Layout
+	Unplaced []FileCount
+	// Problems are the first problems met (a pods.yaml that did not decode).
+	Problems []Problem
+}
+
+// KnownLayouts describes every layout the reader recognises and what in it
+// is read, one line each, in the words of NothingError.
+var KnownLayouts = []string{
+	"must-gather (oc adm must-gather): <image folder>/namespaces/<ns>/core/pods.yaml, events.yaml, cluster-scoped-resources/, host_service_logs/, nodes/<node>/, timestamp",
+	"inspect (oc adm inspect): namespaces/<ns>/core/*.yaml, namespaces/<ns>/pods/<pod>/, cluster-scoped-resources/",
+	"namespace folder: one namespaces/<ns> folder given as PATH (core/pods.yaml or pods/)",
+	"sosreport (sos report on a node): sos_commands/kubernetes/ kubectl JSON lists, sos_commands/*/journalctl_*, hostname, date",
+}
+
+func (e *NothingError) Is(target error) bool { return target == ErrNoGather }
+
+func (e *NothingError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "nothing analysable in %d files read: no pods, nodes, events, node journals, container logs or objects", e.Files)
+	if len(e.Layouts) > 0 {
+		var ls []string
+		for _, l := range e.Layouts {
+			ls = append(ls, fmt.Sprintf("%s at %q", l.Kind, displayRoot(l.Root)))
+		}
+		fmt.Fprintf(&b, " (recognised %s, but nothing in it could be read)", strings.Join(ls, ", "))
+	}
+	if len(e.Unplaced) > 0 {
+		var fs []string
+		for i, f := range e.Unplaced {
+			if i == 5 {
+				fs = append(fs, fmt.Sprintf("… %d more", len(e.Unplaced)-5))
+				break
+			}
+			fs = append(fs, fmt.Sprintf("%s (%d)", f.What, f.Files))
+		}
+		fmt.Fprintf(&b, "; files found in: %s", strings.Join(fs, ", "))
+	}
+	for i, p := range e.Problems {
+		if i == 3 {
+			fmt.Fprintf(&b, "\n  … and %d more problems", len(e.Problems)-3)
+			break
+		}
+		fmt.Fprintf(&b, "\nproblem: %s: %s", p.Path, cleanText([]byte(p.Error)))
+	}
+	b.WriteString("\nlooked for:")
+	for _, l := range KnownLayouts {
+		b.WriteString("\n  - " + l)
+	}
+	return b.String()
+}
+
+func displayRoot(r string) string {
+	if r == "" {
+		return "./"
+	}
+	return r
+}
+
+// nothingError describes an input without anything analysable; g is nil when
+// no gather root was recognised at all.
+func (b *builder) nothingError(g *Gather) error {
+	e := &NothingError{Files: b.g.Files}
+	for _, p := range b.g.Problems {
+		if p.Path != "timestamp" { // the gather time matters only with something to date
+			e.Problems = append(e.Problems, p)
+		}
+	}
+	var roots []string
+	if g != nil {
+		e.Layouts = g.Layouts
+		roots = g.Roots
+	}
+	unused, unplaced := b.placeOthers(roots)
+	for k, v := range unused {
+		unplaced[k] += v
+	}
+	e.Unplaced = folderCounts(unplaced)
+	return e
+}

@@ -2,7 +2,9 @@ package parser
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -72,4 +74,76 @@ func TestFolderCountsAreBounded(t *testing.T) {
 	if len(out) != MaxCoverageFolders+1 || out[MaxCoverageFolders] != (FileCount{"… 5 more folders", 10}) {
 		t.Errorf("got %d entries, last %+v", len(out), out[len(out)-1])
 	}
+}
+
+func TestNothingAnalysable(t *testing.T) {
+	random := t.TempDir()
+	writeTree(t, random, map[string]string{
+		"notes.txt":           "customer says the cluster is slow",
+		"screens/one.png":     "\x89PNG\r\n",
+		"screens/two.png":     "\x89PNG\r\n",
+		"data/export/x.csv":   "a,b\n1,2\n",
+		"data/export/y/z.bin": "\x00\x01",
+	})
+	// A gather root with nothing in it that can be read: a namespace folder
+	// of unrelated text and a pods.yaml that is not YAML.
+	hollow := t.TempDir()
+	writeTree(t, hollow, map[string]string{
+		"must-gather.local.3/img-sha256-ddd/namespaces/shop/README.txt":     "not an object",
+		"must-gather.local.3/img-sha256-ddd/namespaces/shop/core/pods.yaml": "\x00\x01\x02 not yaml: [",
+	})
+	tests := []struct {
+		name  string
+		input string
+		want  []string // in the message
+	}{
+		{"folder of random files", random, []string{"nothing analysable in 5 files read", "data/export/ (2)", "screens/ (2)"}},
+		{"empty archive", tarGz(t, nil, nil), []string{"nothing analysable in 0 files read"}},
+		{"tarball of unrelated text", tarGz(t, []string{"logs/app.log", "logs/db.log", "README"}, func(n string) string { return "2026-11-20 started " + n + "\n" }),
+			[]string{"nothing analysable in 3 files read", "logs/ (2)"}},
+		{"gather root with nothing readable", hollow, []string{"recognised inspect at \"must-gather.local.3/img-sha256-ddd/\"", "problem: must-gather.local.3/img-sha256-ddd/namespaces/shop/core/pods.yaml"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := Load(context.Background(), tt.input)
+			var nothing *NothingError
+			if !errors.As(err, &nothing) || !errors.Is(err, ErrNoGather) || g != nil {
+				t.Fatalf("want a *NothingError and no gather, got %v (gather %v)", err, g != nil)
+			}
+			msg := err.Error()
+			for _, w := range append(tt.want, KnownLayouts...) {
+				if !strings.Contains(msg, w) {
+					t.Errorf("message lacks %q:\n%s", w, msg)
+				}
+			}
+		})
+	}
+}
+
+// An input with only node journals is analysable: the report says what it had.
+func TestOnlyJournalsIsAnalysable(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"sosreport-w0/hostname": "w0\n",
+		"sosreport-w0/sos_commands/logs/journalctl_--no-pager_--unit_kubelet": "Nov 20 08:45:05.394575 w0 kubenswrapper[2201]: E1120 08:45:05.394501    2201 kubelet_node_status.go:96] \"Unable to register node with API server\" err=\"connection refused\" node=\"w0\"\n",
+	})
+	g, err := Load(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Coverage.JournalLines != 1 || len(g.Pods) != 0 {
+		t.Errorf("journal lines %d, pods %d", g.Coverage.JournalLines, len(g.Pods))
+	}
+	if k := kindState(g.Coverage, "pods"); k != KindNotGathered {
+		t.Errorf("pods: %q, want %q", k, KindNotGathered)
+	}
+}
+
+func kindState(c Coverage, kind string) string {
+	for _, k := range c.Kinds {
+		if k.Kind == kind {
+			return k.State
+		}
+	}
+	return ""
 }

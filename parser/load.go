@@ -22,9 +22,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// ErrNoGather is returned by Load when the input holds no must-gather: no
-// namespaces/ and no cluster-scoped-resources/ folder anywhere in it.
-var ErrNoGather = errors.New("no must-gather found: looked for namespaces/ or cluster-scoped-resources/ folders")
+// ErrNoGather is what a *NothingError matches with errors.Is: the input
+// holds nothing the analysis can read.
+var ErrNoGather = errors.New("nothing analysable found")
 
 // MaxObjectFileBytes bounds one YAML/JSON file read into memory; a larger file
 // becomes a Problem and is skipped (before it is read, when its size is
@@ -140,10 +140,13 @@ func LoadWith(ctx context.Context, input string, o Options) (*Gather, error) {
 		}
 	}
 	if len(b.roots) == 0 {
-		return nil, ErrNoGather
+		return nil, b.nothingError(nil)
 	}
 	g := b.finish()
 	b.closeProblems()
+	if !g.Analysable() {
+		return nil, b.nothingError(g)
+	}
 	if err := b.severalGathers(); err != nil {
 		return g, err
 	}
