@@ -147,7 +147,7 @@ func LoadWith(ctx context.Context, input string, o Options) (*Gather, error) {
 	if !g.Analysable() {
 		return nil, b.nothingError(g)
 	}
-	if err := b.severalGathers(); err != nil {
+	if err := b.combine(g); err != nil {
 		return g, err
 	}
 	return g, nil
