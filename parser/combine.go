@@ -197,9 +197,10 @@ func sharedNodes(a, c *gatherUnit) []string {
 	return out
 }
 
-// link says why gather c belongs to the cluster of gather a ("" when
-// nothing links them), or returns a non-empty conflict when they are
-// certainly different clusters.
+// link says why gather c belongs to the cluster of gather a: the same
+// cluster ID, node names in common, or nothing that tells them apart. It
+// returns "" when both name their nodes and share none, and a non-empty
+// conflict when their cluster IDs differ.
 func link(a, c *gatherUnit) (why, conflict string) {
 	for id := range c.clusters {
 		if !a.clusters[id] && len(a.clusters) > 0 {
@@ -218,12 +219,14 @@ func link(a, c *gatherUnit) (why, conflict string) {
 		return "names the same nodes (" + strings.Join(shared, ", ") + ")", ""
 	}
 	if len(a.nodes) > 0 && len(c.nodes) > 0 {
-		return "", ""
+		return "", "" // both name their nodes, and not one in common
 	}
 	if !a.first.IsZero() && !c.first.IsZero() && absDuration(a.first.Sub(c.first)) <= maxGatherSpread {
 		return fmt.Sprintf("gathered within %s of it", maxGatherSpread), ""
 	}
-	return "", ""
+	// Nothing tells them apart: no cluster ID or node names on one side.
+	// Times far apart are refused by the caller.
+	return "nothing tells them apart (no cluster ID or node names to compare)", ""
 }
 
 func absDuration(d time.Duration) time.Duration {
@@ -283,7 +286,7 @@ func (b *builder) combine(g *Gather) error {
 				progress = true
 			}
 			if !progress {
-				return b.refuse(clusters, "no cluster ID, node name or gather time links "+strings.TrimSuffix(rest[0].top, "/")+"/ to the others")
+				return b.refuse(clusters, "no cluster ID or node name links "+strings.TrimSuffix(rest[0].top, "/")+"/ to the others, and their nodes differ")
 			}
 			pending = rest
 		}

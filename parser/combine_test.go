@@ -157,7 +157,7 @@ func TestCombineLinks(t *testing.T) {
 			"a/namespaces/shop/core/pods.yaml":              podOn("shop", "web-1", "u1", "w1"),
 			"inspect.local.1/timestamp":                     ts("09:10"),
 			"inspect.local.1/namespaces/pay/core/pods.yaml": podOn("pay", "api-1", "u2", "x7"),
-		}, "no cluster ID, node name or gather time links"},
+		}, "no cluster ID or node name links"},
 		{"same nodes, a day apart", map[string]string{
 			"a/timestamp":                                   ts("09:00"),
 			"a/namespaces/shop/core/pods.yaml":              podOn("shop", "web-1", "u1", "w1"),
