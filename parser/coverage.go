@@ -65,6 +65,11 @@ type KindCoverage struct {
 	// cluster-scoped list (or any per-object folder) was gathered.
 	Namespaces int
 	Cluster    bool
+	// Used is true for the kinds the analysis reads: pods, events, nodes,
+	// the kinds the reader itself decodes (ClusterVersion, ClusterOperators,
+	// Infrastructure), ConfigMap and Secret key names, Namespaces, and the
+	// kinds the loaded rules' joins decode. Others are indexed by metadata only.
+	Used bool
 }
 
 // MaxCoverageFolders bounds the folders listed in Coverage.Unused and
@@ -196,6 +201,11 @@ func unplacedFolder(p string) string {
 // alwaysKinds are listed in the coverage whether or not they were gathered.
 var alwaysKinds = []store.Kind{store.Pods, store.Events, store.Nodes}
 
+// readKinds are the kinds the analysis reads whatever the rule table.
+var readKinds = []store.Kind{store.Pods, store.Events, store.Nodes, store.ConfigMaps, store.Secrets, store.Namespaces,
+	{Group: "config.openshift.io", Resource: "clusterversions"}, {Group: "config.openshift.io", Resource: "clusteroperators"},
+	{Group: "config.openshift.io", Resource: "infrastructures"}}
+
 // settleCoverage fills g.Coverage once the store is frozen.
 func (b *builder) settleCoverage(g *Gather) {
 	c := &g.Coverage
@@ -238,7 +248,20 @@ func (b *builder) settleCoverage(g *Gather) {
 			byKind[k] = &KindCoverage{Kind: k.String(), State: KindNotGathered}
 		}
 	}
-	for _, kc := range byKind {
+	used := map[store.Kind]bool{}
+	for _, k := range readKinds {
+		used[k] = true
+	}
+	if b.decodeKinds == nil {
+		for k := range typedKinds {
+			used[k] = true
+		}
+	}
+	for k := range b.decodeKinds {
+		used[k] = true
+	}
+	for k, kc := range byKind {
+		kc.Used = used[k]
 		c.Kinds = append(c.Kinds, *kc)
 	}
 	sort.Slice(c.Kinds, func(i, j int) bool { return c.Kinds[i].Kind < c.Kinds[j].Kind })

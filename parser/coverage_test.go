@@ -52,10 +52,10 @@ func TestCoverageSaysWhatWasReadUsedAndPlaced(t *testing.T) {
 	}
 	wantKinds := []KindCoverage{
 		{Kind: "deployments.apps", State: KindGathered, Objects: 1, Namespaces: 1},
-		{Kind: "events", State: KindGathered, Objects: 0, Namespaces: 1},
-		{Kind: "nodes", State: KindNotGathered},
-		{Kind: "persistentvolumes", State: KindNotGathered},
-		{Kind: "pods", State: KindGathered, Objects: 1, Namespaces: 1},
+		{Kind: "events", State: KindGathered, Objects: 0, Namespaces: 1, Used: true},
+		{Kind: "nodes", State: KindNotGathered, Used: true},
+		{Kind: "persistentvolumes", State: KindNotGathered, Used: true},
+		{Kind: "pods", State: KindGathered, Objects: 1, Namespaces: 1, Used: true},
 	}
 	if diff := cmp.Diff(wantKinds, c.Kinds); diff != "" {
 		t.Errorf("kinds (-want +got):\n%s", diff)
