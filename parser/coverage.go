@@ -143,7 +143,7 @@ func (b *builder) placeOthers(roots []string) (unused, unplaced map[string]int) 
 			continue
 		}
 		if r, ok := beside[dir]; ok {
-			unused[r+"(files at the top)"] += n
+			unused[r+"(files beside the gather root)"] += n
 			continue
 		}
 		unplaced[unplacedFolder(p)] += n
@@ -170,7 +170,7 @@ func enclosingRoot(dir string, rootDirs map[string]string) (string, bool) {
 func unusedFolder(root, rel string) string {
 	parts := strings.Split(rel, "/")
 	if len(parts) == 1 {
-		return root + "(files at the top)"
+		return root + "(files in the gather root)"
 	}
 	switch parts[0] {
 	case "sos_commands":
@@ -189,7 +189,7 @@ func unusedFolder(root, rel string) string {
 func unplacedFolder(p string) string {
 	dir := path.Dir(p)
 	if dir == "." {
-		return "(files at the top)"
+		return "(files at the top of the input)"
 	}
 	parts := strings.Split(dir, "/")
 	if len(parts) > 2 {

@@ -38,7 +38,7 @@ func TestCoverageSaysWhatWasReadUsedAndPlaced(t *testing.T) {
 		t.Errorf("used (-want +got):\n%s", diff)
 	}
 	wantUnused := []FileCount{
-		{"must-gather.local.7/(files at the top)", 1},
+		{"must-gather.local.7/(files beside the gather root)", 1},
 		{img + "monitoring/", 1},
 		{img + "namespaces/*/pods/", 1},
 		{img + "web_hooks/", 1},
@@ -46,7 +46,7 @@ func TestCoverageSaysWhatWasReadUsedAndPlaced(t *testing.T) {
 	if diff := cmp.Diff(wantUnused, c.Unused); diff != "" {
 		t.Errorf("recognised, not used (-want +got):\n%s", diff)
 	}
-	wantUnplaced := []FileCount{{"(files at the top)", 1}, {"notes/", 1}, {"notes/screenshots/", 1}}
+	wantUnplaced := []FileCount{{"(files at the top of the input)", 1}, {"notes/", 1}, {"notes/screenshots/", 1}}
 	if diff := cmp.Diff(wantUnplaced, c.Unplaced); diff != "" {
 		t.Errorf("not placed (-want +got):\n%s", diff)
 	}
