@@ -147,3 +147,30 @@ func kindState(c Coverage, kind string) string {
 	}
 	return ""
 }
+
+// FuzzCoverageFolders feeds member paths (hostile: any bytes, any depth) to
+// the coverage counting: it must not panic, every member is counted once,
+// and no folder name is longer than the path it came from.
+func FuzzCoverageFolders(f *testing.F) {
+	for _, s := range []string{"a/b/c.txt", "mg/img-sha256-1/namespaces/ns/pods/p/x.log", "sos/sos_commands/crio/crictl_pods", "x", "/", "//..//", "a/../../b", "\x00/\xff/k"} {
+		f.Add(s, "mg/img-sha256-1/")
+	}
+	f.Fuzz(func(t *testing.T, p, root string) {
+		b := newBuilder("in")
+		b.countMember(p, kindOther)
+		unused, unplaced := b.placeOthers([]string{root})
+		n := 0
+		for k, v := range unused {
+			n += v
+			if len(k) > len(p)+len(root)+len("(files beside the gather root)")+2 {
+				t.Errorf("folder %q longer than its path %q", k, p)
+			}
+		}
+		for _, v := range unplaced {
+			n += v
+		}
+		if n != 1 {
+			t.Errorf("%q counted %d times", p, n)
+		}
+	})
+}
