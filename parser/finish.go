@@ -281,6 +281,27 @@ func (b *builder) settleTime() {
 	if len(clusterRoots) > 0 && len(clusterRoots) < len(roots) {
 		roots = clusterRoots
 	}
+	// Several gathers of one cluster (an inspect taken after the
+	// must-gather): the gather time is that of the first, start and end.
+	if tops := b.unitTops(); len(roots) > 1 {
+		times := b.unitTimes(tops)
+		first := ""
+		for _, root := range roots {
+			top := tops[root]
+			if t := times[top]; !t.IsZero() && (first == "" || t.Before(times[first])) {
+				first = top
+			}
+		}
+		var own []string
+		for _, root := range roots {
+			if tops[root] == first {
+				own = append(own, root)
+			}
+		}
+		if first != "" {
+			roots = own
+		}
+	}
 	for _, root := range roots {
 		if ts, ok := b.timestamps[strings.TrimSuffix(root, "/")]; ok || (root == "" && b.timestamps["."] != nil) {
 			if root == "" {
