@@ -209,10 +209,22 @@ var readKinds = []store.Kind{store.Pods, store.Events, store.Nodes, store.Config
 // settleCoverage fills g.Coverage once the store is frozen.
 func (b *builder) settleCoverage(g *Gather) {
 	c := &g.Coverage
+	labelled := map[fileKind]bool{}
 	for _, u := range usedLabels {
+		labelled[u.kind] = true
 		if n := b.usedFiles[u.kind]; n > 0 {
 			c.Used = append(c.Used, FileCount{What: u.label, Files: n})
 		}
+	}
+	// A kind of member without a label yet is still counted, never dropped.
+	rest := 0
+	for k, n := range b.usedFiles {
+		if !labelled[k] {
+			rest += n
+		}
+	}
+	if rest > 0 {
+		c.Used = append(c.Used, FileCount{What: "other files read", Files: rest})
 	}
 	c.ContainerLogs = b.usedFiles[kindContainerLog]
 	unused, unplaced := b.placeOthers(g.Roots)

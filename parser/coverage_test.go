@@ -174,3 +174,15 @@ func FuzzCoverageFolders(f *testing.F) {
 		}
 	})
 }
+
+func TestEveryMemberKindHasACoverageLabel(t *testing.T) {
+	labelled := map[fileKind]bool{}
+	for _, u := range usedLabels {
+		labelled[u.kind] = true
+	}
+	for _, r := range pathRules {
+		if !labelled[r.kind] {
+			t.Errorf("member kind %d (path rule %s) has no label in usedLabels: its files would count as \"other files read\"", r.kind, r.re)
+		}
+	}
+}
