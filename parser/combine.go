@@ -247,6 +247,9 @@ func (b *builder) combine(g *Gather) error {
 	if len(units) < 2 {
 		return nil
 	}
+	if len(units) > maxGathers {
+		return b.refuse(units, fmt.Sprintf("%d gathers in one input; at most %d are read together", len(units), maxGathers))
+	}
 	var clusters, sos []*gatherUnit
 	for _, u := range units {
 		if u.sos() {
@@ -329,13 +332,28 @@ func (b *builder) combine(g *Gather) error {
 		}
 		lines = append(lines, line)
 	}
+	if len(lines) > maxListedGathers {
+		n := len(lines) - maxListedGathers
+		lines = append(lines[:maxListedGathers], fmt.Sprintf("… and %d more gathers", n))
+	}
 	g.Coverage.Combined = lines
 	return nil
 }
 
+// maxGathers bounds the gathers of one input read together (linking them
+// is quadratic); maxListedGathers the gathers a refusal lists.
+const (
+	maxGathers       = 256
+	maxListedGathers = 50
+)
+
 func (b *builder) refuse(units []*gatherUnit, why string) error {
 	e := &SeveralGathersError{Why: why}
-	for _, u := range units {
+	for i, u := range units {
+		if i == maxListedGathers {
+			e.Gathers = append(e.Gathers, fmt.Sprintf("… and %d more", len(units)-maxListedGathers))
+			break
+		}
 		e.Gathers = append(e.Gathers, u.describe())
 	}
 	return e

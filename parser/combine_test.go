@@ -3,6 +3,7 @@ package parser
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -223,5 +224,19 @@ func TestSamePodInTwoGathersKeepsTheNewerCopy(t *testing.T) {
 		if !strings.HasPrefix(p.Source.Path, newer) {
 			t.Errorf("resourceVersions %s and %s: kept the copy of %s", order.a, order.b, p.Source.Path)
 		}
+	}
+}
+
+func TestManyGathersAreBounded(t *testing.T) {
+	files := map[string]string{}
+	for i := range maxGathers + 1 {
+		files[fmt.Sprintf("inspect-%04d/namespaces/ns/core/pods.yaml", i)] = podList("ns", fmt.Sprintf("p-%d", i), fmt.Sprintf("u-%d", i))
+	}
+	dir := t.TempDir()
+	writeTree(t, dir, files)
+	_, err := Load(context.Background(), dir)
+	var several *SeveralGathersError
+	if !errors.As(err, &several) || len(several.Gathers) != maxListedGathers+1 || !strings.Contains(several.Why, "at most 256") {
+		t.Fatalf("err = %v", err)
 	}
 }
