@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"compress/gzip"
 	"context"
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -175,7 +176,7 @@ func TestLoadErrors(t *testing.T) {
 	}
 	empty := t.TempDir()
 	os.WriteFile(filepath.Join(empty, "notes.txt"), []byte("hello"), 0o644)
-	if _, err := Load(context.Background(), empty); err != ErrNoGather {
+	if _, err := Load(context.Background(), empty); !errors.Is(err, ErrNoGather) {
 		t.Errorf("folder without a gather: %v", err)
 	}
 	junk := filepath.Join(t.TempDir(), "junk.tar.gz")

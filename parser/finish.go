@@ -52,8 +52,16 @@ func (b *builder) finish() *Gather {
 	version := g.Printer.Version
 	byUID := make(map[string]*Pod, len(g.Pods))
 	byKey := make(map[string]*Pod, len(g.Pods))
+	// Each pod's columns are those of its own gather's time: an inspect taken
+	// after the must-gather holds container times after the must-gather's.
+	tops := b.unitTops()
+	unitTime := b.unitTimes(tops)
 	for _, p := range g.Pods {
-		p.Columns = podstatus.Compute(&p.Object, g.CollectedAt, version)
+		now := unitTime[tops[rootOf(p.Source.Path)]]
+		if now.IsZero() || len(unitTime) < 2 {
+			now = g.CollectedAt
+		}
+		p.Columns = podstatus.Compute(&p.Object, now, version)
 		p.Stage = podstatus.StartupStage(&p.Object)
 		p.Containers = podstatus.Containers(&p.Object)
 		p.Healthy = (p.Columns.Status == "Running" && p.Columns.ReadyContainers == p.Columns.TotalContainers) ||
@@ -90,6 +98,8 @@ func (b *builder) finish() *Gather {
 	}
 	b.settleLayouts()
 	b.indexModel(g)
+	b.settleCoverage(g)
+	g.Coverage.JournalLines = b.journalLines
 	return g
 }
 
@@ -193,20 +203,31 @@ func (b *builder) settleLogYears() {
 }
 
 // choosePods returns the pods of every namespace, one per UID, sorted by
-// namespace and name.
+// namespace and name. Within one gather root the first copy is kept (the
+// list, then per-pod files); when two roots (a must-gather and an inspect of
+// the same cluster) hold the same pod, the newer copy is kept: the one with
+// the higher resourceVersion, else the one with more container statuses.
 func (b *builder) choosePods() []*Pod {
-	seen := map[string]bool{}
+	type chosen struct {
+		at   int
+		root string
+	}
+	seen := map[string]chosen{}
 	var out []*Pod
-	add := func(pods []*Pod) {
+	add := func(root string, pods []*Pod) {
 		for _, p := range pods {
 			id := string(p.Object.UID)
 			if id == "" {
 				id = p.Key()
 			}
-			if seen[id] {
+			if c, ok := seen[id]; ok {
+				if c.root != root && newerPod(p, out[c.at]) {
+					out[c.at] = p
+					seen[id] = chosen{c.at, root}
+				}
 				continue
 			}
-			seen[id] = true
+			seen[id] = chosen{len(out), root}
 			out = append(out, p)
 		}
 	}
@@ -247,8 +268,8 @@ func (b *builder) choosePods() []*Pod {
 			}
 			list = append(list, p)
 		}
-		add(list)
-		add(fp)
+		add(k.root, list)
+		add(k.root, fp)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Object.Namespace != out[j].Object.Namespace {
@@ -259,12 +280,60 @@ func (b *builder) choosePods() []*Pod {
 	return out
 }
 
+// newerPod reports whether p is a newer copy of the pod old: a higher
+// resourceVersion (etcd's revision, comparable within one cluster), or, when
+// either is unknown or they are equal, more container statuses.
+func newerPod(p, old *Pod) bool {
+	a, errA := strconv.ParseUint(p.Object.ResourceVersion, 10, 64)
+	c, errC := strconv.ParseUint(old.Object.ResourceVersion, 10, 64)
+	if errA == nil && errC == nil && a != c {
+		return a > c
+	}
+	n := func(q *Pod) int {
+		return len(q.Object.Status.ContainerStatuses) + len(q.Object.Status.InitContainerStatuses)
+	}
+	return n(p) > n(old)
+}
+
 // settleTime picks the gather time: the timestamp file of an image folder
 // first, else any timestamp file (the outer one), else the latest time seen in
 // the objects, which is then reported as a problem.
 func (b *builder) settleTime() {
 	var times []time.Time
-	for _, root := range sortedKeys(b.roots) {
+	roots := sortedKeys(b.roots)
+	// A sosreport's date says when that node was gathered; with a
+	// must-gather or inspect in the input, the gather time is theirs.
+	var clusterRoots []string
+	for _, root := range roots {
+		if !b.sosRoots[root] && b.timestamps[dirKey(strings.TrimSuffix(root, "/"))] != nil {
+			clusterRoots = append(clusterRoots, root)
+		}
+	}
+	if len(clusterRoots) > 0 && len(clusterRoots) < len(roots) {
+		roots = clusterRoots
+	}
+	// Several gathers of one cluster (an inspect taken after the
+	// must-gather): the gather time is that of the first, start and end.
+	if tops := b.unitTops(); len(roots) > 1 {
+		times := b.unitTimes(tops)
+		first := ""
+		for _, root := range roots {
+			top := tops[root]
+			if t := times[top]; !t.IsZero() && (first == "" || t.Before(times[first])) {
+				first = top
+			}
+		}
+		var own []string
+		for _, root := range roots {
+			if tops[root] == first {
+				own = append(own, root)
+			}
+		}
+		if first != "" {
+			roots = own
+		}
+	}
+	for _, root := range roots {
 		if ts, ok := b.timestamps[strings.TrimSuffix(root, "/")]; ok || (root == "" && b.timestamps["."] != nil) {
 			if root == "" {
 				ts = b.timestamps["."]

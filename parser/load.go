@@ -22,9 +22,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// ErrNoGather is returned by Load when the input holds no must-gather: no
-// namespaces/ and no cluster-scoped-resources/ folder anywhere in it.
-var ErrNoGather = errors.New("no must-gather found: looked for namespaces/ or cluster-scoped-resources/ folders")
+// ErrNoGather is what a *NothingError matches with errors.Is: the input
+// holds nothing the analysis can read.
+var ErrNoGather = errors.New("nothing analysable found")
 
 // MaxObjectFileBytes bounds one YAML/JSON file read into memory; a larger file
 // becomes a Problem and is skipped (before it is read, when its size is
@@ -140,11 +140,14 @@ func LoadWith(ctx context.Context, input string, o Options) (*Gather, error) {
 		}
 	}
 	if len(b.roots) == 0 {
-		return nil, ErrNoGather
+		return nil, b.nothingError(nil)
 	}
 	g := b.finish()
 	b.closeProblems()
-	if err := b.severalGathers(); err != nil {
+	if !g.Analysable() {
+		return nil, b.nothingError(g)
+	}
+	if err := b.combine(g); err != nil {
 		return g, err
 	}
 	return g, nil
@@ -229,7 +232,12 @@ type builder struct {
 
 	objects     *store.Store
 	decodeKinds map[store.Kind]bool // nil: every typed kind
-	dedup       podDedup            // per-pod files that repeat a pods.yaml item
+
+	// Coverage counts, filled by the sequential pass (coverage.go).
+	usedFiles    map[fileKind]int
+	otherDirs    map[string]int // folder → members no part of the analysis reads
+	journalLines int
+	dedup        podDedup // per-pod files that repeat a pods.yaml item
 }
 
 func newBuilder(input string) *builder {
@@ -254,6 +262,9 @@ func newBuilder(input string) *builder {
 		clusterIDs:  map[string]bool{},
 		seen:        map[string]bool{},
 		objects:     store.New(),
+
+		usedFiles: map[fileKind]int{},
+		otherDirs: map[string]int{},
 	}
 }
 
@@ -316,6 +327,7 @@ func (b *builder) visit(m Member) error {
 	b.recordNamespace(m.Path)
 	b.recordMustGatherMarker(m.Path)
 	c := classify(m.Path)
+	b.countMember(m.Path, c.Kind)
 	if c.Kind == kindOther {
 		return nil
 	}
@@ -406,6 +418,8 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		b.objects.MarkGathered(store.Pods, c.Namespace)
 	case kindNode, kindNodeList:
 		b.objects.MarkGathered(store.Nodes, "")
+	case kindEventList:
+		b.objects.MarkGathered(store.Events, c.Namespace)
 	}
 	switch c.Kind {
 	case kindObjectList, kindObject:
@@ -726,6 +740,7 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 		if !ok {
 			return
 		}
+		b.journalLines++
 		unit := nodelog.UnitOf(j.Ident)
 		msg := j.Message
 		switch unit {

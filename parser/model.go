@@ -70,6 +70,10 @@ type Gather struct {
 	// the journal names them (short or full host name), sorted.
 	KubeletLogNodes []string
 
+	// Coverage says what was read and used, recognised and not used, or not
+	// placed, and what the store holds of each kind (coverage.go).
+	Coverage Coverage
+
 	// Files and Bytes count the members read (all of them, not only the ones analysed).
 	Files int
 	Bytes int64

@@ -19,6 +19,7 @@ func Build(g *parser.Gather, t *rules.Table, findings []rules.Finding, tool Tool
 	short := pathShortener(g.Roots)
 	r := &Report{
 		SchemaVersion: SchemaVersion,
+		SchemaMinor:   SchemaMinor,
 		Tool:          tool,
 		Rules:         RuleTable{SchemaVersion: t.SchemaVersion, Version: t.Version, Released: t.Released, Count: len(t.Rules)},
 		Gather: Gather{
@@ -38,6 +39,7 @@ func Build(g *parser.Gather, t *rules.Table, findings []rules.Finding, tool Tool
 	for _, l := range g.Layouts {
 		r.Gather.Layouts = append(r.Gather.Layouts, Layout{Root: l.Root, Kind: l.Kind, Image: l.Image, Node: l.Node, Pods: l.Pods})
 	}
+	r.Gather.Coverage = buildCoverage(g.Coverage, short)
 	h := g.Health
 	r.Gather.Health = Health{MustGatherErrors: h.MustGatherErrors, NodesWithoutLogs: h.NodesWithoutLogs, PodsWithoutLogs: h.PodsWithoutLogs}
 	for _, ns := range h.NamespacesWithoutPods {

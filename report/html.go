@@ -79,7 +79,11 @@ type htmlView struct {
 	Layouts       []Layout
 	Health        []htmlHealthList
 	HealthIssues  int
-	Problems      []Problem
+	// Coverage holds the lines of the Coverage section; Missing names the
+	// kinds the analysis rests on that the input does not hold.
+	Coverage []htmlField
+	Missing  string
+	Problems []Problem
 }
 
 type htmlField struct{ Name, Value string }
@@ -275,6 +279,13 @@ func newHTMLView(r *Report) htmlView {
 		v.Layouts = append(v.Layouts, Layout{Root: cleanLine(orDot(l.Root)), Kind: cleanLine(l.Kind), Image: cleanLine(l.Image), Node: cleanLine(l.Node), Pods: l.Pods})
 	}
 	v.Health, v.HealthIssues = htmlHealth(r.Gather.Health)
+	for _, l := range coverageLines(r) {
+		v.Coverage = append(v.Coverage, htmlField{l.Label, truncateRunes(cleanLine(l.Text), htmlCoverageRunes)})
+	}
+	v.Missing = joinOr(cleanLines(coverageGaps(r)))
+	if v.Missing != "" {
+		v.Cluster = append(v.Cluster, htmlField{"Not in the input", v.Missing + " (see Coverage)"})
+	}
 	for _, p := range r.Problems {
 		v.Problems = append(v.Problems, Problem{Path: cleanLine(p.Path), Error: cleanText(p.Error)})
 	}
@@ -359,6 +370,9 @@ func htmlOverview(r *Report) []htmlField {
 		htmlField{"Nodes", strconv.Itoa(s.Nodes)},
 	)
 }
+
+// htmlCoverageRunes bounds one line of the Coverage section.
+const htmlCoverageRunes = 4000
 
 func htmlNodeView(n Node) htmlNode {
 	h := htmlNode{

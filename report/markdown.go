@@ -64,6 +64,7 @@ func markdownDoc(r *Report) *mdDoc {
 		mdPods(r),
 		mdNodes(r),
 		mdHealth(r),
+		{head: mdCoverage(r)},
 		mdProblems(r),
 	}}
 }
@@ -214,10 +215,18 @@ func mdSummary(r *Report) string {
 	if gaps := healthGaps(g.Health); len(gaps) > 0 {
 		fmt.Fprintf(&b, "- **Gather gaps:** %s (see Gather health)\n", strings.Join(gaps, ", "))
 	}
+	missing := coverageGaps(r)
+	if len(missing) > 0 {
+		fmt.Fprintf(&b, "- **Not in the input:** %s (see Coverage)\n", joinAnd(missing))
+	}
 	b.WriteString("\n")
 
 	if len(r.Findings) == 0 {
-		b.WriteString("No rule fired.\n\n")
+		if len(missing) > 0 {
+			fmt.Fprintf(&b, "No rule fired on what the input holds; it has no %s, so this is not a clean bill of health.\n\n", joinOr(missing))
+		} else {
+			b.WriteString("No rule fired.\n\n")
+		}
 		return b.String()
 	}
 	b.WriteString("**Top findings**\n\n")
@@ -431,6 +440,21 @@ func mdHealth(r *Report) *mdSection {
 	}
 	return newSection(head, tail, "gather health lines", items)
 }
+
+// mdCoverage is the Coverage section: what was read and used, recognised
+// and not used, not placed, and the state of each kind the analysis reads.
+func mdCoverage(r *Report) string {
+	var b strings.Builder
+	b.WriteString("## Coverage\n\n")
+	for _, l := range coverageLines(r) {
+		fmt.Fprintf(&b, "- **%s:** %s\n", l.Label, mdText(truncateRunes(cleanLine(l.Text), mdCoverageRunes)))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// mdCoverageRunes bounds one line of the Coverage section.
+const mdCoverageRunes = 2000
 
 // healthGaps names the gather health lists that are not empty, with their sizes.
 func healthGaps(h Health) []string {

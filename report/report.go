@@ -19,6 +19,9 @@ import (
 // field is removed or changes meaning; adding a field does not change it.
 const SchemaVersion = 1
 
+// SchemaMinor counts the additions made within SchemaVersion (1: gather.coverage).
+const SchemaMinor = 1
+
 // Severity names, from the most to the least urgent.
 const (
 	SeverityCritical = "critical"
@@ -47,6 +50,7 @@ func SeverityRank(s string) int {
 // columns, kinds); Redact leaves them as they are.
 type Report struct {
 	SchemaVersion int       `json:"schemaVersion" redact:"keep"`
+	SchemaMinor   int       `json:"schemaMinor" redact:"keep"`
 	Tool          Tool      `json:"tool" redact:"keep"`
 	Rules         RuleTable `json:"rules" redact:"keep"`
 	Gather        Gather    `json:"gather"`
@@ -95,6 +99,9 @@ type Gather struct {
 	Layouts []Layout `json:"layouts"`
 	// Health lists what the gather itself lacks.
 	Health Health `json:"health"`
+	// Coverage says what was read and used, recognised and not used, and
+	// could not be placed, and what the input holds of each kind.
+	Coverage Coverage `json:"coverage"`
 }
 
 // Printer names the Kubernetes release ("1.21", or "newest" when the gather
@@ -341,6 +348,7 @@ func (r *Report) Normalize() {
 	if r.Gather.Layouts == nil {
 		r.Gather.Layouts = []Layout{}
 	}
+	r.Gather.Coverage.normalize()
 	for _, l := range []*[]string{&r.Gather.Health.MustGatherErrors, &r.Gather.Health.NamespacesWithoutPods, &r.Gather.Health.PodsWithoutLogs, &r.Gather.Health.NodesWithoutLogs} {
 		if *l == nil {
 			*l = []string{}

@@ -54,7 +54,11 @@ func WriteTerminal(w io.Writer, r *Report, opt TerminalOptions) error {
 		return sgr + s + sgrReset
 	}
 	var b strings.Builder
-	b.WriteString(paint(sgrBold, terminalHeader(r)) + "\n\n")
+	b.WriteString(paint(sgrBold, terminalHeader(r)) + "\n")
+	for _, l := range terminalCoverage(r) {
+		b.WriteString(truncateRunes(l, max(opt.Width, 160)) + "\n")
+	}
+	b.WriteString("\n")
 
 	counts := newTerminalTable()
 	counts.AppendHeader(table.Row{"SEVERITY", "FINDINGS"})
@@ -65,7 +69,11 @@ func WriteTerminal(w io.Writer, r *Report, opt TerminalOptions) error {
 	b.WriteString(counts.Render() + "\n")
 
 	if len(r.Findings) == 0 {
-		b.WriteString("\nNo rule fired.\n")
+		if missing := coverageGaps(r); len(missing) > 0 {
+			fmt.Fprintf(&b, "\nNo rule fired on what the input holds; it has no %s, so this is not a clean bill of health.\n", joinOr(missing))
+		} else {
+			b.WriteString("\nNo rule fired.\n")
+		}
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
@@ -124,4 +132,49 @@ func terminalHeader(r *Report) string {
 		"rules "+cleanLine(orUnknown(r.Rules.Version)),
 	)
 	return strings.Join(parts, " · ")
+}
+
+// terminalCoverage is the coverage in a few lines: the layouts, the state of
+// pods, events and nodes and how many of the kinds the rules read were
+// gathered, what could not be placed, and the gathers combined.
+func terminalCoverage(r *Report) []string {
+	c := r.Gather.Coverage
+	if r.SchemaMinor < 1 {
+		return []string{"coverage: not recorded in this report (written by an mgtriage older than schemaMinor 1)"}
+	}
+	var layouts []string
+	for _, l := range r.Gather.Layouts {
+		layouts = append(layouts, cleanLine(l.Kind)+" at "+cleanLine(orDotSlash(l.Root)))
+	}
+	out := []string{"coverage: " + orNone(bounded(layouts))}
+	var kinds []string
+	used, gathered := 0, 0
+	for _, k := range c.Kinds {
+		switch k.Kind {
+		case "pods", "events", "nodes":
+			kinds = append(kinds, k.Kind+" "+kindState(k))
+			continue
+		}
+		if k.Used {
+			used++
+			if k.State != "not gathered" {
+				gathered++
+			}
+		}
+	}
+	if used > 0 {
+		kinds = append(kinds, fmt.Sprintf("other kinds the rules read: %d of %d gathered", gathered, used))
+	}
+	out = append(out, "  objects: "+orNone(strings.Join(kinds, "; ")))
+	files, folders := 0, len(c.Unplaced)
+	for _, f := range c.Unplaced {
+		files += f.Files
+	}
+	if files > 0 {
+		out = append(out, fmt.Sprintf("  not placed: %d file%s in %d folder%s (see the Coverage section of the reports)", files, plural(files), folders, plural(folders)))
+	}
+	for _, l := range c.Combined {
+		out = append(out, "  combined: "+cleanLine(l))
+	}
+	return out
 }

@@ -19,7 +19,7 @@ var version = "dev"
 const (
 	exitOK       = 0
 	exitFindings = 1 // --fail-on threshold reached, or the reports could not be written
-	exitUsage    = 2 // bad flags, or nothing readable at PATH
+	exitUsage    = 2 // bad flags, nothing analysable at PATH, or gathers of different clusters
 )
 
 // IOStreams are the process's streams and what they are connected to.
@@ -119,7 +119,8 @@ derives what 'kubectl get pods' showed at the gather time, applies the embedded 
 writes report.md, report.html and report.json to the output folder.
 
 Exit codes: 0 analysis done; 1 --fail-on threshold reached or reports not written;
-2 usage error or no gather readable at PATH.`,
+2 usage error, nothing analysable at PATH (the message names every layout looked for),
+or gathers of different clusters at PATH (the message lists them).`,
 		Args:          cobra.ExactArgs(1),
 		SilenceUsage:  true,
 		SilenceErrors: true,

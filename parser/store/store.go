@@ -51,9 +51,12 @@ func ParseKind(s string) Kind {
 
 // Well-known kinds the joins read.
 var (
-	Pods                   = Kind{"", "pods"}
-	Nodes                  = Kind{"", "nodes"}
-	Namespaces             = Kind{"", "namespaces"}
+	Pods       = Kind{"", "pods"}
+	Nodes      = Kind{"", "nodes"}
+	Namespaces = Kind{"", "namespaces"}
+	// Events are never indexed as objects; their lists are marked gathered
+	// so that coverage can say where events were read.
+	Events                 = Kind{"", "events"}
 	ConfigMaps             = Kind{"", "configmaps"}
 	Secrets                = Kind{"", "secrets"}
 	Services               = Kind{"", "services"}
@@ -332,4 +335,72 @@ func ListTyped[T any](s *Store, k Kind, ns string) ([]*Object, []*T, Coverage) {
 		}
 	}
 	return keep, typed, cov
+}
+
+// KindSummary is what the store holds of one kind: how many objects, which
+// namespaces had their complete list gathered, and whether the source
+// filtered it. It is the compact form of the store's coverage that reports
+// show.
+type KindSummary struct {
+	Kind
+	// Objects is the number of objects of the kind indexed.
+	Objects int
+	// Namespaces is the number of namespaces holding at least one object of
+	// the kind (0 for a cluster-scoped kind).
+	Namespaces int
+	// ListedNamespaces are the namespaces whose complete list of the kind was
+	// gathered, sorted; ClusterListed is true when the cluster-scoped list was.
+	ListedNamespaces []string
+	ClusterListed    bool
+	// Filtered is true when the source lists only some objects of the kind
+	// (in any namespace).
+	Filtered bool
+}
+
+// Summary returns one KindSummary per kind that has objects, a gathered list
+// or a filter, sorted by the kind's String. Call it after Freeze.
+func (s *Store) Summary() []KindSummary {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	by := map[Kind]*KindSummary{}
+	get := func(k Kind) *KindSummary {
+		if ks := by[k]; ks != nil {
+			return ks
+		}
+		ks := &KindSummary{Kind: k}
+		by[k] = ks
+		return ks
+	}
+	for k, list := range s.byKind {
+		ks := get(k)
+		ks.Objects = len(list)
+		nss := map[string]bool{}
+		for _, o := range list {
+			if o.Namespace != "" {
+				nss[o.Namespace] = true
+			}
+		}
+		ks.Namespaces = len(nss)
+	}
+	for lk := range s.gathered {
+		ks := get(lk.Kind)
+		if lk.Namespace == "" {
+			ks.ClusterListed = true
+		} else {
+			ks.ListedNamespaces = append(ks.ListedNamespaces, lk.Namespace)
+		}
+	}
+	for lk := range s.filtered {
+		get(lk.Kind).Filtered = true
+	}
+	out := make([]KindSummary, 0, len(by))
+	for _, ks := range by {
+		sort.Strings(ks.ListedNamespaces)
+		out = append(out, *ks)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Kind.String() < out[j].Kind.String() })
+	return out
 }

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mgtriage/mgtriage/fixtures/gen/synth"
+	"github.com/mgtriage/mgtriage/parser"
+)
+
+// copyDir copies src to dst, leaving out the folders skip names.
+func copyDir(t *testing.T, src, dst string, skip ...string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		for _, s := range skip {
+			if d.IsDir() && d.Name() == s {
+				return filepath.SkipDir
+			}
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestUploadOfOneClusterGivesOneReport packs the sample must-gather (without
+// its node journals), a sosreport of its node worker-0 and an inspect of the
+// customer's namespace payments into one .tar.gz, as a case upload holds
+// them, and requires one report in which the sosreport's kubelet lines are
+// the node-log evidence of worker-0's pods.
+func TestUploadOfOneClusterGivesOneReport(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "case-04471230")
+	copyDir(t, filepath.Dir(sampleGather+"/x"), filepath.Join(dir, filepath.Base(sampleGather)), "host_service_logs")
+	for _, piece := range []string{"sosreport-worker-0-04471230-2026-11-20-kqzvbnw", "inspect.local.4471230658313042291"} {
+		copyDir(t, filepath.Join("../../fixtures/upload", piece), filepath.Join(dir, piece))
+	}
+	tgz := filepath.Join(t.TempDir(), "upload.tar.gz")
+	if err := synth.WriteArchive(dir, tgz, synth.Formats[".tar.gz"]); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := run(t, tgz, "-o", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r := readReport(t, out)
+	sos := "case-04471230/sosreport-worker-0-04471230-2026-11-20-kqzvbnw/"
+	cited := map[string]bool{}
+	for _, f := range r.Findings {
+		for _, e := range f.Evidence {
+			if e.Kind == "node-log" && strings.HasPrefix(e.Path, sos) {
+				for _, o := range f.Objects {
+					cited[o.Namespace+"/"+o.Name] = true
+				}
+			}
+		}
+	}
+	for _, pod := range []string{"shop/cart-5f7b9c6d8-x2x9q", "shop/catalog-84b6d9c7f-k8m2p"} {
+		if !cited[pod] {
+			t.Errorf("no finding on %s cites the sosreport's journal (cited: %v)", pod, cited)
+		}
+	}
+	pods := 0
+	for _, p := range r.Pods {
+		if p.Namespace == "payments" {
+			pods++
+		}
+	}
+	if pods != 2 || len(r.Pods) != 31 {
+		t.Errorf("payments pods %d of %d pods, want 2 of 31", pods, len(r.Pods))
+	}
+	if len(r.Gather.Coverage.Combined) != 3 {
+		t.Errorf("combined: %q", r.Gather.Coverage.Combined)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"- **Combined:** case-04471230/must-gather.local.5049263173451366137/ (must-gather", "host is node worker-0.sample.example.com"} {
+		if !strings.Contains(string(md), w) {
+			t.Errorf("report.md lacks %q", w)
+		}
+	}
+	if !strings.Contains(stdout, "combined: case-04471230/inspect.local.4471230658313042291/") {
+		t.Errorf("terminal summary does not say which gathers were combined:\n%s", stdout)
+	}
+}
+
+func TestTwoClustersInOneUploadAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	copyDir(t, sampleGather, filepath.Join(dir, "must-gather.local.1"))
+	other := filepath.Join(dir, "must-gather.local.2")
+	copyDir(t, sampleGather, other)
+	filepath.WalkDir(other, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.Contains(p, "clusterversions") {
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p, []byte(strings.ReplaceAll(string(data), "e0666b73-33c5-437e-b12f-04c2a6eb05d9", "7b1d0c2e-4f6a-4e8b-9c3d-5a7f9e1b2c4d")), 0o644)
+		}
+		return nil
+	})
+	out := filepath.Join(t.TempDir(), "out")
+	code, _, stderr := run(t, dir, "-o", out)
+	if code != exitUsage {
+		t.Errorf("exit %d, want %d", code, exitUsage)
+	}
+	for _, w := range []string{"different cluster IDs", "must-gather.local.1/ (must-gather", "cluster e0666b73-33c5-437e-b12f-04c2a6eb05d9", "must-gather.local.2/ (must-gather", "cluster 7b1d0c2e-4f6a-4e8b-9c3d-5a7f9e1b2c4d"} {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, stderr)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a report was written for a refused input: %v", err)
+	}
+}
+
+// writeTarGz packs the members (name → body) into a .tar.gz.
+func writeTarGz(t *testing.T, members map[string]string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "in.tar.gz")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zw := gzip.NewWriter(f)
+	tw := tar.NewWriter(zw)
+	for name, body := range members {
+		tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg})
+		tw.Write([]byte(body))
+	}
+	tw.Close()
+	zw.Close()
+	return p
+}
+
+// TestNothingAnalysableExitsTwo: an input from which nothing analysable was
+// read exits 2, names every layout looked for, and writes no report that
+// could pass for a healthy one.
+func TestNothingAnalysableExitsTwo(t *testing.T) {
+	random := t.TempDir()
+	for name, body := range map[string]string{"notes.txt": "slow cluster", "img/a.png": "\x89PNG", "x/y/z.bin": "\x00\x01"} {
+		os.MkdirAll(filepath.Join(random, filepath.Dir(name)), 0o755)
+		os.WriteFile(filepath.Join(random, name), []byte(body), 0o644)
+	}
+	inputs := map[string]string{
+		"folder of random files":    random,
+		"empty archive":             writeTarGz(t, nil),
+		"tarball of unrelated text": writeTarGz(t, map[string]string{"logs/app.log": "started\n", "README": "hello\n"}),
+		"namespace folder of junk":  writeTarGz(t, map[string]string{"mg/img-sha256-1/namespaces/shop/notes.txt": "hello\n"}),
+	}
+	for name, in := range inputs {
+		t.Run(name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			code, stdout, stderr := run(t, in, "-o", out)
+			if code != exitUsage {
+				t.Errorf("exit %d, want %d", code, exitUsage)
+			}
+			for _, w := range append([]string{"nothing analysable"}, parser.KnownLayouts...) {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+			if strings.Contains(stdout+stderr, "No rule fired") || strings.Contains(stdout+stderr, "0 findings") {
+				t.Errorf("output reads like a healthy report:\n%s\n%s", stdout, stderr)
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Errorf("a report folder was written: %v", err)
+			}
+		})
+	}
+}
+
+// TestOnlyJournalsGivesAReportThatSaysSo: a sosreport with a kubelet journal
+// and nothing else is analysed, and every view says the input has no pods.
+func TestOnlyJournalsGivesAReportThatSaysSo(t *testing.T) {
+	in := writeTarGz(t, map[string]string{
+		"sosreport-w0/hostname": "w0\n",
+		"sosreport-w0/sos_commands/logs/journalctl_--no-pager_--unit_kubelet": "Nov 20 08:45:05.394575 w0 kubenswrapper[2201]: E1120 08:45:05.394501    2201 kubelet_node_status.go:96] \"Unable to register node with API server\" err=\"connection refused\" node=\"w0\"\n",
+	})
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := run(t, in, "-o", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
+	html, _ := os.ReadFile(filepath.Join(out, "report.html"))
+	// Whether or not a node rule fires on the journal, each view says that
+	// the input has no pods, and never a bare "No rule fired."
+	for name, c := range map[string]struct{ text, says string }{
+		"stdout":      {stdout, "pods not gathered"},
+		"report.md":   {string(md), "- **Not in the input:** events, nodes and pods"},
+		"report.html": {string(html), "<dt>Not in the input</dt><dd>events, nodes or pods"},
+	} {
+		if !strings.Contains(c.text, c.says) || strings.Contains(c.text, "No rule fired.") {
+			t.Errorf("%s does not say the input has no pods (%q):\n%s", name, c.says, c.text)
+		}
+	}
+	r := readReport(t, out)
+	if r.Gather.Coverage.JournalLines != 1 {
+		t.Errorf("journal lines %d", r.Gather.Coverage.JournalLines)
+	}
+}

@@ -1,0 +1,242 @@
+package parser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mgtriage/mgtriage/fixtures/gen/synth"
+)
+
+const (
+	uploadPieces = "../fixtures/upload"
+	sampleID     = "e0666b73-33c5-437e-b12f-04c2a6eb05d9"
+)
+
+// buildUpload writes one folder holding the sample must-gather (without its
+// host_service_logs, so that node journals come only from the sosreport),
+// a sosreport of its node worker-0 and an inspect of the customer's
+// namespace payments, and returns it packed as a .tar.gz.
+func buildUpload(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "case-04471230")
+	mg := filepath.Join(dir, filepath.Base(sampleGather))
+	copyTree(t, sampleGather, mg)
+	imgs, _ := filepath.Glob(filepath.Join(mg, "quay-io-*"))
+	if len(imgs) != 1 {
+		t.Fatalf("image folders: %v", imgs)
+	}
+	if err := os.RemoveAll(filepath.Join(imgs[0], "host_service_logs")); err != nil {
+		t.Fatal(err)
+	}
+	for _, piece := range []string{"sosreport-worker-0-04471230-2026-11-20-kqzvbnw", "inspect.local.4471230658313042291"} {
+		copyTree(t, filepath.Join(uploadPieces, piece), filepath.Join(dir, piece))
+	}
+	return archiveOf(t, dir, "upload.tar.gz", synth.Formats[".tar.gz"])
+}
+
+func TestUploadOfOneClusterIsReadTogether(t *testing.T) {
+	g, err := Load(context.Background(), buildUpload(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const top = "case-04471230/"
+	sos := top + "sosreport-worker-0-04471230-2026-11-20-kqzvbnw/"
+	pods := map[string]*Pod{}
+	for _, p := range g.Pods {
+		if pods[p.Key()] != nil {
+			t.Errorf("pod %s twice", p.Key())
+		}
+		pods[p.Key()] = p
+	}
+	if len(pods) != 31 {
+		t.Errorf("%d pods, want the sample's 29 and the inspect's 2", len(pods))
+	}
+	// The inspected namespace adds its pods.
+	for _, k := range []string{"payments/ledger-api-5b7c9d8e6-m3n5p", "payments/ledger-worker-7c9d8f6b5-q2w4e"} {
+		if p := pods[k]; p == nil || !strings.HasPrefix(p.Source.Path, top+"inspect.local.4471230658313042291/") {
+			t.Errorf("%s not read from the inspect: %+v", k, p)
+		}
+	}
+	// The sosreport's kubelet lines are the node-log evidence of worker-0's pods.
+	for _, k := range []string{"shop/cart-5f7b9c6d8-x2x9q", "shop/catalog-84b6d9c7f-k8m2p"} {
+		p := pods[k]
+		if p == nil || len(p.NodeLog) == 0 {
+			t.Fatalf("%s has no node-log lines", k)
+		}
+		for _, l := range p.NodeLog {
+			if !strings.HasPrefix(l.Source.Path, sos) {
+				t.Errorf("%s: node-log line from %s", k, l.Source.Path)
+			}
+		}
+	}
+	if !contains(g.KubeletLogNodes, "worker-0.sample.example.com") {
+		t.Errorf("kubelet journal hosts %v lack worker-0", g.KubeletLogNodes)
+	}
+	// The gather time stays the must-gather's; the sosreport's date is later.
+	if got := g.CollectedAt.Format("15:04:05"); got != "09:12:33" {
+		t.Errorf("gathered at %s, want the must-gather's 09:12:33", got)
+	}
+	want := []string{
+		top + "must-gather.local.5049263173451366137/ (must-gather, gathered 2026-11-20T09:12:33Z, cluster " + sampleID + ")",
+		top + "inspect.local.4471230658313042291/ (inspect, gathered 2026-11-20T09:25:40Z, cluster unknown): read with " + top + "must-gather.local.5049263173451366137/, names the same nodes (worker-0.sample.example.com, worker-1.sample.example.com)",
+		sos + " (sosreport of host worker-0.sample.example.com, gathered 2026-11-20T09:31:02Z): host is node worker-0.sample.example.com",
+	}
+	// Each pod's columns are those of its own gather's time.
+	if p := pods["payments/ledger-worker-7c9d8f6b5-q2w4e"]; p == nil || p.Columns.Restarts != "19 (3m53s ago)" {
+		t.Errorf("inspected pod's RESTARTS at the inspect's time: %+v", p.Columns)
+	}
+	if diff := cmp.Diff(want, g.Coverage.Combined); diff != "" {
+		t.Errorf("combined (-want +got):\n%s", diff)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestTwoClustersAreRefusedNamingBoth(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, sampleGather, filepath.Join(dir, "must-gather.local.1"))
+	other := filepath.Join(dir, "must-gather.local.2")
+	copyTree(t, sampleGather, other)
+	const otherID = "7b1d0c2e-4f6a-4e8b-9c3d-5a7f9e1b2c4d"
+	err := filepath.WalkDir(other, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.Contains(p, "clusterversions") {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(p, []byte(strings.ReplaceAll(string(data), sampleID, otherID)), 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load(context.Background(), archiveOf(t, dir, "two.tar.gz", synth.Formats[".tar.gz"]))
+	var several *SeveralGathersError
+	if !errors.As(err, &several) {
+		t.Fatalf("err = %v", err)
+	}
+	msg := err.Error()
+	for _, w := range []string{"different cluster IDs", "must-gather.local.1/ (must-gather", "cluster " + sampleID, "must-gather.local.2/ (must-gather", "cluster " + otherID} { // both named, and why
+		if !strings.Contains(msg, w) {
+			t.Errorf("message lacks %q:\n%s", w, msg)
+		}
+	}
+}
+
+func TestCombineLinks(t *testing.T) {
+	ts := func(hm string) string { return "2026-11-20 " + hm + ":00.0 +0000 UTC m=+0.1\n" }
+	podOn := func(ns, name, uid, node string) string {
+		return strings.Replace(podList(ns, name, uid), "  spec:\n", "  spec:\n    nodeName: "+node+"\n", 1)
+	}
+	tests := []struct {
+		name    string
+		files   map[string]string
+		refused string // "" when read together
+	}{
+		{"inspect naming the same nodes, 40 minutes later", map[string]string{
+			"a/timestamp":                                   ts("09:00"),
+			"a/namespaces/shop/core/pods.yaml":              podOn("shop", "web-1", "u1", "w1.example.com"),
+			"inspect.local.1/timestamp":                     ts("09:40"),
+			"inspect.local.1/namespaces/pay/core/pods.yaml": podOn("pay", "api-1", "u2", "w1"),
+		}, ""},
+		{"no cluster ID and different nodes", map[string]string{
+			"a/timestamp":                                   ts("09:00"),
+			"a/namespaces/shop/core/pods.yaml":              podOn("shop", "web-1", "u1", "w1"),
+			"inspect.local.1/timestamp":                     ts("09:10"),
+			"inspect.local.1/namespaces/pay/core/pods.yaml": podOn("pay", "api-1", "u2", "x7"),
+		}, "no cluster ID or node name links"},
+		{"same nodes, a day apart", map[string]string{
+			"a/timestamp":                                   ts("09:00"),
+			"a/namespaces/shop/core/pods.yaml":              podOn("shop", "web-1", "u1", "w1"),
+			"inspect.local.1/timestamp":                     "2026-11-21 09:00:00.0 +0000 UTC m=+0.1\n",
+			"inspect.local.1/namespaces/pay/core/pods.yaml": podOn("pay", "api-1", "u2", "w1"),
+		}, "one cluster gathered 24h0m0s apart"},
+		{"no node names, within the hour", map[string]string{
+			"a/timestamp":                                   ts("09:00"),
+			"a/namespaces/shop/core/pods.yaml":              podList("shop", "web-1", "u1"),
+			"inspect.local.1/timestamp":                     ts("09:20"),
+			"inspect.local.1/namespaces/pay/core/pods.yaml": podList("pay", "api-1", "u2"),
+		}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, dir, tt.files)
+			g, err := Load(context.Background(), dir)
+			if tt.refused == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(g.Pods) != 2 || len(g.Coverage.Combined) != 2 {
+					t.Errorf("pods %d, combined %q", len(g.Pods), g.Coverage.Combined)
+				}
+				return
+			}
+			var several *SeveralGathersError
+			if !errors.As(err, &several) || !strings.Contains(err.Error(), tt.refused) || len(several.Gathers) != 2 {
+				t.Errorf("want refusal naming %q, got %v", tt.refused, err)
+			}
+		})
+	}
+}
+
+func TestSamePodInTwoGathersKeepsTheNewerCopy(t *testing.T) {
+	withRV := func(rv, restarts string) string {
+		s := podList("shop", "web-1", "11111111-0000-0000-0000-000000000001")
+		s = strings.Replace(s, "    uid:", "    resourceVersion: \""+rv+"\"\n    uid:", 1)
+		return strings.Replace(s, "restartCount: 0", "restartCount: "+restarts, 1)
+	}
+	ts := "2026-11-20 09:00:00.0 +0000 UTC m=+0.1\n"
+	for _, order := range []struct{ a, b, want string }{{"100", "250", "3"}, {"250", "100", "0"}} {
+		dir := t.TempDir()
+		writeTree(t, dir, map[string]string{
+			"a/timestamp":                                    ts,
+			"a/namespaces/shop/core/pods.yaml":               withRV(order.a, "0"),
+			"inspect.local.1/timestamp":                      ts,
+			"inspect.local.1/namespaces/shop/core/pods.yaml": withRV(order.b, "3"),
+		})
+		g, err := Load(context.Background(), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(g.Pods) != 1 {
+			t.Fatalf("%d pods, want one", len(g.Pods))
+		}
+		newer := "a/"
+		if order.b > order.a {
+			newer = "inspect.local.1/"
+		}
+		p := g.Pods[0]
+		if !strings.HasPrefix(p.Source.Path, newer) {
+			t.Errorf("resourceVersions %s and %s: kept the copy of %s", order.a, order.b, p.Source.Path)
+		}
+	}
+}
+
+func TestManyGathersAreBounded(t *testing.T) {
+	files := map[string]string{}
+	for i := range maxGathers + 1 {
+		files[fmt.Sprintf("inspect-%04d/namespaces/ns/core/pods.yaml", i)] = podList("ns", fmt.Sprintf("p-%d", i), fmt.Sprintf("u-%d", i))
+	}
+	dir := t.TempDir()
+	writeTree(t, dir, files)
+	_, err := Load(context.Background(), dir)
+	var several *SeveralGathersError
+	if !errors.As(err, &several) || len(several.Gathers) != maxListedGathers+1 || !strings.Contains(several.Why, "at most 256") {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -1,0 +1,392 @@
+package parser
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/mgtriage/mgtriage/parser/store"
+)
+
+// Coverage says what the reader made of the input: which members it read and
+// used, which it recognised as part of a gather but does not read, which it
+// could not place in any layout, and what the object store holds of each
+// kind. Reports print it so that an empty section is never mistaken for a
+// healthy cluster.
+type Coverage struct {
+	// Used counts the members read and used, by what they hold ("pod lists",
+	// "node journals", ...), in a fixed order; kinds with no member are left out.
+	Used []FileCount
+	// Unused counts the members that lie inside a recognised gather root but
+	// that no part of the analysis reads, by folder (see unusedFolder).
+	Unused []FileCount
+	// Unplaced counts the members that lie outside every gather root, by
+	// folder: what the reader could not place in any known layout.
+	Unplaced []FileCount
+	// Kinds is the object coverage of every kind the store holds, plus the
+	// kinds the analysis always reads (pods, events, nodes) and those the
+	// rule table's joins read, even when nothing of them was gathered.
+	Kinds []KindCoverage
+	// Combined names the gathers read together, one line each, when the
+	// input held more than one; empty otherwise.
+	Combined []string
+	// JournalLines is the number of lines read in the journal's short form
+	// (any unit, kept as evidence or not).
+	JournalLines int
+	// ContainerLogs is the number of container log files read.
+	ContainerLogs int
+}
+
+// FileCount is a number of members of one sort, or in one folder.
+type FileCount struct {
+	What  string
+	Files int
+}
+
+// Object coverage states of a kind, from most to least complete.
+const (
+	KindGathered    = "gathered"     // its complete list was gathered (cluster-wide, or in some namespaces)
+	KindFound       = "found"        // objects were found, but no complete list of the kind
+	KindFiltered    = "filtered"     // the source lists only some of its objects
+	KindNotGathered = "not gathered" // nothing of the kind is in the input
+)
+
+// KindCoverage is what the input holds of one kind.
+type KindCoverage struct {
+	// Kind is "resource" for the core group, else "resource.group" (kubectl's form).
+	Kind string
+	// State is KindGathered, KindFound, KindFiltered or KindNotGathered.
+	State string
+	// Objects is the number of objects read (events: every event read).
+	Objects int
+	// Namespaces is the number of namespaces whose complete list was
+	// gathered (0 for a cluster-scoped kind); Cluster is true when the
+	// cluster-scoped list (or any per-object folder) was gathered.
+	Namespaces int
+	Cluster    bool
+	// Used is true for the kinds the analysis reads: pods, events, nodes,
+	// the kinds the reader itself decodes (ClusterVersion, ClusterOperators,
+	// Infrastructure), ConfigMap and Secret key names, Namespaces, and the
+	// kinds the loaded rules' joins decode. Others are indexed by metadata only.
+	Used bool
+}
+
+// MaxCoverageFolders bounds the folders listed in Coverage.Unused and
+// Coverage.Unplaced; the rest are summed in a last "… N more folders" entry.
+const MaxCoverageFolders = 40
+
+// usedLabels names what each member kind holds, in report order.
+var usedLabels = []struct {
+	kind  fileKind
+	label string
+}{
+	{kindPodList, "pod lists"},
+	{kindPod, "pod files"},
+	{kindEventList, "event lists"},
+	{kindNode, "node files"},
+	{kindNodeList, "node lists"},
+	{kindObjectList, "other object lists"},
+	{kindObject, "other object files"},
+	{kindClusterVersion, "ClusterVersion"},
+	{kindClusterOperators, "ClusterOperator lists"},
+	{kindInfrastructure, "Infrastructure"},
+	{kindContainerLog, "container logs"},
+	{kindServiceLog, "node journals (service logs)"},
+	{kindNodeKubeletLog, "node journals (per node)"},
+	{kindAlerts, "Prometheus rules (alerts)"},
+	{kindEtcd, "etcd health"},
+	{kindTimestamp, "timestamp files"},
+	{kindVersion, "version files"},
+	{kindMustGatherLogs, "must-gather.logs"},
+	{kindSosHostname, "host name files"},
+	{kindSosDate, "date files"},
+}
+
+// countMember counts a member as used, or by its folder for settleCoverage
+// to file under Unused or Unplaced once the gather roots are known. It runs in
+// the sequential pass.
+func (b *builder) countMember(p string, k fileKind) {
+	if k != kindOther {
+		b.usedFiles[k]++
+		return
+	}
+	b.otherDirs[path.Dir(p)]++
+}
+
+// placeOthers files the members no part of the analysis reads: under Unused
+// when they lie inside a gather root (or in a folder of it, such as
+// monitoring/), or beside one (an image folder's parent holds timestamp and
+// event-filter.html), else under Unplaced.
+func (b *builder) placeOthers(roots []string) (unused, unplaced map[string]int) {
+	unused, unplaced = map[string]int{}, map[string]int{}
+	rootDirs := map[string]string{} // folder → its root
+	beside := map[string]string{}
+	for _, r := range roots {
+		dir := dirKey(strings.TrimSuffix(r, "/"))
+		rootDirs[dir] = r
+		if top := gatherTop(r); top != dir {
+			beside[top] = strings.TrimPrefix(top+"/", "./")
+		}
+	}
+	for dir, n := range b.otherDirs {
+		p := dir + "/f"
+		if dir == "." {
+			p = "f"
+		}
+		if root, ok := gatherRoot(p); ok {
+			unused[unusedFolder(root, p[len(root):])] += n
+			continue
+		}
+		if root, ok := enclosingRoot(dir, rootDirs); ok {
+			unused[unusedFolder(root, p[len(root):])] += n
+			continue
+		}
+		if r, ok := beside[dir]; ok {
+			unused[r+"(files beside the gather root)"] += n
+			continue
+		}
+		unplaced[unplacedFolder(p)] += n
+	}
+	return unused, unplaced
+}
+
+// enclosingRoot returns the root among rootDirs that holds the folder dir
+// (dir itself or one of its parents).
+func enclosingRoot(dir string, rootDirs map[string]string) (string, bool) {
+	for d := dir; ; d = path.Dir(d) {
+		if r, ok := rootDirs[d]; ok {
+			return r, true
+		}
+		if d == "." || d == "/" {
+			return "", false
+		}
+	}
+}
+
+// unusedFolder names the folder a member of a gather root is counted under:
+// the root and the first folder below it, with two levels for sos_commands/
+// (the plugin) and namespaces/ (any namespace, then its sub-folder).
+func unusedFolder(root, rel string) string {
+	parts := strings.Split(rel, "/")
+	if len(parts) == 1 {
+		return root + "(files in the gather root)"
+	}
+	switch parts[0] {
+	case "sos_commands":
+		return root + parts[0] + "/" + parts[1] + "/"
+	case "namespaces":
+		if len(parts) > 3 {
+			return root + "namespaces/*/" + parts[2] + "/"
+		}
+		return root + "namespaces/*/"
+	}
+	return root + parts[0] + "/"
+}
+
+// unplacedFolder names the folder an unplaced member is counted under: its
+// folder, cut to two levels.
+func unplacedFolder(p string) string {
+	dir := path.Dir(p)
+	if dir == "." {
+		return "(files at the top of the input)"
+	}
+	parts := strings.Split(dir, "/")
+	if len(parts) > 2 {
+		parts = parts[:2]
+	}
+	return strings.Join(parts, "/") + "/"
+}
+
+// alwaysKinds are listed in the coverage whether or not they were gathered.
+var alwaysKinds = []store.Kind{store.Pods, store.Events, store.Nodes}
+
+// readKinds are the kinds the analysis reads whatever the rule table.
+var readKinds = []store.Kind{store.Pods, store.Events, store.Nodes, store.ConfigMaps, store.Secrets, store.Namespaces,
+	{Group: "config.openshift.io", Resource: "clusterversions"}, {Group: "config.openshift.io", Resource: "clusteroperators"},
+	{Group: "config.openshift.io", Resource: "infrastructures"}}
+
+// settleCoverage fills g.Coverage once the store is frozen.
+func (b *builder) settleCoverage(g *Gather) {
+	c := &g.Coverage
+	labelled := map[fileKind]bool{}
+	for _, u := range usedLabels {
+		labelled[u.kind] = true
+		if n := b.usedFiles[u.kind]; n > 0 {
+			c.Used = append(c.Used, FileCount{What: u.label, Files: n})
+		}
+	}
+	// A kind of member without a label yet is still counted, never dropped.
+	rest := 0
+	for k, n := range b.usedFiles {
+		if !labelled[k] {
+			rest += n
+		}
+	}
+	if rest > 0 {
+		c.Used = append(c.Used, FileCount{What: "other files read", Files: rest})
+	}
+	c.ContainerLogs = b.usedFiles[kindContainerLog]
+	unused, unplaced := b.placeOthers(g.Roots)
+	c.Unused = folderCounts(unused)
+	c.Unplaced = folderCounts(unplaced)
+
+	byKind := map[store.Kind]*KindCoverage{}
+	for _, ks := range g.Objects.Summary() {
+		kc := &KindCoverage{Kind: ks.Kind.String(), Objects: ks.Objects, Namespaces: len(ks.ListedNamespaces), Cluster: ks.ClusterListed}
+		switch {
+		case ks.Filtered:
+			kc.State = KindFiltered
+		case ks.ClusterListed || len(ks.ListedNamespaces) > 0:
+			kc.State = KindGathered
+		case ks.Objects > 0:
+			kc.State = KindFound
+		default:
+			kc.State = KindNotGathered
+		}
+		byKind[ks.Kind] = kc
+	}
+	if kc := byKind[store.Events]; kc != nil {
+		kc.Objects = len(g.Events)
+	}
+	want := append([]store.Kind{}, alwaysKinds...)
+	if b.decodeKinds != nil {
+		for k := range b.decodeKinds {
+			want = append(want, k)
+		}
+	}
+	for _, k := range want {
+		if byKind[k] == nil {
+			byKind[k] = &KindCoverage{Kind: k.String(), State: KindNotGathered}
+		}
+	}
+	used := map[store.Kind]bool{}
+	for _, k := range readKinds {
+		used[k] = true
+	}
+	if b.decodeKinds == nil {
+		for k := range typedKinds {
+			used[k] = true
+		}
+	}
+	for k := range b.decodeKinds {
+		used[k] = true
+	}
+	for k, kc := range byKind {
+		kc.Used = used[k]
+		c.Kinds = append(c.Kinds, *kc)
+	}
+	sort.Slice(c.Kinds, func(i, j int) bool { return c.Kinds[i].Kind < c.Kinds[j].Kind })
+}
+
+// folderCounts sorts folder counts by folder and bounds them.
+func folderCounts(m map[string]int) []FileCount {
+	out := make([]FileCount, 0, len(m))
+	for _, f := range sortedKeys(m) {
+		out = append(out, FileCount{What: f, Files: m[f]})
+	}
+	if len(out) > MaxCoverageFolders {
+		rest := 0
+		for _, fc := range out[MaxCoverageFolders:] {
+			rest += fc.Files
+		}
+		n := len(out) - MaxCoverageFolders
+		out = append(out[:MaxCoverageFolders], FileCount{What: fmt.Sprintf("… %d more folders", n), Files: rest})
+	}
+	return out
+}
+
+// Analysable reports whether anything the analysis works on was read: pods,
+// nodes, events, node journal lines, container logs, or objects of any kind.
+func (g *Gather) Analysable() bool {
+	return len(g.Pods) > 0 || len(g.Nodes) > 0 || len(g.Events) > 0 || g.Coverage.JournalLines > 0 ||
+		g.Coverage.ContainerLogs > 0 || g.Objects.Len() > 0 || len(g.Operators) > 0 || len(g.Alerts) > 0 || g.Etcd != nil
+}
+
+// NothingError is returned by Load when nothing analysable was read from the
+// input: no pods, nodes, events, journal lines, container logs or objects. It
+// says how many files were read, which layouts (if any) were recognised and
+// where the files lay, and names every layout the reader knows, so the user
+// sees what was looked for. errors.Is(err, ErrNoGather) is true.
+type NothingError struct {
+	Files    int
+	Layouts  []Layout
+	Unplaced []FileCount
+	// Problems are the first problems met (a pods.yaml that did not decode).
+	Problems []Problem
+}
+
+// KnownLayouts describes every layout the reader recognises and what in it
+// is read, one line each, in the words of NothingError.
+var KnownLayouts = []string{
+	"must-gather (oc adm must-gather): <image folder>/namespaces/<ns>/core/pods.yaml, events.yaml, cluster-scoped-resources/, host_service_logs/, nodes/<node>/, timestamp",
+	"inspect (oc adm inspect): namespaces/<ns>/core/*.yaml, namespaces/<ns>/pods/<pod>/, cluster-scoped-resources/",
+	"namespace folder: one namespaces/<ns> folder given as PATH (core/pods.yaml or pods/)",
+	"sosreport (sos report on a node): sos_commands/kubernetes/ kubectl JSON lists, sos_commands/*/journalctl_*, hostname, date",
+}
+
+func (e *NothingError) Is(target error) bool { return target == ErrNoGather }
+
+func (e *NothingError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "nothing analysable in %d files read: no pods, nodes, events, node journals, container logs or objects", e.Files)
+	if len(e.Layouts) > 0 {
+		var ls []string
+		for _, l := range e.Layouts {
+			ls = append(ls, fmt.Sprintf("%s at %q", l.Kind, displayRoot(l.Root)))
+		}
+		fmt.Fprintf(&b, " (recognised %s, but nothing in it could be read)", strings.Join(ls, ", "))
+	}
+	if len(e.Unplaced) > 0 {
+		var fs []string
+		for i, f := range e.Unplaced {
+			if i == 5 {
+				fs = append(fs, fmt.Sprintf("… %d more", len(e.Unplaced)-5))
+				break
+			}
+			fs = append(fs, fmt.Sprintf("%s (%d)", f.What, f.Files))
+		}
+		fmt.Fprintf(&b, "; files found in: %s", strings.Join(fs, ", "))
+	}
+	for i, p := range e.Problems {
+		if i == 3 {
+			fmt.Fprintf(&b, "\n  … and %d more problems", len(e.Problems)-3)
+			break
+		}
+		fmt.Fprintf(&b, "\nproblem: %s: %s", p.Path, cleanText([]byte(p.Error)))
+	}
+	b.WriteString("\nlooked for:")
+	for _, l := range KnownLayouts {
+		b.WriteString("\n  - " + l)
+	}
+	return b.String()
+}
+
+func displayRoot(r string) string {
+	if r == "" {
+		return "./"
+	}
+	return r
+}
+
+// nothingError describes an input without anything analysable; g is nil when
+// no gather root was recognised at all.
+func (b *builder) nothingError(g *Gather) error {
+	e := &NothingError{Files: b.g.Files}
+	for _, p := range b.g.Problems {
+		if p.Path != "timestamp" { // the gather time matters only with something to date
+			e.Problems = append(e.Problems, p)
+		}
+	}
+	var roots []string
+	if g != nil {
+		e.Layouts = g.Layouts
+		roots = g.Roots
+	}
+	unused, unplaced := b.placeOthers(roots)
+	for k, v := range unused {
+		unplaced[k] += v
+	}
+	e.Unplaced = folderCounts(unplaced)
+	return e
+}
