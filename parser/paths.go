@@ -30,6 +30,13 @@ const (
 	kindEtcd       // etcd_info/*.json
 	kindObjectList // a list of any other kind: namespaces/<ns>/<group>/<resource>.yaml, cluster-scoped-resources/<group>/<resource>.yaml
 	kindObject     // one object of any other kind: .../<group>/<resource>/<name>.yaml
+	// sosreport: the container runtime's view (crictl.go), versions and the run's manifest (sosreport.go).
+	kindCrictlPods
+	kindCrictlPs
+	kindCrictlInspect
+	kindCrictlInspectp
+	kindSosVersion
+	kindSosManifest
 )
 
 // classified is a member's kind and the path parts that locate it: Root is the
@@ -74,6 +81,12 @@ var pathRules = []struct {
 	{kindEventList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_--namespace_([a-z0-9-]+)_events$`)},
 	{kindNodeList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_nodes$`)},
 	{kindServiceLog, regexp.MustCompile(`^(.*/)?sos_commands/[^/]+/journalctl_[^/]*?(?:--unit_|-u_)?([a-z0-9._-]*?)(?:\.daemon)?(?:\.\d+)?(?:\.xz|\.gz)?$`)},
+	{kindCrictlPods, regexp.MustCompile(`^(.*/)?sos_commands/crio/crictl_pods$`)},
+	{kindCrictlPs, regexp.MustCompile(`^(.*/)?sos_commands/crio/crictl_ps(?:_-a)?$`)},
+	{kindCrictlInspect, regexp.MustCompile(`^(.*/)?sos_commands/crio/(?:[^/]+/)*crictl_inspect_([0-9a-f]{6,64})$`)},
+	{kindCrictlInspectp, regexp.MustCompile(`^(.*/)?sos_commands/crio/(?:[^/]+/)*crictl_inspectp_([0-9a-f]{6,64})$`)},
+	{kindSosVersion, regexp.MustCompile(`^(.*/)?sos_commands/(?:kubernetes|openshift|openshift_ovn|microshift)/(?:[^/]+/)*(?:kubectl|oc|kubelet|hyperkube)_[^/]*version[^/]*$`)},
+	{kindSosManifest, regexp.MustCompile(`^(.*/)?sos_reports/manifest\.json$`)},
 	{kindSosHostname, regexp.MustCompile(`^(.*/)?(?:sos_commands/host/)?hostname$`)},
 	{kindSosDate, regexp.MustCompile(`^(.*/)?(?:sos_commands/date/)?date$`)},
 	{kindAlerts, regexp.MustCompile(`^(.*/)?monitoring/prometheus/rules\.json$`)},
