@@ -107,10 +107,12 @@ func parseCrictlHeader(line string) []crictlColumn {
 // (a deprecation warning) are skipped; a table without one of the required
 // headers is an error.
 func crictlRows(data []byte, required []string, fn func(line int, cells map[string]string)) error {
-	lines := strings.Split(cleanText(data), "\n")
+	rest := cleanText(data)
 	var cols []crictlColumn
 	rows := 0
-	for n, raw := range lines {
+	for n := 0; rest != ""; n++ {
+		var raw string
+		raw, rest, _ = strings.Cut(rest, "\n")
 		line := strings.TrimRight(raw, "\r")
 		if strings.TrimSpace(line) == "" {
 			continue

@@ -43,6 +43,9 @@ type sosRuntime struct {
 	manifestStart, manEnd  time.Time
 	kubeVersion, kubeWhere string
 	versionRank            int
+	// date is the sosreport's date file, the "now" of crictl's relative
+	// CREATED (the crio plugin runs within seconds of it).
+	date time.Time
 }
 
 func (b *builder) sosFor(root string) *sosRuntime {
@@ -163,6 +166,9 @@ func parseSosManifest(data []byte) (time.Time, time.Time, error) {
 func (b *builder) settleSos() {
 	for _, dir := range sortedKeys(b.sos) {
 		s := b.sos[dir]
+		if ts := b.timestamps[dir]; len(ts) > 0 {
+			s.date = ts[0]
+		}
 		if s.kubeVersion != "" && b.sosKubeVersion == "" {
 			b.sosKubeVersion = s.kubeVersion
 		}
@@ -194,13 +200,7 @@ func (b *builder) runtimePods(have []*Pod) []*Pod {
 	var out []*Pod
 	for _, dir := range sortedKeys(b.sos) {
 		s := b.sos[dir]
-		host := b.hostnames[dir]
-		now := b.timestamps[dir]
-		var at time.Time
-		if len(now) > 0 {
-			at = now[0]
-		}
-		for _, p := range s.pods(b, host, at) {
+		for _, p := range s.pods(b, b.hostnames[dir], s.date) {
 			if known[p.Key()] || (p.Object.UID != "" && known["uid:"+string(p.Object.UID)]) {
 				continue
 			}
