@@ -65,7 +65,8 @@ type Gather struct {
 	JournalNodes []*Node
 
 	// KubeletLogNodes are the hosts whose kubelet journal the gather holds, as
-	// the journal names them (short or full host name), sorted.
+	// the journal names them (short or full host name), and the hosts a
+	// journal's path names (ceph_logs/journal_<node>/, nodes/<node>/), sorted.
 	KubeletLogNodes []string
 
 	// Files and Bytes count the members read (all of them, not only the ones analysed).

@@ -35,14 +35,14 @@ type RuntimeView struct {
 // sosRuntime collects the crio plugin files of one sosreport until the
 // sosreport's date is known.
 type sosRuntime struct {
-	podsTable, psTable     []byte
-	podsPath, psPath       string
-	psIsAll                bool
-	inspect                map[string]RuntimeContainer // by full container ID
-	inspectp               map[string]RuntimeSandbox   // by full sandbox ID
-	manifestStart, manEnd  time.Time
-	kubeVersion, kubeWhere string
-	versionRank            int
+	podsTable, psTable    []byte
+	podsPath, psPath      string
+	psIsAll               bool
+	inspect               map[string]RuntimeContainer // by full container ID
+	inspectp              map[string]RuntimeSandbox   // by full sandbox ID
+	manifestStart, manEnd time.Time
+	kubeVersion           string
+	versionRank           int
 	// date is the sosreport's date file, the "now" of crictl's relative
 	// CREATED (the crio plugin runs within seconds of it).
 	date time.Time
@@ -68,8 +68,10 @@ func (b *builder) decodeSos(p string, c classified, data []byte) error {
 	case kindCrictlPods:
 		s.podsTable, s.podsPath = data, p
 	case kindCrictlPs:
+		// crictl ps -a lists exited containers too; plain crictl ps only
+		// stands in when -a is missing.
 		all := strings.HasSuffix(p, "_-a")
-		if s.psTable == nil || all {
+		if !s.psIsAll {
 			s.psTable, s.psPath, s.psIsAll = data, p, all
 		}
 	case kindCrictlInspect:
@@ -90,7 +92,7 @@ func (b *builder) decodeSos(p string, c classified, data []byte) error {
 		}
 	case kindSosVersion:
 		if v, rank := parseKubeVersionOutput(data); v != "" && (s.kubeVersion == "" || rank < s.versionRank) {
-			s.kubeVersion, s.kubeWhere, s.versionRank = v, p, rank
+			s.kubeVersion, s.versionRank = v, rank
 		}
 	case kindSosManifest:
 		start, end, err := parseSosManifest(data)
