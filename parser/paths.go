@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"path"
 	"regexp"
 	"strings"
 )
@@ -125,6 +126,9 @@ func classify(p string) classified {
 			c.Node = m[2]
 		case kindServiceLog:
 			c.Unit = m[2]
+			if journalOtherOutput(p) {
+				continue
+			}
 		case kindNodeKubeletLog:
 			c.Node = m[2]
 			if strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".yaml") {
@@ -138,6 +142,20 @@ func classify(p string) classified {
 		return c
 	}
 	return classified{Kind: kindOther}
+}
+
+// journalOtherOutput reports whether a sosreport's journalctl file is in an
+// output form other than short (export, json, verbose, cat) or a report of
+// the journal's size: nothing in it is a journal line, and the export form
+// is as large as the whole journal.
+func journalOtherOutput(p string) bool {
+	base := path.Base(p)
+	for _, o := range []string{"_-o_export", "_-o_json", "_-o_verbose", "_-o_cat", "--output_export", "--output_json", "--output=", "--disk-usage"} {
+		if strings.Contains(base, o) {
+			return true
+		}
+	}
+	return false
 }
 
 // objectPath fills the kind, namespace and name of an object file from the

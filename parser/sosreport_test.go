@@ -178,3 +178,20 @@ func TestJournalCandidate(t *testing.T) {
 		}
 	}
 }
+
+func TestJournalOtherOutput(t *testing.T) {
+	for p, want := range map[string]bool{
+		"sos/sos_commands/logs/journalctl_-o_export":                   true,
+		"sos/sos_commands/logs/journalctl_--disk-usage":                true,
+		"sos/sos_commands/logs/journalctl_--no-pager_--catalog_--boot": false,
+		"sos/sos_commands/crio/journalctl_--no-pager_--unit_crio":      false,
+		"sos/sos_commands/logs/journalctl_--no-pager_-o_short-precise": false,
+	} {
+		if got := journalOtherOutput(p); got != want {
+			t.Errorf("%s: got %v", p, got)
+		}
+		if c := classify(p); (c.Kind == kindServiceLog) == want {
+			t.Errorf("%s: classified %v", p, c.Kind)
+		}
+	}
+}
