@@ -18,6 +18,7 @@ func (b *builder) finish() *Gather {
 	g := b.g
 	g.Roots = sortedKeys(b.roots)
 	g.KubeletLogNodes = sortedKeys(b.logHosts)
+	b.settleSos()
 	b.settleTime()
 	b.settleLogYears()
 	g.NodeLog = map[string][]*LogGroup{}
@@ -28,7 +29,14 @@ func (b *builder) finish() *Gather {
 		g.Nodes = append(g.Nodes, b.nodes[name])
 	}
 	g.KubernetesVersion = kubeletVersion(g.Nodes)
+	if g.KubernetesVersion == "" {
+		g.KubernetesVersion = b.sosKubeVersion
+	}
+	if g.KubernetesVersion == "" {
+		g.KubernetesVersion = b.journalKubeVersion
+	}
 	g.Pods = b.choosePods()
+	g.Pods = append(g.Pods, b.runtimePods(g.Pods)...)
 	// Stable: items of one JSON list share path and line 0, and keep their
 	// order in the file.
 	sort.SliceStable(g.Events, func(i, j int) bool {
@@ -62,6 +70,9 @@ func (b *builder) finish() *Gather {
 			now = g.CollectedAt
 		}
 		p.Columns = podstatus.Compute(&p.Object, now, version)
+		if p.Runtime != nil {
+			p.Columns = runtimeColumns(p, now)
+		}
 		p.Stage = podstatus.StartupStage(&p.Object)
 		p.Containers = podstatus.Containers(&p.Object)
 		p.Healthy = (p.Columns.Status == "Running" && p.Columns.ReadyContainers == p.Columns.TotalContainers) ||
@@ -96,6 +107,7 @@ func (b *builder) finish() *Gather {
 	for _, p := range g.Pods {
 		crashLoopSince(p)
 	}
+	g.JournalNodes = b.journalNodes(g)
 	b.settleLayouts()
 	b.indexModel(g)
 	b.settleCoverage(g)
@@ -349,6 +361,10 @@ func (b *builder) settleTime() {
 	if len(times) > 0 {
 		sort.Slice(times, func(i, j int) bool { return times[i].Before(times[j]) })
 		b.g.CollectedAt, b.g.FinishedAt = times[0], times[len(times)-1]
+		if len(times) == 1 {
+			// One time (a sosreport's date): the end is not known.
+			b.g.FinishedAt = time.Time{}
+		}
 		return
 	}
 	var c timeCandidates

@@ -14,7 +14,7 @@ import (
 const (
 	LayoutMustGather = "must-gather"      // an image folder of `oc adm must-gather`
 	LayoutInspect    = "inspect"          // `oc adm inspect` output (also the inspect.local.* fallback of a must-gather)
-	LayoutSosreport  = "sosreport"        // a node sosreport with the kubernetes plugin
+	LayoutSosreport  = "sosreport"        // a node sosreport: kubernetes plugin output, the crio plugin's runtime view, journals
 	LayoutNamespace  = "namespace folder" // a single namespaces/<ns> folder given as the input
 )
 

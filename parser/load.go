@@ -238,6 +238,13 @@ type builder struct {
 	otherDirs    map[string]int // folder → members no part of the analysis reads
 	journalLines int
 	dedup        podDedup // per-pod files that repeat a pods.yaml item
+
+	sos                map[string]*sosRuntime // sosreport folder → its crio plugin files, versions, manifest
+	sosSpan            map[string]bool        // sosreport folders whose run's start and end are known
+	sosKubeVersion     string                 // the Kubernetes version a sosreport printed
+	journalKubeVersion string                 // the version a kubelet logged at start
+	hostSource         map[string]Source      // host → the first journal line credited to it
+	journalSpans       journalSpans           // what journals read so far covered, to skip the lines another copy repeats
 }
 
 func newBuilder(input string) *builder {
@@ -263,8 +270,11 @@ func newBuilder(input string) *builder {
 		seen:        map[string]bool{},
 		objects:     store.New(),
 
-		usedFiles: map[fileKind]int{},
-		otherDirs: map[string]int{},
+		usedFiles:  map[fileKind]int{},
+		otherDirs:  map[string]int{},
+		sos:        map[string]*sosRuntime{},
+		sosSpan:    map[string]bool{},
+		hostSource: map[string]Source{},
 	}
 }
 
@@ -329,6 +339,9 @@ func (b *builder) visit(m Member) error {
 	c := classify(m.Path)
 	b.countMember(m.Path, c.Kind)
 	if c.Kind == kindOther {
+		if journalCandidate(m.Path) {
+			return b.sniffJournal(m)
+		}
 		return nil
 	}
 	if b.seen[m.Path] {
@@ -356,11 +369,7 @@ func (b *builder) visit(m Member) error {
 		err = b.readNodeLog(m.Path, c, lr)
 	}
 	if logKinds[c.Kind] {
-		var limit *LimitError
-		if lr.hit && !errors.As(err, &limit) {
-			return fmt.Errorf("log larger than %d GiB once decompressed: read up to that point", MaxLogBytes>>30)
-		}
-		return err
+		return b.logReadError(err, lr)
 	}
 	data, err := readBounded(r, MaxObjectFileBytes, m.Size)
 	if err != nil {
@@ -373,6 +382,16 @@ func (b *builder) visit(m Member) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.decode(m.Path, c, data)
+}
+
+// logReadError is the error of reading a log through lr: err, or that the
+// log was cut at MaxLogBytes.
+func (b *builder) logReadError(err error, lr *limitedReader) error {
+	var limit *LimitError
+	if lr.hit && !errors.As(err, &limit) {
+		return fmt.Errorf("log larger than %d GiB once decompressed: read up to that point", MaxLogBytes>>30)
+	}
+	return err
 }
 
 // heavyKinds are decoded by the worker pool while the pass goes on.
@@ -576,10 +595,14 @@ func (b *builder) decode(p string, c classified, data []byte) error {
 		if t, ok := parseSosDate(data); ok {
 			b.timestamps[sosDir(p)] = []time.Time{t}
 		}
+	case kindCrictlPods, kindCrictlPs, kindCrictlInspect, kindCrictlInspectp, kindSosVersion, kindSosManifest:
+		errs = append(errs, b.decodeSos(p, c, data))
 	}
 
 	for _, err := range errs {
-		b.problemLocked(p, err.Error())
+		if err != nil {
+			b.problemLocked(p, err.Error())
+		}
 	}
 	return nil
 }
@@ -734,6 +757,8 @@ func keepEntry(e *nodelog.Entry) bool {
 
 func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 	ref := b.referenceTime()
+	credited := false
+	spans := b.journalSpans.file()
 	var cut longLines
 	err := scanLinesCounted(r, func(n int, raw []byte) {
 		j, ok := nodelog.ParseJournal(raw, ref)
@@ -743,13 +768,23 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 		b.journalLines++
 		unit := nodelog.UnitOf(j.Ident)
 		msg := j.Message
+		if c.Node != "" && !credited {
+			// A journal whose path names its node counts for that node.
+			credited = true
+			b.creditHost(c.Node, Source{Path: p, Line: n})
+		}
 		switch unit {
 		case nodelog.UnitKubelet:
 			host := string(j.Host)
 			if c.Node != "" {
 				host = c.Node
 			}
-			b.logHosts[host] = true
+			if !b.logHosts[host] {
+				b.creditHost(host, Source{Path: p, Line: n})
+			}
+			if v, ok := kubeletVersionLine(msg); ok && b.journalKubeVersion == "" {
+				b.journalKubeVersion = v
+			}
 			if len(msg) > 0 && msg[0] == 'I' && !infoWorthParsing(msg) {
 				return
 			}
@@ -771,12 +806,26 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 		if c.Node != "" {
 			e.Host = c.Node
 		}
+		if spans.repeated(c.Root, &e) {
+			return
+		}
 		b.addLogEntry(Source{Path: p, Line: n}, &e)
 	}, &cut)
+	spans.close()
 	if err == nil {
 		err = cut.err()
 	}
 	return err
+}
+
+// creditHost records that the gather holds a journal of host, first seen at src.
+func (b *builder) creditHost(host string, src Source) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.logHosts[host] {
+		b.logHosts[host] = true
+		b.hostSource[strings.Clone(host)] = src
+	}
 }
 
 // addLogEntry files e under its pod (by namespace/name, else UID), or under

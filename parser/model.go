@@ -66,8 +66,14 @@ type Gather struct {
 	// a pod), by host as the journal names it, oldest first.
 	NodeLog map[string][]*LogGroup
 
+	// JournalNodes stand for the hosts whose journal or runtime pods the
+	// gather holds but of which it has no Node object (JournalOnly set),
+	// sorted by name; node rules judge them like Nodes.
+	JournalNodes []*Node
+
 	// KubeletLogNodes are the hosts whose kubelet journal the gather holds, as
-	// the journal names them (short or full host name), sorted.
+	// the journal names them (short or full host name), and the hosts a
+	// journal's path names (ceph_logs/journal_<node>/, nodes/<node>/), sorted.
 	KubeletLogNodes []string
 
 	// Coverage says what was read and used, recognised and not used, or not
@@ -114,6 +120,11 @@ type Pod struct {
 	// repeats collapsed, oldest first.
 	NodeLog []*LogGroup
 
+	// Runtime is set for a pod known only from a node's container runtime
+	// (crictl output in a sosreport): Columns then state what the runtime
+	// shows (see runtimeColumns), not what kubectl prints.
+	Runtime *RuntimeView
+
 	// partial marks a list item that the file cut short (truncated copy).
 	partial bool
 }
@@ -151,10 +162,12 @@ func (e *Event) Count() int {
 	return 1
 }
 
-// Node is one Node object.
+// Node is one Node object, or a host known only from its journal or its
+// runtime's pods (JournalOnly: Object holds the name alone).
 type Node struct {
-	Object corev1.Node
-	Source Source
+	Object      corev1.Node
+	Source      Source
+	JournalOnly bool
 }
 
 // Operator is a ClusterOperator's name and its Available/Degraded/Progressing

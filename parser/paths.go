@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"path"
 	"regexp"
 	"strings"
 )
@@ -30,6 +31,13 @@ const (
 	kindEtcd       // etcd_info/*.json
 	kindObjectList // a list of any other kind: namespaces/<ns>/<group>/<resource>.yaml, cluster-scoped-resources/<group>/<resource>.yaml
 	kindObject     // one object of any other kind: .../<group>/<resource>/<name>.yaml
+	// sosreport: the container runtime's view (crictl.go), versions and the run's manifest (sosreport.go).
+	kindCrictlPods
+	kindCrictlPs
+	kindCrictlInspect
+	kindCrictlInspectp
+	kindSosVersion
+	kindSosManifest
 )
 
 // classified is a member's kind and the path parts that locate it: Root is the
@@ -74,6 +82,12 @@ var pathRules = []struct {
 	{kindEventList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_--namespace_([a-z0-9-]+)_events$`)},
 	{kindNodeList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_nodes$`)},
 	{kindServiceLog, regexp.MustCompile(`^(.*/)?sos_commands/[^/]+/journalctl_[^/]*?(?:--unit_|-u_)?([a-z0-9._-]*?)(?:\.daemon)?(?:\.\d+)?(?:\.xz|\.gz)?$`)},
+	{kindCrictlPods, regexp.MustCompile(`^(.*/)?sos_commands/crio/crictl_pods$`)},
+	{kindCrictlPs, regexp.MustCompile(`^(.*/)?sos_commands/crio/crictl_ps(?:_-a)?$`)},
+	{kindCrictlInspect, regexp.MustCompile(`^(.*/)?sos_commands/crio/(?:[^/]+/)*crictl_inspect_([0-9a-f]{6,64})$`)},
+	{kindCrictlInspectp, regexp.MustCompile(`^(.*/)?sos_commands/crio/(?:[^/]+/)*crictl_inspectp_([0-9a-f]{6,64})$`)},
+	{kindSosVersion, regexp.MustCompile(`^(.*/)?sos_commands/(?:kubernetes|openshift|openshift_ovn|microshift)/(?:[^/]+/)*(?:kubectl|oc|kubelet|hyperkube)_[^/]*version[^/]*$`)},
+	{kindSosManifest, regexp.MustCompile(`^(.*/)?sos_reports/manifest\.json$`)},
 	{kindSosHostname, regexp.MustCompile(`^(.*/)?(?:sos_commands/host/)?hostname$`)},
 	{kindSosDate, regexp.MustCompile(`^(.*/)?(?:sos_commands/date/)?date$`)},
 	{kindAlerts, regexp.MustCompile(`^(.*/)?monitoring/prometheus/rules\.json$`)},
@@ -112,6 +126,9 @@ func classify(p string) classified {
 			c.Node = m[2]
 		case kindServiceLog:
 			c.Unit = m[2]
+			if journalOtherOutput(p) {
+				continue
+			}
 		case kindNodeKubeletLog:
 			c.Node = m[2]
 			if strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".yaml") {
@@ -125,6 +142,20 @@ func classify(p string) classified {
 		return c
 	}
 	return classified{Kind: kindOther}
+}
+
+// journalOtherOutput reports whether a sosreport's journalctl file is in an
+// output form other than short (export, json, verbose, cat) or a report of
+// the journal's size: nothing in it is a journal line, and the export form
+// is as large as the whole journal.
+func journalOtherOutput(p string) bool {
+	base := path.Base(p)
+	for _, o := range []string{"_-o_export", "_-o_json", "_-o_verbose", "_-o_cat", "--output_export", "--output_json", "--output=", "--disk-usage"} {
+		if strings.Contains(base, o) {
+			return true
+		}
+	}
+	return false
 }
 
 // objectPath fills the kind, namespace and name of an object file from the

@@ -60,7 +60,7 @@ func Build(g *parser.Gather, t *rules.Table, findings []rules.Finding, tool Tool
 	for _, p := range g.Pods {
 		r.Pods = append(r.Pods, buildPod(p, short))
 	}
-	for _, n := range g.Nodes {
+	for _, n := range append(g.Nodes[:len(g.Nodes):len(g.Nodes)], g.JournalNodes...) {
 		node := buildNode(n)
 		for _, lg := range nodeLogOf(g, n.Object.Name) {
 			node.Log = append(node.Log, buildLogGroup(lg, short))
@@ -124,6 +124,9 @@ func buildFinding(f rules.Finding, short func(string) string) Finding {
 }
 
 func podObject(p *parser.Pod, container, ruleID string) Object {
+	if p.Runtime != nil {
+		return Object{RuleID: ruleID, Kind: "Pod (runtime view)", Namespace: p.Object.Namespace, Name: p.Object.Name, Container: container, Node: p.Object.Spec.NodeName}
+	}
 	return Object{RuleID: ruleID, Kind: "Pod", Namespace: p.Object.Namespace, Name: p.Object.Name, Container: container, Node: p.Object.Spec.NodeName}
 }
 
@@ -142,7 +145,12 @@ func buildPod(p *parser.Pod, short func(string) string) Pod {
 		Stage:     p.Stage.Name,
 		Source:    short(p.Source.Path),
 	}
-	if p.Stage.Condition != "" {
+	if p.Runtime != nil {
+		out.View = "runtime"
+		out.Phase = ""
+		out.Stage = ""
+	}
+	if p.Stage.Condition != "" && p.Runtime == nil {
 		out.StageReason, out.StageMessage, out.StageLookAt = p.Stage.Reason, truncateRunes(p.Stage.Message, MaxTextRunes), p.Stage.LookAt
 		if !p.Stage.Since.IsZero() {
 			t := p.Stage.Since.UTC()
@@ -234,7 +242,10 @@ func nodeLogOf(g *parser.Gather, name string) []*parser.LogGroup {
 }
 
 func buildNode(n *parser.Node) Node {
-	out := Node{Name: n.Object.Name, Ready: "Unknown", KubeletVersion: n.Object.Status.NodeInfo.KubeletVersion}
+	out := Node{Name: n.Object.Name, Ready: "Unknown", KubeletVersion: n.Object.Status.NodeInfo.KubeletVersion, NoObject: n.JournalOnly}
+	if n.JournalOnly {
+		out.Conditions = append(out.Conditions, "no Node object in the gather: known from its journal or its runtime's pods")
+	}
 	for label := range n.Object.Labels {
 		if role, ok := strings.CutPrefix(label, "node-role.kubernetes.io/"); ok && role != "" {
 			out.Roles = append(out.Roles, role)

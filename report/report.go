@@ -206,6 +206,12 @@ type Pod struct {
 	// Healthy is false when the pod is neither Running with every container
 	// ready nor Completed.
 	Healthy bool `json:"healthy" redact:"keep"`
+	// View is "runtime" for a pod known only from its node's container
+	// runtime (crictl output in a sosreport): READY counts running
+	// containers, STATUS is the runtime's state of the worst container
+	// ("Exited (OOMKilled, 137)"), RESTARTS its highest attempt, AGE the
+	// sandbox's; phase and stage are unknown. Empty for pods from the API.
+	View string `json:"view,omitempty" redact:"keep"`
 	// Stage is the first of the startup conditions that is not True
 	// (PodScheduled, PodReadyToStartContainers, Initialized, ContainersReady,
 	// Ready), "Started" when all are, "Terminated" for Succeeded and Failed
@@ -315,6 +321,9 @@ type Node struct {
 	Ready          string   `json:"ready" redact:"keep"`
 	Roles          []string `json:"roles" redact:"keep"`
 	KubeletVersion string   `json:"kubeletVersion,omitempty" redact:"keep"`
+	// NoObject is true for a host the gather holds no Node object of, known
+	// from its journal or its container runtime's pods.
+	NoObject bool `json:"noObject,omitempty" redact:"keep"`
 	// Conditions lists the node conditions that are not in their healthy state.
 	Conditions []string `json:"conditions"`
 	// Log lists node-level log groups: PLEG, network not ready, certificates,

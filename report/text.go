@@ -415,6 +415,9 @@ func listTotal(list []string) int {
 // stageCell is a pod's startup stage for a table: the condition, with the
 // reason it is not True when there is one ("PodScheduled: Unschedulable").
 func stageCell(p Pod) string {
+	if p.View == "runtime" {
+		return "runtime view (crictl): no API status"
+	}
 	s := cleanLine(p.Stage)
 	if r := cleanLine(p.StageReason); r != "" && s != "" {
 		s += ": " + r

@@ -26,6 +26,7 @@ import (
 //	fires:
 //	  - name: what the case shows
 //	    pods: ["<Pod YAML>", ...]         # namespace defaults to shop, uid to uid-<name>
+//	    runtimePods: ["<Pod YAML>", ...]  # pods known only from a node's container runtime (crictl in a sosreport)
 //	    nodes: ["<Node YAML>", ...]
 //	    events: ["<Event YAML>", ...]     # involvedObject {kind: Pod, name: p} ties an event to pod p
 //	    logs:                             # previous.log lines of a container: "<pod>/<container>"
@@ -33,8 +34,8 @@ import (
 //	    currentLogs: {web-1/app: [...]}   # current.log lines
 //	    podLog:                           # kubelet lines tied to a pod (collapsed groups)
 //	      web-1: [{class: probe, container: app, text: "...", count: 3}]
-//	    hostLog:                          # node-level kubelet lines by node name
-//	      worker-0: [{class: pleg, text: "...", count: 5, ago: 2m}]
+//	    hostLog:                          # node-level kubelet lines by node name; a host with no node
+//	      worker-0: [{class: pleg, text: "...", count: 5, ago: 2m}]   # of the case is a journal-only node
 //	    kubeletLogNodes: [worker-0]       # nodes whose kubelet journal the gather holds (default: every node named)
 //	    objects: ["<any object YAML>"]     # the object store: ConfigMaps, PVCs, DaemonSets, ...; its kind counts as gathered
 //	    gathered: [configmaps/shop]       # kinds gathered with no object ("resource.group[/namespace]")
@@ -49,6 +50,7 @@ type ruleCases struct {
 type gatherCase struct {
 	Name            string               `json:"name"`
 	Pods            []string             `json:"pods"`
+	RuntimePods     []string             `json:"runtimePods"`
 	Nodes           []string             `json:"nodes"`
 	Events          []string             `json:"events"`
 	Logs            map[string][]string  `json:"logs"`
@@ -89,7 +91,8 @@ func (gc gatherCase) build(t *testing.T) *parser.Gather {
 		g.ClusterVersion = "4.18.12"
 	}
 	byName := map[string]*parser.Pod{}
-	for i, doc := range gc.Pods {
+	docs := append(append([]string{}, gc.Pods...), gc.RuntimePods...)
+	for i, doc := range docs {
 		var obj corev1.Pod
 		if err := yaml.UnmarshalStrict([]byte(doc), &obj); err != nil {
 			t.Fatalf("case %q pod %d: %v", gc.Name, i, err)
@@ -105,6 +108,10 @@ func (gc gatherCase) build(t *testing.T) *parser.Gather {
 		p.Stage = podstatus.StartupStage(&p.Object)
 		p.Containers = podstatus.Containers(&p.Object)
 		p.Healthy = (p.Columns.Status == "Running" && p.Columns.ReadyContainers == p.Columns.TotalContainers) || p.Columns.Status == "Completed"
+		if i >= len(gc.Pods) {
+			p.Runtime = &parser.RuntimeView{Node: obj.Spec.NodeName}
+			p.Source.Path = "sos_commands/crio/crictl_pods"
+		}
 		g.Pods = append(g.Pods, p)
 		byName[obj.Name] = p
 	}
@@ -165,6 +172,18 @@ func (gc gatherCase) build(t *testing.T) *parser.Gather {
 		}
 		hosts[node] = true
 	}
+	// Hosts with journal lines and no Node object: as parser.Gather.JournalNodes.
+	named := map[string]bool{}
+	for _, n := range g.Nodes {
+		named[store.HostKey(n.Object.Name)] = true
+	}
+	for _, node := range sortedHosts(gc.HostLog) {
+		if !named[store.HostKey(node)] {
+			n := &parser.Node{JournalOnly: true, Source: g.NodeLog[node][0].Source}
+			n.Object.Name = node
+			g.JournalNodes = append(g.JournalNodes, n)
+		}
+	}
 	g.Objects = gc.buildStore(t, g)
 	if gc.KubeletLogNodes != nil {
 		g.KubeletLogNodes = gc.KubeletLogNodes
@@ -183,6 +202,15 @@ func (gc gatherCase) build(t *testing.T) *parser.Gather {
 		sort.Strings(g.KubeletLogNodes)
 	}
 	return g
+}
+
+func sortedHosts(m map[string][]logCase) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // buildStore indexes the case's pods, nodes and objects as the parser would.

@@ -144,7 +144,8 @@ func Evaluate(t *Table, g *parser.Gather) []Finding {
 				}
 			}
 		case nodeMatcher:
-			for _, n := range g.Nodes {
+			// Hosts known only from their journal or runtime pods are judged too.
+			for _, n := range append(g.Nodes[:len(g.Nodes):len(g.Nodes)], g.JournalNodes...) {
 				for _, h := range m.matchNode(c, n) {
 					fire("node/"+n.Object.Name, h, func(h hit) (Finding, bool) { return r.fire(nil, n, h) })
 				}

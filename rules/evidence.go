@@ -188,6 +188,9 @@ func (c *evalContext) containerHit(p *parser.Pod, cs containerRef) hit {
 	}
 	if v["Limit"] == "" {
 		v["Limit"] = "no memory limit"
+		if p.Runtime != nil {
+			v["Limit"] = "limit unknown: only the runtime's view of the pod was gathered"
+		}
 	}
 	return hit{Container: cs.Name, Vars: v}
 }

@@ -25,6 +25,7 @@ var varNames = []string{
 	"ProbeSettings", "Cause", "Reasons", "Owner", "Stage", "ExitMeaning",
 	"LastExitMeaning", "BackOff", "Overdue", "LogTail", "Decided", "Fix", "Unchecked", "Workload", "Pods",
 	"Alert", "Severity", "Since", "Count", "About", "Pool",
+	"State", "First", "Last", "Detail", "NoObject",
 }
 
 // VarNames lists the template variables, for the rule reference.
@@ -75,6 +76,7 @@ var matcherFactories = map[string]func() matcher{
 	"containerRestarts":    func() matcher { return &containerRestarts{} },
 	"nodeCondition":        func() matcher { return &nodeCondition{} },
 	"nodeLogClass":         func() matcher { return &nodeLogClass{} },
+	"runtimeRestarts":      func() matcher { return &runtimeRestarts{} },
 	"operatorCondition":    func() matcher { return &operatorCondition{} },
 	"workloadEvent":        func() matcher { return &workloadEvent{} },
 	"alertFiring":          func() matcher { return &alertFiring{} },
@@ -178,6 +180,9 @@ type containerTerminated struct {
 	SkipDeleted bool `json:"skipDeleted,omitempty"`
 	// Logs adds the tail of the container's previous (else current) log.
 	Logs bool `json:"logs,omitempty"`
+	// SkipRuntimeView skips pods known only from the container runtime,
+	// whose restart policy and owner are unknown.
+	SkipRuntimeView bool `json:"skipRuntimeView,omitempty"`
 }
 
 func (m *containerTerminated) validate() error {
@@ -188,7 +193,7 @@ func (m *containerTerminated) validate() error {
 }
 
 func (m *containerTerminated) match(c *evalContext, p *parser.Pod) []hit {
-	if slices.Contains(m.SkipPodReasons, p.Object.Status.Reason) || (m.SkipDeleted && p.Object.DeletionTimestamp != nil) {
+	if slices.Contains(m.SkipPodReasons, p.Object.Status.Reason) || (m.SkipDeleted && p.Object.DeletionTimestamp != nil) || (m.SkipRuntimeView && p.Runtime != nil) {
 		return nil
 	}
 	var out []hit

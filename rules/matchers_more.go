@@ -303,6 +303,8 @@ func (m *nodeLogClass) validate() error {
 func (m *nodeLogClass) matchNode(c *evalContext, n *parser.Node) []hit {
 	var ev []Evidence
 	count := 0
+	var first, last time.Time
+	detail := ""
 	for _, g := range c.nodeLog[shortName(n.Object.Name)] {
 		if !slices.Contains(m.Classes, string(g.Class)) {
 			continue
@@ -315,12 +317,23 @@ func (m *nodeLogClass) matchNode(c *evalContext, n *parser.Node) []hit {
 		}
 		ev = append(ev, logGroupEvidence(g))
 		count += g.Count
+		if first.IsZero() || g.First.Before(first) {
+			first, detail = g.First, g.Detail
+		}
+		if g.Last.After(last) {
+			last = g.Last
+		}
 	}
 	if count == 0 || count < m.MinCount {
 		return nil
 	}
 	h := hit{Vars: c.nodeVars(n), Evidence: ev}
 	h.Vars["Restarts"] = fmt.Sprint(count)
+	h.Vars["First"], h.Vars["Last"] = fmtTime(first), fmtTime(last)
+	h.Vars["Detail"] = detail
+	if n.JournalOnly {
+		h.Vars["NoObject"] = "true"
+	}
 	return []hit{h}
 }
 

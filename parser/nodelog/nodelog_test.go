@@ -117,6 +117,10 @@ func TestParseAndClassify(t *testing.T) {
 			Entry{Unit: UnitKernel, Class: ClassOOMKill, PodUID: "73fa0887-061b-4708-ae66-619a928a2ca3", Detail: "killed process 12345 (java)"}},
 		{"kernel OOM summary", host + `kernel: Memory cgroup out of memory: Killed process 12345 (java) total-vm:4194304kB, anon-rss:524288kB, file-rss:0kB`,
 			Entry{Unit: UnitKernel, Class: ClassOOMKill, Message: "Memory cgroup out of memory: Killed process 12345 (java) total-vm:4194304kB, anon-rss:524288kB, file-rss:0kB", Detail: "killed process 12345 (java)"}},
+		{"bootstrap CSR not created, API unreachable", host + `kubenswrapper[2154]: E1120 09:01:02.123400    2154 certificate_manager.go:562] kubernetes.io/kube-apiserver-client-kubelet: Failed while requesting a signed certificate from the control plane: cannot create certificate signing request: Post "https://api-int.ocp4.example.com:6443/apis/certificates.k8s.io/v1/certificatesigningrequests": dial tcp 192.0.2.10:6443: connect: connection refused`,
+			Entry{Unit: UnitKubelet, Severity: 'E', Source: "certificate_manager.go:562", Class: ClassCertificate,
+				Message: `kubernetes.io/kube-apiserver-client-kubelet: Failed while requesting a signed certificate from the control plane: cannot create certificate signing request: Post "https://api-int.ocp4.example.com:6443/apis/certificates.k8s.io/v1/certificatesigningrequests": dial tcp 192.0.2.10:6443: connect: connection refused`,
+				Detail:  `kubernetes.io/kube-apiserver-client-kubelet: Failed while requesting a signed certificate from the control plane: cannot create certificate signing request: Post "https://api-int.ocp4.example.com:6443/apis/certificates.k8s.io/v1/certificatesigningrequests": dial tcp 192.0.2.10:6443: connect: connection refused`}},
 		{"ordinary info line", host + `kubenswrapper[2154]: I1120 09:01:02.123400    2154 kubelet.go:2421] "SyncLoop (PLEG): event for pod" pod="shop/web-1" event={"ID":"x","Type":"ContainerStarted"}`,
 			Entry{Unit: UnitKubelet, Severity: 'I', Source: "kubelet.go:2421", Message: "SyncLoop (PLEG): event for pod", Class: ClassOther, Pod: "shop/web-1"}},
 	}

@@ -1,0 +1,256 @@
+package parser
+
+// Node journals found by their content, wherever a gather put them:
+// ceph_logs/journal_<node>/journal_<node>.gz (storage gathers),
+// nodes/<node>/<node>_logs_*.gz (virtualization gathers),
+// host_service_logs/workers/, var/log/ copies, compressed or not. A member
+// whose path the path rules do not place, but which could hold a journal, is
+// opened and its first lines are tried as journalctl's short or
+// short-precise form; a journal is then read like any node log and credited
+// to the host its path names, else to the host of each line.
+
+import (
+	"bufio"
+	"bytes"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mgtriage/mgtriage/parser/nodelog"
+	"github.com/mgtriage/mgtriage/parser/store"
+)
+
+// journalSniffBytes is how much of a member is read to tell a journal.
+const journalSniffBytes = 32 << 10
+
+// journalDirs are folders where gathers keep node journals.
+var journalDirs = []string{"ceph_logs/", "nodes/", "host_service_logs/", "sos_commands/logs/", "var/log/", "journals/", "node_logs/"}
+
+// journalCandidate reports whether a member the path rules left unplaced may
+// be a node journal worth opening: under one of journalDirs, or named like a
+// journal or a log (".log", "journal", "kubelet", "crio"), and not a
+// container log, an object file or an archive.
+func journalCandidate(p string) bool {
+	if strings.Contains(p, "namespaces/") && strings.Contains(p, "/pods/") {
+		return false
+	}
+	base := strings.ToLower(path.Base(p))
+	for _, ext := range []string{".gz", ".xz", ".zst", ".bz2"} {
+		base = strings.TrimSuffix(base, ext)
+	}
+	for _, ext := range []string{".yaml", ".yml", ".json", ".html", ".tar", ".zip", ".tgz", ".pem", ".crt", ".png", ".svg", ".csv"} {
+		if strings.HasSuffix(base, ext) {
+			return false
+		}
+	}
+	if strings.HasSuffix(base, ".log") || strings.Contains(base, "journal") || strings.Contains(base, "kubelet") || strings.Contains(base, "crio") {
+		return true
+	}
+	for _, d := range journalDirs {
+		if strings.HasPrefix(p, d) || strings.Contains(p, "/"+d) {
+			return true
+		}
+	}
+	return false
+}
+
+// journalHostFromPath returns the node a journal's path names:
+// ceph_logs/journal_<node>/…, nodes/<node>/…; "" when the path names none.
+func journalHostFromPath(p string) string {
+	parts := strings.Split(p, "/")
+	for i, part := range parts[:len(parts)-1] {
+		switch {
+		case strings.HasPrefix(part, "journal_") && i > 0 && parts[i-1] == "ceph_logs":
+			return validHost(strings.TrimPrefix(part, "journal_"))
+		case part == "nodes" && i+2 < len(parts):
+			return validHost(parts[i+1])
+		}
+	}
+	return ""
+}
+
+// validHost returns h when it can be a host name (DNS characters, at most
+// 253 bytes), else "".
+func validHost(h string) string {
+	if h == "" || len(h) > 253 {
+		return ""
+	}
+	for _, r := range h {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r == '_') {
+			return ""
+		}
+	}
+	return h
+}
+
+// LooksLikeJournal reports whether head (the first bytes of a file) is
+// journalctl output in the short or short-precise form: after the "-- Logs
+// begin at …", "-- Journal begins at …", "-- Boot … --" and "-- No entries --"
+// lines, at least half of the first 50 lines parse as journal entries, and at
+// least one does. A last line cut by the end of head is not judged.
+func LooksLikeJournal(head []byte) bool {
+	lines := bytes.Split(head, []byte("\n"))
+	if len(head) >= journalSniffBytes && len(lines) > 1 {
+		lines = lines[:len(lines)-1]
+	}
+	tried, parsed := 0, 0
+	for _, line := range lines {
+		line = bytes.TrimRight(line, "\r")
+		if len(line) == 0 || bytes.HasPrefix(line, []byte("-- ")) {
+			continue
+		}
+		if tried++; tried > 50 {
+			break
+		}
+		if _, ok := nodelog.ParseJournal(line, timeZero); ok {
+			parsed++
+		}
+	}
+	return parsed > 0 && parsed*2 >= tried
+}
+
+// sniffJournal reads m as a node journal when its first bytes are one, and
+// returns nil without reading further when they are not.
+func (b *builder) sniffJournal(m Member) error {
+	rc, err := m.Open()
+	if err != nil {
+		return nil // not known to be a journal: not a problem of the gather
+	}
+	defer rc.Close()
+	r, done, err := decompress(b.ctx, m.Path, rc, b.budget)
+	if err != nil {
+		return nil
+	}
+	defer done()
+	br := bufio.NewReaderSize(r, journalSniffBytes)
+	head, _ := br.Peek(journalSniffBytes)
+	if !LooksLikeJournal(head) {
+		return nil
+	}
+	if b.seen[m.Path] {
+		return nil
+	}
+	b.seen[m.Path] = true
+	lr := &limitedReader{r: br, left: MaxLogBytes}
+	c := classified{Kind: kindServiceLog, Root: rootOf(m.Path), Node: journalHostFromPath(m.Path)}
+	return b.logReadError(b.readNodeLog(m.Path, c, lr), lr)
+}
+
+// timeZero is the reference time of sniffing: years do not matter there.
+var timeZero time.Time
+
+// journalNodes returns a Node standing for each host whose journal lines or
+// runtime pods the gather holds but of which it has no Node object (matched
+// by short host name), with JournalOnly set and the first journal line or
+// runtime table naming the host as its Source, sorted by name.
+func (b *builder) journalNodes(g *Gather) []*Node {
+	have := map[string]bool{}
+	for _, n := range g.Nodes {
+		have[store.HostKey(n.Object.Name)] = true
+	}
+	hosts := map[string]*Node{}
+	add := func(name string, src Source) {
+		if name == "" {
+			return
+		}
+		key := store.HostKey(name)
+		if have[key] {
+			return
+		}
+		if old := hosts[key]; old != nil {
+			// Prefer the longest name (localhost.localdomain over localhost).
+			if len(name) > len(old.Object.Name) {
+				old.Object.Name = name
+			}
+			if old.Source.Path == "" {
+				old.Source = src
+			}
+			return
+		}
+		n := &Node{Source: src, JournalOnly: true}
+		n.Object.Name = name
+		hosts[key] = n
+	}
+	for _, host := range sortedKeys(g.NodeLog) {
+		var src Source
+		if groups := g.NodeLog[host]; len(groups) > 0 {
+			src = groups[0].Source
+		}
+		add(host, src)
+	}
+	for _, host := range g.KubeletLogNodes {
+		add(host, b.hostSource[host])
+	}
+	for _, p := range g.Pods {
+		if p.Runtime != nil {
+			add(p.Runtime.Node, p.Source)
+		}
+	}
+	out := make([]*Node, 0, len(hosts))
+	for _, n := range hosts {
+		out = append(out, n)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Object.Name < out[j].Object.Name })
+	return out
+}
+
+// journalSpans remembers, per gather root, host and unit, the time spans of
+// the kept lines of each journal read so far. A sosreport holds the same
+// lines several times (the whole journal, this boot's, the last boot's, and
+// unit journals such as crio's), and a line repeated by another copy must not
+// count twice. Journals are in time order, so a span per file and unit is
+// enough. Times are compared without their year: lines read before the
+// gather time was known have none yet.
+type journalSpans struct {
+	done map[string][]timeSpan
+}
+
+type timeSpan struct{ first, last time.Time }
+
+// fileSpans collects the spans of one journal while it is read.
+type fileSpans struct {
+	all *journalSpans
+	cur map[string]*timeSpan
+}
+
+func (j *journalSpans) file() *fileSpans {
+	if j.done == nil {
+		j.done = map[string][]timeSpan{}
+	}
+	return &fileSpans{all: j, cur: map[string]*timeSpan{}}
+}
+
+// repeated reports whether an earlier journal of the same root, host and unit
+// already covered the time of e, and otherwise extends this file's span.
+func (f *fileSpans) repeated(root string, e *nodelog.Entry) bool {
+	if e.Time.IsZero() {
+		return false
+	}
+	t := e.Time.AddDate(1-e.Time.Year(), 0, 0)
+	key := root + "\x00" + store.HostKey(e.Host) + "\x00" + string(e.Unit)
+	for _, s := range f.all.done[key] {
+		if !t.Before(s.first) && !t.After(s.last) {
+			return true
+		}
+	}
+	s := f.cur[key]
+	if s == nil {
+		f.cur[key] = &timeSpan{first: t, last: t}
+		return false
+	}
+	if t.Before(s.first) {
+		s.first = t
+	}
+	if t.After(s.last) {
+		s.last = t
+	}
+	return false
+}
+
+// close adds the spans of the file to what later journals are checked against.
+func (f *fileSpans) close() {
+	for k, s := range f.cur {
+		f.all.done[k] = append(f.all.done[k], *s)
+	}
+}

@@ -1,0 +1,489 @@
+package parser
+
+// A node sosreport on its own: the runtime's pods (crictl.go) become pods of
+// the sosreport's host, marked as the runtime's view; the Kubernetes version
+// comes from kubectl/oc/kubelet version output; the run's start and end from
+// sos_reports/manifest.json.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mgtriage/mgtriage/parser/podstatus"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// RuntimeView marks a pod known only from the container runtime of a node
+// (crictl in a sosreport), not from the API: its phase, conditions and
+// kubectl columns are not known. Node is the sosreport's host name.
+type RuntimeView struct {
+	Node    string
+	Sandbox RuntimeSandbox
+	// Containers are every container record of the pod the runtime still
+	// holds, all attempts, oldest attempt first per name.
+	Containers []RuntimeContainer
+}
+
+// sosRuntime collects the crio plugin files of one sosreport until the
+// sosreport's date is known.
+type sosRuntime struct {
+	podsTable, psTable    []byte
+	podsPath, psPath      string
+	psIsAll               bool
+	inspect               map[string]RuntimeContainer // by full container ID
+	inspectp              map[string]RuntimeSandbox   // by full sandbox ID
+	manifestStart, manEnd time.Time
+	kubeVersion           string
+	versionRank           int
+	// date is the sosreport's date file, the "now" of crictl's relative
+	// CREATED (the crio plugin runs within seconds of it).
+	date time.Time
+}
+
+func (b *builder) sosFor(root string) *sosRuntime {
+	key := dirKey(strings.TrimSuffix(root, "/"))
+	s := b.sos[key]
+	if s == nil {
+		s = &sosRuntime{inspect: map[string]RuntimeContainer{}, inspectp: map[string]RuntimeSandbox{}}
+		b.sos[key] = s
+	}
+	return s
+}
+
+// maxInspectFiles bounds the crictl inspect files kept per sosreport.
+const maxInspectFiles = 20_000
+
+// decodeSos handles the sosreport kinds of sosreport.go; b.mu is held.
+func (b *builder) decodeSos(p string, c classified, data []byte) error {
+	s := b.sosFor(c.Root)
+	switch c.Kind {
+	case kindCrictlPods:
+		s.podsTable, s.podsPath = data, p
+	case kindCrictlPs:
+		// crictl ps -a lists exited containers too; plain crictl ps only
+		// stands in when -a is missing.
+		all := strings.HasSuffix(p, "_-a")
+		if !s.psIsAll {
+			s.psTable, s.psPath, s.psIsAll = data, p, all
+		}
+	case kindCrictlInspect:
+		rc, err := ParseCrictlInspect(data, p)
+		if err != nil {
+			return err
+		}
+		if len(s.inspect) < maxInspectFiles {
+			s.inspect[rc.ID] = rc
+		}
+	case kindCrictlInspectp:
+		sb, err := ParseCrictlInspectp(data, p)
+		if err != nil {
+			return err
+		}
+		if len(s.inspectp) < maxInspectFiles {
+			s.inspectp[sb.ID] = sb
+		}
+	case kindSosVersion:
+		if v, rank := parseKubeVersionOutput(data); v != "" && (s.kubeVersion == "" || rank < s.versionRank) {
+			s.kubeVersion, s.versionRank = v, rank
+		}
+	case kindSosManifest:
+		start, end, err := parseSosManifest(data)
+		if err != nil {
+			return err
+		}
+		s.manifestStart, s.manEnd = start, end
+	}
+	return nil
+}
+
+var (
+	gitVersionRe   = regexp.MustCompile(`GitVersion:"(v\d+\.\d+\.\d+[^"]{0,80})"`)
+	plainVersionRe = regexp.MustCompile(`^(?:Server Version|Kubernetes Version|Kubernetes|Client Version):?\s+(v\d+\.\d+\.\d+\S{0,80})`)
+)
+
+// parseKubeVersionOutput reads the Kubernetes version from `kubectl version`,
+// `oc version` or `kubelet --version` output. The server's version wins over
+// the kubelet's, which wins over the client's: rank 0, 1, 2.
+func parseKubeVersionOutput(data []byte) (string, int) {
+	best, rank := "", 99
+	for _, line := range strings.Split(cleanText(data), "\n") {
+		line = strings.TrimSpace(line)
+		r := 99
+		switch {
+		case strings.HasPrefix(line, "Server Version"), strings.HasPrefix(line, "Kubernetes Version"):
+			r = 0
+		case strings.HasPrefix(line, "Kubernetes v"):
+			r = 1
+		case strings.HasPrefix(line, "Client Version"):
+			r = 2
+		default:
+			continue
+		}
+		v := ""
+		if m := gitVersionRe.FindStringSubmatch(line); m != nil {
+			v = m[1]
+		} else if m := plainVersionRe.FindStringSubmatch(line); m != nil {
+			v = m[1]
+		}
+		if v != "" && r < rank {
+			best, rank = v, r
+		}
+	}
+	return best, rank
+}
+
+// parseSosManifest reads start_time and end_time of sos_reports/manifest.json
+// (Python's str(datetime) in the local zone of the host, "2024-03-05
+// 10:11:12.123456"; no zone is written).
+func parseSosManifest(data []byte) (time.Time, time.Time, error) {
+	var m struct {
+		Start string `json:"start_time"`
+		End   string `json:"end_time"`
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return time.Time{}, time.Time{}, fmt.Errorf("not a sos manifest: %v", err)
+	}
+	parse := func(s string) time.Time {
+		t, err := time.Parse("2006-01-02 15:04:05.999999", strings.TrimSpace(s))
+		if err != nil {
+			return time.Time{}
+		}
+		return t
+	}
+	return parse(m.Start), parse(m.End), nil
+}
+
+// settleSos applies what each sosreport says of itself: its Kubernetes
+// version when the gather has no Node object, and the start and end of its
+// run (the manifest's local times moved to UTC by the offset to the `date`
+// file). It runs before the gather time is settled.
+func (b *builder) settleSos() {
+	for _, dir := range sortedKeys(b.sos) {
+		s := b.sos[dir]
+		if ts := b.timestamps[dir]; len(ts) > 0 {
+			s.date = ts[0]
+		}
+		if s.kubeVersion != "" && b.sosKubeVersion == "" {
+			b.sosKubeVersion = s.kubeVersion
+		}
+		if s.manifestStart.IsZero() || s.manEnd.Before(s.manifestStart) {
+			continue
+		}
+		start, end := s.manifestStart, s.manEnd
+		if ts := b.timestamps[dir]; len(ts) > 0 {
+			// The date file is UTC; the manifest is the host's local time.
+			offset := ts[0].Sub(start).Round(15 * time.Minute)
+			start, end = start.Add(offset), end.Add(offset)
+		}
+		b.timestamps[dir] = []time.Time{start, end}
+		b.sosSpan[dir] = true
+	}
+}
+
+// runtimePods turns the runtime view of each sosreport into pods of its
+// host, skipping pods the gather already holds from the API (same UID, or
+// same namespace and name).
+func (b *builder) runtimePods(have []*Pod) []*Pod {
+	known := map[string]bool{}
+	for _, p := range have {
+		known[p.Key()] = true
+		if p.Object.UID != "" {
+			known["uid:"+string(p.Object.UID)] = true
+		}
+	}
+	var out []*Pod
+	for _, dir := range sortedKeys(b.sos) {
+		s := b.sos[dir]
+		for _, p := range s.pods(b, b.hostnames[dir], s.date) {
+			if known[p.Key()] || (p.Object.UID != "" && known["uid:"+string(p.Object.UID)]) {
+				continue
+			}
+			known[p.Key()] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// pods joins the tables and inspect files of one sosreport into pods.
+func (s *sosRuntime) pods(b *builder, host string, now time.Time) []*Pod {
+	var sandboxes []RuntimeSandbox
+	if s.podsTable != nil {
+		rows, err := ParseCrictlPods(s.podsTable, s.podsPath, now)
+		if err != nil {
+			b.problem(s.podsPath, err.Error())
+		}
+		sandboxes = rows
+	}
+	var conts []RuntimeContainer
+	if s.psTable != nil {
+		rows, err := ParseCrictlPs(s.psTable, s.psPath, now)
+		if err != nil {
+			b.problem(s.psPath, err.Error())
+		}
+		conts = rows
+	}
+	// Inspect JSON names full IDs; the tables print their first 13 digits.
+	byPrefix := func(id string) string {
+		if len(id) > 13 {
+			return id[:13]
+		}
+		return id
+	}
+	inspect := map[string]RuntimeContainer{}
+	for id, rc := range s.inspect {
+		inspect[byPrefix(id)] = rc
+	}
+	used := map[string]bool{}
+	for i := range conts {
+		if in, ok := inspect[byPrefix(conts[i].ID)]; ok {
+			conts[i] = mergeInspect(conts[i], in)
+			used[byPrefix(in.ID)] = true
+		}
+	}
+	for _, id := range sortedKeys(inspect) {
+		if !used[id] {
+			conts = append(conts, inspect[id])
+		}
+	}
+	inspectp := map[string]RuntimeSandbox{}
+	for id, sb := range s.inspectp {
+		inspectp[byPrefix(id)] = sb
+	}
+	pods := map[string]*RuntimeView{}
+	var order []string
+	add := func(sb RuntimeSandbox) *RuntimeView {
+		id := byPrefix(sb.ID)
+		if v := pods[id]; v != nil {
+			return v
+		}
+		v := &RuntimeView{Node: host, Sandbox: sb}
+		pods[id] = v
+		order = append(order, id)
+		return v
+	}
+	for _, sb := range sandboxes {
+		if in, ok := inspectp[byPrefix(sb.ID)]; ok {
+			sb.UID = in.UID
+			if !in.Created.IsZero() {
+				sb.Created = in.Created
+			}
+			if sb.Namespace == "" {
+				sb.Namespace = in.Namespace
+			}
+		}
+		add(sb)
+	}
+	for _, id := range sortedKeys(inspectp) {
+		if pods[id] == nil {
+			add(inspectp[id])
+		}
+	}
+	for _, c := range conts {
+		v := pods[byPrefix(c.PodID)]
+		if v == nil && c.PodName != "" && c.PodNamespace != "" {
+			// A container whose sandbox row is gone: a pod of its labels.
+			v = add(RuntimeSandbox{ID: c.PodID, Name: c.PodName, Namespace: c.PodNamespace, UID: c.PodUID, State: "Unknown", Source: c.Source})
+		}
+		if v == nil {
+			continue
+		}
+		if v.Sandbox.UID == "" {
+			v.Sandbox.UID = c.PodUID
+		}
+		if v.Sandbox.Namespace == "" {
+			v.Sandbox.Namespace = c.PodNamespace
+		}
+		v.Containers = append(v.Containers, c)
+	}
+	// The newest sandbox of a pod wins: the kubelet recreates it under the same name.
+	latest := map[string]*RuntimeView{}
+	for _, id := range order {
+		v := pods[id]
+		key := v.Sandbox.Namespace + "/" + v.Sandbox.Name
+		if old := latest[key]; old == nil || v.Sandbox.Attempt > old.Sandbox.Attempt ||
+			(v.Sandbox.Attempt == old.Sandbox.Attempt && v.Sandbox.Created.After(old.Sandbox.Created)) {
+			if old != nil {
+				v.Containers = append(old.Containers, v.Containers...)
+			}
+			latest[key] = v
+		} else {
+			old.Containers = append(old.Containers, v.Containers...)
+		}
+	}
+	var out []*Pod
+	for _, key := range sortedKeys(latest) {
+		out = append(out, runtimePod(latest[key]))
+	}
+	return out
+}
+
+// mergeInspect completes a table row with its inspect JSON: exact times,
+// exit code, reason, message, the pod's labels.
+func mergeInspect(row, in RuntimeContainer) RuntimeContainer {
+	out := in
+	out.Source = row.Source
+	if out.PodID == "" {
+		out.PodID = row.PodID
+	}
+	if out.PodName == "" {
+		out.PodName = row.PodName
+	}
+	if out.Image == "" {
+		out.Image = row.Image
+	}
+	if out.State == "" {
+		out.State = row.State
+	}
+	if out.Created.IsZero() {
+		out.Created = row.Created
+	}
+	return out
+}
+
+// runtimePod builds the pod object a runtime view stands for: metadata,
+// spec.nodeName and containerStatuses (state, restart count from the
+// attempt, last termination from the previous attempt the runtime still
+// holds). Phase and conditions stay empty: the runtime does not know them.
+func runtimePod(v *RuntimeView) *Pod {
+	sb := v.Sandbox
+	o := corev1.Pod{}
+	o.Name, o.Namespace, o.UID = sb.Name, sb.Namespace, types.UID(sb.UID)
+	if !sb.Created.IsZero() {
+		o.CreationTimestamp = metav1.NewTime(sb.Created)
+	}
+	o.Spec.NodeName = v.Node
+	byName := map[string][]RuntimeContainer{}
+	for _, c := range v.Containers {
+		byName[c.Name] = append(byName[c.Name], c)
+	}
+	for _, name := range sortedKeys(byName) {
+		list := byName[name]
+		sort.SliceStable(list, func(i, j int) bool {
+			if list[i].Attempt != list[j].Attempt {
+				return list[i].Attempt < list[j].Attempt
+			}
+			return list[i].Created.Before(list[j].Created)
+		})
+		byName[name] = list
+		cur := list[len(list)-1]
+		o.Spec.Containers = append(o.Spec.Containers, corev1.Container{Name: name, Image: cur.Image})
+		st := corev1.ContainerStatus{Name: name, Image: cur.Image, RestartCount: int32(min(cur.Attempt, 1<<30)), ContainerID: "cri-o://" + cur.ID}
+		st.State = containerStateOf(cur)
+		st.Ready = cur.State == "Running"
+		st.Started = &st.Ready
+		if len(list) > 1 {
+			if prev := list[len(list)-2]; prev.State == "Exited" {
+				st.LastTerminationState = containerStateOf(prev)
+			}
+		}
+		o.Status.ContainerStatuses = append(o.Status.ContainerStatuses, st)
+	}
+	view := *v
+	view.Containers = nil
+	for _, name := range sortedKeys(byName) {
+		view.Containers = append(view.Containers, byName[name]...)
+	}
+	return &Pod{Object: o, Source: sb.Source, Runtime: &view}
+}
+
+// runtimeState_ is the container state the kubelet would derive from one
+// runtime record. An exited container without inspect JSON has an unknown
+// exit code: its reason says so rather than inventing one.
+func containerStateOf(c RuntimeContainer) corev1.ContainerState {
+	switch c.State {
+	case "Running":
+		return corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(nonZero(c.Started, c.Created))}}
+	case "Exited":
+		t := &corev1.ContainerStateTerminated{Reason: c.Reason, Message: c.Message, StartedAt: metav1.NewTime(c.Started),
+			FinishedAt: metav1.NewTime(c.Finished), ContainerID: "cri-o://" + c.ID}
+		if c.ExitCode != nil {
+			t.ExitCode = *c.ExitCode
+			if t.Reason == "" {
+				t.Reason = "Error"
+				if t.ExitCode == 0 {
+					t.Reason = "Completed"
+				}
+			}
+		} else if t.Reason == "" {
+			t.Reason = "Exited"
+		}
+		return corev1.ContainerState{Terminated: t}
+	case "Created":
+		return corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ContainerCreated"}}
+	}
+	return corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "Unknown"}}
+}
+
+func nonZero(a, b time.Time) time.Time {
+	if a.IsZero() {
+		return b
+	}
+	return a
+}
+
+// runtimeColumns states what the runtime view tells in the places of the
+// kubectl columns: READY counts running containers, STATUS is the runtime's
+// word for the newest attempt of the worst container ("Exited (1)",
+// "Running", "NotReady" for a sandbox without running containers), RESTARTS
+// the highest attempt, AGE the sandbox's age.
+func runtimeColumns(p *Pod, now time.Time) podstatus.Columns {
+	var c podstatus.Columns
+	status := ""
+	worst := -1
+	for _, st := range p.Object.Status.ContainerStatuses {
+		c.TotalContainers++
+		c.RestartCount = max(c.RestartCount, int(st.RestartCount))
+		rank, word := 0, "Running"
+		switch {
+		case st.State.Running != nil:
+			c.ReadyContainers++
+		case st.State.Terminated != nil:
+			t := st.State.Terminated
+			rank, word = 1, "Exited"
+			if t.Reason != "Exited" && t.Reason != "" {
+				word = "Exited (" + t.Reason + ", " + strconv.Itoa(int(t.ExitCode)) + ")"
+				if t.ExitCode != 0 || t.Reason == "OOMKilled" {
+					rank = 2
+				}
+			}
+		default:
+			rank, word = 1, st.State.Waiting.Reason
+		}
+		if rank > worst {
+			worst, status = rank, word
+		}
+	}
+	if status == "" {
+		status = "Sandbox " + p.Runtime.Sandbox.State
+	}
+	c.Status = status
+	c.Ready = fmt.Sprintf("%d/%d", c.ReadyContainers, c.TotalContainers)
+	c.Restarts = strconv.Itoa(c.RestartCount)
+	c.Age = podstatus.Since(p.Object.CreationTimestamp.Time, now)
+	return c
+}
+
+// kubeletVersionLine reads the version a kubelet logs when it starts
+// (`"Kubelet version" kubeletVersion="v1.27.8+4fab27b"`).
+func kubeletVersionLine(msg []byte) (string, bool) {
+	const key = `kubeletVersion="`
+	i := bytes.Index(msg, []byte(key))
+	if i < 0 || !bytes.Contains(msg[:i], []byte("Kubelet version")) {
+		return "", false
+	}
+	rest := msg[i+len(key):]
+	end := bytes.IndexByte(rest, '"')
+	if end < 2 || end > 100 || rest[0] != 'v' {
+		return "", false
+	}
+	return string(rest[:end]), true
+}
