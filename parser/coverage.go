@@ -101,6 +101,13 @@ var usedLabels = []struct {
 	{kindMustGatherLogs, "must-gather.logs"},
 	{kindSosHostname, "host name files"},
 	{kindSosDate, "date files"},
+	{kindCrictlPods, "runtime pod tables (crictl pods)"},
+	{kindCrictlPs, "runtime container tables (crictl ps)"},
+	{kindCrictlInspect, "runtime container inspect JSON"},
+	{kindCrictlInspectp, "runtime sandbox inspect JSON"},
+	{kindSosVersion, "Kubernetes version output"},
+	{kindSosManifest, "sosreport manifests"},
+	{kindSniffedJournal, "node journals (found by content)"},
 }
 
 // countMember counts a member as used, or by its folder for settleCoverage
@@ -112,6 +119,19 @@ func (b *builder) countMember(p string, k fileKind) {
 		return
 	}
 	b.otherDirs[path.Dir(p)]++
+}
+
+// countSniffed moves a member that countMember filed as unread, and that
+// turned out to be a node journal by its content, to the journals read.
+func (b *builder) countSniffed(p string) {
+	d := path.Dir(p)
+	if b.otherDirs[d] > 0 {
+		b.otherDirs[d]--
+		if b.otherDirs[d] == 0 {
+			delete(b.otherDirs, d)
+		}
+	}
+	b.usedFiles[kindSniffedJournal]++
 }
 
 // placeOthers files the members no part of the analysis reads: under Unused

@@ -186,3 +186,21 @@ func TestEveryMemberKindHasACoverageLabel(t *testing.T) {
 		}
 	}
 }
+
+// Journals recognised by their content count as read, not as unused files of
+// their folder.
+func TestCoverageCountsJournalsFoundByContent(t *testing.T) {
+	g := loadFixture(t, "journals/mg-odf-ceph-journals")
+	used := map[string]int{}
+	for _, u := range g.Coverage.Used {
+		used[u.What] = u.Files
+	}
+	if used["node journals (found by content)"] != 2 {
+		t.Errorf("Used = %+v, want 2 node journals found by content", g.Coverage.Used)
+	}
+	for _, u := range append(g.Coverage.Unused, g.Coverage.Unplaced...) {
+		if strings.Contains(u.What, "journal_") {
+			t.Errorf("a journal folder is counted as not read: %+v", u)
+		}
+	}
+}

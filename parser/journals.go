@@ -132,6 +132,7 @@ func (b *builder) sniffJournal(m Member) error {
 		return nil
 	}
 	b.seen[m.Path] = true
+	b.countSniffed(m.Path)
 	lr := &limitedReader{r: br, left: MaxLogBytes}
 	c := classified{Kind: kindServiceLog, Root: rootOf(m.Path), Node: journalHostFromPath(m.Path)}
 	return b.logReadError(b.readNodeLog(m.Path, c, lr), lr)

@@ -38,6 +38,7 @@ const (
 	kindCrictlInspectp
 	kindSosVersion
 	kindSosManifest
+	kindSniffedJournal // a kindOther member read as a node journal by its content (never a path rule)
 )
 
 // classified is a member's kind and the path parts that locate it: Root is the
