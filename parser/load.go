@@ -577,6 +577,7 @@ func (b *builder) decodeClusterVersion(p string, data []byte) []error {
 		if v := cv.CurrentVersion(); v != "" && b.g.ClusterVersion == "" {
 			b.g.ClusterVersion = v
 			b.g.ClusterID = cv.Spec.ClusterID
+			b.g.ClusterHistory = cv.Status.History
 		}
 	}
 	if bytes.Contains(data, []byte("\nitems:")) || bytes.HasPrefix(data, []byte("items:")) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser/nodelog"
+	"github.com/mgtriage/mgtriage/parser/openshift"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
 	"github.com/mgtriage/mgtriage/parser/store"
 	corev1 "k8s.io/api/core/v1"
@@ -38,6 +39,9 @@ type Gather struct {
 	ClusterID         string
 	Platform          string
 	KubernetesVersion string // from the nodes' kubeletVersion, e.g. "v1.22.0-rc.0+75ee307"
+	// ClusterHistory is the ClusterVersion's update history, newest first
+	// (the same object ClusterVersion was read from); nil when not gathered.
+	ClusterHistory []openshift.UpdateHistory
 
 	Pods      []*Pod
 	Events    []*Event
