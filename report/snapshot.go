@@ -189,9 +189,13 @@ func TakeSnapshot(g *parser.Gather, t *rules.Table, findings []rules.Finding) *S
 		io := e.Object.InvolvedObject
 		s.Events = append(s.Events, SnapEvent{Type: e.Object.Type, Reason: e.Object.Reason,
 			Object: io.Kind + "/" + objName(io.Namespace, io.Name), When: e.When, Count: e.Count()})
+		first := e.When
+		if ft := e.Object.FirstTimestamp.Time; !ft.IsZero() && ft.Before(first) {
+			first = ft.UTC()
+		}
 		if !e.When.IsZero() {
-			if s.EventFirst.IsZero() || e.When.Before(s.EventFirst) {
-				s.EventFirst = e.When
+			if s.EventFirst.IsZero() || first.Before(s.EventFirst) {
+				s.EventFirst = first
 			}
 			if e.When.After(s.EventLast) {
 				s.EventLast = e.When

@@ -1,0 +1,270 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mgtriage/mgtriage/fixtures/gen/synth"
+	"github.com/mgtriage/mgtriage/report"
+)
+
+const (
+	changesOld = "../../fixtures/diff/changes/old"
+	changesNew = "../../fixtures/diff/changes/new"
+	churnOld   = "../../fixtures/diff/churn/old"
+	churnNew   = "../../fixtures/diff/churn/new"
+)
+
+// runDiffJSON runs `analyze diff OLD NEW` and decodes diff.json.
+func runDiffJSON(t *testing.T, old, cur string) *report.Diff {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "out")
+	code, _, stderr := run(t, "diff", old, cur, "-o", out)
+	if code != 0 {
+		t.Fatalf("diff %s %s: exit %d: %s", old, cur, code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "diff.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d report.Diff
+	if err := json.Unmarshal(b, &d); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"diff.md", "diff.html"} {
+		if fi, err := os.Stat(filepath.Join(out, f)); err != nil || fi.Size() == 0 {
+			t.Errorf("%s not written: %v", f, err)
+		}
+	}
+	return &d
+}
+
+// findingStates lists "state rule subject" of every finding change.
+func findingStates(d *report.Diff) []string {
+	var out []string
+	for _, f := range d.Findings {
+		out = append(out, f.State+" "+f.RuleID+" "+f.Subject)
+	}
+	return out
+}
+
+func podRows(rows []report.PodChange) []string {
+	var out []string
+	for _, r := range rows {
+		out = append(out, r.Workload+": "+r.OldPod+" "+r.OldStatus+" → "+r.NewPod+" "+r.NewStatus)
+	}
+	return out
+}
+
+// TestDiffChangesPair: a Deployment that starts failing after a rollout (its
+// image tag moved), one that recovers, a StatefulSet pod that kept restarting
+// while both gathers show it Running, a node NotReady then Ready and an
+// upgrade between the gathers give exactly those differences.
+func TestDiffChangesPair(t *testing.T) {
+	d := runDiffJSON(t, changesOld, changesNew)
+	want := []string{
+		"new crashloop-back-off Deployment/shop/cart",
+		"still-failing container-restarted Pod/shop/queue-worker-0",
+		"resolved node-not-ready node/worker-2",
+		"resolved container-oom-killed Deployment/shop/search",
+	}
+	if diff := cmp.Diff(want, findingStates(d)); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+	if d.Swapped || d.SameCluster != "cluster ID" || d.IntervalSeconds != 6*3600 {
+		t.Errorf("swapped %v, same cluster by %q, interval %ds", d.Swapped, d.SameCluster, d.IntervalSeconds)
+	}
+	cart := d.Findings[0]
+	wantConfig := []report.ConfigChange{{Kind: "Workload images", Ref: "images/Deployment/shop/cart", Change: "changed",
+		Old: "app=registry.example.com/shop/cart:1.4.2", New: "app=registry.example.com/shop/cart:1.5.0"}}
+	if diff := cmp.Diff(wantConfig, cart.Config); diff != "" {
+		t.Errorf("config on the new finding's chain (-want +got):\n%s", diff)
+	}
+	if cart.Old != nil || cart.New == nil {
+		t.Errorf("a new finding has only its NEW side: old %v new %v", cart.Old, cart.New)
+	}
+	if sf := d.Findings[1]; sf.FailingSeconds < 6*3600 || sf.Since == nil {
+		t.Errorf("still failing without how long: %+v", sf)
+	}
+	if diff := cmp.Diff([]string{"Deployment/shop/cart: cart-6f8b9c7d5-x2k4p Running → cart-7d4c5b9f8-q9w7z CrashLoopBackOff"}, podRows(d.Pods.NewlyUnhealthy)); diff != "" {
+		t.Errorf("newly unhealthy (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"Deployment/shop/search: search-5c7f8d9b6-m3n8r CrashLoopBackOff → search-8b6d7f5c4-t5v2w Running"}, podRows(d.Pods.Recovered)); diff != "" {
+		t.Errorf("recovered (-want +got):\n%s", diff)
+	}
+	wantRestarts := []report.RestartChange{{Namespace: "shop", Pod: "queue-worker-0", Container: "app", Old: 3, New: 9, Delta: 6, PerHour: 1, Status: "Running"}}
+	if diff := cmp.Diff(wantRestarts, d.Pods.Restarts); diff != "" {
+		t.Errorf("restarts (-want +got):\n%s", diff)
+	}
+	if len(d.Pods.Gone) != 0 {
+		t.Errorf("gone: %v", podRows(d.Pods.Gone))
+	}
+	var worker2 []string
+	for _, n := range d.Nodes {
+		if n.Name == "worker-2" {
+			worker2 = n.Changes
+		}
+	}
+	if len(worker2) == 0 || !strings.HasPrefix(worker2[0], "Ready Unknown → True") {
+		t.Errorf("worker-2 changes: %q", worker2)
+	}
+	if d.Cluster.Old != "4.14.10" || d.Cluster.New != "4.14.12" || len(d.Cluster.Updates) != 1 || d.Cluster.Updates[0].Version != "4.14.12" {
+		t.Errorf("cluster version: %+v", d.Cluster)
+	}
+	if len(d.Operators) != 0 || len(d.Pools) != 0 {
+		t.Errorf("operators %v, pools %v: none changed", d.Operators, d.Pools)
+	}
+	if d.Events.UnseenSeconds != 72*60 || len(d.Events.Groups) == 0 || d.Events.Groups[0].Type != "Warning" {
+		t.Errorf("events: unseen %ds, groups %+v", d.Events.UnseenSeconds, d.Events.Groups)
+	}
+}
+
+// TestDiffTimeOrder: NEW given first is put after OLD, and the report says so.
+func TestDiffTimeOrder(t *testing.T) {
+	forward := runDiffJSON(t, changesOld, changesNew)
+	backward := runDiffJSON(t, changesNew, changesOld)
+	if !backward.Swapped || len(backward.Notes) == 0 || !strings.Contains(backward.Notes[0], "collected before") {
+		t.Fatalf("swapped %v notes %q", backward.Swapped, backward.Notes)
+	}
+	if diff := cmp.Diff(findingStates(forward), findingStates(backward)); diff != "" {
+		t.Errorf("findings depend on the argument order (-forward +backward):\n%s", diff)
+	}
+	if backward.Old.Path != changesOld {
+		t.Errorf("OLD is %s", backward.Old.Path)
+	}
+}
+
+// TestDiffQuietPairs: healthy churn (a static pod re-created, installer and
+// pruner pods of a new revision, a DaemonSet pod replaced, a CronJob run)
+// and every gather against itself give no new, resolved or changed finding
+// and no pod that became unhealthy, recovered or is gone.
+func TestDiffQuietPairs(t *testing.T) {
+	pairs := map[string][2]string{
+		"churn":             {churnOld, churnNew},
+		"changes/old twice": {changesOld, changesOld},
+		"changes/new twice": {changesNew, changesNew},
+		"sample twice":      {sampleGather, sampleGather},
+	}
+	for name, p := range pairs {
+		t.Run(name, func(t *testing.T) {
+			d := runDiffJSON(t, p[0], p[1])
+			s := d.Summary
+			if s.New+s.Resolved+s.Changed+s.NotComparable != 0 {
+				t.Errorf("findings: %q", findingStates(d))
+			}
+			if s.NewlyUnhealthy+s.Recovered+s.Gone != 0 {
+				t.Errorf("pods: unhealthy %q recovered %q gone %q", podRows(d.Pods.NewlyUnhealthy), podRows(d.Pods.Recovered), podRows(d.Pods.Gone))
+			}
+			if p[0] == p[1] && (s.Replaced+s.Restarted+s.NodeChanges+s.ConfigChanges != 0 || len(d.Cluster.Updates) != 0) {
+				t.Errorf("a gather against itself: %+v", s)
+			}
+		})
+	}
+	d := runDiffJSON(t, churnOld, churnNew)
+	if diff := cmp.Diff([]string{
+		"Pod/openshift-kube-apiserver/kube-apiserver-master-0: kube-apiserver-master-0 Running → kube-apiserver-master-0 Running",
+		"DaemonSet/openshift-dns/dns-default on worker-1: dns-default-k4d9p Running → dns-default-q7m2x Running",
+		"CronJob/ops/nightly-report: nightly-report-29395080-b2xkn Completed → nightly-report-29395440-w8zrt Completed",
+	}, podRows(d.Pods.Replaced)); diff != "" {
+		t.Errorf("churn replaced (-want +got):\n%s", diff)
+	}
+	if d.Pods.CompletedGone != 2 || d.Pods.Appeared != 2 {
+		t.Errorf("installer and pruner pods: %d left, %d appeared; want 2 and 2", d.Pods.CompletedGone, d.Pods.Appeared)
+	}
+}
+
+// TestDiffArchiveForms: the changes pair as folders, .tar.gz and .zip (and
+// mixed) gives the same diff, paths of the inputs aside.
+func TestDiffArchiveForms(t *testing.T) {
+	dir := t.TempDir()
+	archive := func(src, name, suffix string) string {
+		p := filepath.Join(dir, name+suffix)
+		if err := synth.WriteArchive(src, p, synth.Formats[suffix]); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	strip := func(d *report.Diff) *report.Diff {
+		d.Old.Path, d.New.Path = "", ""
+		return d
+	}
+	want := strip(runDiffJSON(t, changesOld, changesNew))
+	for name, in := range map[string][2]string{
+		".tar.gz":        {archive(changesOld, "old", ".tar.gz"), archive(changesNew, "new", ".tar.gz")},
+		".zip":           {archive(changesOld, "old", ".zip"), archive(changesNew, "new", ".zip")},
+		"folder and zip": {changesOld, filepath.Join(dir, "new.zip")},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got := strip(runDiffJSON(t, in[0], in[1]))
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("diff differs from the folders' (-folders +%s):\n%s", name, diff)
+			}
+		})
+	}
+}
+
+// TestDiffRefusesDifferentClusters: two gathers with different cluster IDs
+// are refused with exit 2, naming both.
+func TestDiffRefusesDifferentClusters(t *testing.T) {
+	other := filepath.Join(t.TempDir(), "other")
+	copyTree(t, changesNew, other)
+	cv := filepath.Join(other, "cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml")
+	b, err := os.ReadFile(cv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(cv, []byte(strings.Replace(string(b), "5b0e2c7a-4f1d-4c3e-9a8b-2d6f1e7c9a40", "0f9e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f", 1)), 0o644)
+	code, _, stderr := run(t, "diff", changesOld, other, "-o", t.TempDir())
+	if code != exitUsage || !strings.Contains(stderr, "different clusters") || !strings.Contains(stderr, changesOld) || !strings.Contains(stderr, other) ||
+		!strings.Contains(stderr, "0f9e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}
+
+// TestDiffCorpusClustersRefused: the corpus's AWS and bare-metal gathers are
+// two clusters.
+func TestDiffCorpusClustersRefused(t *testing.T) {
+	aws, metal := corpusDir(t, "mg-aws-ocp48"), corpusDir(t, "mg-metal-ocp49")
+	code, _, stderr := run(t, "diff", aws, metal, "-o", t.TempDir(), "--format", "json")
+	if code != exitUsage || !strings.Contains(stderr, "different clusters") || !strings.Contains(stderr, aws) || !strings.Contains(stderr, metal) {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}
+
+func corpusDir(t *testing.T, name string) string {
+	t.Helper()
+	p := filepath.Join(corpusRoot, name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("corpus %s not present", name)
+	}
+	return p
+}
+
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, e os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if e.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !e.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
