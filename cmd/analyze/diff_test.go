@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mgtriage/mgtriage/fixtures/gen/synth"
 	"github.com/mgtriage/mgtriage/report"
+	"sigs.k8s.io/yaml"
 )
 
 const (
@@ -266,5 +268,137 @@ func copyTree(t *testing.T, src, dst string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestDiffCorpusOneCrashLoop: the corpus's bare-metal gather against a copy
+// of it in which one healthy Deployment pod was edited into CrashLoopBackOff
+// names that pod's workload as new, and nothing else.
+func TestDiffCorpusOneCrashLoop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("copies the corpus gather")
+	}
+	metal := corpusDir(t, "mg-metal-ocp49")
+	copyDir := filepath.Join(t.TempDir(), "mg-metal-copy")
+	copyTree(t, metal, copyDir)
+	var lists []string
+	filepath.WalkDir(copyDir, func(p string, e os.DirEntry, err error) error {
+		if err == nil && e.Name() == "pods.yaml" && filepath.Base(filepath.Dir(p)) == "core" {
+			lists = append(lists, p)
+		}
+		return nil
+	})
+	sort.Strings(lists)
+	var ns, name, workload, list string
+	for _, list = range lists {
+		if ns, name, workload = crashOnePod(t, list); name != "" {
+			break
+		}
+	}
+	if name == "" {
+		t.Fatal("no healthy single-container Deployment pod in the corpus gather")
+	}
+	// The per-pod file (pods/<pod>/<pod>.yaml) says the same as the list.
+	t.Logf("edited %s/%s (%s) into CrashLoopBackOff", ns, name, workload)
+	perPod, _ := filepath.Glob(filepath.Join(filepath.Dir(filepath.Dir(list)), "pods", name, name+".yaml"))
+	for _, p := range perPod {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var obj map[string]any
+		if err := yaml.Unmarshal(b, &obj); err != nil {
+			t.Fatal(err)
+		}
+		makeCrashLoop(obj)
+		out, _ := yaml.Marshal(obj)
+		os.WriteFile(p, out, 0o644)
+	}
+	d := runDiffJSON(t, metal, copyDir)
+	var news []string
+	for _, f := range d.Findings {
+		switch f.State {
+		case report.StateNew:
+			news = append(news, f.Subject)
+		case report.StateResolved, report.StateChanged, report.StateNotComparable:
+			t.Errorf("unexpected %s finding: %s %s", f.State, f.RuleID, f.Subject)
+		}
+	}
+	if len(news) == 0 {
+		t.Fatalf("no new finding for %s/%s (%s)", ns, name, workload)
+	}
+	t.Logf("new findings: %q", news)
+	for _, s := range news {
+		if s != workload {
+			t.Errorf("new finding on %s; only %s changed", s, workload)
+		}
+	}
+	if got := podRows(d.Pods.NewlyUnhealthy); len(got) != 1 || !strings.HasPrefix(got[0], workload+": "+name) {
+		t.Errorf("newly unhealthy: %q", got)
+	}
+}
+
+// crashOnePod edits, in the pod list at path, the first Running pod of a
+// ReplicaSet with one ready container and no restart into CrashLoopBackOff,
+// and returns its namespace, name and workload ("" when there is none).
+func crashOnePod(t *testing.T, path string) (ns, name, workload string) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list map[string]any
+	if err := yaml.Unmarshal(b, &list); err != nil {
+		return "", "", ""
+	}
+	items, _ := list["items"].([]any)
+	for _, it := range items {
+		pod, _ := it.(map[string]any)
+		meta, _ := pod["metadata"].(map[string]any)
+		status, _ := pod["status"].(map[string]any)
+		owners, _ := meta["ownerReferences"].([]any)
+		statuses, _ := status["containerStatuses"].([]any)
+		labels, _ := meta["labels"].(map[string]any)
+		hash, _ := labels["pod-template-hash"].(string)
+		if status["phase"] != "Running" || len(owners) != 1 || len(statuses) != 1 || hash == "" {
+			continue
+		}
+		owner, _ := owners[0].(map[string]any)
+		cs, _ := statuses[0].(map[string]any)
+		rsName, _ := owner["name"].(string)
+		if owner["kind"] != "ReplicaSet" || cs["ready"] != true || cs["restartCount"] != float64(0) || !strings.HasSuffix(rsName, "-"+hash) {
+			continue
+		}
+		makeCrashLoop(pod)
+		out, err := yaml.Marshal(list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ns, name = meta["namespace"].(string), meta["name"].(string)
+		return ns, name, "Deployment/" + ns + "/" + strings.TrimSuffix(rsName, "-"+hash)
+	}
+	return "", "", ""
+}
+
+// makeCrashLoop sets a pod object's only container to CrashLoopBackOff after
+// six failed runs, not ready.
+func makeCrashLoop(pod map[string]any) {
+	status := pod["status"].(map[string]any)
+	cs := status["containerStatuses"].([]any)[0].(map[string]any)
+	started := ""
+	if st, ok := cs["state"].(map[string]any)["running"].(map[string]any); ok {
+		started, _ = st["startedAt"].(string)
+	}
+	cs["ready"], cs["started"], cs["restartCount"] = false, false, 6
+	cs["state"] = map[string]any{"waiting": map[string]any{"reason": "CrashLoopBackOff", "message": "back-off 5m0s restarting failed container"}}
+	cs["lastState"] = map[string]any{"terminated": map[string]any{"exitCode": 1, "reason": "Error", "startedAt": started, "finishedAt": started}}
+	conds, _ := status["conditions"].([]any)
+	for _, c := range conds {
+		m := c.(map[string]any)
+		if m["type"] == "Ready" || m["type"] == "ContainersReady" {
+			m["status"], m["reason"] = "False", "ContainersNotReady"
+		}
 	}
 }
