@@ -402,3 +402,34 @@ func makeCrashLoop(pod map[string]any) {
 		}
 	}
 }
+
+// TestDiffGolden: diff.md, diff.html and diff.json of the changes pair match
+// testdata/diff-changes.* (refresh with -update and review the diff).
+func TestDiffGolden(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	if code, _, stderr := run(t, "diff", changesOld, changesNew, "-o", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, ext := range []string{"md", "html", "json"} {
+		t.Run(ext, func(t *testing.T) {
+			got, err := os.ReadFile(filepath.Join(out, "diff."+ext))
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", "diff-changes."+ext)
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./cmd/analyze -run DiffGolden -update)", err)
+			}
+			if diff := cmp.Diff(string(want), string(got)); diff != "" {
+				t.Errorf("diff.%s differs from %s (-want +got):\n%s", ext, golden, diff)
+			}
+		})
+	}
+}
