@@ -97,9 +97,13 @@ func compareConfig(a, b *Snapshot) []scopedChange {
 	}
 	ka, kb := kinds(a), kinds(b)
 	var out []scopedChange
-	for _, ref := range sortedKeysOf(union(a.Config, b.Config)) {
-		x, inA := a.Config[ref]
-		y, inB := b.Config[ref]
+	for _, key := range sortedKeysOf(union(a.Config, b.Config)) {
+		x, inA := a.Config[key]
+		y, inB := b.Config[key]
+		ref := x.Ref
+		if !inA {
+			ref = y.Ref
+		}
 		switch {
 		case inA && inB && x.Digest != y.Digest:
 			out = append(out, scopedChange{ConfigChange{Kind: y.Kind, Ref: ref, Change: "changed", Old: x.Summary, New: y.Summary}, append(x.Scope, y.Scope...)})

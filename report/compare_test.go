@@ -83,9 +83,9 @@ func TestCompareFindingStates(t *testing.T) {
 		snapF("crashloop-back-off", "high", "Deployment/shop/cart", "pods/shop"),
 	}
 	a.Gathered["nodes"] = true
-	b.Config["images/Deployment/shop/cart"] = ConfigItem{Kind: "Workload images", Ref: "images/Deployment/shop/cart", Scope: []string{"workload:Deployment/shop/cart"}, Digest: "x:2", Summary: "x:2"}
-	a.Config["images/Deployment/shop/cart"] = ConfigItem{Kind: "Workload images", Ref: "images/Deployment/shop/cart", Scope: []string{"workload:Deployment/shop/cart"}, Digest: "x:1", Summary: "x:1"}
-	b.Config["networkpolicy/shop/deny-all"] = ConfigItem{Kind: "NetworkPolicy", Ref: "networkpolicy/shop/deny-all", Scope: []string{"ns:shop"}, Digest: "d", Summary: "policyTypes Egress"}
+	b.Config["Workload images Deployment/shop/cart"] = ConfigItem{Kind: "Workload images", Ref: "Deployment/shop/cart", Scope: []string{"workload:Deployment/shop/cart"}, Digest: "x:2", Summary: "x:2"}
+	a.Config["Workload images Deployment/shop/cart"] = ConfigItem{Kind: "Workload images", Ref: "Deployment/shop/cart", Scope: []string{"workload:Deployment/shop/cart"}, Digest: "x:1", Summary: "x:1"}
+	b.Config["NetworkPolicy networkpolicy/shop/deny-all"] = ConfigItem{Kind: "NetworkPolicy", Ref: "networkpolicy/shop/deny-all", Scope: []string{"ns:shop"}, Digest: "d", Summary: "policyTypes Egress"}
 	d, err := Compare(a, b, Tool{}, RuleTable{})
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +110,7 @@ func TestCompareFindingStates(t *testing.T) {
 	for _, c := range d.Findings[0].Config {
 		cfg = append(cfg, configLine(c))
 	}
-	wantCfg := []string{"NetworkPolicy networkpolicy/shop/deny-all added (policyTypes Egress)", "Workload images images/Deployment/shop/cart changed: x:1 → x:2"}
+	wantCfg := []string{"NetworkPolicy networkpolicy/shop/deny-all added (policyTypes Egress)", "Workload images Deployment/shop/cart changed: x:1 → x:2"}
 	if diff := cmp.Diff(wantCfg, cfg); diff != "" {
 		t.Errorf("config on the new finding's chain (-want +got):\n%s", diff)
 	}

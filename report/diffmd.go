@@ -27,9 +27,9 @@ func WriteDiffMarkdown(w io.Writer, d *Diff) error {
 	p("%s\n\n", mdDiffHeader(d))
 	s := d.Summary
 	p("**Findings:** %d new, %d changed, %d still failing, %d resolved, %d not comparable.  \n", s.New, s.Changed, s.StillFailing, s.Resolved, s.NotComparable)
-	p("**Pods:** %d newly unhealthy, %d recovered, %d replaced, %d gone; %d containers restarted between the gathers.  \n", s.NewlyUnhealthy, s.Recovered, s.Replaced, s.Gone, s.Restarted)
-	p("**Cluster:** %s; %d node changes, %d ClusterOperator changes, %d configuration changes, %d warning events after OLD was gathered.\n\n",
-		mdVersionLine(d.Cluster), s.NodeChanges, s.OperatorChanges, s.ConfigChanges, s.WarningEvents)
+	p("**Pods:** %d newly unhealthy, %d recovered, %d replaced, %d gone; %d container%s restarted between the gathers.  \n", s.NewlyUnhealthy, s.Recovered, s.Replaced, s.Gone, s.Restarted, plural(s.Restarted))
+	p("**Cluster:** %s; %d node%s, %d ClusterOperator%s and %d configuration object%s changed; %d warning event%s after OLD was gathered.\n\n",
+		mdVersionLine(d.Cluster), s.NodeChanges, plural(s.NodeChanges), s.OperatorChanges, plural(s.OperatorChanges), s.ConfigChanges, plural(s.ConfigChanges), s.WarningEvents, plural(s.WarningEvents))
 	for _, n := range d.Notes {
 		p("> Note: %s\n\n", mdText(n))
 	}

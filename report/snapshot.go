@@ -41,7 +41,7 @@ type Snapshot struct {
 	Operators     map[string]SnapOperator
 	Pools         map[string]SnapPool
 	// Config holds the configuration objects a finding's chain can reach,
-	// by ConfigItem.Ref.
+	// by ConfigItem.Kind + " " + ConfigItem.Ref.
 	Config map[string]ConfigItem
 	// Gathered holds the lists the gather holds: "pods/<ns>", "nodes",
 	// "clusteroperators", "<kind>/<ns>" for the controller kinds.
@@ -377,7 +377,7 @@ func snapNode(n *corev1.Node) *SnapNode {
 	return sn
 }
 
-func (s *Snapshot) addConfig(c ConfigItem) { s.Config[c.Ref] = c }
+func (s *Snapshot) addConfig(c ConfigItem) { s.Config[c.Kind+" "+c.Ref] = c }
 
 // digest is a short hash of v's JSON form.
 func digest(v any) string {
@@ -434,12 +434,12 @@ func (s *Snapshot) snapConfig(st *store.Store) {
 				continue
 			}
 			ref := "kubeletconfig/" + kc.Name
-			item := s.Config[ref]
+			item := s.Config["KubeletConfig "+ref]
 			item.Kind, item.Ref = "KubeletConfig", ref
 			item.Scope = append(item.Scope, scope...)
 			item.Digest = digest(k.Spec.KubeletConfig)
 			item.Summary = clipRunes(kubeletSummary(k), 200)
-			s.Config[ref] = item
+			s.addConfig(item)
 		}
 	}
 }
@@ -478,7 +478,7 @@ func (s *Snapshot) snapWorkloadImages() {
 	}
 	for w, set := range images {
 		list := store.SortedKeys(set)
-		s.addConfig(ConfigItem{Kind: "Workload images", Ref: "images/" + w, Scope: []string{"workload:" + w},
+		s.addConfig(ConfigItem{Kind: "Workload images", Ref: displaySubject(w), Scope: []string{"workload:" + w},
 			Digest: strings.Join(list, "\n"), Summary: clipRunes(strings.Join(list, ", "), 400)})
 	}
 }

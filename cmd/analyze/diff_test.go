@@ -81,7 +81,7 @@ func TestDiffChangesPair(t *testing.T) {
 		t.Errorf("swapped %v, same cluster by %q, interval %ds", d.Swapped, d.SameCluster, d.IntervalSeconds)
 	}
 	cart := d.Findings[0]
-	wantConfig := []report.ConfigChange{{Kind: "Workload images", Ref: "images/Deployment/shop/cart", Change: "changed",
+	wantConfig := []report.ConfigChange{{Kind: "Workload images", Ref: "Deployment/shop/cart", Change: "changed",
 		Old: "app=registry.example.com/shop/cart:1.4.2", New: "app=registry.example.com/shop/cart:1.5.0"}}
 	if diff := cmp.Diff(wantConfig, cart.Config); diff != "" {
 		t.Errorf("config on the new finding's chain (-want +got):\n%s", diff)
