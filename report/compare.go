@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -85,8 +86,8 @@ type scopedChange struct {
 }
 
 // compareConfig lists the configuration items whose digest differs, or that
-// exist in one gather only, sorted by kind and ref. Items of a kind the
-// other gather holds none of are not compared (not gathered there).
+// exist in one gather only where the other gathered their list, sorted by
+// kind and ref.
 func compareConfig(a, b *Snapshot) []scopedChange {
 	kinds := func(s *Snapshot) map[string]bool {
 		m := map[string]bool{}
@@ -96,6 +97,18 @@ func compareConfig(a, b *Snapshot) []scopedChange {
 		return m
 	}
 	ka, kb := kinds(a), kinds(b)
+	// An item in one gather only is added or removed when the other
+	// gathered its list (or, without a list, holds items of its kind); else
+	// it was not gathered there and is not compared.
+	comparable := func(c ConfigItem, other *Snapshot, kinds map[string]bool) bool {
+		if c.Kind == "Workload images" || c.Kind == "Node taints" {
+			return false // a workload or node that left is in pods and nodes
+		}
+		if c.List != "" {
+			return other.Gathered[c.List]
+		}
+		return kinds[c.Kind]
+	}
 	var out []scopedChange
 	for _, key := range sortedKeysOf(union(a.Config, b.Config)) {
 		x, inA := a.Config[key]
@@ -106,13 +119,10 @@ func compareConfig(a, b *Snapshot) []scopedChange {
 		}
 		switch {
 		case inA && inB && x.Digest != y.Digest:
-			out = append(out, scopedChange{ConfigChange{Kind: y.Kind, Ref: ref, Change: "changed", Old: x.Summary, New: y.Summary}, append(x.Scope, y.Scope...)})
-		case inA && !inB && kb[x.Kind] && x.Kind != "Workload images" && x.Kind != "Node taints":
+			out = append(out, scopedChange{ConfigChange{Kind: y.Kind, Ref: ref, Change: "changed", Old: x.Summary, New: y.Summary}, slices.Concat(x.Scope, y.Scope)})
+		case inA && !inB && comparable(x, b, kb):
 			out = append(out, scopedChange{ConfigChange{Kind: x.Kind, Ref: ref, Change: "removed", Old: x.Summary}, x.Scope})
-		case inB && !inA && ka[y.Kind] && y.Kind != "Workload images" && y.Kind != "Node taints":
-			out = append(out, scopedChange{ConfigChange{Kind: y.Kind, Ref: ref, Change: "added", New: y.Summary}, y.Scope})
-		case inB && !inA && y.Kind == "NetworkPolicy":
-			// The first NetworkPolicy of a cluster: no other was gathered in OLD.
+		case inB && !inA && comparable(y, a, ka):
 			out = append(out, scopedChange{ConfigChange{Kind: y.Kind, Ref: ref, Change: "added", New: y.Summary}, y.Scope})
 		}
 	}

@@ -85,7 +85,8 @@ func TestCompareFindingStates(t *testing.T) {
 	a.Gathered["nodes"] = true
 	b.Config["Workload images Deployment/shop/cart"] = ConfigItem{Kind: "Workload images", Ref: "Deployment/shop/cart", Scope: []string{"workload:Deployment/shop/cart"}, Digest: "x:2", Summary: "x:2"}
 	a.Config["Workload images Deployment/shop/cart"] = ConfigItem{Kind: "Workload images", Ref: "Deployment/shop/cart", Scope: []string{"workload:Deployment/shop/cart"}, Digest: "x:1", Summary: "x:1"}
-	b.Config["NetworkPolicy networkpolicy/shop/deny-all"] = ConfigItem{Kind: "NetworkPolicy", Ref: "networkpolicy/shop/deny-all", Scope: []string{"ns:shop"}, Digest: "d", Summary: "policyTypes Egress"}
+	a.Gathered["networkpolicies.networking.k8s.io/shop"] = true
+	b.Config["NetworkPolicy networkpolicy/shop/deny-all"] = ConfigItem{List: "networkpolicies.networking.k8s.io/shop", Kind: "NetworkPolicy", Ref: "networkpolicy/shop/deny-all", Scope: []string{"ns:shop"}, Digest: "d", Summary: "policyTypes Egress"}
 	d, err := Compare(a, b, Tool{}, RuleTable{})
 	if err != nil {
 		t.Fatal(err)

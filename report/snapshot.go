@@ -124,6 +124,9 @@ type SnapPool struct {
 // Scope says which findings it is on the chain of: "ns:<ns>", "node:<name>",
 // "workload:<id>".
 type ConfigItem struct {
+	// List is the Gathered key of the list that holds the item ("" when
+	// the other gather's items of the same kind decide).
+	List    string
 	Kind    string
 	Ref     string
 	Scope   []string
@@ -139,9 +142,11 @@ type SnapEvent struct {
 	Count        int
 }
 
-// controllerKinds are the kinds whose coverage "not comparable" consults
-// for findings on controllers.
-var controllerKinds = []store.Kind{store.ReplicaSets, store.Deployments, store.StatefulSets, store.DaemonSets, store.Jobs, store.MachineConfigPools}
+// coveredKinds are the kinds whose coverage a comparison consults: for
+// findings on controllers ("not comparable") and for NetworkPolicies that
+// exist in one gather only (added or removed only where the other gathered
+// the namespace's list).
+var coveredKinds = []store.Kind{store.ReplicaSets, store.Deployments, store.StatefulSets, store.DaemonSets, store.Jobs, store.MachineConfigPools, store.NetworkPolicies}
 
 // DiffDecodeKinds are the kinds a comparison reads typed, beyond what the
 // rule table asks for.
@@ -236,7 +241,7 @@ func (s *Snapshot) snapCoverage(g *parser.Gather) {
 		if st.Coverage(store.Pods, ns) != store.NotGathered {
 			s.Gathered["pods/"+ns] = true
 		}
-		for _, k := range controllerKinds {
+		for _, k := range coveredKinds {
 			if c := st.Coverage(k, ns); c == store.Absent {
 				s.Gathered[k.String()+"/"+ns] = true
 			}
@@ -393,7 +398,7 @@ func (s *Snapshot) snapConfig(st *store.Store) {
 		for _, t := range np.Spec.PolicyTypes {
 			types = append(types, string(t))
 		}
-		s.addConfig(ConfigItem{Kind: "NetworkPolicy", Ref: "networkpolicy/" + np.Namespace + "/" + np.Name, Scope: []string{"ns:" + np.Namespace},
+		s.addConfig(ConfigItem{List: store.NetworkPolicies.String() + "/" + np.Namespace, Kind: "NetworkPolicy", Ref: "networkpolicy/" + np.Namespace + "/" + np.Name, Scope: []string{"ns:" + np.Namespace},
 			Digest:  digest(np.Spec),
 			Summary: clipRunes("policyTypes "+orNone(strings.Join(types, ","))+", "+itoa(len(np.Spec.Ingress))+" ingress and "+itoa(len(np.Spec.Egress))+" egress rules", 200)})
 	}
@@ -513,8 +518,8 @@ func (s *Snapshot) snapFinding(st *store.Store, f rules.Finding, short func(stri
 		case "Etcd", "etcd":
 			sf.Scope = "etcd"
 		}
-		if top, ok := st.TopController(o.Namespace, o.Owners); ok && (o.Kind == store.ReplicaSets || o.Kind == store.Jobs) {
-			sf.Workload = top.Kind + "/" + o.Namespace + "/" + top.Name
+		if parent, ok := controllerOwner(o.Owners); ok && workloadKinds[parent.Kind] && (o.Kind == store.ReplicaSets || o.Kind == store.Jobs) {
+			sf.Workload = parent.Kind + "/" + o.Namespace + "/" + parent.Name
 			sf.Subject = sf.Workload
 		}
 	}

@@ -433,3 +433,143 @@ func TestDiffGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestDiffConfigOnTheChain: along the new finding's chain (its namespace,
+// its node, the node's pool and KubeletConfig, its workload) the diff names
+// a NetworkPolicy created, a taint added, a KubeletConfig changed, the pool
+// rendered anew and the image tag that moved; a NetworkPolicy of another
+// namespace is listed among all changes but not on the chain.
+func TestDiffConfigOnTheChain(t *testing.T) {
+	dir := t.TempDir()
+	old, cur := filepath.Join(dir, "old"), filepath.Join(dir, "new")
+	copyTree(t, changesOld, old)
+	copyTree(t, changesNew, cur)
+	write := func(root, rel, text string) {
+		p := filepath.Join(root, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const emptyList = "---\napiVersion: v1\nitems: []\nkind: NetworkPolicyList\nmetadata:\n  resourceVersion: ''\n"
+	pool := func(rendered string) string {
+		return `---
+apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfigPool
+metadata:
+  labels:
+    pools.operator.machineconfiguration.openshift.io/worker: ''
+  name: worker
+  uid: 6d1c1f0e-1111-4a7b-9c55-0a6c7e0d2f11
+spec:
+  configuration:
+    name: ` + rendered + `
+  nodeSelector:
+    matchLabels:
+      node-role.kubernetes.io/worker: ''
+status:
+  configuration:
+    name: ` + rendered + `
+  machineCount: 2
+  updatedMachineCount: 2
+`
+	}
+	kubelet := func(maxPods string) string {
+		return `---
+apiVersion: machineconfiguration.openshift.io/v1
+kind: KubeletConfig
+metadata:
+  name: set-max-pods
+  uid: 0b7e2f7a-2222-4c1e-8d1f-5e4f3a2b1c0d
+spec:
+  kubeletConfig:
+    maxPods: ` + maxPods + `
+  machineConfigPoolSelector:
+    matchLabels:
+      pools.operator.machineconfiguration.openshift.io/worker: ''
+`
+	}
+	for root, v := range map[string][2]string{old: {"rendered-worker-3f1a", "250"}, cur: {"rendered-worker-9c2e", "500"}} {
+		write(root, "cluster-scoped-resources/machineconfiguration.openshift.io/machineconfigpools/worker.yaml", pool(v[0]))
+		write(root, "cluster-scoped-resources/machineconfiguration.openshift.io/kubeletconfigs/set-max-pods.yaml", kubelet(v[1]))
+		write(root, "namespaces/shop/networking.k8s.io/networkpolicies.yaml", emptyList)
+	}
+	write(cur, "namespaces/shop/networking.k8s.io/networkpolicies.yaml", `---
+apiVersion: v1
+items:
+- apiVersion: networking.k8s.io/v1
+  kind: NetworkPolicy
+  metadata:
+    name: default-deny-egress
+    namespace: shop
+    uid: 3a9d8c7b-3333-4e5f-a6b7-c8d9e0f1a2b3
+  spec:
+    podSelector: {}
+    policyTypes:
+    - Egress
+kind: NetworkPolicyList
+metadata:
+  resourceVersion: ''
+`)
+	write(cur, "namespaces/billing/networking.k8s.io/networkpolicies.yaml", strings.ReplaceAll(strings.ReplaceAll(
+		readText(t, filepath.Join(cur, "namespaces/shop/networking.k8s.io/networkpolicies.yaml")), "shop", "billing"), "3a9d8c7b", "4b0e9d8c"))
+	write(old, "namespaces/billing/networking.k8s.io/networkpolicies.yaml", emptyList)
+	for _, root := range []string{old, cur} {
+		write(root, "namespaces/billing/billing.yaml", "---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: billing\n  uid: 5c1f0e9d-4444-4a6b-8c7d-9e0f1a2b3c4d\n")
+	}
+	node := filepath.Join(cur, "cluster-scoped-resources/core/nodes/worker-1.yaml")
+	b := readText(t, node)
+	b = strings.Replace(b, "spec: {}\n", "spec:\n  taints:\n  - effect: NoSchedule\n    key: dedicated\n    value: batch\n", 1)
+	if err := os.WriteFile(node, []byte(b), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	d := runDiffJSON(t, old, cur)
+	var cart *report.FindingChange
+	for i, f := range d.Findings {
+		if f.State == report.StateNew && f.Subject == "Deployment/shop/cart" {
+			cart = &d.Findings[i]
+		}
+	}
+	if cart == nil {
+		t.Fatalf("no new finding on Deployment/shop/cart: %q", findingStates(d))
+	}
+	var got []string
+	for _, c := range cart.Config {
+		got = append(got, c.Kind+" "+c.Ref+" "+c.Change+": "+c.Old+" → "+c.New)
+	}
+	want := []string{
+		"KubeletConfig kubeletconfig/set-max-pods changed: maxPods 250 → maxPods 500",
+		"MachineConfigPool machineconfigpool/worker changed: rendered rendered-worker-3f1a → rendered rendered-worker-9c2e",
+		"NetworkPolicy networkpolicy/shop/default-deny-egress added:  → policyTypes Egress, 0 ingress and 0 egress rules",
+		"Node taints node/worker-1 changed: none → dedicated=batch:NoSchedule",
+		"Workload images Deployment/shop/cart changed: app=registry.example.com/shop/cart:1.4.2 → app=registry.example.com/shop/cart:1.5.0",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("config on the chain (-want +got):\n%s", diff)
+	}
+	all := map[string]bool{}
+	for _, c := range d.Config {
+		all[c.Ref] = true
+	}
+	if !all["networkpolicy/billing/default-deny-egress"] {
+		t.Errorf("the other namespace's NetworkPolicy is not among all changes: %+v", d.Config)
+	}
+	var pools []string
+	for _, p := range d.Pools {
+		pools = append(pools, p.Name+": "+strings.Join(p.Changes, "; "))
+	}
+	if diff := cmp.Diff([]string{"worker: rendered rendered-worker-3f1a → rendered-worker-9c2e"}, pools); diff != "" {
+		t.Errorf("pools (-want +got):\n%s", diff)
+	}
+}
+
+// readText returns the file's text or fails the test.
+func readText(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
