@@ -33,7 +33,9 @@ func TestSameCluster(t *testing.T) {
 		{"other cluster ID", func(s *Snapshot) { s.ClusterID = "c1" }, func(s *Snapshot) { s.ClusterID = "c2" }, "", "is cluster c2"},
 		{"node UIDs when one has no cluster ID", func(s *Snapshot) { s.ClusterID = "c1"; s.NodeUIDs["w1"] = "u1" }, func(s *Snapshot) { s.NodeUIDs["w1"] = "u1" }, "node UIDs", ""},
 		{"namespace UIDs", func(s *Snapshot) { s.NamespaceUIDs["kube-system"] = "n1" }, func(s *Snapshot) { s.NamespaceUIDs["kube-system"] = "n1" }, "namespace UIDs", ""},
-		{"namespaces of the same name, other UIDs", func(s *Snapshot) { s.NamespaceUIDs["kube-system"] = "n1" }, func(s *Snapshot) { s.NamespaceUIDs["kube-system"] = "n2" }, "", "share no namespace UIDs"},
+		{"namespaces of the same name, other UIDs", func(s *Snapshot) { s.NamespaceUIDs["kube-system"] = "n1" }, func(s *Snapshot) { s.NamespaceUIDs["kube-system"] = "n2" }, "", "1 namespaces of the same names with different UIDs (kube-system)"},
+		{"no node name in common", func(s *Snapshot) { s.NodeUIDs["a-1"] = "u1" }, func(s *Snapshot) { s.NodeUIDs["b-1"] = "u2" }, "", "no node name in common (a-1; b-1)"},
+		{"nodes re-created under the same names", func(s *Snapshot) { s.NodeUIDs["w1"] = "u1" }, func(s *Snapshot) { s.NodeUIDs["w1"] = "u2" }, "not verified", ""},
 		{"nothing to compare", func(*Snapshot) {}, func(*Snapshot) {}, "not verified", ""},
 	}
 	for _, c := range cases {

@@ -291,23 +291,28 @@ func WriteDiffJSON(w io.Writer, d *Diff) error {
 }
 
 // ClusterMismatchError says two gathers are of different clusters; its
-// message names both.
+// message names both. By is "cluster ID" (OldID and NewID are the two
+// ClusterVersion spec.clusterIDs), "namespace UIDs" or "node names"; Detail
+// says what the gathers share and do not.
 type ClusterMismatchError struct {
 	OldPath, NewPath string
 	OldID, NewID     string
-	By               string
+	By, Detail       string
 }
 
 func (e *ClusterMismatchError) Error() string {
 	if e.By == "cluster ID" {
 		return fmt.Sprintf("the two gathers are of different clusters: %s is cluster %s, %s is cluster %s", e.OldPath, e.OldID, e.NewPath, e.NewID)
 	}
-	return fmt.Sprintf("the two gathers are of different clusters: %s and %s share no %s (%s)", e.OldPath, e.NewPath, e.By, e.OldID+" / "+e.NewID)
+	return fmt.Sprintf("the two gathers are of different clusters: %s and %s %s", e.OldPath, e.NewPath, e.Detail)
 }
 
 // sameCluster decides whether a and b are gathers of one cluster: by the
-// ClusterVersion's clusterID when both have one, else by a node or a
-// namespace of the same name with the same UID.
+// ClusterVersion's clusterID when both have one; else by a node or a
+// namespace of the same name with the same UID. Namespaces of the same name
+// that all differ in UID, or two sets of nodes without a name in common (and
+// no namespace to decide), are two clusters; with nothing to compare the
+// answer is "not verified".
 func sameCluster(a, b *Snapshot) (string, error) {
 	if a.ClusterID != "" && b.ClusterID != "" {
 		if a.ClusterID == b.ClusterID {
@@ -315,27 +320,50 @@ func sameCluster(a, b *Snapshot) (string, error) {
 		}
 		return "", &ClusterMismatchError{OldPath: a.Path, NewPath: b.Path, OldID: a.ClusterID, NewID: b.ClusterID, By: "cluster ID"}
 	}
-	for _, c := range []struct {
-		by   string
-		a, b map[string]string
-	}{{"node UIDs", a.NodeUIDs, b.NodeUIDs}, {"namespace UIDs", a.NamespaceUIDs, b.NamespaceUIDs}} {
-		shared, compared := 0, 0
-		for name, uid := range c.a {
-			if other, ok := c.b[name]; ok && uid != "" && other != "" {
-				compared++
-				if uid == other {
-					shared++
+	shared := func(x, y map[string]string) (same, differ []string) {
+		for _, name := range sortedKeysOf(x) {
+			if other, ok := y[name]; ok && x[name] != "" && other != "" {
+				if x[name] == other {
+					same = append(same, name)
+				} else {
+					differ = append(differ, name)
 				}
 			}
 		}
-		if shared > 0 {
-			return c.by, nil
-		}
-		if compared > 0 && c.by == "namespace UIDs" {
-			return "", &ClusterMismatchError{OldPath: a.Path, NewPath: b.Path, OldID: fmt.Sprintf("%d namespaces compared", compared), NewID: "none with the same UID", By: c.by}
-		}
+		return same, differ
+	}
+	if same, _ := shared(a.NodeUIDs, b.NodeUIDs); len(same) > 0 {
+		return "node UIDs", nil
+	}
+	same, differ := shared(a.NamespaceUIDs, b.NamespaceUIDs)
+	if len(same) > 0 {
+		return "namespace UIDs", nil
+	}
+	if len(differ) > 0 {
+		return "", &ClusterMismatchError{OldPath: a.Path, NewPath: b.Path, By: "namespace UIDs",
+			Detail: fmt.Sprintf("hold %d namespaces of the same names with different UIDs (%s)", len(differ), strings.Join(firstN(differ, 3), ", "))}
+	}
+	if len(a.NodeUIDs) > 0 && len(b.NodeUIDs) > 0 && !sharesKey(a.NodeUIDs, b.NodeUIDs) {
+		return "", &ClusterMismatchError{OldPath: a.Path, NewPath: b.Path, By: "node names",
+			Detail: fmt.Sprintf("have no node name in common (%s; %s)", strings.Join(firstN(sortedKeysOf(a.NodeUIDs), 3), ", "), strings.Join(firstN(sortedKeysOf(b.NodeUIDs), 3), ", "))}
 	}
 	return "not verified", nil
+}
+
+func sharesKey(a, b map[string]string) bool {
+	for k := range a {
+		if _, ok := b[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+func firstN(list []string, n int) []string {
+	if len(list) > n {
+		return append(list[:n:n], fmt.Sprintf("and %d more", len(list)-n))
+	}
+	return list
 }
 
 func durationText(d time.Duration) string {
@@ -371,5 +399,3 @@ func arrow(a, b string) string {
 	}
 	return a + " → " + b
 }
-
-var _ = strings.Join
