@@ -13,6 +13,7 @@ const (
 	mdDiffFindings = 40
 	mdDiffRows     = 30
 	mdDiffEvents   = 20
+	mdDiffDetails  = 10 // new and changed findings shown with hint and evidence
 )
 
 // WriteDiffMarkdown writes d as Markdown: a ticket-sized summary first (the
@@ -138,9 +139,14 @@ func mdDiffFindingsSection(p func(string, ...any), d *Diff) {
 		p("%s", mdRow(f.State, f.Severity, f.RuleID, subj, strings.TrimPrefix(detail, "; ")))
 	}
 	p("\n")
+	shown := 0
 	for _, f := range d.Findings {
 		if (f.State != StateNew && f.State != StateChanged) || f.New == nil {
 			continue
+		}
+		if shown++; shown > mdDiffDetails {
+			p("… the other new and changed findings are in diff.html and diff.json\n\n")
+			break
 		}
 		p("### %s: %s\n\n", mdText(strings.ToUpper(f.State)), mdHeading(f.Title+", "+f.Subject))
 		if f.Old != nil {
