@@ -306,6 +306,18 @@ func podIdentity(st *store.Store, p *corev1.Pod) string {
 	return ref.Kind + "/" + p.Namespace + "/" + ref.Name
 }
 
+// workloadOf is a pod identity without the node of a DaemonSet's pod: a
+// finding's subject and an image's scope are the DaemonSet as a whole, since
+// correlation may group its pods of several nodes into one finding.
+func workloadOf(identity string) string {
+	if strings.HasPrefix(identity, "DaemonSet/") {
+		if i := strings.Index(identity, " on "); i >= 0 {
+			return identity[:i]
+		}
+	}
+	return identity
+}
+
 // workloadKinds are the controllers a pod's identity may name.
 var workloadKinds = map[string]bool{"Deployment": true, "CronJob": true, "DeploymentConfig": true}
 
@@ -474,11 +486,12 @@ func containsObj(list []*store.Object, o *store.Object) bool {
 func (s *Snapshot) snapWorkloadImages() {
 	images := map[string]map[string]bool{}
 	for _, p := range s.Pods {
-		if images[p.Workload] == nil {
-			images[p.Workload] = map[string]bool{}
+		w := workloadOf(p.Workload)
+		if images[w] == nil {
+			images[w] = map[string]bool{}
 		}
 		for c, img := range p.Images {
-			images[p.Workload][c+"="+img] = true
+			images[w][c+"="+img] = true
 		}
 	}
 	for w, set := range images {
@@ -492,7 +505,7 @@ func (s *Snapshot) snapFinding(st *store.Store, f rules.Finding, short func(stri
 	sf := SnapFinding{Finding: buildFinding(f, short), Container: f.Container}
 	switch {
 	case f.Pod != nil:
-		sf.Workload = podIdentity(st, &f.Pod.Object)
+		sf.Workload = workloadOf(podIdentity(st, &f.Pod.Object))
 		sf.Subject, sf.Namespace = sf.Workload, f.Pod.Object.Namespace
 		sf.Scope = "pods/" + sf.Namespace
 		if n := f.Pod.Object.Spec.NodeName; n != "" {
