@@ -164,7 +164,7 @@ func compareFindings(a, b *Snapshot, config []scopedChange) []FindingChange {
 		return byKey, bySubject
 	}
 	oldKeys, oldSubj := index(a.Findings)
-	newKeys, newSubj := index(b.Findings)
+	newKeys, _ := index(b.Findings)
 	var out []FindingChange
 	pairedOld := map[*SnapFinding]bool{}
 	for _, k := range sortedKeysOf(newKeys) {
@@ -227,7 +227,6 @@ func compareFindings(a, b *Snapshot, config []scopedChange) []FindingChange {
 		} else {
 			fc.State = StateResolved
 		}
-		_ = newSubj
 		out = append(out, fc)
 	}
 	order := map[string]int{StateNew: 0, StateChanged: 1, StateStillFailing: 2, StateResolved: 3, StateNotComparable: 4}
