@@ -221,3 +221,44 @@ func fencedCount(md, s string) int {
 	}
 	return n
 }
+
+// FuzzDiffWriters feeds arbitrary gather strings (subject, hint, evidence,
+// event reason, node name) through Compare and both writers: no panic, and
+// no raw markup of the input reaches the HTML.
+func FuzzDiffWriters(f *testing.F) {
+	f.Add("Deployment/shop/cart", "hint", "evidence\n```", "BackOff", "worker-1")
+	f.Add("<img src=x onerror=alert(1)>", "]]><!--", "\x1b[31m\u202e", "<b>", "</style><script>")
+	f.Fuzz(func(t *testing.T, subject, hint, text, reason, node string) {
+		// A marker in front of each string finds it in the page: the
+		// template's own markup never follows it.
+		subject, hint, text, reason, node = "ZQ"+subject, "ZQ"+hint, "ZQ"+text, "ZQ"+reason, "ZQ"+node
+		a, b := snap("old", t0), snap("new", t0.Add(time.Hour))
+		a.Gathered["pods/shop"], b.Gathered["pods/shop"] = true, true
+		sf := snapF("crashloop-back-off", "high", subject, "pods/shop")
+		sf.Finding.Hint = hint
+		sf.Finding.Evidence = []Evidence{{Path: text, Kind: "event", Text: text}}
+		b.Findings = []SnapFinding{sf}
+		a.Nodes[node] = &SnapNode{Name: node, Ready: "False"}
+		b.Nodes[node] = &SnapNode{Name: node, Ready: "True", Taints: []string{hint}}
+		b.Events = []SnapEvent{{Type: "Warning", Reason: reason, Object: "Pod/shop/" + subject, When: t0.Add(time.Minute), Count: 1}}
+		d, err := Compare(a, b, Tool{}, RuleTable{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var md, html, js bytes.Buffer
+		if err := WriteDiffMarkdown(&md, d); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteDiffHTML(&html, d); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteDiffJSON(&js, d); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []string{subject, hint, text, reason, node} {
+			if strings.ContainsAny(s, "<>") && strings.Contains(html.String(), s) {
+				t.Errorf("html holds %q unescaped", s)
+			}
+		}
+	})
+}
