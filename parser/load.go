@@ -628,6 +628,7 @@ func (b *builder) decodeClusterVersion(p string, data []byte) []error {
 			b.g.ClusterVersion = v
 			b.g.ClusterID = cv.Spec.ClusterID
 			b.cvUpgrading = cv.Upgrading()
+			b.g.ClusterHistory = cv.Status.History
 		}
 	}
 	if bytes.Contains(data, []byte("\nitems:")) || bytes.HasPrefix(data, []byte("items:")) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser/nodelog"
+	"github.com/mgtriage/mgtriage/parser/openshift"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
 	"github.com/mgtriage/mgtriage/parser/store"
 	corev1 "k8s.io/api/core/v1"
@@ -45,6 +46,9 @@ type Gather struct {
 	// Printer is the API server release whose pod printer the kubectl
 	// columns follow, and where that release was read.
 	Printer PrinterChoice
+	// ClusterHistory is the ClusterVersion's update history, newest first
+	// (the same object ClusterVersion was read from); nil when not gathered.
+	ClusterHistory []openshift.UpdateHistory
 
 	Pods      []*Pod
 	Events    []*Event

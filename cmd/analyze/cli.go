@@ -141,6 +141,6 @@ or gathers of different clusters at PATH (the message lists them).`,
 	f.StringVar(&opts.RedactMap, "redact-map", "", "with --redact: write the original → placeholder mapping as JSON to this file (keep it private)")
 	f.StringVar(&opts.MaxRead, "max-read", fmt.Sprintf("%dGiB", parser.DefaultMaxReadBytes>>30), "stop reading the input after this many bytes, counted decompressed (a decompression bomb ends there; what was read is analysed)")
 	f.IntVar(&opts.MaxMembers, "max-members", parser.DefaultMaxMembers, "stop reading the input after this many files, folders and links")
-	cmd.AddCommand(newRulesCmd(io), newRenderCmd(io))
+	cmd.AddCommand(newRulesCmd(io), newRenderCmd(io), newDiffCmd(io))
 	return cmd
 }

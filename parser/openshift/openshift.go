@@ -28,12 +28,19 @@ type ClusterVersion struct {
 		Desired struct {
 			Version string `json:"version"`
 		} `json:"desired"`
-		History []struct {
-			State   string `json:"state"`
-			Version string `json:"version"`
-		} `json:"history"`
-		Conditions []Condition `json:"conditions"`
+		History    []UpdateHistory `json:"history"`
+		Conditions []Condition     `json:"conditions"`
 	} `json:"status"`
+}
+
+// UpdateHistory is one entry of a ClusterVersion's status.history, newest
+// first: the version, Completed or Partial, and when the update started and
+// completed (CompletionTime is zero while it is in progress).
+type UpdateHistory struct {
+	State          string      `json:"state"`
+	Version        string      `json:"version"`
+	StartedTime    metav1.Time `json:"startedTime,omitempty"`
+	CompletionTime metav1.Time `json:"completionTime,omitempty"`
 }
 
 // Upgrading reports whether the newest history entry is not Completed: an

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/store"
+	"github.com/mgtriage/mgtriage/report"
+	"github.com/mgtriage/mgtriage/rules"
+	"github.com/spf13/cobra"
+)
+
+// diffOptions are the flags and arguments of `analyze diff`.
+type diffOptions struct {
+	IO         IOStreams
+	Old, New   string
+	Output     string
+	Formats    []string
+	RulesPath  string
+	MaxRead    string
+	MaxMembers int
+	maxRead    int64
+}
+
+func newDiffCmd(io IOStreams) *cobra.Command {
+	opts := &diffOptions{IO: io}
+	cmd := &cobra.Command{
+		Use:   "diff [flags] OLD NEW",
+		Short: "Compare two gathers of the same cluster: what started failing, what recovered, what kept failing",
+		Long: `diff analyses OLD and NEW (each anything analyze accepts) with the same rule table, one after
+the other, and writes diff.md, diff.html and diff.json to the output folder: findings that are new,
+resolved, still failing or changed, the configuration that changed along their evidence, pods newly
+unhealthy, recovered, replaced or gone, restarts between the two times, nodes, cluster version,
+ClusterOperators, MachineConfigPools and the events between the two gathers.
+
+Two gathers of different clusters are refused (exit 2). When NEW was collected before OLD, the two
+are compared in time order and the report says so.`,
+		Args:          cobra.ExactArgs(2),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Old, opts.New = args[0], args[1]
+			return runDiff(cmd.Context(), opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.Output, "output", "o", "mgtriage-diff", "folder that receives the reports")
+	f.StringSliceVar(&opts.Formats, "format", []string{"md", "html", "json"}, "reports to write: any of md, html, json")
+	f.StringVar(&opts.RulesPath, "rules", "", "a rule file or folder that adds to or overrides the built-in rules")
+	f.StringVar(&opts.MaxRead, "max-read", fmt.Sprintf("%dGiB", parser.DefaultMaxReadBytes>>30), "stop reading each input after this many bytes, counted decompressed")
+	f.IntVar(&opts.MaxMembers, "max-members", parser.DefaultMaxMembers, "stop reading each input after this many files, folders and links")
+	return cmd
+}
+
+func (o *diffOptions) validate() error {
+	if len(o.Formats) == 0 {
+		return usageError{errors.New("--format needs at least one of md, html, json")}
+	}
+	for _, f := range o.Formats {
+		if !slices.Contains(knownFormats, f) {
+			return usageError{fmt.Errorf("--format %q: choose from md, html, json", f)}
+		}
+	}
+	if o.MaxMembers < 0 {
+		return usageError{errors.New("--max-members must be 0 (default) or more")}
+	}
+	if o.MaxRead != "" {
+		n, err := parseSize(o.MaxRead)
+		if err != nil {
+			return usageError{fmt.Errorf("--max-read %q: %v", o.MaxRead, err)}
+		}
+		o.maxRead = n
+	}
+	return nil
+}
+
+func runDiff(ctx context.Context, o *diffOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := o.validate(); err != nil {
+		return err
+	}
+	table, err := loadTable(o.RulesPath)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	// One gather at a time: the first is reduced to its snapshot and released
+	// before the second is read, so memory is bounded by the larger one.
+	old, err := o.snapshot(ctx, table, o.Old)
+	if err != nil {
+		return err
+	}
+	runtime.GC()
+	cur, err := o.snapshot(ctx, table, o.New)
+	if err != nil {
+		return err
+	}
+	d, err := report.Compare(old, cur, report.Tool{Name: "mgtriage", Version: version},
+		report.RuleTable{SchemaVersion: table.SchemaVersion, Version: table.Version, Released: table.Released, Count: len(table.Rules)})
+	var mismatch *report.ClusterMismatchError
+	if errors.As(err, &mismatch) {
+		return exitError{code: exitUsage, msg: err.Error()}
+	}
+	if err != nil {
+		return err
+	}
+	if err := writeDiffReports(o, d); err != nil {
+		return exitError{code: exitFindings, msg: err.Error()}
+	}
+	s := d.Summary
+	fmt.Fprintf(o.IO.Out, "%d new, %d changed, %d still failing, %d resolved, %d not comparable; pods: %d newly unhealthy, %d recovered, %d replaced, %d gone\n",
+		s.New, s.Changed, s.StillFailing, s.Resolved, s.NotComparable, s.NewlyUnhealthy, s.Recovered, s.Replaced, s.Gone)
+	fmt.Fprintf(o.IO.ErrOut, "analyze: diff done in %s; reports in %s\n", time.Since(start).Round(time.Millisecond), o.Output)
+	return nil
+}
+
+// snapshot reads one gather, evaluates the rules and keeps only the snapshot.
+func (o *diffOptions) snapshot(ctx context.Context, table *rules.Table, path string) (*report.Snapshot, error) {
+	bar := newReadProgress(o.IO, path)
+	kinds := append(table.DecodeKinds(), report.DiffDecodeKinds...)
+	slices.SortFunc(kinds, func(a, b store.Kind) int { return compareStrings(a.String(), b.String()) })
+	g, err := parser.LoadWith(ctx, path, parser.Options{OnRead: bar.onRead(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers, Decode: slices.Compact(kinds)})
+	bar.stop()
+	switch {
+	case errors.Is(err, parser.ErrNotFound):
+		return nil, usageError{fmt.Errorf("%s: no such file or directory", path)}
+	case err != nil:
+		return nil, usageError{fmt.Errorf("%s: %v", path, err)}
+	}
+	return report.TakeSnapshot(g, table, rules.Evaluate(table, g)), nil
+}
+
+func compareStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// writeDiffReports renders each chosen format and writes diff.<format>.
+func writeDiffReports(o *diffOptions, d *report.Diff) error {
+	if err := os.MkdirAll(o.Output, 0o755); err != nil {
+		return fmt.Errorf("create output folder: %w", err)
+	}
+	for _, f := range o.Formats {
+		name := "diff." + f
+		err := writeFileAtomic(filepath.Join(o.Output, name), func(w io.Writer) error {
+			switch f {
+			case "json":
+				return report.WriteDiffJSON(w, d)
+			case "md":
+				return report.WriteDiffMarkdown(w, d)
+			case "html":
+				return report.WriteDiffHTML(w, d)
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("write %s: %w", name, err)
+		}
+	}
+	return nil
+}
