@@ -29,6 +29,7 @@ func (b *builder) finish() *Gather {
 	}
 	g.KubernetesVersion = kubeletVersion(g.Nodes)
 	g.Pods = b.choosePods()
+	b.settlePodFileErrors()
 	// Stable: items of one JSON list share path and line 0, and keep their
 	// order in the file.
 	sort.SliceStable(g.Events, func(i, j int) bool {
