@@ -50,11 +50,15 @@ fuzz:
 	done
 
 ## crosscheck: compare podstatus with the upstream kubectl pod printer on generated pods
-## (separate module tools/podcheck; PODS and SEED tune the run)
+## (separate module tools/podcheck; PODS and SEED tune the run), then with the printer of
+## every boundary release (1.21, 1.22, 1.26, 1.28, 1.31; 1.35+ is the module's own
+## k8s.io/kubernetes): one module each under tools/podcheck/releases/, built by the test,
+## RELEASE_PODS pods each
 PODS ?= 50000
+RELEASE_PODS ?= 20000
 SEED ?= 20261120
 crosscheck:
-	cd tools/podcheck && $(GO) test -count=1 ./... -args -pods $(PODS) -seed $(SEED)
+	cd tools/podcheck && $(GO) test -count=1 -timeout 60m ./... -args -pods $(PODS) -release-pods $(RELEASE_PODS) -seed $(SEED)
 
 ## bench: Go benchmarks (ratios within one run), then the analyzer on generated
 ## gathers at three scales against gzip -dc (cached in .bench-cache/), then on

@@ -37,6 +37,7 @@ func (b *builder) finish() *Gather {
 	}
 	g.Pods = b.choosePods()
 	g.Pods = append(g.Pods, b.runtimePods(g.Pods)...)
+	b.settlePodFileErrors()
 	// Stable: items of one JSON list share path and line 0, and keep their
 	// order in the file.
 	sort.SliceStable(g.Events, func(i, j int) bool {

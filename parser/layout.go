@@ -34,8 +34,15 @@ type Layout struct {
 type Health struct {
 	// MustGatherErrors are error lines of must-gather.logs (bounded).
 	MustGatherErrors []string
-	// NamespacesWithoutPods are namespace folders with no core/pods.yaml.
+	// NamespacesWithoutPods are namespace folders with no core/pods.yaml
+	// although the gather shows that the namespace runs pods: workload
+	// controllers (Deployments, DaemonSets, StatefulSets, ReplicaSets, Jobs,
+	// ReplicationControllers), events about pods or pod log folders.
 	NamespacesWithoutPods []string
+	// NamespacesWithoutWorkloads are namespace folders with no core/pods.yaml
+	// and nothing that would run pods (kube-public, kube-node-lease, default,
+	// operator-only namespaces): normally empty, not a gap of the gather.
+	NamespacesWithoutWorkloads []string
 	// PodsWithoutLogs are pods with started containers but no container log in the gather.
 	PodsWithoutLogs []string
 	// NodesWithoutLogs are nodes with no kubelet journal in the gather.
@@ -104,6 +111,32 @@ func parseSosDate(data []byte) (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// workloadKinds are the kinds whose objects run pods in their namespace.
+var workloadKinds = []store.Kind{store.Deployments, store.DaemonSets, store.StatefulSets, store.ReplicaSets, store.Jobs,
+	{Group: "", Resource: "replicationcontrollers"}}
+
+// namespacesExpectingPods returns the namespaces that the gather shows run
+// pods: they hold a workload object, an event about a pod or a pod's logs.
+func (b *builder) namespacesExpectingPods() map[string]bool {
+	out := b.objects.NamespacesOf(workloadKinds...)
+	for _, e := range b.g.Events {
+		if io := e.Object.InvolvedObject; io.Kind == "Pod" && io.Namespace != "" {
+			out[io.Namespace] = true
+		}
+	}
+	for key := range b.logs {
+		if ns, _, ok := strings.Cut(key, "/"); ok {
+			out[ns] = true
+		}
+	}
+	return out
+}
+
+func (b *builder) hasNamespaceObject(name string) bool {
+	o, _ := b.objects.Get(store.Namespaces, "", name)
+	return o != nil
+}
+
 // settleLayouts names the kind of every gather root found, and fills Health.
 func (b *builder) settleLayouts() {
 	g := b.g
@@ -136,13 +169,25 @@ func (b *builder) settleLayouts() {
 		}
 		g.Layouts = append(g.Layouts, l)
 	}
+	expects := b.namespacesExpectingPods()
 	for k := range b.namespaces {
-		if _, ok := b.listPods[k]; !ok && len(b.filePods[k]) == 0 {
+		if _, ok := b.listPods[k]; ok || len(b.filePods[k]) > 0 {
+			continue
+		}
+		switch {
+		case k.ns == "all" && !expects[k.ns] && !b.hasNamespaceObject("all"):
+			// A product gather's own namespaces/all/ folder, not a
+			// namespace.
+		case expects[k.ns]:
 			g.Health.NamespacesWithoutPods = append(g.Health.NamespacesWithoutPods, k.root+"namespaces/"+k.ns)
+		default:
+			g.Health.NamespacesWithoutWorkloads = append(g.Health.NamespacesWithoutWorkloads, k.root+"namespaces/"+k.ns)
 		}
 	}
 	sort.Strings(g.Health.NamespacesWithoutPods)
 	capList(&g.Health.NamespacesWithoutPods)
+	sort.Strings(g.Health.NamespacesWithoutWorkloads)
+	capList(&g.Health.NamespacesWithoutWorkloads)
 	logs := map[string]bool{}
 	for _, p := range g.Pods {
 		for _, l := range p.Logs {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -222,6 +223,8 @@ type builder struct {
 	cvUpgrading      bool
 	apiserverVersion string
 
+	podFileErrs []podFileErr // per-pod files that did not decode
+
 	groupBytes    int64 // text held by node-log groups
 	groupCapNoted bool
 	budget        *readBudget     // the pass's read limit, shared with the walk
@@ -309,8 +312,68 @@ func (b *builder) limitProblem(p, why string) {
 	b.g.Problems = append(b.g.Problems, Problem{Path: cutText(p), Error: cutText(why)})
 }
 
-// closeProblems adds the count of the problems not kept.
+// podFileErr is a per-pod file (namespaces/<ns>/pods/<pod>/<pod>.yaml) that
+// did not decode.
+type podFileErr struct {
+	k         nsKey
+	pod, path string
+	err       string
+}
+
+// settlePodFileErrors makes a problem of each per-pod file that did not
+// decode, unless its namespace's pods.yaml holds that pod complete (the file
+// is then a redundant copy, or a placeholder, and nothing is lost).
+func (b *builder) settlePodFileErrors() {
+	sort.Slice(b.podFileErrs, func(i, j int) bool { return b.podFileErrs[i].path < b.podFileErrs[j].path })
+	for _, e := range b.podFileErrs {
+		covered := false
+		for _, p := range b.listPods[e.k] {
+			if p.Object.Name == e.pod && !p.partial {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			b.problem(e.path, e.err)
+		}
+	}
+}
+
+// collapseProblems folds problems with the same text into the first of
+// them: "<error> (the same in N more files, e.g. a, b, c)".
+func (b *builder) collapseProblems() {
+	const examples = 3
+	type group struct {
+		first int
+		paths []string
+	}
+	groups := map[string]*group{}
+	var out []Problem
+	for _, p := range b.g.Problems {
+		if g, ok := groups[p.Error]; ok && p.Error != "" {
+			g.paths = append(g.paths, p.Path)
+			continue
+		}
+		groups[p.Error] = &group{first: len(out)}
+		out = append(out, p)
+	}
+	for _, g := range groups {
+		if n := len(g.paths); n > 0 {
+			ex := g.paths[:min(n, examples)]
+			more := ""
+			if n > examples {
+				more = ", …"
+			}
+			out[g.first].Error = cutText(out[g.first].Error + fmt.Sprintf(" (the same in %d more files, e.g. %s%s)", n, strings.Join(ex, ", "), more))
+		}
+	}
+	b.g.Problems = out
+}
+
+// closeProblems collapses identical problems and adds the count of the
+// problems not kept.
 func (b *builder) closeProblems() {
+	b.collapseProblems()
 	if b.extraProblems > 0 {
 		b.limitProblem("", fmt.Sprintf("%d more problems not listed (at most %d are kept)", b.extraProblems, MaxProblems))
 	}
@@ -469,11 +532,17 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		b.mu.Unlock()
 	case kindPod:
 		o, err := decodeObjectLean[corev1.Pod](data)
-		if err != nil {
-			return err
+		if err == nil && o.Name == "" {
+			err = fmt.Errorf("not a Pod object (no metadata.name)")
 		}
-		if o.Name == "" {
-			return fmt.Errorf("not a Pod object (no metadata.name)")
+		if err != nil {
+			// A per-pod file that does not decode (often a placeholder)
+			// is a problem only when its namespace's pods.yaml does not
+			// hold the pod: settled in finish.
+			b.mu.Lock()
+			b.podFileErrs = append(b.podFileErrs, podFileErr{k: k, pod: c.Pod, path: p, err: err.Error()})
+			b.mu.Unlock()
+			return nil
 		}
 		internAll(reflect.ValueOf(o).Elem())
 		b.mu.Lock()

@@ -45,6 +45,9 @@ func Build(g *parser.Gather, t *rules.Table, findings []rules.Finding, tool Tool
 	for _, ns := range h.NamespacesWithoutPods {
 		r.Gather.Health.NamespacesWithoutPods = append(r.Gather.Health.NamespacesWithoutPods, short(ns))
 	}
+	for _, ns := range h.NamespacesWithoutWorkloads {
+		r.Gather.Health.NamespacesWithoutWorkloads = append(r.Gather.Health.NamespacesWithoutWorkloads, short(ns))
+	}
 	if !g.CollectedAt.IsZero() {
 		t := g.CollectedAt.UTC()
 		r.Gather.CollectedAt = &t

@@ -129,8 +129,11 @@ type Layout struct {
 type Health struct {
 	MustGatherErrors      []string `json:"mustGatherErrors"`
 	NamespacesWithoutPods []string `json:"namespacesWithoutPods"`
-	PodsWithoutLogs       []string `json:"podsWithoutLogs"`
-	NodesWithoutLogs      []string `json:"nodesWithoutLogs"`
+	// NamespacesWithoutWorkloads have no pods.yaml and nothing that runs
+	// pods: normally empty namespaces, not a gap.
+	NamespacesWithoutWorkloads []string `json:"namespacesWithoutWorkloads,omitempty"`
+	PodsWithoutLogs            []string `json:"podsWithoutLogs"`
+	NodesWithoutLogs           []string `json:"nodesWithoutLogs"`
 }
 
 // Summary holds the counts a ticket comment starts with.

@@ -189,6 +189,27 @@ func (s *Store) Add(o *Object) {
 	}
 }
 
+// NamespacesOf returns the namespaces that hold at least one object of the
+// given kinds. Unlike List it also works before Freeze.
+func (s *Store) NamespacesOf(kinds ...Kind) map[string]bool {
+	out := map[string]bool{}
+	if s == nil {
+		return out
+	}
+	want := make(map[Kind]bool, len(kinds))
+	for _, k := range kinds {
+		want[k] = true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k := range s.objects {
+		if want[k.Kind] && k.Namespace != "" {
+			out[k.Namespace] = true
+		}
+	}
+	return out
+}
+
 // MarkGathered records that the gather holds the complete list of kind k in
 // namespace ns ("" for cluster-scoped kinds): a name not found there is absent.
 func (s *Store) MarkGathered(k Kind, ns string) {

@@ -76,6 +76,11 @@ func TestReleaseModules(t *testing.T) {
 		}
 	}
 	for _, v := range podstatus.PrinterReleases {
+		// The newest boundary release is checked by TestAgainstUpstream,
+		// whose k8s.io/kubernetes is that release or newer.
+		if v == podstatus.PrinterReleases[len(podstatus.PrinterReleases)-1] && !upstreamVersion.Less(v) {
+			continue
+		}
 		if !have[v] {
 			t.Errorf("boundary release %s has no module under releases/", v)
 		}
@@ -154,7 +159,16 @@ func comparePrinter(t *testing.T, bin string, v podstatus.Version, n int) {
 		ours := Ours(pods[i], now, v)
 		if up != ours {
 			diffs = append(diffs, difference{pods[i], up, ours})
-			kinds[fmt.Sprintf("%q (upstream) vs %q (ours)", up[1:3], ours[1:3])]++
+			switch {
+			case up[1] != ours[1]:
+				kinds[fmt.Sprintf("STATUS %s (upstream) vs %s (ours)", up[1], ours[1])]++
+			case up[0] != ours[0]:
+				kinds["READY"]++
+			case up[2] != ours[2]:
+				kinds["RESTARTS"]++
+			default:
+				kinds["AGE"]++
+			}
 		}
 	}
 	if i != n {
