@@ -328,11 +328,11 @@ func (b *builder) settleTime() {
 	// Several gathers of one cluster (an inspect taken after the
 	// must-gather): the gather time is that of the first, start and end.
 	if tops := b.unitTops(); len(roots) > 1 {
-		times := b.unitTimes(tops)
+		unitTime := b.unitTimes(tops)
 		first := ""
 		for _, root := range roots {
 			top := tops[root]
-			if t := times[top]; !t.IsZero() && (first == "" || t.Before(times[first])) {
+			if t := unitTime[top]; !t.IsZero() && (first == "" || t.Before(unitTime[first])) {
 				first = top
 			}
 		}

@@ -70,8 +70,11 @@ const maxGroupsPerPod = 64
 // Load reads the gather at input (a directory at or above one must-gather, or
 // an archive of it) in one sequential pass and returns the model. Unreadable or
 // malformed members become Problems; the run goes on. It returns ErrNotFound
-// when input does not exist, ErrNoGather when it holds no gather, and the
-// archive's error when the archive cannot be opened at all.
+// when input does not exist; a *NothingError (errors.Is ErrNoGather) and no
+// Gather when nothing analysable was read; the Gather and a
+// *SeveralGathersError when the input holds gathers that are not one
+// cluster (combine.go); and the archive's error when the archive cannot be
+// opened at all.
 func Load(ctx context.Context, input string) (*Gather, error) {
 	return LoadWith(ctx, input, Options{})
 }
