@@ -277,6 +277,9 @@ type nodeLogClass struct {
 	Within string `json:"within,omitempty"`
 	// Pattern keeps only groups whose text matches this regular expression.
 	Pattern string `json:"pattern,omitempty"`
+	// UnlessConditions skips nodes whose Node object has one of these
+	// conditions True (MemoryPressure, ...): a condition rule reports them.
+	UnlessConditions []string `json:"unlessConditions,omitempty"`
 
 	within  time.Duration
 	pattern *regexp.Regexp
@@ -301,6 +304,11 @@ func (m *nodeLogClass) validate() error {
 }
 
 func (m *nodeLogClass) matchNode(c *evalContext, n *parser.Node) []hit {
+	for _, cond := range n.Object.Status.Conditions {
+		if cond.Status == corev1.ConditionTrue && slices.Contains(m.UnlessConditions, string(cond.Type)) {
+			return nil
+		}
+	}
 	var ev []Evidence
 	count := 0
 	var first, last time.Time

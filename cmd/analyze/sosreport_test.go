@@ -1,7 +1,11 @@
 package main
 
 import (
+	"archive/tar"
+	"compress/gzip"
 	"encoding/json"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -132,4 +136,66 @@ func ruleIDs(r *report.Report) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// tarGz packs the folder dir into a .tar.gz under t.TempDir and returns its path.
+func tarGz(t *testing.T, dir string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), filepath.Base(dir)+".tar.gz")
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := gzip.NewWriter(f)
+	tw := tar.NewWriter(zw)
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(filepath.Dir(dir), p)
+		if err := tw.WriteHeader(&tar.Header{Name: filepath.ToSlash(rel), Mode: 0o644, Size: int64(len(data))}); err != nil {
+			return err
+		}
+		_, err = tw.Write(data)
+		return err
+	})
+	for _, c := range []io.Closer{tw, zw, f} {
+		if cerr := c.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Read from an archive in one pass, the node data gives the same pods and
+// findings as from the folder: crictl files and journals found by content
+// are opened as streams.
+func TestNodeDataFromArchive(t *testing.T) {
+	for _, dir := range []string{"sos/rhcos-master-unregistered/sosreport-localhost-2026-11-20-qzkfmtw", "journals/mg-odf-ceph-journals/must-gather.local.4402817733"} {
+		t.Run(dir, func(t *testing.T) {
+			folder := analyzeFixture(t, dir)
+			out := t.TempDir()
+			if code, _, stderr := run(t, "--format", "json", "-o", out, tarGz(t, filepath.Join("../../fixtures", dir))); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			data, err := os.ReadFile(filepath.Join(out, "report.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var archived report.Report
+			if err := json.Unmarshal(data, &archived); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(ruleIDs(folder), ruleIDs(&archived)) || len(folder.Pods) != len(archived.Pods) || len(folder.Findings) == 0 {
+				t.Errorf("folder: %d pods %v\narchive: %d pods %v", len(folder.Pods), ruleIDs(folder), len(archived.Pods), ruleIDs(&archived))
+			}
+		})
+	}
 }
