@@ -8,6 +8,8 @@ import (
 
 	"github.com/mgtriage/mgtriage/parser/openshift"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // finish joins what the pass collected: picks each namespace's pods (the list,
@@ -16,6 +18,7 @@ import (
 // of every pod, and ties events and logs to their pods.
 func (b *builder) finish() *Gather {
 	g := b.g
+	b.dropNestedCaptures()
 	g.Roots = sortedKeys(b.roots)
 	g.KubeletLogNodes = sortedKeys(b.logHosts)
 	b.settleTime()
@@ -265,11 +268,40 @@ func (b *builder) settleTime() {
 						latest = c.LastTransitionTime.Time
 					}
 				}
+				if t := latestContainerTime(&p.Object); t.After(latest) {
+					latest = t
+				}
 			}
 		}
 	}
 	b.g.CollectedAt = latest.UTC()
 	b.problem("timestamp", "no readable timestamp file: ages are measured from the latest event or condition time, "+latest.UTC().Format(time.RFC3339))
+}
+
+// latestContainerTime is the latest start or finish time in a pod's
+// container statuses (state and last state): a gather with no timestamp
+// file was taken after it.
+func latestContainerTime(p *corev1.Pod) time.Time {
+	var latest time.Time
+	later := func(t metav1.Time) {
+		if t.After(latest) {
+			latest = t.Time
+		}
+	}
+	for _, list := range [][]corev1.ContainerStatus{p.Status.InitContainerStatuses, p.Status.ContainerStatuses} {
+		for _, st := range list {
+			for _, s := range []corev1.ContainerState{st.State, st.LastTerminationState} {
+				if s.Running != nil {
+					later(s.Running.StartedAt)
+				}
+				if s.Terminated != nil {
+					later(s.Terminated.StartedAt)
+					later(s.Terminated.FinishedAt)
+				}
+			}
+		}
+	}
+	return latest
 }
 
 func (b *builder) podNodeLog(p *Pod) []*LogGroup {

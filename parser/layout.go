@@ -116,6 +116,8 @@ func (b *builder) settleLayouts() {
 		dir := strings.TrimSuffix(root, "/")
 		base := path.Base(dir)
 		switch {
+		case b.bundles[root] != "":
+			l.Kind = b.bundles[root]
 		case b.sosRoots[root]:
 			l.Kind = LayoutSosreport
 			l.Node = b.hostnames[dirKey(dir)]
@@ -137,6 +139,9 @@ func (b *builder) settleLayouts() {
 		g.Layouts = append(g.Layouts, l)
 	}
 	for k := range b.namespaces {
+		if b.bundles[strings.TrimSuffix(k.root, "conditional/")] != "" {
+			continue // an Insights archive's namespaces/ folders hold what its gatherers chose
+		}
 		if _, ok := b.listPods[k]; !ok && len(b.filePods[k]) == 0 {
 			g.Health.NamespacesWithoutPods = append(g.Health.NamespacesWithoutPods, k.root+"namespaces/"+k.ns)
 		}
@@ -157,12 +162,15 @@ func (b *builder) settleLayouts() {
 				started = true
 			}
 		}
-		if hasLogs && started && !logs[p.Key()] {
+		if hasLogs && started && !logs[p.Key()] && !filteredLayouts[b.bundles[rootOf(p.Source.Path)]] {
 			g.Health.PodsWithoutLogs = append(g.Health.PodsWithoutLogs, p.Key())
 		}
 	}
 	capList(&g.Health.PodsWithoutLogs)
 	for _, n := range g.Nodes {
+		if b.onlyBundles() {
+			break // archives and bundles carry no kubelet journals by design
+		}
 		if !b.logHosts[n.Object.Name] && !b.logHosts[shortHost(n.Object.Name)] {
 			g.Health.NodesWithoutLogs = append(g.Health.NodesWithoutLogs, n.Object.Name)
 		}
@@ -182,7 +190,10 @@ func capList(l *[]string) {
 
 // rootOf returns the gather root a path lies in ("" when none).
 func rootOf(p string) string {
-	r, _ := gatherRoot(p)
+	if r, ok := gatherRoot(p); ok {
+		return r
+	}
+	r, _, _ := bundleRoot(p)
 	return r
 }
 

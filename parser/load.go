@@ -159,8 +159,14 @@ func namespaceFolderInput(input string) (string, bool) {
 	if _, err := os.Stat(filepath.Join(input, "namespaces")); err == nil {
 		return input, false
 	}
-	for _, p := range []string{filepath.Join("core", "pods.yaml"), "pods"} {
-		if _, err := os.Stat(filepath.Join(input, p)); err == nil {
+	if _, err := os.Stat(filepath.Join(input, "core", "pods.yaml")); err == nil {
+		return filepath.Clean(input), true
+	}
+	// pods/<pod>/ folders; a pods/ folder of <name>.json files is a folder
+	// of pod captures (bundles.go).
+	entries, _ := os.ReadDir(filepath.Join(input, "pods"))
+	for _, e := range entries {
+		if e.IsDir() {
 			return filepath.Clean(input), true
 		}
 	}
@@ -206,6 +212,7 @@ type builder struct {
 	versions    map[string]string // folder → image version from its version file
 	hostnames   map[string]string // folder → host name of a sosreport
 	sosRoots    map[string]bool
+	bundles     map[string]string // root → layout of a gather that is not a must-gather (bundles.go)
 	mgMarkers   map[string]bool   // folders holding must-gather-only content (nodes/, host_service_logs/, ...)
 	known       map[string]*Pod   // root + "ns/name" → pod from a pods.yaml read earlier in the pass
 	rootCluster map[string]string // root → cluster ID from its ClusterVersion
@@ -243,6 +250,7 @@ func newBuilder(input string) *builder {
 		hostnames:   map[string]string{},
 		sosRoots:    map[string]bool{},
 		mgMarkers:   map[string]bool{},
+		bundles:     map[string]string{},
 		known:       map[string]*Pod{},
 		rootCluster: map[string]string{},
 		clusterIDs:  map[string]bool{},
@@ -310,8 +318,13 @@ func (b *builder) visit(m Member) error {
 	b.recordNamespace(m.Path)
 	b.recordMustGatherMarker(m.Path)
 	c := classify(m.Path)
+	b.recordBundle(m.Path)
 	if c.Kind == kindOther {
-		return nil
+		var layout string
+		if c, layout = classifyOther(m.Path); c.Kind == kindOther {
+			return nil
+		}
+		b.markFiltered(c, layout)
 	}
 	if b.seen[m.Path] {
 		return fmt.Errorf("appears more than once in the input: this later copy is skipped")
@@ -359,7 +372,8 @@ func (b *builder) visit(m Member) error {
 
 // heavyKinds are decoded by the worker pool while the pass goes on.
 var heavyKinds = map[fileKind]bool{kindPodList: true, kindPod: true, kindEventList: true, kindNode: true, kindNodeList: true, kindClusterOperators: true,
-	kindObjectList: true, kindObject: true, kindAlerts: true, kindEtcd: true}
+	kindObjectList: true, kindObject: true, kindAlerts: true, kindEtcd: true,
+	kindAnyEvents: true, kindClusterOperator: true, kindCaptureObjects: true}
 
 type decodeJob struct {
 	path  string
@@ -404,6 +418,8 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 	switch c.Kind {
 	case kindObjectList, kindObject:
 		errs = b.readObjects(p, c, data)
+	case kindAnyEvents, kindClusterOperator, kindCaptureObjects:
+		errs = b.decodeBundle(p, c, data)
 	case kindAlerts:
 		errs = errList(b.readAlerts(p, data))
 	case kindEtcd:

@@ -30,6 +30,10 @@ const (
 	kindEtcd       // etcd_info/*.json
 	kindObjectList // a list of any other kind: namespaces/<ns>/<group>/<resource>.yaml, cluster-scoped-resources/<group>/<resource>.yaml
 	kindObject     // one object of any other kind: .../<group>/<resource>/<name>.yaml
+
+	kindAnyEvents       // an event list, kubectl's or the Insights archive's trimmed form (bundles.go)
+	kindClusterOperator // one ClusterOperator object (Insights config/clusteroperator/<name>.json)
+	kindCaptureObjects  // a pod capture: a Pod or a PodList as `kubectl get -o json` writes it
 )
 
 // classified is a member's kind and the path parts that locate it: Root is the
@@ -47,6 +51,9 @@ type classified struct {
 	// Group and Resource name an object file's kind ("" for the core group),
 	// Name the object of a per-object file.
 	Group, Resource, Name string
+	// Filtered marks an object file of a source that holds only some
+	// objects of its kind (an Insights archive): a name not found proves nothing.
+	Filtered bool
 }
 
 // pathRules are tried in order; the literals each pattern requires are
@@ -169,7 +176,9 @@ func gatherRoot(p string) (string, bool) {
 			return "", true
 		}
 		if i := strings.Index(p, "/"+marker); i >= 0 {
-			return p[:i+1], true
+			// An Insights archive's conditional gatherer writes
+			// conditional/namespaces/...: the archive is the root.
+			return strings.TrimSuffix(p[:i+1], "conditional/"), true
 		}
 	}
 	return "", false

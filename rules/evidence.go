@@ -274,7 +274,36 @@ func containerStateText(cs containerRef) string {
 		fmt.Fprintf(&b, "; lastState terminated reason=%s exitCode=%d finishedAt=%s", t.Reason, t.ExitCode, fmtTime(t.FinishedAt.Time))
 	}
 	fmt.Fprintf(&b, "; ready=%v restartCount=%d image=%s", st.Ready, st.RestartCount, st.Image)
+	// Termination messages come last: a rule's cause pattern that runs to
+	// the end of the line then takes the message alone.
+	if t := st.State.Terminated; t != nil {
+		writeTerminationMessage(&b, "; termination message: ", t.Message)
+	}
+	if t := st.LastTerminationState.Terminated; t != nil {
+		writeTerminationMessage(&b, "; last termination message: ", t.Message)
+	}
 	return b.String()
+}
+
+// maxTerminationMessage bounds the termination message quoted in evidence.
+const maxTerminationMessage = 600
+
+// writeTerminationMessage adds a terminated state's message: the file the
+// container wrote to its terminationMessagePath, or with
+// terminationMessagePolicy FallbackToLogsOnError the last lines of its log
+// (the only log lines a gather without container logs holds). Lines are
+// joined with " | " and the text is cut to maxTerminationMessage bytes.
+func writeTerminationMessage(b *strings.Builder, label, msg string) {
+	msg = strings.TrimSpace(msg)
+	if msg == "" {
+		return
+	}
+	msg = strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", " | ")), " ")
+	if len(msg) > maxTerminationMessage {
+		msg = strings.ToValidUTF8(msg[:maxTerminationMessage], "") + "…"
+	}
+	b.WriteString(label)
+	b.WriteString(msg)
 }
 
 func (c *evalContext) statusEvidence(p *parser.Pod, text string) Evidence {

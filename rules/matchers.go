@@ -24,7 +24,7 @@ var varNames = []string{
 	"LastExitCode", "LastSignal", "LastFinished", "Limit", "Request", "Probe",
 	"ProbeSettings", "Cause", "Reasons", "Owner", "Stage", "ExitMeaning",
 	"LastExitMeaning", "BackOff", "Overdue", "LogTail", "Decided", "Fix", "Unchecked", "Workload", "Pods",
-	"Alert", "Severity", "Since", "Count", "About", "Pool",
+	"Alert", "Severity", "Since", "Count", "About", "Pool", "HostPorts",
 }
 
 // VarNames lists the template variables, for the rule reference.
@@ -325,10 +325,36 @@ func (m *podUnschedulable) match(c *evalContext, p *parser.Pod) []hit {
 	h.Vars["Message"] = msg
 	h.Vars["Reasons"] = strings.Join(SchedulingReasons(msg), "; ")
 	h.Vars["Request"] = podRequests(&p.Object)
+	h.Vars["HostPorts"] = hostPorts(&p.Object.Spec)
 	h.Evidence = append(h.Evidence, c.statusEvidence(p, "condition PodScheduled=False reason=Unschedulable: "+msg))
 	h.Evidence = append(h.Evidence, events...)
 	h.Evidence = append(h.Evidence, c.claimEvidence(p)...)
 	return []hit{h}
+}
+
+// hostPorts lists the node ports a pod needs free on its node, as
+// "80/TCP, 443/TCP": every hostPort of its containers, and with hostNetwork
+// every containerPort (the pod binds them on the node itself). "" when none.
+func hostPorts(spec *corev1.PodSpec) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range spec.Containers {
+		for _, port := range c.Ports {
+			n := port.HostPort
+			if n == 0 && spec.HostNetwork {
+				n = port.ContainerPort
+			}
+			proto := string(port.Protocol)
+			if proto == "" {
+				proto = "TCP"
+			}
+			if s := fmt.Sprintf("%d/%s", n, proto); n > 0 && !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // podStatus fires for pods whose kubectl STATUS is one of Statuses or whose
