@@ -53,7 +53,26 @@ func bundleRoot(p string) (root, layout string, ok bool) {
 		}
 		return p[:i], m.layout, true
 	}
+	// The other config/<folder>/ files of an Insights archive.
+	if i := markerIndex(p, "config/"); i >= 0 {
+		if m := insightsObjectRe.FindStringSubmatch(p[i:]); m != nil && insightsDir(m[2]) {
+			return bundleRoot(p[:i] + "config/id")
+		}
+	}
 	return "", "", false
+}
+
+// insightsDir reports whether dir (below config/) holds objects the reader
+// maps (see insightsObjectDirs), with or without a namespace folder.
+func insightsDir(dir string) bool {
+	if _, ok := insightsObjectDirs[dir]; ok {
+		return true
+	}
+	if i := strings.LastIndex(dir, "/"); i > 0 {
+		d, ok := insightsObjectDirs[dir[:i]]
+		return ok && d.namespaced
+	}
+	return false
 }
 
 // markerIndex returns where marker starts in p as whole path elements (at

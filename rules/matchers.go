@@ -208,8 +208,11 @@ func (m *containerTerminated) match(c *evalContext, p *parser.Pod) []hit {
 		h.Vars["Reason"] = t.Reason
 		h.Vars["ExitCode"] = fmt.Sprint(t.ExitCode)
 		h.Vars["ExitMeaning"] = podstatus.ExitMeaning(t.ExitCode, t.Signal, t.Reason)
-		h.Evidence = append(h.Evidence, c.statusEvidence(p, fmt.Sprintf("%s %s %s.terminated: reason=%s exitCode=%d finishedAt=%s; restartCount=%d; resources: %s",
-			cs.Kind, cs.Name, which, t.Reason, t.ExitCode, fmtTime(t.FinishedAt.Time), cs.Status.RestartCount, resourcesText(cs.Spec))))
+		var text strings.Builder
+		fmt.Fprintf(&text, "%s %s %s.terminated: reason=%s exitCode=%d finishedAt=%s; restartCount=%d; resources: %s",
+			cs.Kind, cs.Name, which, t.Reason, t.ExitCode, fmtTime(t.FinishedAt.Time), cs.Status.RestartCount, resourcesText(cs.Spec))
+		writeTerminationMessage(&text, "; termination message: ", t.Message)
+		h.Evidence = append(h.Evidence, c.statusEvidence(p, text.String()))
 		h.Evidence = append(h.Evidence, c.containerEvidence(p, cs, false)...)
 		if m.Logs {
 			h.Evidence = append(h.Evidence, c.logEvidence(p, cs.Name, &h)...)
