@@ -38,6 +38,14 @@ var filteredLayouts = map[string]bool{LayoutInsights: true, LayoutPodCaptures: t
 // false when p is not a member of one. Paths inside a must-gather's
 // namespaces/ or cluster-scoped-resources/, or a sosreport, never are.
 func bundleRoot(p string) (root, layout string, ok bool) {
+	if r, ok := installRoot(p); ok {
+		for _, foreign := range []string{"namespaces/", "cluster-scoped-resources/", "sos_commands/"} {
+			if strings.Contains(r, foreign) {
+				return "", "", false
+			}
+		}
+		return r, LayoutInstallBundle, true
+	}
 	for _, m := range bundleMarkers {
 		i := markerIndex(p, m.marker)
 		if i < 0 || m.whole && len(p) != i+len(m.marker) {
@@ -191,6 +199,8 @@ func classifyBundle(p, layout string) classified {
 		return classifyInsights(p)
 	case LayoutSupportBundle:
 		return classifySupportBundle(p)
+	case LayoutInstallBundle:
+		return classifyInstall(p)
 	case LayoutPodCaptures:
 		if m := capturePodsRe.FindStringSubmatch(p); m != nil {
 			return classified{Kind: kindCaptureObjects, Root: m[1]}
@@ -397,6 +407,9 @@ func (b *builder) recordBundle(p string) {
 		return
 	}
 	b.roots[root] = true
+	if layout == LayoutInstallBundle {
+		b.installBundle(root)
+	}
 	if old := b.bundles[root]; old == "" || layoutRank[layout] < layoutRank[old] {
 		b.bundles[root] = layout
 	}
@@ -404,7 +417,7 @@ func (b *builder) recordBundle(p string) {
 
 // layoutRank orders the bundle layouts when one root shows markers of
 // several: an Insights archive may hold a pods/ folder of its own.
-var layoutRank = map[string]int{LayoutInsights: 0, LayoutSupportBundle: 1, LayoutPodCaptures: 2}
+var layoutRank = map[string]int{LayoutInstallBundle: 0, LayoutInsights: 1, LayoutSupportBundle: 2, LayoutPodCaptures: 3}
 
 // markFiltered records that the source of c lists only some objects of its
 // kind: pods of an Insights archive or of pod captures, and the objects of

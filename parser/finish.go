@@ -94,6 +94,7 @@ func (b *builder) finish() *Gather {
 		crashLoopSince(p)
 	}
 	b.settleLayouts()
+	b.settleInstall()
 	b.indexModel(g)
 	return g
 }
@@ -146,7 +147,7 @@ func (b *builder) settleLogYears() {
 		return
 	}
 	fix := func(t time.Time) time.Time {
-		if t.Year() != 1 {
+		if t.Year() != 1 || t.IsZero() {
 			return t
 		}
 		year := ref.Year()
@@ -154,6 +155,11 @@ func (b *builder) settleLogYears() {
 			year--
 		}
 		return t.AddDate(year-1, 0, 0)
+	}
+	for _, ib := range b.installs {
+		for i := range ib.Steps {
+			ib.Steps[i].First, ib.Steps[i].Last = fix(ib.Steps[i].First), fix(ib.Steps[i].Last)
+		}
 	}
 	for _, m := range []map[string]map[string]*LogGroup{b.nodeLog, b.hostLog} {
 		for _, groups := range m {
@@ -255,6 +261,9 @@ func (b *builder) settleTime() {
 		return
 	}
 	latest := b.dedup.latest // per-pod files not decoded as duplicates
+	if b.installLatest.After(latest) {
+		latest = b.installLatest
+	}
 	for _, e := range b.g.Events {
 		if e.When.After(latest) {
 			latest = e.When
@@ -275,7 +284,7 @@ func (b *builder) settleTime() {
 		}
 	}
 	b.g.CollectedAt = latest.UTC()
-	b.problem("timestamp", "no readable timestamp file: ages are measured from the latest event or condition time, "+latest.UTC().Format(time.RFC3339))
+	b.problem("timestamp", "no readable timestamp file: ages are measured from the latest time the gather shows (events, conditions, container states), "+latest.UTC().Format(time.RFC3339))
 }
 
 // latestContainerTime is the latest start or finish time in a pod's

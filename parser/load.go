@@ -24,7 +24,7 @@ import (
 
 // ErrNoGather is returned by Load when the input holds no must-gather: no
 // namespaces/ and no cluster-scoped-resources/ folder anywhere in it.
-var ErrNoGather = errors.New("no must-gather found: looked for namespaces/ or cluster-scoped-resources/ folders")
+var ErrNoGather = errors.New("no must-gather found: looked for a must-gather or inspect (namespaces/, cluster-scoped-resources/), a sosreport (sos_commands/), an Insights archive (config/pod/, config/node/), a support bundle (cluster-resources/), pod captures (pods/*.json) and an install log bundle (log-bundle-*/ with bootstrap/journals/, resources/)")
 
 // MaxObjectFileBytes bounds one YAML/JSON file read into memory; a larger file
 // becomes a Problem and is skipped (before it is read, when its size is
@@ -41,7 +41,8 @@ const MaxPods = 50_000
 const MaxLogBytes = 4 << 30
 
 // logKinds are the members streamed line by line rather than decoded whole.
-var logKinds = map[fileKind]bool{kindContainerLog: true, kindServiceLog: true, kindNodeKubeletLog: true}
+var logKinds = map[fileKind]bool{kindContainerLog: true, kindServiceLog: true, kindNodeKubeletLog: true,
+	kindInstallText: true, kindInstallContainerLog: true}
 
 // limitedReader stops after left bytes and remembers that it did.
 type limitedReader struct {
@@ -228,6 +229,9 @@ type builder struct {
 	logCapNoted   bool
 	extraProblems int // problems over MaxProblems, not kept
 
+	installs      map[string]*InstallBundle // root → install log bundle (installbundle.go)
+	installLatest time.Time                 // latest time of the bundles' crictl inspect files
+
 	objects     *store.Store
 	decodeKinds map[store.Kind]bool // nil: every typed kind
 	dedup       podDedup            // per-pod files that repeat a pods.yaml item
@@ -349,6 +353,10 @@ func (b *builder) visit(m Member) error {
 		err = b.readContainerLog(m.Path, c, lr)
 	case kindServiceLog, kindNodeKubeletLog:
 		err = b.readNodeLog(m.Path, c, lr)
+	case kindInstallText:
+		err = b.readInstallText(m.Path, c, lr)
+	case kindInstallContainerLog:
+		err = b.readInstallContainerLog(m.Path, c, lr)
 	}
 	if logKinds[c.Kind] {
 		var limit *LimitError
@@ -373,7 +381,7 @@ func (b *builder) visit(m Member) error {
 // heavyKinds are decoded by the worker pool while the pass goes on.
 var heavyKinds = map[fileKind]bool{kindPodList: true, kindPod: true, kindEventList: true, kindNode: true, kindNodeList: true, kindClusterOperators: true,
 	kindObjectList: true, kindObject: true, kindAlerts: true, kindEtcd: true,
-	kindAnyEvents: true, kindClusterOperator: true, kindCaptureObjects: true}
+	kindAnyEvents: true, kindClusterOperator: true, kindCaptureObjects: true, kindInstallResource: true, kindInstallInspect: true}
 
 type decodeJob struct {
 	path  string
@@ -420,6 +428,10 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		errs = b.readObjects(p, c, data)
 	case kindAnyEvents, kindClusterOperator, kindCaptureObjects:
 		errs = b.decodeBundle(p, c, data)
+	case kindInstallResource:
+		errs = b.readInstallResource(p, c, data)
+	case kindInstallInspect:
+		b.readInstallInspect(data)
 	case kindAlerts:
 		errs = errList(b.readAlerts(p, data))
 	case kindEtcd:

@@ -50,6 +50,10 @@ type Gather struct {
 	Alerts []Alert
 	Etcd   *EtcdHealth
 
+	// Installs are the install log bundles of the input (openshift-install
+	// gather bootstrap), with the steps their journals show.
+	Installs []*InstallBundle
+
 	// Objects indexes every object of the gather (pods and nodes included)
 	// by kind, namespace, name and UID, with its coverage; see package store.
 	Objects *store.Store

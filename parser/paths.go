@@ -34,6 +34,11 @@ const (
 	kindAnyEvents       // an event list, kubectl's or the Insights archive's trimmed form (bundles.go)
 	kindClusterOperator // one ClusterOperator object (Insights config/clusteroperator/<name>.json)
 	kindCaptureObjects  // a pod capture: a Pod or a PodList as `kubectl get -o json` writes it
+
+	kindInstallText         // a journal (other than kubelet/CRI-O) or text file of an install log bundle (installbundle.go)
+	kindInstallContainerLog // bootstrap/containers/<name>-<id>.log of an install log bundle
+	kindInstallResource     // resources/<name>.json|list of an install log bundle
+	kindInstallInspect      // bootstrap/containers/<name>-<id>.inspect (crictl inspect JSON)
 )
 
 // classified is a member's kind and the path parts that locate it: Root is the

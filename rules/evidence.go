@@ -32,6 +32,8 @@ type evalContext struct {
 	// alerts and etcd are the gather's cluster-level signals.
 	alerts []parser.Alert
 	etcd   *parser.EtcdHealth
+	// installs are the install log bundles of the input.
+	installs []*parser.InstallBundle
 	// workloadList and eventsByObject are built on first use (workloads.go).
 	workloadList   []*workloadRef
 	eventsByObject map[string][]*parser.Event
@@ -39,7 +41,7 @@ type evalContext struct {
 
 func newEvalContext(g *parser.Gather) *evalContext {
 	c := &evalContext{now: g.CollectedAt, kubeletLogs: map[string]bool{}, nodeLog: map[string][]*parser.LogGroup{}, events: g.Events,
-		alerts: g.Alerts, etcd: g.Etcd,
+		alerts: g.Alerts, etcd: g.Etcd, installs: g.Installs,
 		nodeEvents: map[string][]*parser.Event{}, store: g.Objects, joinCache: map[string]joinResult{}, pods: map[string]*parser.Pod{}}
 	for _, p := range g.Pods {
 		c.pods[string(p.Object.UID)+"/"+p.Key()] = p

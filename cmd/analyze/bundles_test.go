@@ -89,6 +89,11 @@ func TestBundleFixtures(t *testing.T) {
 			{"image-pull-x509", "web-5f7d8c9b6-p4m2n", []string{"x509: certificate signed by unknown authority"}},
 			{"container-oom-killed", "reindex-28990080-7tq2d", []string{"128mi", "reindex.log"}},
 		}},
+		{"install-log-bundle", "install log bundle", []bundleFinding{
+			{"install-api-never-up", "log-bundle-20261120085830", []string{"never answered", "all 20 files", "bootstrap/journals/bootkube.log",
+				"still waiting for the kubernetes api", "timed out waiting for the condition", "bootkube.service: main process exited"}},
+			{"install-etcd-not-forming", "log-bundle-20261120085830", []string{"localhost:2379 is unhealthy", "x509: certificate has expired or is not yet valid"}},
+		}},
 		{"pod-captures", "pod captures", []bundleFinding{
 			{"unschedulable-insufficient-resources", "trainer-0", []string{"nvidia.com/gpu"}},
 			{"unschedulable-untolerated-taint", "ledger-7c9d8e6f5-2hk4j", []string{"disktype"}},
@@ -102,6 +107,14 @@ func TestBundleFixtures(t *testing.T) {
 				t.Errorf("layouts %v, want [%s]", got, tc.layout)
 			}
 			checkBundleFindings(t, rep, tc.want)
+			if tc.dir == "install-log-bundle" {
+				// An empty masters.list says nothing when the API never answered.
+				for _, f := range rep["findings"].([]any) {
+					if id := f.(map[string]any)["ruleId"]; id == "install-masters-not-joined" {
+						t.Errorf("%s fired although the API never answered", id)
+					}
+				}
+			}
 		})
 	}
 }

@@ -133,7 +133,7 @@ func TestAnalyzeUsageErrors(t *testing.T) {
 	}{
 		{"no path", nil, "accepts 1 arg"},
 		{"missing path", []string{filepath.Join(empty, "nope")}, "no such file or directory"},
-		{"folder without a gather", []string{empty}, "no must-gather found: looked for namespaces/ or cluster-scoped-resources/"},
+		{"folder without a gather", []string{empty}, "no must-gather found: looked for a must-gather or inspect (namespaces/, cluster-scoped-resources/)"},
 		{"bad format", []string{"--format", "pdf", empty}, "--format \"pdf\""},
 		{"bad fail-on", []string{"--fail-on", "urgent", empty}, "--fail-on \"urgent\""},
 		{"unknown flag", []string{"--frobnicate", empty}, "unknown flag"},
