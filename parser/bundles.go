@@ -491,3 +491,43 @@ func (b *builder) onlyBundles() bool {
 	}
 	return len(b.roots) > 0
 }
+
+// Distributions of Gather.Distribution.
+const (
+	DistributionOpenShift  = "OpenShift"
+	DistributionKubernetes = "Kubernetes"
+)
+
+// settleDistribution decides whether the gather comes from OpenShift: a
+// ClusterVersion, a layout only OpenShift writes (must-gather, inspect,
+// Insights archive, install log bundle) or an RHCOS node says so; a support
+// bundle, pod captures or sosreport without any of these is vanilla
+// Kubernetes. ContainerRuntime is the runtime most nodes report.
+func (b *builder) settleDistribution() {
+	g := b.g
+	runtimes := map[string]int{}
+	openshift := g.ClusterVersion != ""
+	for _, n := range g.Nodes {
+		if rt, _, ok := strings.Cut(n.Object.Status.NodeInfo.ContainerRuntimeVersion, "://"); ok && rt != "" {
+			runtimes[rt]++
+		}
+		if _, ok := n.Object.Labels["node.openshift.io/os_id"]; ok {
+			openshift = true
+		}
+	}
+	for _, l := range g.Layouts {
+		switch l.Kind {
+		case LayoutMustGather, LayoutInspect, LayoutNamespace, LayoutInsights, LayoutInstallBundle:
+			openshift = true
+		}
+	}
+	g.Distribution = DistributionKubernetes
+	if openshift {
+		g.Distribution = DistributionOpenShift
+	}
+	for _, rt := range sortedKeys(runtimes) {
+		if runtimes[rt] > runtimes[g.ContainerRuntime] {
+			g.ContainerRuntime = rt
+		}
+	}
+}

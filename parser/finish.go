@@ -95,6 +95,7 @@ func (b *builder) finish() *Gather {
 	}
 	b.settleLayouts()
 	b.settleInstall()
+	b.settleDistribution()
 	b.indexModel(g)
 	return g
 }

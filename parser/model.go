@@ -34,8 +34,15 @@ type Gather struct {
 	// every AGE and "ago".
 	CollectedAt, FinishedAt time.Time
 
-	ClusterVersion    string
-	ClusterID         string
+	ClusterVersion string
+	ClusterID      string
+	// Distribution is DistributionOpenShift or DistributionKubernetes: what
+	// the gather comes from, for the words and commands of the report (oc or
+	// kubectl). ContainerRuntime is the runtime most nodes report ("cri-o",
+	// "containerd", "docker"; "" when no node says).
+	Distribution     string
+	ContainerRuntime string
+
 	Platform          string
 	KubernetesVersion string // from the nodes' kubeletVersion, e.g. "v1.22.0-rc.0+75ee307"
 

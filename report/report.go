@@ -81,10 +81,13 @@ type Gather struct {
 	FinishedAt        *time.Time `json:"finishedAt,omitempty"`
 	ClusterVersion    string     `json:"clusterVersion,omitempty" redact:"keep"`
 	KubernetesVersion string     `json:"kubernetesVersion,omitempty" redact:"keep"`
-	ClusterID         string     `json:"clusterID,omitempty" redact:"keep"`
-	Platform          string     `json:"platform,omitempty" redact:"keep"`
-	Files             int        `json:"files"`
-	Bytes             int64      `json:"bytes"`
+	// Distribution is "OpenShift" or "Kubernetes" (a vanilla-Kubernetes
+	// support bundle or pod captures); "" in reports of older versions.
+	Distribution string `json:"distribution,omitempty" redact:"keep"`
+	ClusterID    string `json:"clusterID,omitempty" redact:"keep"`
+	Platform     string `json:"platform,omitempty" redact:"keep"`
+	Files        int    `json:"files"`
+	Bytes        int64  `json:"bytes"`
 	// Layouts says what kind of gather each root is.
 	Layouts []Layout `json:"layouts"`
 	// Health lists what the gather itself lacks.

@@ -98,7 +98,7 @@ func TestBundleFixtures(t *testing.T) {
 			{"unschedulable-insufficient-resources", "trainer-0", []string{"nvidia.com/gpu"}},
 			{"unschedulable-untolerated-taint", "ledger-7c9d8e6f5-2hk4j", []string{"disktype"}},
 			{"volume-missing-secret-or-configmap", "backup-agent-x2k9d", []string{`secret \"backup-creds\" not found`}},
-			{"container-command-not-found", "report-gen-6f5e4d3c2-wq7rt", []string{"/app/run-report"}},
+			{"container-command-not-found", "report-gen-6f5e4d3c2-wq7rt", []string{"/app/run-report", "containerd cannot start", "`kubectl -n ops get pod"}},
 		}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
@@ -107,6 +107,18 @@ func TestBundleFixtures(t *testing.T) {
 				t.Errorf("layouts %v, want [%s]", got, tc.layout)
 			}
 			checkBundleFindings(t, rep, tc.want)
+			// Vocabulary follows the source: kubectl for vanilla Kubernetes.
+			g := rep["gather"].(map[string]any)
+			vanilla := tc.dir == "support-bundle" || tc.dir == "pod-captures"
+			if want := map[bool]string{true: "Kubernetes", false: "OpenShift"}[vanilla]; g["distribution"] != want {
+				t.Errorf("distribution %v, want %s", g["distribution"], want)
+			}
+			for _, f := range rep["findings"].([]any) {
+				raw, _ := json.Marshal(f.(map[string]any)["remediation"])
+				if vanilla && strings.Contains(string(raw), "`oc ") {
+					t.Errorf("remediation of %v: %s", f.(map[string]any)["ruleId"], raw)
+				}
+			}
 			if tc.dir == "install-log-bundle" {
 				// An empty masters.list says nothing when the API never answered.
 				for _, f := range rep["findings"].([]any) {
