@@ -368,6 +368,12 @@ func (b *builder) decodeBundle(p string, c classified, data []byte) []error {
 				if o.Name == "" || o.Kind != "" && o.Kind != "Pod" {
 					return true
 				}
+				if b.podCount.Add(1) > MaxPods {
+					b.podLimitOnce.Do(func() {
+						b.problem(p, fmt.Sprintf("more than %d pods in the gather: the pods beyond the limit are not analysed", MaxPods))
+					})
+					return false
+				}
 				internAll(reflect.ValueOf(o).Elem())
 				pods = append(pods, &Pod{Object: *o, Source: Source{Path: p, Line: line}, partial: partial})
 				return true
