@@ -108,6 +108,13 @@ var usedLabels = []struct {
 	{kindSosVersion, "Kubernetes version output"},
 	{kindSosManifest, "sosreport manifests"},
 	{kindSniffedJournal, "node journals (found by content)"},
+	{kindAnyEvents, "event lists (Insights or kubectl form)"},
+	{kindClusterOperator, "ClusterOperator files"},
+	{kindCaptureObjects, "pod captures (kubectl get -o json)"},
+	{kindInstallText, "install log bundle journals and text"},
+	{kindInstallContainerLog, "install log bundle container logs"},
+	{kindInstallResource, "install log bundle resources"},
+	{kindInstallInspect, "install log bundle container inspect JSON"},
 }
 
 // countMember counts a member as used, or by its folder for settleCoverage
@@ -342,7 +349,12 @@ var KnownLayouts = []string{
 	"must-gather (oc adm must-gather): <image folder>/namespaces/<ns>/core/pods.yaml, events.yaml, cluster-scoped-resources/, host_service_logs/, nodes/<node>/, timestamp",
 	"inspect (oc adm inspect): namespaces/<ns>/core/*.yaml, namespaces/<ns>/pods/<pod>/, cluster-scoped-resources/",
 	"namespace folder: one namespaces/<ns> folder given as PATH (core/pods.yaml or pods/)",
-	"sosreport (sos report on a node): sos_commands/kubernetes/ kubectl JSON lists, sos_commands/*/journalctl_*, hostname, date",
+	"sosreport (sos report on a node): sos_commands/kubernetes/ kubectl JSON lists, sos_commands/crio/crictl_*, sos_commands/*/journalctl_*, hostname, date",
+	"Insights Operator archive: config/pod/<ns>/<pod>.json, config/node/, events/<ns>.json",
+	"support bundle (troubleshoot.sh): cluster-resources/pods/<ns>.json, cluster-resources/events/, cluster-resources/nodes.json, pod logs",
+	"pod captures (kubectl get -o json): pods/*.json, events/*.json, nodes.json",
+	"install log bundle (openshift-install gather bootstrap): log-bundle-*/bootstrap/journals/, bootstrap/containers/, control-plane/<ip>/, resources/*.json",
+	"node journals anywhere (journalctl short output, found by content): ceph_logs/journal_<node>/, nodes/<node>/*_logs_kubelet.gz, host_service_logs/",
 }
 
 func (e *NothingError) Is(target error) bool { return target == ErrNoGather }

@@ -185,6 +185,13 @@ func TestEveryMemberKindHasACoverageLabel(t *testing.T) {
 			t.Errorf("member kind %d (path rule %s) has no label in usedLabels: its files would count as \"other files read\"", r.kind, r.re)
 		}
 	}
+	// Kinds given by content or by the readers of other layouts (bundles.go,
+	// installbundle.go), not by a path rule.
+	for k := kindOther + 1; k <= kindInstallInspect; k++ {
+		if !labelled[k] {
+			t.Errorf("member kind %d has no label in usedLabels", k)
+		}
+	}
 }
 
 // Journals recognised by their content count as read, not as unused files of

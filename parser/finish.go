@@ -16,6 +16,7 @@ import (
 // of every pod, and ties events and logs to their pods.
 func (b *builder) finish() *Gather {
 	g := b.g
+	b.dropNestedCaptures()
 	g.Roots = sortedKeys(b.roots)
 	g.KubeletLogNodes = sortedKeys(b.logHosts)
 	b.settleSos()
@@ -110,6 +111,8 @@ func (b *builder) finish() *Gather {
 	}
 	g.JournalNodes = b.journalNodes(g)
 	b.settleLayouts()
+	b.settleInstall()
+	b.settleDistribution()
 	b.indexModel(g)
 	b.settleCoverage(g)
 	g.Coverage.JournalLines = b.journalLines
@@ -197,7 +200,7 @@ func (b *builder) settleLogYears() {
 		return
 	}
 	fix := func(t time.Time) time.Time {
-		if t.Year() != 1 {
+		if t.Year() != 1 || t.IsZero() {
 			return t
 		}
 		year := ref.Year()
@@ -205,6 +208,11 @@ func (b *builder) settleLogYears() {
 			year--
 		}
 		return t.AddDate(year-1, 0, 0)
+	}
+	for _, ib := range b.installs {
+		for i := range ib.Steps {
+			ib.Steps[i].First, ib.Steps[i].Last = fix(ib.Steps[i].First), fix(ib.Steps[i].Last)
+		}
 	}
 	for _, m := range []map[string]map[string]*LogGroup{b.nodeLog, b.hostLog} {
 		for _, groups := range m {
@@ -370,6 +378,7 @@ func (b *builder) settleTime() {
 	}
 	var c timeCandidates
 	c.add("pod condition", b.dedup.latest) // per-pod files not decoded as duplicates
+	c.add("install bundle container", b.installLatest)
 	for _, e := range b.g.Events {
 		c.add("event", e.When)
 		c.add("event", e.Object.FirstTimestamp.Time)

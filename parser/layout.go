@@ -149,6 +149,8 @@ func (b *builder) settleLayouts() {
 		dir := strings.TrimSuffix(root, "/")
 		base := path.Base(dir)
 		switch {
+		case b.bundles[root] != "":
+			l.Kind = b.bundles[root]
 		case b.sosRoots[root]:
 			l.Kind = LayoutSosreport
 			l.Node = b.hostnames[dirKey(dir)]
@@ -171,6 +173,9 @@ func (b *builder) settleLayouts() {
 	}
 	expects := b.namespacesExpectingPods()
 	for k := range b.namespaces {
+		if b.bundles[strings.TrimSuffix(k.root, "conditional/")] != "" {
+			continue // an Insights archive's namespaces/ folders hold what its gatherers chose
+		}
 		if _, ok := b.listPods[k]; ok || len(b.filePods[k]) > 0 {
 			continue
 		}
@@ -202,12 +207,15 @@ func (b *builder) settleLayouts() {
 				started = true
 			}
 		}
-		if hasLogs && started && !logs[p.Key()] {
+		if hasLogs && started && !logs[p.Key()] && !filteredLayouts[b.bundles[rootOf(p.Source.Path)]] {
 			g.Health.PodsWithoutLogs = append(g.Health.PodsWithoutLogs, p.Key())
 		}
 	}
 	capList(&g.Health.PodsWithoutLogs)
 	for _, n := range g.Nodes {
+		if b.onlyBundles() {
+			break // archives and bundles carry no kubelet journals by design
+		}
 		if !b.logHosts[n.Object.Name] && !b.logHosts[shortHost(n.Object.Name)] {
 			g.Health.NodesWithoutLogs = append(g.Health.NodesWithoutLogs, n.Object.Name)
 		}
@@ -227,7 +235,10 @@ func capList(l *[]string) {
 
 // rootOf returns the gather root a path lies in ("" when none).
 func rootOf(p string) string {
-	r, _ := gatherRoot(p)
+	if r, ok := gatherRoot(p); ok {
+		return r
+	}
+	r, _, _ := bundleRoot(p)
 	return r
 }
 

@@ -42,7 +42,8 @@ const MaxPods = 50_000
 const MaxLogBytes = 4 << 30
 
 // logKinds are the members streamed line by line rather than decoded whole.
-var logKinds = map[fileKind]bool{kindContainerLog: true, kindServiceLog: true, kindNodeKubeletLog: true}
+var logKinds = map[fileKind]bool{kindContainerLog: true, kindServiceLog: true, kindNodeKubeletLog: true,
+	kindInstallText: true, kindInstallContainerLog: true}
 
 // limitedReader stops after left bytes and remembers that it did.
 type limitedReader struct {
@@ -166,8 +167,14 @@ func namespaceFolderInput(input string) (string, bool) {
 	if _, err := os.Stat(filepath.Join(input, "namespaces")); err == nil {
 		return input, false
 	}
-	for _, p := range []string{filepath.Join("core", "pods.yaml"), "pods"} {
-		if _, err := os.Stat(filepath.Join(input, p)); err == nil {
+	if _, err := os.Stat(filepath.Join(input, "core", "pods.yaml")); err == nil {
+		return filepath.Clean(input), true
+	}
+	// pods/<pod>/ folders; a pods/ folder of <name>.json files is a folder
+	// of pod captures (bundles.go).
+	entries, _ := os.ReadDir(filepath.Join(input, "pods"))
+	for _, e := range entries {
+		if e.IsDir() {
 			return filepath.Clean(input), true
 		}
 	}
@@ -213,6 +220,7 @@ type builder struct {
 	versions    map[string]string // folder → image version from its version file
 	hostnames   map[string]string // folder → host name of a sosreport
 	sosRoots    map[string]bool
+	bundles     map[string]string // root → layout of a gather that is not a must-gather (bundles.go)
 	mgMarkers   map[string]bool   // folders holding must-gather-only content (nodes/, host_service_logs/, ...)
 	known       map[string]*Pod   // root + "ns/name" → pod from a pods.yaml read earlier in the pass
 	rootCluster map[string]string // root → cluster ID from its ClusterVersion
@@ -235,6 +243,9 @@ type builder struct {
 	keptLogBytes  int64           // text of container-log tails kept so far
 	logCapNoted   bool
 	extraProblems int // problems over MaxProblems, not kept
+
+	installs      map[string]*InstallBundle // root → install log bundle (installbundle.go)
+	installLatest time.Time                 // latest time of the bundles' crictl inspect files
 
 	objects     *store.Store
 	decodeKinds map[store.Kind]bool // nil: every typed kind
@@ -270,6 +281,7 @@ func newBuilder(input string) *builder {
 		hostnames:   map[string]string{},
 		sosRoots:    map[string]bool{},
 		mgMarkers:   map[string]bool{},
+		bundles:     map[string]string{},
 		known:       map[string]*Pod{},
 		rootCluster: map[string]string{},
 		clusterIDs:  map[string]bool{},
@@ -403,6 +415,13 @@ func (b *builder) visit(m Member) error {
 	b.recordNamespace(m.Path)
 	b.recordMustGatherMarker(m.Path)
 	c := classify(m.Path)
+	b.recordBundle(m.Path)
+	if c.Kind == kindOther {
+		var layout string
+		if c, layout = classifyOther(m.Path); c.Kind != kindOther {
+			b.markFiltered(c, layout)
+		}
+	}
 	b.countMember(m.Path, c.Kind)
 	if c.Kind == kindOther {
 		if journalCandidate(m.Path) {
@@ -433,6 +452,10 @@ func (b *builder) visit(m Member) error {
 		err = b.readContainerLog(m.Path, c, lr)
 	case kindServiceLog, kindNodeKubeletLog:
 		err = b.readNodeLog(m.Path, c, lr)
+	case kindInstallText:
+		err = b.readInstallText(m.Path, c, lr)
+	case kindInstallContainerLog:
+		err = b.readInstallContainerLog(m.Path, c, lr)
 	}
 	if logKinds[c.Kind] {
 		return b.logReadError(err, lr)
@@ -462,7 +485,8 @@ func (b *builder) logReadError(err error, lr *limitedReader) error {
 
 // heavyKinds are decoded by the worker pool while the pass goes on.
 var heavyKinds = map[fileKind]bool{kindPodList: true, kindPod: true, kindEventList: true, kindNode: true, kindNodeList: true, kindClusterOperators: true,
-	kindObjectList: true, kindObject: true, kindAlerts: true, kindEtcd: true}
+	kindObjectList: true, kindObject: true, kindAlerts: true, kindEtcd: true,
+	kindAnyEvents: true, kindClusterOperator: true, kindCaptureObjects: true, kindInstallResource: true, kindInstallInspect: true}
 
 type decodeJob struct {
 	path  string
@@ -509,6 +533,12 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 	switch c.Kind {
 	case kindObjectList, kindObject:
 		errs = b.readObjects(p, c, data)
+	case kindAnyEvents, kindClusterOperator, kindCaptureObjects:
+		errs = b.decodeBundle(p, c, data)
+	case kindInstallResource:
+		errs = b.readInstallResource(p, c, data)
+	case kindInstallInspect:
+		b.readInstallInspect(data)
 	case kindAlerts:
 		errs = errList(b.readAlerts(p, data))
 	case kindEtcd:

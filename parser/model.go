@@ -39,8 +39,15 @@ type Gather struct {
 	// the gather ("inferred: the latest of 5171 times in the gather (...)").
 	CollectedAtInferred string
 
-	ClusterVersion    string
-	ClusterID         string
+	ClusterVersion string
+	ClusterID      string
+	// Distribution is DistributionOpenShift or DistributionKubernetes: what
+	// the gather comes from, for the words and commands of the report (oc or
+	// kubectl). ContainerRuntime is the runtime most nodes report ("cri-o",
+	// "containerd", "docker"; "" when no node says).
+	Distribution     string
+	ContainerRuntime string
+
 	Platform          string
 	KubernetesVersion string // from the nodes' kubeletVersion, e.g. "v1.22.0-rc.0+75ee307"
 	// Printer is the API server release whose pod printer the kubectl
@@ -60,6 +67,10 @@ type Gather struct {
 	// rules dump; Etcd is etcd's own health report (nil when not gathered).
 	Alerts []Alert
 	Etcd   *EtcdHealth
+
+	// Installs are the install log bundles of the input (openshift-install
+	// gather bootstrap), with the steps their journals show.
+	Installs []*InstallBundle
 
 	// Objects indexes every object of the gather (pods and nodes included)
 	// by kind, namespace, name and UID, with its coverage; see package store.

@@ -39,6 +39,15 @@ const (
 	kindSosVersion
 	kindSosManifest
 	kindSniffedJournal // a kindOther member read as a node journal by its content (never a path rule)
+
+	kindAnyEvents       // an event list, kubectl's or the Insights archive's trimmed form (bundles.go)
+	kindClusterOperator // one ClusterOperator object (Insights config/clusteroperator/<name>.json)
+	kindCaptureObjects  // a pod capture: a Pod or a PodList as `kubectl get -o json` writes it
+
+	kindInstallText         // a journal (other than kubelet/CRI-O) or text file of an install log bundle (installbundle.go)
+	kindInstallContainerLog // bootstrap/containers/<name>-<id>.log of an install log bundle
+	kindInstallResource     // resources/<name>.json|list of an install log bundle
+	kindInstallInspect      // bootstrap/containers/<name>-<id>.inspect (crictl inspect JSON)
 )
 
 // classified is a member's kind and the path parts that locate it: Root is the
@@ -56,6 +65,9 @@ type classified struct {
 	// Group and Resource name an object file's kind ("" for the core group),
 	// Name the object of a per-object file.
 	Group, Resource, Name string
+	// Filtered marks an object file of a source that holds only some
+	// objects of its kind (an Insights archive): a name not found proves nothing.
+	Filtered bool
 }
 
 // pathRules are tried in order; the literals each pattern requires are
@@ -201,7 +213,9 @@ func gatherRoot(p string) (string, bool) {
 			return "", true
 		}
 		if i := strings.Index(p, "/"+marker); i >= 0 {
-			return p[:i+1], true
+			// An Insights archive's conditional gatherer writes
+			// conditional/namespaces/...: the archive is the root.
+			return strings.TrimSuffix(p[:i+1], "conditional/"), true
 		}
 	}
 	return "", false

@@ -27,6 +27,7 @@ func Build(g *parser.Gather, t *rules.Table, findings []rules.Finding, tool Tool
 			Roots:             g.Roots,
 			ClusterVersion:    g.ClusterVersion,
 			KubernetesVersion: g.KubernetesVersion,
+			Distribution:      g.Distribution,
 			ClusterID:         g.ClusterID,
 			Platform:          g.Platform,
 			Files:             g.Files,

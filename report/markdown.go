@@ -176,6 +176,9 @@ func mdSummary(r *Report) string {
 	b.WriteString("\n\n")
 
 	cluster := "OpenShift " + mdText(orUnknown(g.ClusterVersion)) + ", Kubernetes " + mdText(orUnknown(g.KubernetesVersion))
+	if g.Distribution == "Kubernetes" && g.ClusterVersion == "" {
+		cluster = "Kubernetes " + mdText(orUnknown(g.KubernetesVersion)) + " (not OpenShift: commands are kubectl's)"
+	}
 	var extra []string
 	if g.Platform != "" {
 		extra = append(extra, "platform "+mdText(g.Platform))

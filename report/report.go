@@ -90,11 +90,14 @@ type Gather struct {
 	KubernetesVersion   string `json:"kubernetesVersion,omitempty" redact:"keep"`
 	// Printer is the API server release whose pod printer the pods' columns
 	// follow and where that release was read.
-	Printer   *Printer `json:"printer,omitempty"`
-	ClusterID string   `json:"clusterID,omitempty" redact:"keep"`
-	Platform  string   `json:"platform,omitempty" redact:"keep"`
-	Files     int      `json:"files"`
-	Bytes     int64    `json:"bytes"`
+	Printer *Printer `json:"printer,omitempty"`
+	// Distribution is "OpenShift" or "Kubernetes" (a vanilla-Kubernetes
+	// support bundle or pod captures); "" in reports of older versions.
+	Distribution string `json:"distribution,omitempty" redact:"keep"`
+	ClusterID    string `json:"clusterID,omitempty" redact:"keep"`
+	Platform     string `json:"platform,omitempty" redact:"keep"`
+	Files        int    `json:"files"`
+	Bytes        int64  `json:"bytes"`
 	// Layouts says what kind of gather each root is.
 	Layouts []Layout `json:"layouts"`
 	// Health lists what the gather itself lacks.

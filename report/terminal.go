@@ -126,6 +126,9 @@ func terminalHeader(r *Report) string {
 	if g.KubernetesVersion != "" {
 		parts[0] += " (Kubernetes " + cleanLine(g.KubernetesVersion) + ")"
 	}
+	if g.Distribution == "Kubernetes" && g.ClusterVersion == "" {
+		parts[0] = "mgtriage: Kubernetes " + cleanLine(orUnknown(g.KubernetesVersion))
+	}
 	parts = append(parts,
 		"gathered "+gatherTime(g),
 		strconv.Itoa(r.Summary.Pods)+" pods, "+strconv.Itoa(r.Summary.UnhealthyPods)+" not healthy",

@@ -41,6 +41,8 @@ import (
 //	    gathered: [configmaps/shop]       # kinds gathered with no object ("resource.group[/namespace]")
 //	    alerts: [{Name: X, State: firing, Severity: critical, Labels: {...}, Message: ..., ActiveAt: ...}]
 //	    etcd: {Endpoints: 3, Unhealthy: [...], Alarms: [...], Sources: [{Path: etcd_info/endpoint_health.json}]}
+//	    install: [{root: log-bundle-1/, resources: [pods.json], empty: [pods.json], mastersListed: -1,
+//	               steps: [{stage: api-wait, host: bootstrap, unit: bootkube, source: {Path: ..., Line: 3}, count: 4, text: "..."}]}]
 //	quiet: [...]                          # same form
 type ruleCases struct {
 	Fires []gatherCase `json:"fires"`
@@ -69,6 +71,8 @@ type gatherCase struct {
 	HintHas   []string           `json:"hintHas"`
 	HintLacks []string           `json:"hintLacks"`
 	Etcd      *parser.EtcdHealth `json:"etcd"`
+	// Install holds install log bundles (steps, resources, containers).
+	Install []*parser.InstallBundle `json:"install"`
 }
 
 type logCase struct {
@@ -86,7 +90,7 @@ var caseNow = time.Date(2026, 11, 20, 9, 12, 33, 0, time.UTC)
 func (gc gatherCase) build(t *testing.T) *parser.Gather {
 	t.Helper()
 	g := &parser.Gather{CollectedAt: caseNow, ClusterVersion: gc.Version, NodeLog: map[string][]*parser.LogGroup{}, Operators: gc.Operators,
-		Alerts: gc.Alerts, Etcd: gc.Etcd}
+		Alerts: gc.Alerts, Etcd: gc.Etcd, Installs: gc.Install}
 	if g.ClusterVersion == "" {
 		g.ClusterVersion = "4.18.12"
 	}

@@ -183,6 +183,7 @@ func Evaluate(t *Table, g *parser.Gather) []Finding {
 		}
 	}
 	out = Correlate(out)
+	speak(out, vocabularyFor(g))
 	sortFindings(out)
 	return out
 }

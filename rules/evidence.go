@@ -32,6 +32,8 @@ type evalContext struct {
 	// alerts and etcd are the gather's cluster-level signals.
 	alerts []parser.Alert
 	etcd   *parser.EtcdHealth
+	// installs are the install log bundles of the input.
+	installs []*parser.InstallBundle
 	// workloadList and eventsByObject are built on first use (workloads.go).
 	workloadList   []*workloadRef
 	eventsByObject map[string][]*parser.Event
@@ -39,7 +41,7 @@ type evalContext struct {
 
 func newEvalContext(g *parser.Gather) *evalContext {
 	c := &evalContext{now: g.CollectedAt, kubeletLogs: map[string]bool{}, nodeLog: map[string][]*parser.LogGroup{}, events: g.Events,
-		alerts: g.Alerts, etcd: g.Etcd,
+		alerts: g.Alerts, etcd: g.Etcd, installs: g.Installs,
 		nodeEvents: map[string][]*parser.Event{}, store: g.Objects, joinCache: map[string]joinResult{}, pods: map[string]*parser.Pod{}}
 	for _, p := range g.Pods {
 		c.pods[string(p.Object.UID)+"/"+p.Key()] = p
@@ -277,7 +279,36 @@ func containerStateText(cs containerRef) string {
 		fmt.Fprintf(&b, "; lastState terminated reason=%s exitCode=%d finishedAt=%s", t.Reason, t.ExitCode, fmtTime(t.FinishedAt.Time))
 	}
 	fmt.Fprintf(&b, "; ready=%v restartCount=%d image=%s", st.Ready, st.RestartCount, st.Image)
+	// Termination messages come last: a rule's cause pattern that runs to
+	// the end of the line then takes the message alone.
+	if t := st.State.Terminated; t != nil {
+		writeTerminationMessage(&b, "; termination message: ", t.Message)
+	}
+	if t := st.LastTerminationState.Terminated; t != nil {
+		writeTerminationMessage(&b, "; last termination message: ", t.Message)
+	}
 	return b.String()
+}
+
+// maxTerminationMessage bounds the termination message quoted in evidence.
+const maxTerminationMessage = 600
+
+// writeTerminationMessage adds a terminated state's message: the file the
+// container wrote to its terminationMessagePath, or with
+// terminationMessagePolicy FallbackToLogsOnError the last lines of its log
+// (the only log lines a gather without container logs holds). Lines are
+// joined with " | " and the text is cut to maxTerminationMessage bytes.
+func writeTerminationMessage(b *strings.Builder, label, msg string) {
+	msg = strings.TrimSpace(msg)
+	if msg == "" {
+		return
+	}
+	msg = strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", " | ")), " ")
+	if len(msg) > maxTerminationMessage {
+		msg = strings.ToValidUTF8(msg[:maxTerminationMessage], "") + "…"
+	}
+	b.WriteString(label)
+	b.WriteString(msg)
 }
 
 func (c *evalContext) statusEvidence(p *parser.Pod, text string) Evidence {

@@ -24,7 +24,7 @@ var varNames = []string{
 	"LastExitCode", "LastSignal", "LastFinished", "Limit", "Request", "Probe",
 	"ProbeSettings", "Cause", "Reasons", "Owner", "Stage", "ExitMeaning",
 	"LastExitMeaning", "BackOff", "Overdue", "LogTail", "Decided", "Fix", "Unchecked", "Workload", "Pods",
-	"Alert", "Severity", "Since", "Count", "About", "Pool",
+	"Alert", "Severity", "Since", "Count", "About", "Pool", "HostPorts",
 	"State", "First", "Last", "Detail", "NoObject",
 }
 
@@ -82,6 +82,7 @@ var matcherFactories = map[string]func() matcher{
 	"alertFiring":          func() matcher { return &alertFiring{} },
 	"etcdUnhealthy":        func() matcher { return &etcdUnhealthy{} },
 	"poolDegraded":         func() matcher { return &poolDegraded{} },
+	"installStage":         func() matcher { return &installStage{} },
 }
 
 // MatcherNames lists the matchers a rule may name.
@@ -213,8 +214,11 @@ func (m *containerTerminated) match(c *evalContext, p *parser.Pod) []hit {
 		h.Vars["Reason"] = t.Reason
 		h.Vars["ExitCode"] = fmt.Sprint(t.ExitCode)
 		h.Vars["ExitMeaning"] = podstatus.ExitMeaning(t.ExitCode, t.Signal, t.Reason)
-		h.Evidence = append(h.Evidence, c.statusEvidence(p, fmt.Sprintf("%s %s %s.terminated: reason=%s exitCode=%d finishedAt=%s; restartCount=%d; resources: %s",
-			cs.Kind, cs.Name, which, t.Reason, t.ExitCode, fmtTime(t.FinishedAt.Time), cs.Status.RestartCount, resourcesText(cs.Spec))))
+		var text strings.Builder
+		fmt.Fprintf(&text, "%s %s %s.terminated: reason=%s exitCode=%d finishedAt=%s; restartCount=%d; resources: %s",
+			cs.Kind, cs.Name, which, t.Reason, t.ExitCode, fmtTime(t.FinishedAt.Time), cs.Status.RestartCount, resourcesText(cs.Spec))
+		writeTerminationMessage(&text, "; termination message: ", t.Message)
+		h.Evidence = append(h.Evidence, c.statusEvidence(p, text.String()))
 		h.Evidence = append(h.Evidence, c.containerEvidence(p, cs, false)...)
 		if m.Logs {
 			h.Evidence = append(h.Evidence, c.logEvidence(p, cs.Name, &h)...)
@@ -330,10 +334,36 @@ func (m *podUnschedulable) match(c *evalContext, p *parser.Pod) []hit {
 	h.Vars["Message"] = msg
 	h.Vars["Reasons"] = strings.Join(SchedulingReasons(msg), "; ")
 	h.Vars["Request"] = podRequests(&p.Object)
+	h.Vars["HostPorts"] = hostPorts(&p.Object.Spec)
 	h.Evidence = append(h.Evidence, c.statusEvidence(p, "condition PodScheduled=False reason=Unschedulable: "+msg))
 	h.Evidence = append(h.Evidence, events...)
 	h.Evidence = append(h.Evidence, c.claimEvidence(p)...)
 	return []hit{h}
+}
+
+// hostPorts lists the node ports a pod needs free on its node, as
+// "80/TCP, 443/TCP": every hostPort of its containers, and with hostNetwork
+// every containerPort (the pod binds them on the node itself). "" when none.
+func hostPorts(spec *corev1.PodSpec) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range spec.Containers {
+		for _, port := range c.Ports {
+			n := port.HostPort
+			if n == 0 && spec.HostNetwork {
+				n = port.ContainerPort
+			}
+			proto := string(port.Protocol)
+			if proto == "" {
+				proto = "TCP"
+			}
+			if s := fmt.Sprintf("%d/%s", n, proto); n > 0 && !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // podStatus fires for pods whose kubectl STATUS is one of Statuses or whose

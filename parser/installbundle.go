@@ -1,0 +1,374 @@
+package parser
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mgtriage/mgtriage/parser/nodelog"
+	"github.com/mgtriage/mgtriage/parser/store"
+)
+
+// LayoutInstallBundle is the log bundle `openshift-install gather bootstrap`
+// writes for a failed install: log-bundle-<id>/ with bootstrap/journals/,
+// bootstrap/containers/, control-plane/<master>/, resources/*.json (empty
+// files when the API never answered), failed-units.txt and rendered-assets/.
+const LayoutInstallBundle = "install log bundle"
+
+// Install stages: what a line of an install log bundle shows.
+const (
+	StageReleaseImage = "release-image" // the release image could not be pulled on the bootstrap node
+	StageEtcd         = "etcd"          // etcd on the bootstrap node did not form or stay healthy
+	StageAPIWait      = "api-wait"      // bootkube (cluster-bootstrap) waited for the Kubernetes API
+	StageBootkube     = "bootkube"      // bootkube.service failed or exited
+	StageMasters      = "masters"       // control-plane machines not found or not registered
+	StageCSR          = "csr"           // certificate signing requests left pending
+	StageComplete     = "complete"      // the bootstrap finished (the install went past it)
+)
+
+// InstallBundle is what an install log bundle tells about how far the
+// install got, with the journal lines that show it.
+type InstallBundle struct {
+	// Root is the bundle's folder relative to the input ("" or ending in "/").
+	Root string `json:"root"`
+	// Resources are the resources/*.json files read; Empty those of them
+	// with no content (what `oc get` left when the API never answered).
+	Resources []string `json:"resources,omitempty"`
+	Empty     []string `json:"empty,omitempty"`
+	// Masters lists the control-plane hosts the bundle holds a folder of
+	// (control-plane/<host>/); MastersListed is how many names
+	// resources/masters.list holds (-1 when the file is not in the bundle).
+	Masters       []string `json:"masters,omitempty"`
+	MastersListed int      `json:"mastersListed"`
+	// Steps are the lines that show a stage, collapsed by stage, host and
+	// message, oldest first.
+	Steps []InstallStep `json:"steps,omitempty"`
+	// Containers are the container logs of the bootstrap node and the
+	// masters (bootstrap/containers/<name>-<id>.log).
+	Containers []InstallContainer `json:"containers,omitempty"`
+}
+
+// InstallStep is a run of lines of one stage with the same message.
+type InstallStep struct {
+	Stage string `json:"stage"`
+	// Host is the host of the journal line, else "bootstrap" or the
+	// control-plane/<host> folder the file lies in.
+	Host   string    `json:"host"`
+	Unit   string    `json:"unit"` // the journal file's unit: bootkube, release-image, approve-csr, ...
+	Source Source    `json:"source"`
+	First  time.Time `json:"first"`
+	Last   time.Time `json:"last"`
+	Count  int       `json:"count"`
+	Text   string    `json:"text"`
+}
+
+// InstallContainer is the bounded tail of one container log of the bundle.
+type InstallContainer struct {
+	Host string        `json:"host"`
+	Name string        `json:"name"`
+	Log  *ContainerLog `json:"log"`
+}
+
+// APIAnswered reports whether any resources/*.json of the bundle holds
+// something: the API server answered the gather's `oc get` at least once.
+func (ib *InstallBundle) APIAnswered() bool {
+	return len(ib.Resources) > len(ib.Empty)
+}
+
+// Reached reports whether a step of stage was seen.
+func (ib *InstallBundle) Reached(stage string) bool {
+	for _, s := range ib.Steps {
+		if s.Stage == stage {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	installJournalRe   = regexp.MustCompile(`^(.*/)?(bootstrap|control-plane/([^/]+))/journals/([^/]+)\.log$`)
+	installContainerRe = regexp.MustCompile(`^(.*/)?(bootstrap|control-plane/([^/]+))/containers/([^/]+)-([0-9a-f]{12,64})\.log$`)
+	installResourceRe  = regexp.MustCompile(`^(.*/)?resources/([a-z-]+)\.(json|list)$`)
+	installTextRe      = regexp.MustCompile(`^(.*/)?(gather\.log|failed-units\.txt)$`)
+	installMarkerRe    = regexp.MustCompile(`(^|/)(bootstrap/journals/|bootstrap/containers/|bootstrap/pods/|control-plane/[^/]+/journals/|control-plane/[^/]+/containers/|resources/(?:` + installResourceNames + `)\.json$|resources/(?:masters|nodes)\.list$|failed-units\.txt$|unit-status/|rendered-assets/)|^gather\.log$|(^|/)log-bundle-[^/]+/gather\.log$`)
+)
+
+// installResourceNames are the files `openshift-install gather bootstrap`
+// writes under resources/ with `oc get -o json`.
+const installResourceNames = "apiservices|clusteroperators|clusterversion|configmaps|csr|endpoints|events|kubeapiserver|kubecontrollermanager|machineconfigpools|machineconfigs|namespaces|nodes|openshiftapiserver|pods|rolebindings|roles|services"
+
+// installRoot returns the root of an install log bundle member.
+func installRoot(p string) (string, bool) {
+	loc := installMarkerRe.FindStringIndex(p)
+	if loc == nil {
+		return "", false
+	}
+	if strings.HasSuffix(p, "gather.log") && loc[1] == len(p) && !strings.Contains(p[loc[0]:], "/journals/") {
+		return strings.TrimSuffix(p, "gather.log"), true
+	}
+	start := loc[0]
+	if p[start] == '/' {
+		start++
+	}
+	return p[:start], true
+}
+
+// classifyInstall returns what a member of an install log bundle holds: the
+// kubelet and CRI-O journals are read as node journals, the other journals
+// and the gather's own log as install steps, resources/*.json as objects.
+func classifyInstall(p string) classified {
+	if m := installJournalRe.FindStringSubmatch(p); m != nil {
+		c := classified{Root: m[1], Node: m[3], Unit: m[4]}
+		switch m[4] {
+		case "kubelet", "crio":
+			c.Kind = kindServiceLog
+		default:
+			c.Kind = kindInstallText
+		}
+		return c
+	}
+	if m := installContainerRe.FindStringSubmatch(p); m != nil {
+		return classified{Kind: kindInstallContainerLog, Root: m[1], Node: m[3], Container: m[4]}
+	}
+	if strings.HasSuffix(p, ".inspect") && (strings.Contains(p, "/containers/") || strings.HasPrefix(p, "bootstrap/containers/")) {
+		return classified{Kind: kindInstallInspect, Root: p[:strings.Index(p, "bootstrap/")]}
+	}
+	if m := installResourceRe.FindStringSubmatch(p); m != nil {
+		return classified{Kind: kindInstallResource, Root: m[1], Name: m[2] + "." + m[3]}
+	}
+	if m := installTextRe.FindStringSubmatch(p); m != nil {
+		return classified{Kind: kindInstallText, Root: m[1], Unit: strings.TrimSuffix(strings.TrimSuffix(m[2], ".log"), ".txt")}
+	}
+	return classified{Kind: kindOther}
+}
+
+// installPatterns say which stage a line of which unit shows; units "" match
+// every file.
+var installPatterns = []struct {
+	stage string
+	units []string
+	re    *regexp.Regexp
+}{
+	{StageComplete, nil, regexp.MustCompile(`(?i)bootkube\.service complete|bootstrap-complete event|Bootstrap status: complete`)},
+	{StageReleaseImage, []string{"release-image", "release-image-download"}, regexp.MustCompile(`(?i)pull failed|error pulling|unable to pull|failed to pull|manifest unknown|unauthorized|x509|no such host|i/o timeout|connection refused|retrying`)},
+	{StageEtcd, nil, regexp.MustCompile(`(?i)(?:etcd|:2379|:2380)[^\n]*(unhealthy|could not connect|connection refused|context deadline exceeded|timed out|failed|not ready|waiting for)`)},
+	{StageAPIWait, nil, regexp.MustCompile(`(?i)waiting (?:up to \S+ )?for the Kubernetes API|still waiting for the Kubernetes API|Unable to connect to the server|:6443[^\n]*connection refused|connection to the server [^ ]+ was refused|error while checking pod status|waiting for api|the server is currently unable`)},
+	{StageBootkube, []string{"bootkube"}, regexp.MustCompile(`(?i)Main process exited|Failed with result|^Error:|\bError: |failed to create|timed out waiting for the condition`)},
+	{StageMasters, nil, regexp.MustCompile(`(?i)No masters found|Unable to register node|waiting for [0-9]+ control.plane|masters? (?:not|never) (?:joined|ready)`)},
+	{StageCSR, []string{"approve-csr"}, regexp.MustCompile(`(?i)pending|no resources found`)},
+}
+
+// maxInstallSteps bounds the step groups kept per stage;
+// maxInstallContainers the container logs kept per bundle (each a bounded tail).
+const (
+	maxInstallSteps      = 64
+	maxInstallContainers = 512
+)
+
+// readInstallText scans a journal or text file of an install log bundle for
+// the lines that show a stage.
+func (b *builder) readInstallText(p string, c classified, r io.Reader) error {
+	ib := b.installBundle(c.Root)
+	host := "bootstrap"
+	if c.Node != "" {
+		host = c.Node
+	}
+	ref := b.referenceTime()
+	var cut longLines
+	err := scanLinesCounted(r, func(n int, raw []byte) {
+		msg, when, lineHost := raw, time.Time{}, host
+		if j, ok := nodelog.ParseJournal(raw, ref); ok {
+			msg, when = j.Message, j.Time
+			if len(j.Host) > 0 && c.Node == "" {
+				lineHost = string(j.Host)
+			}
+		}
+		for _, pat := range installPatterns {
+			if pat.units != nil && !containsString(pat.units, c.Unit) {
+				continue
+			}
+			if !pat.re.Match(msg) {
+				continue
+			}
+			b.addInstallStep(ib, InstallStep{Stage: pat.stage, Host: lineHost, Unit: c.Unit, Source: Source{Path: p, Line: n}, First: when, Last: when, Count: 1, Text: cleanText(bytes.TrimSpace(msg))})
+			return
+		}
+	}, &cut)
+	if err == nil {
+		err = cut.err()
+	}
+	return err
+}
+
+func containsString(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// addInstallStep adds s to the bundle, or counts it in the group of the same
+// stage, host, unit and message.
+func (b *builder) addInstallStep(ib *InstallBundle, s InstallStep) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	sig := nodelog.Signature(s.Text)
+	n := 0
+	for i := range ib.Steps {
+		o := &ib.Steps[i]
+		if o.Stage != s.Stage {
+			continue
+		}
+		n++
+		if o.Host == s.Host && o.Unit == s.Unit && nodelog.Signature(o.Text) == sig {
+			o.Count++
+			if s.Last.After(o.Last) {
+				o.Last = s.Last
+			}
+			return
+		}
+	}
+	if n >= maxInstallSteps {
+		return
+	}
+	s.Text = cutText(s.Text)
+	ib.Steps = append(ib.Steps, s)
+}
+
+// readInstallContainerLog keeps the tail of a bootstrap or master container log.
+func (b *builder) readInstallContainerLog(p string, c classified, r io.Reader) error {
+	ib := b.installBundle(c.Root)
+	b.mu.Lock()
+	full := len(ib.Containers) >= maxInstallContainers
+	b.mu.Unlock()
+	if full {
+		return fmt.Errorf("more than %d container logs in the install log bundle: this one is not read", maxInstallContainers)
+	}
+	l := &ContainerLog{Container: c.Container, Source: Source{Path: p}}
+	err := readTail(r, l, true)
+	host := "bootstrap"
+	if c.Node != "" {
+		host = c.Node
+	}
+	b.mu.Lock()
+	ib.Containers = append(ib.Containers, InstallContainer{Host: host, Name: c.Container, Log: l})
+	b.mu.Unlock()
+	return err
+}
+
+// readInstallResource records a resources/ file of the bundle and, when it
+// holds objects, reads them as the matching gather files would be read.
+func (b *builder) readInstallResource(p string, c classified, data []byte) []error {
+	ib := b.installBundle(c.Root)
+	empty := len(bytes.TrimSpace(data)) == 0
+	b.mu.Lock()
+	ib.Resources = append(ib.Resources, c.Name)
+	if empty {
+		ib.Empty = append(ib.Empty, c.Name)
+	}
+	if c.Name == "masters.list" {
+		ib.MastersListed = len(strings.Fields(string(data)))
+	}
+	b.mu.Unlock()
+	if empty {
+		return nil
+	}
+	obj := classified{Root: c.Root}
+	switch c.Name {
+	case "pods.json":
+		obj.Kind = kindCaptureObjects
+	case "events.json":
+		obj.Kind = kindAnyEvents
+	case "nodes.json":
+		obj.Kind = kindNodeList
+	case "clusteroperators.json":
+		obj.Kind = kindClusterOperators
+	case "csr.json":
+		obj.Kind, obj.Group, obj.Resource = kindObjectList, store.CertificateSigningRequests.Group, store.CertificateSigningRequests.Resource
+	case "machineconfigpools.json":
+		obj.Kind, obj.Group, obj.Resource = kindObjectList, store.MachineConfigPools.Group, store.MachineConfigPools.Resource
+	default:
+		return nil
+	}
+	if err := b.decodeHeavy(p, obj, data); err != nil {
+		return []error{err}
+	}
+	return nil
+}
+
+var inspectTimeRe = regexp.MustCompile(`"(?:createdAt|startedAt|finishedAt)":\s*"(\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:\d\d))"`)
+
+// readInstallInspect keeps the latest time a crictl inspect file names: the
+// journals of a log bundle carry no year, and the bundle no timestamp file.
+func (b *builder) readInstallInspect(data []byte) {
+	var latest time.Time
+	for _, m := range inspectTimeRe.FindAllSubmatch(data, 64) {
+		if t, err := time.Parse(time.RFC3339Nano, string(m[1])); err == nil && t.Year() > 1970 && t.After(latest) {
+			latest = t.UTC()
+		}
+	}
+	if latest.IsZero() {
+		return
+	}
+	b.mu.Lock()
+	if latest.After(b.installLatest) {
+		b.installLatest = latest
+	}
+	b.mu.Unlock()
+}
+
+// installBundle returns the bundle of root, made on first use.
+func (b *builder) installBundle(root string) *InstallBundle {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.installs == nil {
+		b.installs = map[string]*InstallBundle{}
+	}
+	ib := b.installs[root]
+	if ib == nil {
+		ib = &InstallBundle{Root: root, MastersListed: -1}
+		b.installs[root] = ib
+	}
+	return ib
+}
+
+// settleInstall files the bundles into the gather: steps in time order, the
+// masters the bundle has folders of, sorted lists.
+func (b *builder) settleInstall() {
+	for _, root := range sortedKeys(b.installs) {
+		ib := b.installs[root]
+		masters := map[string]bool{}
+		for _, c := range ib.Containers {
+			if c.Host != "bootstrap" {
+				masters[c.Host] = true
+			}
+		}
+		for _, s := range ib.Steps {
+			if strings.Contains(s.Source.Path, "control-plane/") {
+				masters[path.Base(path.Dir(path.Dir(s.Source.Path)))] = true
+			}
+		}
+		ib.Masters = sortedKeys(masters)
+		sort.Strings(ib.Resources)
+		sort.Strings(ib.Empty)
+		sort.SliceStable(ib.Steps, func(i, j int) bool {
+			a, c := ib.Steps[i], ib.Steps[j]
+			if !a.First.Equal(c.First) {
+				return a.First.Before(c.First)
+			}
+			if a.Source.Path != c.Source.Path {
+				return a.Source.Path < c.Source.Path
+			}
+			return a.Source.Line < c.Source.Line
+		})
+		sort.Slice(ib.Containers, func(i, j int) bool { return ib.Containers[i].Log.Source.Path < ib.Containers[j].Log.Source.Path })
+		b.g.Installs = append(b.g.Installs, ib)
+	}
+}
