@@ -18,6 +18,9 @@ func (b *builder) finish() *Gather {
 	g := b.g
 	g.Roots = sortedKeys(b.roots)
 	g.KubeletLogNodes = sortedKeys(b.logHosts)
+	if b.dnsBaseDomain != "" {
+		g.BaseDomain = b.dnsBaseDomain
+	}
 	b.settleTime()
 	b.settleLogYears()
 	g.NodeLog = map[string][]*LogGroup{}

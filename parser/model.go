@@ -33,11 +33,22 @@ type Gather struct {
 	// timestamp file; zero when there is none. CollectedAt is the "now" of
 	// every AGE and "ago".
 	CollectedAt, FinishedAt time.Time
+	// Incomplete is empty when the whole input was read; else it says why
+	// reading stopped early (an archive cut short, --max-read or
+	// --max-members reached): the analysis covers only what came before.
+	Incomplete string
 
-	ClusterVersion    string
-	ClusterID         string
-	Platform          string
-	KubernetesVersion string // from the nodes' kubeletVersion, e.g. "v1.22.0-rc.0+75ee307"
+	ClusterVersion string
+	ClusterID      string
+	// InfrastructureName, APIServerURL and APIServerInternalURL come from the
+	// Infrastructure config's status, BaseDomain from the DNS config's spec;
+	// empty when the gather lacks them.
+	InfrastructureName   string
+	APIServerURL         string
+	APIServerInternalURL string
+	BaseDomain           string
+	Platform             string
+	KubernetesVersion    string // from the nodes' kubeletVersion, e.g. "v1.22.0-rc.0+75ee307"
 
 	Pods      []*Pod
 	Events    []*Event

@@ -130,19 +130,21 @@ func TestAnalyzeUsageErrors(t *testing.T) {
 		name string
 		args []string
 		msg  string
+		code int
 	}{
-		{"no path", nil, "accepts 1 arg"},
-		{"missing path", []string{filepath.Join(empty, "nope")}, "no such file or directory"},
-		{"folder without a gather", []string{empty}, "no must-gather found: looked for namespaces/ or cluster-scoped-resources/"},
-		{"bad format", []string{"--format", "pdf", empty}, "--format \"pdf\""},
-		{"bad fail-on", []string{"--fail-on", "urgent", empty}, "--fail-on \"urgent\""},
-		{"unknown flag", []string{"--frobnicate", empty}, "unknown flag"},
+		{"no path", nil, "accepts 1 arg", exitUsage},
+		{"missing path", []string{filepath.Join(empty, "nope")}, "no such file or directory", exitInput},
+		{"folder without a gather", []string{empty}, "no must-gather found: looked for namespaces/ or cluster-scoped-resources/", exitInput},
+		{"bad format", []string{"--format", "pdf", empty}, "--format \"pdf\"", exitUsage},
+		{"bad fail-on", []string{"--fail-on", "urgent", empty}, "--fail-on \"urgent\"", exitUsage},
+		{"unknown flag", []string{"--frobnicate", empty}, "unknown flag", exitUsage},
+		{"bad flag value", []string{"--top", "many", empty}, "invalid argument", exitUsage},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, _, stderr := run(t, tt.args...)
-			if code != exitUsage {
-				t.Errorf("exit %d, want %d", code, exitUsage)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d", code, tt.code)
 			}
 			if !strings.Contains(stderr, tt.msg) || strings.Count(stderr, "\n") != 1 {
 				t.Errorf("stderr should be one line naming %q, got:\n%s", tt.msg, stderr)
