@@ -160,7 +160,7 @@ Every flag and the output folder are checked before the input is read.
 	f.IntVar(&opts.MarkdownMaxKB, "md-max-kb", 60, "upper bound of report.md in KiB (0: no bound)")
 	f.StringVar(&opts.FailOn, "fail-on", "", "exit 1 when a finding at or above this severity exists (critical, high, medium, low, info; any case)")
 	f.IntVar(&opts.Top, "top", 10, "findings listed on stdout")
-	f.BoolVar(&opts.Redact, "redact", false, "replace IP addresses, host names, cluster domains, e-mail addresses and secrets by placeholders (host-1, ip-3, domain-1) in every report")
+	f.BoolVar(&opts.Redact, "redact", false, "replace IP addresses, node and host names, the cluster's domains, name and ID, the input path, e-mail addresses and secrets by placeholders (host-1, ip-3, domain-1, cluster-1, cluster-id-1, input-1) in every report")
 	f.StringVar(&opts.RedactMap, "redact-map", "", "with --redact: write the mapping as JSON to this file, an object whose keys are the original values and whose values are their placeholders ({\"10.0.0.5\": \"ip-1\"}); keep it private")
 	f.StringVar(&opts.MaxRead, "max-read", fmt.Sprintf("%dGiB", parser.DefaultMaxReadBytes>>30), "stop reading the input after this many bytes, counted decompressed (a decompression bomb ends there; what was read is analysed)")
 	f.IntVar(&opts.MaxMembers, "max-members", parser.DefaultMaxMembers, "stop reading the input after this many files, folders and links")
