@@ -165,7 +165,7 @@ func TestRulesSubcommands(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
 	os.WriteFile(bad, []byte("schemaVersion: 1\nrules:\n  - id: x\n    severity: nope\n"), 0o644)
 	code, out, _ = run(t, "rules", "validate", bad)
-	if code != exitUsage || !strings.Contains(out, "bad.yaml:3: rule x: severity") {
+	if code != exitUsage || !strings.Contains(out, "bad.yaml:4: rule x: severity") {
 		t.Errorf("rules validate: %d\n%s", code, out)
 	}
 }
