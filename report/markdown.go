@@ -589,13 +589,6 @@ func orDot(s string) string {
 	return s
 }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
 func mdProblems(r *Report) *mdSection {
 	const head = "## Gather problems\n\n"
 	if len(r.Problems) == 0 {
