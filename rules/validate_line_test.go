@@ -79,3 +79,20 @@ func TestFieldLines(t *testing.T) {
 		t.Errorf("fieldLines (-want +got):\n%s", diff)
 	}
 }
+
+// FuzzFieldLines: any rule file text gives lines inside the rule's range and
+// never panics.
+func FuzzFieldLines(f *testing.F) {
+	f.Add("  - id: x\n    severity: high\n    match:\n      params:\n        a: [b]\n    remediation:\n      - one\n")
+	f.Add("- id: y\n-\n  - :\n\t- a: b\n    c")
+	f.Add("  - id: z\n    match: {matcher: m, params: {a: 1}}\n    docs: [https://x]\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		text := strings.Split(s, "\n")
+		end := len(text) + 1
+		for k, n := range fieldLines(text, 1, end) {
+			if n < 1 || n >= end {
+				t.Fatalf("key %q at line %d, outside [1, %d)", k, n, end)
+			}
+		}
+	})
+}
