@@ -15,7 +15,7 @@ import (
 var htmlTemplateText string
 
 // htmlTemplate is parsed once; it holds no state, so sharing it is safe.
-var htmlTemplate = template.Must(template.New("report.html").Parse(htmlTemplateText))
+var htmlTemplate = template.Must(template.New("report.html").Funcs(template.FuncMap{"count": countNoun}).Parse(htmlTemplateText))
 
 // Bounds that keep the page usable with tens of thousands of pods and safe
 // from one huge value. report.json keeps what the page leaves out.
