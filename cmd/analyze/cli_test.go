@@ -266,3 +266,15 @@ func TestReportNamesTheAttachment(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderChecksFlagsFirst: a bad --format is a usage error even when the
+// --from file is missing; a missing --from file is an input error.
+func TestRenderChecksFlagsFirst(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "report.json")
+	if code, _, stderr := run(t, "render", "--from", missing, "--format", "pdf"); code != exitUsage || !strings.Contains(stderr, `--format "pdf"`) {
+		t.Errorf("bad --format: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := run(t, "render", "--from", missing); code != exitInput {
+		t.Errorf("missing --from file: exit %d, %s", code, stderr)
+	}
+}
