@@ -187,7 +187,9 @@ func buildPod(p *parser.Pod, short func(string) string) Pod {
 }
 
 // buildLogTails keeps the last MaxLogTailLines lines of each container log
-// of p, in the order the pod lists its logs.
+// of p, sorted by container, the previous run before the current one, then
+// path: the reader adds logs in the order its workers finish, so the order
+// must not come from it.
 func buildLogTails(p *parser.Pod, short func(string) string) []LogTail {
 	var out []LogTail
 	for _, l := range p.Logs {
@@ -201,6 +203,16 @@ func buildLogTails(p *parser.Pod, short func(string) string) []LogTail {
 		}
 		out = append(out, t)
 	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Container != b.Container {
+			return a.Container < b.Container
+		}
+		if a.Previous != b.Previous {
+			return a.Previous
+		}
+		return a.Path < b.Path
+	})
 	return out
 }
 

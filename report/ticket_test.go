@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/mgtriage/mgtriage/parser"
 	"regexp"
 	"strings"
 	"testing"
@@ -258,4 +259,23 @@ func keys(ds []podDetail) []string {
 		out = append(out, d.Key)
 	}
 	return out
+}
+
+// TestLogTailsOrder: the reader adds logs in the order its workers finish;
+// the report's order is fixed (container, previous first, path).
+func TestLogTailsOrder(t *testing.T) {
+	p := &parser.Pod{Logs: []*parser.ContainerLog{
+		{Container: "b", Source: parser.Source{Path: "b/current.log"}},
+		{Container: "a", Source: parser.Source{Path: "a/current.log"}},
+		{Container: "b", Previous: true, Source: parser.Source{Path: "b/previous.log"}},
+		{Container: "a", Previous: true, Source: parser.Source{Path: "a/previous.log"}},
+	}}
+	var got []string
+	for _, l := range buildLogTails(p, func(s string) string { return s }) {
+		got = append(got, l.Path)
+	}
+	want := []string{"a/previous.log", "a/current.log", "b/previous.log", "b/current.log"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
 }

@@ -278,3 +278,15 @@ func TestRenderChecksFlagsFirst(t *testing.T) {
 		t.Errorf("missing --from file: exit %d, %s", code, stderr)
 	}
 }
+
+// TestStderrSummaryPlurals: the closing line says "1 gather problem", not
+// "1 gather problems".
+func TestStderrSummaryPlurals(t *testing.T) {
+	code, _, stderr := run(t, tinyGather(t), "-o", filepath.Join(t.TempDir(), "out"))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "1 pod, ") || !strings.Contains(stderr, "1 gather problem;") {
+		t.Errorf("stderr summary: %s", stderr)
+	}
+}
