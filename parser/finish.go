@@ -20,6 +20,9 @@ func (b *builder) finish() *Gather {
 	g.Roots = sortedKeys(b.roots)
 	g.KubeletLogNodes = sortedKeys(b.logHosts)
 	b.settleSos()
+	if b.dnsBaseDomain != "" {
+		g.BaseDomain = b.dnsBaseDomain
+	}
 	b.settleTime()
 	b.settleLogYears()
 	g.NodeLog = map[string][]*LogGroup{}

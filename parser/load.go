@@ -139,9 +139,12 @@ func LoadWith(ctx context.Context, input string, o Options) (*Gather, error) {
 				where = path.Base(input)
 			}
 			b.limitProblem(where, limit.Error())
+			b.g.Incomplete = cutText(limit.Error())
 		default:
 			// The archive broke part-way: keep what was read.
-			b.limitProblem(path.Base(input), "input ends early, analysed what was read before: "+walkErr.Error())
+			msg := "input ends early, analysed what was read before: " + walkErr.Error()
+			b.limitProblem(path.Base(input), msg)
+			b.g.Incomplete = cutText(msg)
 		}
 	}
 	if len(b.roots) == 0 {
@@ -206,15 +209,17 @@ type builder struct {
 	workers      sync.WaitGroup
 	g            *Gather
 	roots        map[string]bool
-	listPods     map[nsKey][]*Pod
-	filePods     map[nsKey][]*Pod
-	timestamps   map[string][]time.Time // folder → times in its timestamp file
-	nodes        map[string]*Node
-	logs         map[string][]*ContainerLog // "ns/pod" → logs
-	nodeLog      map[string]map[string]*LogGroup
-	hostLog      map[string]map[string]*LogGroup
-	logHosts     map[string]bool
-	groups       int
+	// dnsBaseDomain is the DNS config's spec.baseDomain, set into g at finish.
+	dnsBaseDomain string
+	listPods      map[nsKey][]*Pod
+	filePods      map[nsKey][]*Pod
+	timestamps    map[string][]time.Time // folder → times in its timestamp file
+	nodes         map[string]*Node
+	logs          map[string][]*ContainerLog // "ns/pod" → logs
+	nodeLog       map[string]map[string]*LogGroup
+	hostLog       map[string]map[string]*LogGroup
+	logHosts      map[string]bool
+	groups        int
 
 	namespaces  map[nsKey]bool
 	versions    map[string]string // folder → image version from its version file
@@ -678,6 +683,8 @@ func (b *builder) decode(p string, c classified, data []byte) error {
 		errs = b.decodeClusterVersion(p, data)
 	case kindInfrastructure:
 		errs = b.decodeInfrastructure(data)
+	case kindDNS:
+		errs = b.decodeDNS(data)
 	case kindTimestamp:
 		if times := parseTimestampFile(data); len(times) > 0 {
 			b.timestamps[path.Dir(p)] = times
@@ -749,6 +756,13 @@ func (b *builder) decodeInfrastructure(data []byte) []error {
 		if p := in.PlatformType(); p != "" && b.g.Platform == "" {
 			b.g.Platform = p
 		}
+		st := in.Status
+		if b.g.InfrastructureName == "" && b.g.APIServerURL == "" {
+			b.g.InfrastructureName, b.g.APIServerURL, b.g.APIServerInternalURL = st.InfrastructureName, st.APIServerURL, st.APIServerInternalURL
+		}
+		if b.g.BaseDomain == "" && st.EtcdDiscoveryDomain != "" {
+			b.g.BaseDomain = st.EtcdDiscoveryDomain
+		}
 	}
 	if bytes.Contains(data, []byte("\nitems:")) || bytes.HasPrefix(data, []byte("items:")) {
 		return decodeItems(data, func(in *openshift.Infrastructure, _ int) { set(in) })
@@ -758,6 +772,26 @@ func (b *builder) decodeInfrastructure(data []byte) []error {
 		return []error{err}
 	}
 	set(in)
+	return nil
+}
+
+// decodeDNS reads the base domain of the cluster DNS config, a list or the
+// single object "cluster"; it wins over Infrastructure's older
+// etcdDiscoveryDomain.
+func (b *builder) decodeDNS(data []byte) []error {
+	set := func(d *openshift.DNS) {
+		if d.Spec.BaseDomain != "" {
+			b.dnsBaseDomain = d.Spec.BaseDomain
+		}
+	}
+	if bytes.Contains(data, []byte("\nitems:")) || bytes.HasPrefix(data, []byte("items:")) {
+		return decodeItems(data, func(d *openshift.DNS, _ int) { set(d) })
+	}
+	d, err := decodeObject[openshift.DNS](data)
+	if err != nil {
+		return []error{err}
+	}
+	set(d)
 	return nil
 }
 

@@ -38,9 +38,20 @@ type Gather struct {
 	// file; otherwise it says how CollectedAt was inferred from the times in
 	// the gather ("inferred: the latest of 5171 times in the gather (...)").
 	CollectedAtInferred string
+	// Incomplete is empty when the whole input was read; else it says why
+	// reading stopped early (an archive cut short, --max-read or
+	// --max-members reached): the analysis covers only what came before.
+	Incomplete string
 
 	ClusterVersion string
 	ClusterID      string
+	// InfrastructureName, APIServerURL and APIServerInternalURL come from the
+	// Infrastructure config's status, BaseDomain from the DNS config's spec;
+	// empty when the gather lacks them.
+	InfrastructureName   string
+	APIServerURL         string
+	APIServerInternalURL string
+	BaseDomain           string
 	// Distribution is DistributionOpenShift or DistributionKubernetes: what
 	// the gather comes from, for the words and commands of the report (oc or
 	// kubectl). ContainerRuntime is the runtime most nodes report ("cri-o",

@@ -24,9 +24,10 @@ import (
 // rule table knows which kinds its joins read); every other object is indexed
 // by its metadata alone, read by store.ScanMeta without decoding.
 var typedKinds = map[store.Kind]func([]byte) (any, error){
-	store.PersistentVolumeClaims:     decodeAs[corev1.PersistentVolumeClaim],
-	store.PersistentVolumes:          decodeAs[corev1.PersistentVolume],
-	store.Services:                   decodeAs[corev1.Service],
+	store.PersistentVolumeClaims: decodeAs[corev1.PersistentVolumeClaim],
+	store.PersistentVolumes:      decodeAs[corev1.PersistentVolume],
+	store.Services:               decodeAs[corev1.Service],
+	//lint:ignore SA1019 gathers of every release hold v1 Endpoints, and the DNS and Service joins read them
 	store.Endpoints:                  decodeAs[corev1.Endpoints],
 	store.ServiceAccounts:            decodeAs[corev1.ServiceAccount],
 	store.DaemonSets:                 decodeAs[appsv1.DaemonSet],

@@ -19,6 +19,7 @@ const (
 	kindClusterVersion
 	kindClusterOperators
 	kindInfrastructure
+	kindDNS // the cluster DNS config (dnses.config.openshift.io): spec.baseDomain
 	kindContainerLog
 	kindServiceLog
 	kindNodeKubeletLog
@@ -85,6 +86,7 @@ var pathRules = []struct {
 	{kindClusterVersion, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/clusterversions(?:\.yaml|/[^/]+\.yaml)$`)},
 	{kindClusterOperators, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/clusteroperators\.yaml$`)},
 	{kindInfrastructure, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/infrastructures(?:\.yaml|/cluster\.yaml)$`)},
+	{kindDNS, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/dnses(?:\.yaml|/cluster\.yaml)$`)},
 	{kindServiceLog, regexp.MustCompile(`^(.*/)?host_service_logs/masters/([^/]+)_service\.log(?:\.gz)?$`)},
 	{kindNodeKubeletLog, regexp.MustCompile(`^(.*/)?nodes/([^/]+)/[^/]*kubelet[^/]*$`)},
 	{kindTimestamp, regexp.MustCompile(`^(.*/)?timestamp$`)},

@@ -23,15 +23,19 @@ func Build(g *parser.Gather, t *rules.Table, findings []rules.Finding, tool Tool
 		Tool:          tool,
 		Rules:         RuleTable{SchemaVersion: t.SchemaVersion, Version: t.Version, Released: t.Released, Count: len(t.Rules)},
 		Gather: Gather{
-			Path:              g.Input,
-			Roots:             g.Roots,
-			ClusterVersion:    g.ClusterVersion,
-			KubernetesVersion: g.KubernetesVersion,
-			Distribution:      g.Distribution,
-			ClusterID:         g.ClusterID,
-			Platform:          g.Platform,
-			Files:             g.Files,
-			Bytes:             g.Bytes,
+			Path:               g.Input,
+			Roots:              g.Roots,
+			ClusterVersion:     g.ClusterVersion,
+			KubernetesVersion:  g.KubernetesVersion,
+			Distribution:       g.Distribution,
+			ClusterID:          g.ClusterID,
+			InfrastructureName: g.InfrastructureName,
+			BaseDomain:         g.BaseDomain,
+			APIServerURL:       g.APIServerURL,
+			Incomplete:         g.Incomplete,
+			Platform:           g.Platform,
+			Files:              g.Files,
+			Bytes:              g.Bytes,
 		},
 	}
 	if g.Printer.From != "" {
@@ -61,8 +65,22 @@ func Build(g *parser.Gather, t *rules.Table, findings []rules.Finding, tool Tool
 	for _, f := range findings {
 		r.Findings = append(r.Findings, buildFinding(f, short))
 	}
+	named := map[*parser.Pod]bool{}
+	for _, f := range findings {
+		named[f.Pod] = true
+		for _, m := range f.Also {
+			named[m.Pod] = true
+		}
+		for _, m := range f.Explains {
+			named[m.Pod] = true
+		}
+	}
 	for _, p := range g.Pods {
-		r.Pods = append(r.Pods, buildPod(p, short))
+		pod := buildPod(p, short)
+		if !p.Healthy || named[p] {
+			pod.Logs = buildLogTails(p, short)
+		}
+		r.Pods = append(r.Pods, pod)
 	}
 	for _, n := range append(g.Nodes[:len(g.Nodes):len(g.Nodes)], g.JournalNodes...) {
 		node := buildNode(n)
@@ -186,6 +204,36 @@ func buildPod(p *parser.Pod, short func(string) string) Pod {
 	return out
 }
 
+// buildLogTails keeps the last MaxLogTailLines lines of each container log
+// of p, sorted by container, the previous run before the current one, then
+// path: the reader adds logs in the order its workers finish, so the order
+// must not come from it.
+func buildLogTails(p *parser.Pod, short func(string) string) []LogTail {
+	var out []LogTail
+	for _, l := range p.Logs {
+		t := LogTail{Container: l.Container, Previous: l.Previous, Path: short(l.Source.Path), Lines: l.Lines, Tail: []LogLine{}}
+		tail := l.Tail
+		if len(tail) > MaxLogTailLines {
+			tail = tail[len(tail)-MaxLogTailLines:]
+		}
+		for _, ln := range tail {
+			t.Tail = append(t.Tail, LogLine{Line: ln.Line, Time: timePtr(ln.Time), Text: truncateRunes(ln.Text, MaxTextRunes)})
+		}
+		out = append(out, t)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Container != b.Container {
+			return a.Container < b.Container
+		}
+		if a.Previous != b.Previous {
+			return a.Previous
+		}
+		return a.Path < b.Path
+	})
+	return out
+}
+
 // buildPodEvent keeps what a timeline needs of an event, its message cut to
 // MaxEventMessageRunes.
 func buildPodEvent(e *parser.Event, short func(string) string) PodEvent {
@@ -249,6 +297,11 @@ func buildNode(n *parser.Node) Node {
 	out := Node{Name: n.Object.Name, Ready: "Unknown", KubeletVersion: n.Object.Status.NodeInfo.KubeletVersion, NoObject: n.JournalOnly}
 	if n.JournalOnly {
 		out.Conditions = append(out.Conditions, "no Node object in the gather: known from its journal or its runtime's pods")
+	}
+	for _, a := range n.Object.Status.Addresses {
+		if a.Address != "" {
+			out.Addresses = append(out.Addresses, string(a.Type)+" "+truncateRunes(a.Address, 256))
+		}
 	}
 	for label := range n.Object.Labels {
 		if role, ok := strings.CutPrefix(label, "node-role.kubernetes.io/"); ok && role != "" {

@@ -15,7 +15,7 @@ import (
 var htmlTemplateText string
 
 // htmlTemplate is parsed once; it holds no state, so sharing it is safe.
-var htmlTemplate = template.Must(template.New("report.html").Parse(htmlTemplateText))
+var htmlTemplate = template.Must(template.New("report.html").Funcs(template.FuncMap{"count": countNoun}).Parse(htmlTemplateText))
 
 // Bounds that keep the page usable with tens of thousands of pods and safe
 // from one huge value. report.json keeps what the page leaves out.
@@ -61,6 +61,7 @@ func WriteHTML(w io.Writer, r *Report) error {
 // control characters, every choice (classes, links, open sections) already made.
 type htmlView struct {
 	Title         string
+	Incomplete    string // why the input was not read to its end; "" when it was
 	Subtitle      string
 	Tool          string
 	SchemaVersion int
@@ -185,6 +186,21 @@ type podDetail struct {
 	NodeLog       []detailLog       `json:"nodeLog"`
 	NodeLogMore   int               `json:"nodeLogOmitted,omitempty"`
 	Findings      []detailFinding   `json:"findings"`
+	Logs          []detailLogTail   `json:"logs"`
+}
+
+// detailLogTail is the end of one container log, as the panel's log tail shows it.
+type detailLogTail struct {
+	Container string          `json:"container"`
+	Previous  bool            `json:"previous"`
+	Cite      string          `json:"cite"`
+	Lines     int             `json:"lines"`
+	Tail      []detailLogLine `json:"tail"`
+}
+
+type detailLogLine struct {
+	Line int    `json:"line"`
+	Text string `json:"text"`
 }
 
 type detailContainer struct {
@@ -244,6 +260,7 @@ func newHTMLView(r *Report) htmlView {
 		Cluster:       htmlOverview(r),
 		Cards:         htmlCards(r),
 		TotalFindings: totalFindings(r),
+		Incomplete:    truncateRunes(cleanLine(r.Gather.Incomplete), 2000),
 	}
 	if r.Gather.ClusterVersion != "" {
 		v.Title += ": OpenShift " + cleanLine(r.Gather.ClusterVersion)
@@ -333,11 +350,11 @@ func htmlOverview(r *Report) []htmlField {
 	g := r.Gather
 	input := cleanLine(orUnknown(g.Path))
 	if g.Files > 0 {
-		input += fmt.Sprintf(" (%d files, %s)", g.Files, humanBytes(g.Bytes))
+		input += fmt.Sprintf(" (%s, %s)", countNoun(g.Files, "file", "files"), humanBytes(g.Bytes))
 	}
 	rules := cleanLine(orUnknown(r.Rules.Version))
 	if r.Rules.Count > 0 {
-		rules += fmt.Sprintf(" (%d rules)", r.Rules.Count)
+		rules += " (" + countNoun(r.Rules.Count, "rule", "rules") + ")"
 	}
 	if r.Rules.Released != "" {
 		rules += ", released " + cleanLine(r.Rules.Released)
@@ -356,9 +373,16 @@ func htmlOverview(r *Report) []htmlField {
 	if g.ClusterID != "" {
 		fields = append(fields, htmlField{"Cluster ID", cleanLine(g.ClusterID)})
 	}
+	name, detail := inputText(g)
+	attachment := name
+	if detail != "" {
+		attachment += ": " + detail
+	}
 	fields = append(fields,
 		htmlField{"Gathered", gatherTime(g)},
+		htmlField{"Attachment", attachment},
 		htmlField{"Input", input},
+		htmlField{"Tool", strings.TrimSpace(cleanLine(orUnknown(r.Tool.Name) + " " + r.Tool.Version))},
 	)
 	if len(g.Roots) > 0 {
 		fields = append(fields, htmlField{"Gather roots", strings.Join(cleanLines(g.Roots), ", ")})
@@ -366,7 +390,7 @@ func htmlOverview(r *Report) []htmlField {
 	return append(fields,
 		htmlField{"Rule table", rules},
 		htmlField{"Pods", fmt.Sprintf("%d, %d not healthy", s.Pods, s.UnhealthyPods)},
-		htmlField{"Events", fmt.Sprintf("%d, %d warnings", s.Events, s.WarningEvents)},
+		htmlField{"Events", fmt.Sprintf("%d, %s", s.Events, countNoun(s.WarningEvents, "warning", "warnings"))},
 		htmlField{"Nodes", strconv.Itoa(s.Nodes)},
 	)
 }
@@ -508,9 +532,9 @@ func htmlPodsView(pods []Pod, details []podDetail) htmlPods {
 		if !p.Healthy {
 			flag = "1"
 			v.Unhealthy++
-			if i, ok := index[key]; ok {
-				detail = strconv.Itoa(i)
-			}
+		}
+		if i, ok := index[key]; ok {
+			detail = strconv.Itoa(i)
 		}
 		row := []string{
 			cleanLine(p.Namespace), cleanLine(p.Name), cleanLine(p.Ready), cleanLine(p.Status),
@@ -544,16 +568,19 @@ func htmlDetails(r *Report) []podDetail {
 			}
 		}
 	}
+	// Every pod a finding names gets a detail, healthy or not (a Running pod
+	// whose container restarted), then the other pods that are not healthy.
 	pods := map[string]*Pod{}
 	for i := range r.Pods {
-		if p := &r.Pods[i]; !p.Healthy {
-			k := podKey(p.Namespace, p.Name)
-			if _, dup := pods[k]; !dup {
-				pods[k] = p
-				if _, named := findings[k]; !named {
-					order = append(order, k)
-				}
-			}
+		p := &r.Pods[i]
+		k := podKey(p.Namespace, p.Name)
+		_, named := findings[k]
+		if _, dup := pods[k]; dup || (p.Healthy && !named) {
+			continue
+		}
+		pods[k] = p
+		if !named {
+			order = append(order, k)
 		}
 	}
 	out := []podDetail{}
@@ -600,6 +627,14 @@ func newPodDetail(p *Pod, findings []detailFinding) podDetail {
 			Time: formatTime(e.Time), First: formatTime(e.FirstTime), Type: cleanLine(e.Type), Reason: cleanLine(e.Reason),
 			Count: e.Count, Message: detailText(e.Message), Cite: evidenceCite(Evidence{Path: e.Path, Line: e.Line}),
 		})
+	}
+	d.Logs = []detailLogTail{}
+	for _, l := range p.Logs {
+		t := detailLogTail{Container: cleanLine(l.Container), Previous: l.Previous, Cite: cleanLine(l.Path), Lines: l.Lines, Tail: []detailLogLine{}}
+		for _, ln := range l.Tail {
+			t.Tail = append(t.Tail, detailLogLine{Line: ln.Line, Text: detailText(ln.Text)})
+		}
+		d.Logs = append(d.Logs, t)
 	}
 	for i, g := range p.NodeLog {
 		if i == htmlDetailNodeLog {

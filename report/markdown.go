@@ -28,8 +28,11 @@ const (
 	mdTextRunes     = 2000
 	mdEvidenceRunes = 500 // one evidence line
 	mdEvidenceLines = 20  // evidence lines per finding
-	mdObjects       = 20  // objects listed per finding
-	mdAllNodesUpTo  = 20  // above this, only nodes that are not healthy are listed
+	// mdGroupEvidenceLines bounds the evidence shown for a group of low or
+	// info findings of one rule (the first finding's).
+	mdGroupEvidenceLines = 6
+	mdObjects            = 20 // objects listed per finding
+	mdAllNodesUpTo       = 20 // above this, only nodes that are not healthy are listed
 )
 
 // WriteMarkdown writes r as GitHub-flavoured Markdown that also reads well as
@@ -59,7 +62,9 @@ type mdDoc struct {
 
 func markdownDoc(r *Report) *mdDoc {
 	return &mdDoc{sections: []*mdSection{
+		{head: mdHeader(r)},
 		{head: mdSummary(r)},
+		{head: mdGather(r)},
 		mdFindings(r),
 		mdPods(r),
 		mdNodes(r),
@@ -92,7 +97,7 @@ func (d *mdDoc) fit(limit int) {
 	for _, s := range d.sections {
 		worst = append(worst, &mdSection{items: s.items, unit: s.unit})
 	}
-	limit -= len((&mdDoc{sections: worst, maxKB: d.maxKB}).note())
+	limit -= len((&mdDoc{sections: worst, maxKB: d.maxKB}).note()) + 1
 	size := d.size()
 	for _, step := range cutSteps {
 		for _, s := range d.sections {
@@ -133,20 +138,24 @@ func (d *mdDoc) note() string {
 		d.maxKB, joinAnd(cuts))
 }
 
+// String writes the sections in order, with the cut note (when fit left
+// anything out) right after the header, above the summary, where a reader
+// sees it before anything it qualifies.
 func (d *mdDoc) String() string {
+	cut := false
+	for _, s := range d.sections {
+		cut = cut || s.kept < len(s.items)
+	}
 	var b strings.Builder
 	b.Grow(d.size() + 256)
-	for _, s := range d.sections {
+	for i, s := range d.sections {
 		b.WriteString(s.head)
 		for _, it := range s.items[:s.kept] {
 			b.WriteString(it)
 		}
 		b.WriteString(s.tail)
-	}
-	for _, s := range d.sections {
-		if s.kept < len(s.items) {
-			b.WriteString(d.note())
-			break
+		if i == 0 && cut {
+			b.WriteString(d.note() + "\n")
 		}
 	}
 	return b.String()
@@ -166,7 +175,11 @@ func joinAnd(s []string) string {
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
-func mdSummary(r *Report) string {
+// mdHeader is the title and what ties the report to the ticket's
+// attachment: the input's name, size and SHA-256 (or that it is a folder),
+// the tool's and the rule table's versions; then, when the input was not read
+// to its end, a notice saying so before anything else.
+func mdHeader(r *Report) string {
 	var b strings.Builder
 	g := r.Gather
 	b.WriteString("# mgtriage report")
@@ -174,7 +187,95 @@ func mdSummary(r *Report) string {
 		b.WriteString(": OpenShift " + mdText(g.ClusterVersion))
 	}
 	b.WriteString("\n\n")
+	name, detail := inputText(g)
+	line := "- **Input:** " + mdCode(name)
+	if detail != "" {
+		line += ", " + mdText(detail)
+	}
+	b.WriteString(line + "\n")
+	tool := mdText(orUnknown(r.Tool.Name)) + " " + mdText(orUnknown(r.Tool.Version)) + ", rule table " + mdText(orUnknown(r.Rules.Version))
+	if r.Rules.Count > 0 {
+		tool += " (" + countNoun(r.Rules.Count, "rule", "rules") + ")"
+	}
+	b.WriteString("- **Tool:** " + tool + "\n\n")
+	if g.Incomplete != "" {
+		b.WriteString("**Input incomplete:** " + mdText(g.Incomplete) + ". Findings and counts cover only what was read.\n\n")
+	}
+	return b.String()
+}
 
+// mdSummaryEntries bounds the finding lines of the summary, which with its
+// heading, count line and closing line stays within 15 lines.
+const mdSummaryEntries = 10
+
+// mdSummary is what a ticket comment starts with: the counts in one line,
+// then one line per finding (low and info findings of one rule as one line
+// with their count and examples): severity, title, where, and the hint (why).
+func mdSummary(r *Report) string {
+	var b strings.Builder
+	s := r.Summary
+	b.WriteString("## Summary\n\n")
+	var counts []string
+	for _, c := range severityCounts(r) {
+		if c.Count > 0 {
+			counts = append(counts, fmt.Sprintf("%d %s", c.Count, mdText(c.Severity)))
+		}
+	}
+	total := countNoun(totalFindings(r), "finding", "findings")
+	if len(counts) > 0 {
+		total += " (" + strings.Join(counts, ", ") + ")"
+	}
+	fmt.Fprintf(&b, "**%s** on %s, %d not healthy; %s.\n\n", total, countNoun(s.Pods, "pod", "pods"), s.UnhealthyPods, countNoun(s.Nodes, "node", "nodes"))
+	if len(r.Findings) == 0 {
+		if missing := coverageGaps(r); len(missing) > 0 {
+			fmt.Fprintf(&b, "No rule fired on what the input holds; it has no %s, so this is not a clean bill of health.\n\n", joinOr(missing))
+		} else {
+			b.WriteString("No rule fired.\n\n")
+		}
+		return b.String()
+	}
+	groups := groupFindings(r.Findings)
+	for i, g := range groups {
+		if i == mdSummaryEntries {
+			rest := 0
+			for _, g := range groups[i:] {
+				rest += len(g.Findings)
+			}
+			fmt.Fprintf(&b, "- … and %s below\n", countNoun(rest, "more finding", "more findings"))
+			break
+		}
+		b.WriteString(mdSummaryLine(g) + "\n")
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// mdSummaryLine is one summary line: "**HIGH** title — where: hint", or for a
+// group "**LOW** ×13 title — a, b, c and 10 more: first hint".
+func mdSummaryLine(g findingGroup) string {
+	f := g.Findings[0]
+	title := mdText(truncateRunes(cleanLine(f.Title), mdTitleRunes))
+	hint := mdText(truncateRunes(cleanLine(f.Hint), mdHintRunes))
+	if len(g.Findings) == 1 {
+		return fmt.Sprintf("- **%s** %s — %s: %s", mdSeverity(f.Severity), title, mdText(objectsSummary(f)), hint)
+	}
+	return fmt.Sprintf("- **%s** ×%d %s — %s; for example: %s", mdSeverity(f.Severity), len(g.Findings), title,
+		mdText(examples(groupObjects(g), 3)), hint)
+}
+
+// examples is "a, b, c and 10 more".
+func examples(list []string, n int) string {
+	if len(list) <= n {
+		return joinAnd(list)
+	}
+	return strings.Join(list[:n], ", ") + fmt.Sprintf(" and %d more", len(list)-n)
+}
+
+// mdGather is the cluster and gather detail under the summary.
+func mdGather(r *Report) string {
+	var b strings.Builder
+	g := r.Gather
+	b.WriteString("## Cluster and gather\n\n")
 	cluster := "OpenShift " + mdText(orUnknown(g.ClusterVersion)) + ", Kubernetes " + mdText(orUnknown(g.KubernetesVersion))
 	if g.Distribution == "Kubernetes" && g.ClusterVersion == "" {
 		cluster = "Kubernetes " + mdText(orUnknown(g.KubernetesVersion)) + " (not OpenShift: commands are kubectl's)"
@@ -196,52 +297,18 @@ func mdSummary(r *Report) string {
 	fmt.Fprintf(&b, "- **Gathered:** %s\n", gatherTime(g))
 	input := mdCode(truncateRunes(cleanLine(orUnknown(g.Path)), 300))
 	if g.Files > 0 {
-		input += fmt.Sprintf(" (%d files, %s)", g.Files, humanBytes(g.Bytes))
+		input += fmt.Sprintf(" (%s, %s)", countNoun(g.Files, "file", "files"), humanBytes(g.Bytes))
 	}
-	fmt.Fprintf(&b, "- **Input:** %s\n", input)
-	rules := "table " + mdText(orUnknown(r.Rules.Version))
-	if r.Rules.Count > 0 {
-		rules += fmt.Sprintf(" (%d rules)", r.Rules.Count)
-	}
-	if r.Tool.Version != "" {
-		rules += ", " + mdText(orUnknown(r.Tool.Name)) + " " + mdText(r.Tool.Version)
-	}
-	fmt.Fprintf(&b, "- **Rules:** %s\n", rules)
+	fmt.Fprintf(&b, "- **Read from:** %s\n", input)
 	s := r.Summary
-	fmt.Fprintf(&b, "- **Pods:** %d, %d not healthy; %d nodes; %d events (%d warnings)\n",
-		s.Pods, s.UnhealthyPods, s.Nodes, s.Events, s.WarningEvents)
-	var counts []string
-	for _, c := range severityCounts(r) {
-		counts = append(counts, fmt.Sprintf("%s %d", mdText(c.Severity), c.Count))
-	}
-	fmt.Fprintf(&b, "- **Findings:** %d (%s)\n", totalFindings(r), strings.Join(counts, ", "))
+	fmt.Fprintf(&b, "- **Pods:** %d, %d not healthy; %s; %s (%s)\n",
+		s.Pods, s.UnhealthyPods, countNoun(s.Nodes, "node", "nodes"), countNoun(s.Events, "event", "events"), countNoun(s.WarningEvents, "warning", "warnings"))
 	if gaps := healthGaps(g.Health); len(gaps) > 0 {
 		fmt.Fprintf(&b, "- **Gather gaps:** %s (see Gather health)\n", strings.Join(gaps, ", "))
 	}
 	missing := coverageGaps(r)
 	if len(missing) > 0 {
 		fmt.Fprintf(&b, "- **Not in the input:** %s (see Coverage)\n", joinAnd(missing))
-	}
-	b.WriteString("\n")
-
-	if len(r.Findings) == 0 {
-		if len(missing) > 0 {
-			fmt.Fprintf(&b, "No rule fired on what the input holds; it has no %s, so this is not a clean bill of health.\n\n", joinOr(missing))
-		} else {
-			b.WriteString("No rule fired.\n\n")
-		}
-		return b.String()
-	}
-	b.WriteString("**Top findings**\n\n")
-	for i, f := range r.Findings {
-		if i == mdTopFindings {
-			fmt.Fprintf(&b, "- … and %d more below\n", len(r.Findings)-mdTopFindings)
-			break
-		}
-		fmt.Fprintf(&b, "- **%s** %s — %s: %s\n", mdSeverity(f.Severity),
-			mdText(truncateRunes(cleanLine(f.Title), mdTitleRunes)),
-			mdText(objectsSummary(f)),
-			mdText(truncateRunes(cleanLine(f.Hint), mdHintRunes)))
 	}
 	b.WriteString("\n")
 	return b.String()
@@ -251,11 +318,64 @@ func mdFindings(r *Report) *mdSection {
 	if len(r.Findings) == 0 {
 		return newSection("## Findings\n\nNone.\n\n", "", "", nil)
 	}
-	items := make([]string, len(r.Findings))
-	for i, f := range r.Findings {
-		items[i] = mdFinding(i+1, f)
+	groups := groupFindings(r.Findings)
+	items := make([]string, len(groups))
+	for i, g := range groups {
+		if len(g.Findings) == 1 {
+			items[i] = mdFinding(i+1, g.Findings[0])
+		} else {
+			items[i] = mdFindingGroup(i+1, g)
+		}
 	}
 	return newSection("## Findings\n\n", "", "findings", items)
+}
+
+// mdFindingGroup writes several low or info findings of one rule as one
+// entry: the objects, the first finding's hint, remediation and docs; each
+// finding's own hint and evidence are in report.html and report.json.
+func mdFindingGroup(n int, g findingGroup) string {
+	f := g.Findings[0]
+	var b strings.Builder
+	fmt.Fprintf(&b, "### %d. %s ×%d: %s\n\n", n, mdSeverity(f.Severity), len(g.Findings), mdHeading(f.Title))
+	rule := mdCode(cleanLine(f.RuleID)) + " v" + strconv.Itoa(f.RuleVersion)
+	if f.Category != "" {
+		rule += ", category " + mdText(f.Category)
+	}
+	fmt.Fprintf(&b, "- **Rule:** %s, %s; each one's hint and evidence are in report.html\n", rule, countNoun(len(g.Findings), "finding", "findings"))
+	objs := groupObjects(g)
+	shown := objs
+	if len(shown) > mdObjects {
+		shown = shown[:mdObjects]
+	}
+	var cells []string
+	for _, o := range shown {
+		cells = append(cells, mdText(o))
+	}
+	if len(objs) > len(shown) {
+		cells = append(cells, fmt.Sprintf("and %d more", len(objs)-len(shown)))
+	}
+	fmt.Fprintf(&b, "- **Objects:** %s\n", strings.Join(cells, "; "))
+	fmt.Fprintf(&b, "- **Hint** (first of them): %s\n\n", mdText(f.Hint))
+	if len(f.Remediation) > 0 {
+		b.WriteString("**Remediation** (first of them)\n\n")
+		for i, step := range f.Remediation {
+			fmt.Fprintf(&b, "%d. %s\n", i+1, mdStep(step))
+		}
+		b.WriteString("\n")
+	}
+	if len(f.Docs) > 0 {
+		b.WriteString("**Docs**\n\n")
+		for _, d := range f.Docs {
+			fmt.Fprintf(&b, "- %s\n", mdLink(d))
+		}
+		b.WriteString("\n")
+	}
+	if len(f.Evidence) > 0 {
+		b.WriteString("**Evidence** (first of them)\n\n")
+		b.WriteString(mdEvidenceN(f.Evidence, mdGroupEvidenceLines))
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 func mdFinding(n int, f Finding) string {
@@ -291,7 +411,7 @@ func mdFinding(n int, f Finding) string {
 			}
 			refs = append(refs, mdText(explainRef(o)))
 		}
-		fmt.Fprintf(&b, "- **Explains:** %d pod finding%s: %s\n", len(f.Explains), plural(len(f.Explains)), strings.Join(refs, "; "))
+		fmt.Fprintf(&b, "- **Explains:** %s: %s\n", countNoun(len(f.Explains), "pod finding", "pod findings"), strings.Join(refs, "; "))
 	}
 	fmt.Fprintf(&b, "- **Hint:** %s\n", mdText(f.Hint))
 	if len(f.Missing) > 0 {
@@ -327,11 +447,14 @@ func mdFinding(n int, f Finding) string {
 // mdEvidence writes evidence lines as "path:line: text" in a fenced block whose
 // fence is longer than any run of backticks in it, so no text can close it.
 // A line break inside a text continues on an indented line.
-func mdEvidence(ev []Evidence) string {
+func mdEvidence(ev []Evidence) string { return mdEvidenceN(ev, mdEvidenceLines) }
+
+// mdEvidenceN is mdEvidence with at most limit lines.
+func mdEvidenceN(ev []Evidence, limit int) string {
 	var body strings.Builder
 	for i, e := range ev {
-		if i == mdEvidenceLines {
-			fmt.Fprintf(&body, "… %d more evidence lines in report.html\n", len(ev)-mdEvidenceLines)
+		if i == limit {
+			fmt.Fprintf(&body, "… %s in report.html\n", countNoun(len(ev)-limit, "more evidence line", "more evidence lines"))
 			break
 		}
 		text := truncateRunes(strings.TrimRight(cleanText(e.Text), "\n"), mdEvidenceRunes)
@@ -376,11 +499,11 @@ func mdNodes(r *Report) *mdSection {
 		rows = append(rows, mdRow(n.Name, n.Ready, strings.Join(n.Roles, ","), n.KubeletVersion, strings.Join(n.Conditions, "; ")))
 	}
 	if len(rows) == 0 {
-		return newSection(head+fmt.Sprintf("All %d nodes are Ready with no other condition.\n\n", hidden), "", "", nil)
+		return newSection(head+fmt.Sprintf("All %d nodes are Ready with no other condition.\n\n", hidden), "", "", nil) // hidden > mdAllNodesUpTo
 	}
 	tail := "\n"
 	if hidden > 0 {
-		tail = fmt.Sprintf("\n%d other nodes are Ready with no other condition.\n\n", hidden)
+		tail = "\n" + countNoun(hidden, "other node is", "other nodes are") + " Ready with no other condition.\n\n"
 	}
 	table := "| NAME | READY | ROLES | VERSION | CONDITIONS |\n|---|---|---|---|---|\n"
 	return newSection(head+table, tail, "node rows", rows)
@@ -403,7 +526,7 @@ func mdHealth(r *Report) *mdSection {
 			items = append(items, mdRow(orDot(l.Root), l.Kind, l.Image, l.Node, strconv.Itoa(l.Pods)))
 		}
 		if more > 0 {
-			items = append(items, fmt.Sprintf("\n… and %d more gathers\n", more))
+			items = append(items, "\n… and "+countNoun(more, "more gather", "more gathers")+"\n")
 		}
 		items = append(items, "\n")
 	}
@@ -494,13 +617,6 @@ func orDot(s string) string {
 		return "."
 	}
 	return s
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 func mdProblems(r *Report) *mdSection {

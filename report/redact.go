@@ -12,13 +12,24 @@ import (
 
 // Redact returns a copy of r in which every string from the gather has its
 // IPv4 and IPv6 addresses, host names (node names, their short names, other
-// FQDNs), the cluster's domains, e-mail addresses and secrets (bearer and
-// OpenShift sha256~ tokens, JWTs, password=... and similar values, URL
-// passwords, long hex and base64 strings) replaced by placeholders: host-N,
-// ip-N, domain-N, email-N, token-N, secret-N. The same value gets the same
-// placeholder everywhere in the report, so all writers show the same names.
+// FQDNs), the cluster's domains, name and ID, the input's path and name,
+// e-mail addresses and secrets (bearer and OpenShift sha256~ tokens, JWTs,
+// password=... and similar values, URL passwords, long hex and base64
+// strings) replaced by placeholders: host-N, ip-N, domain-N, cluster-N,
+// cluster-id-N, input-N, email-N, token-N, secret-N. The same value gets the
+// same placeholder everywhere in the report, so all writers show the same
+// names.
 //
-// The second result maps each original value to its placeholder. Fields that
+// The cluster's own values are learned from the report before anything is
+// replaced: node names and the Hostname addresses of nodes; the base domain
+// (Gather.BaseDomain, the DNS config's spec.baseDomain) and the domain above
+// it; the API host's domain (Gather.APIServerURL); the infrastructure name
+// and the cluster name it starts with (Gather.InfrastructureName without its
+// random suffix); the cluster ID (Gather.ClusterID); the input path
+// (Gather.Path) and its base name.
+//
+// The second result maps each original value (key) to its placeholder
+// (value), as --redact-map writes it: {"10.0.0.5": "ip-1"}. Fields that
 // the tool writes itself (rule ids, titles, docs links, kubectl's column words,
 // kinds and classes) are tagged redact:"keep" and copied as they are.
 // Placeholders left by must-gather-clean (x-ipv4-0000000001-x,
@@ -46,6 +57,11 @@ type redactor struct {
 	literals   map[string]string
 	domains    map[string]bool
 	maxLiteral int
+	// inputPath is the input path as given (and without a trailing
+	// separator), replaced wherever it occurs; inputName its base name,
+	// replaced where a whole string is it (a problem's path); both stand for
+	// inputPlaceholder.
+	inputPath, inputTrimmed, inputName, inputPlaceholder string
 }
 
 func newRedactor() *redactor {
@@ -104,6 +120,13 @@ func (rd *redactor) learn(r *Report) {
 			names = append(names, o.Node)
 		}
 	}
+	for _, n := range r.Nodes {
+		for _, a := range n.Addresses {
+			if typ, addr, ok := strings.Cut(a, " "); ok && (typ == "Hostname" || typ == "InternalDNS" || typ == "ExternalDNS") {
+				names = append(names, addr)
+			}
+		}
+	}
 	var shorts []string
 	for _, n := range names {
 		n = strings.ToLower(strings.TrimSpace(n))
@@ -129,6 +152,7 @@ func (rd *redactor) learn(r *Report) {
 			rd.addLiteral(shorts[i], shorts[i+1])
 		}
 	}
+	rd.learnCluster(r.Gather)
 	walkStrings(reflect.ValueOf(r).Elem(), func(s string) {
 		if !strings.Contains(s, "api") && !strings.Contains(s, "apps.") {
 			return
@@ -137,6 +161,79 @@ func (rd *redactor) learn(r *Report) {
 			rd.addDomain(m[1], 3)
 		}
 	})
+}
+
+// learnCluster records the cluster's own names from the report's gather
+// fields: base domain and the domain above it, the API host's domain, the
+// infrastructure and cluster names, the cluster ID and the input path.
+func (rd *redactor) learnCluster(g Gather) {
+	if base := strings.ToLower(strings.Trim(strings.TrimSpace(g.BaseDomain), ".")); base != "" {
+		rd.addDomain(base, 2)
+		if _, parent, ok := strings.Cut(base, "."); ok {
+			rd.addDomain(parent, 2)
+		}
+	}
+	if host := urlHost(g.APIServerURL); host != "" {
+		for _, prefix := range []string{"api.", "api-int."} {
+			if d, ok := strings.CutPrefix(host, prefix); ok {
+				rd.addDomain(d, 2)
+			}
+		}
+	}
+	if infra := strings.ToLower(strings.TrimSpace(g.InfrastructureName)); len(infra) >= 4 && hostLike.MatchString(infra) {
+		p := rd.placeholder("cluster", infra, infra)
+		rd.addLiteral(infra, p)
+		// The installer appends "-" and 5 random characters to the cluster name.
+		if i := strings.LastIndexByte(infra, '-'); i > 0 && len(infra)-i-1 == 5 {
+			if name := infra[:i]; distinctiveName(name) {
+				rd.addLiteral(name, rd.placeholder("cluster", name, name))
+			}
+		}
+	}
+	if id := strings.ToLower(strings.TrimSpace(g.ClusterID)); len(id) >= 8 && hostLike.MatchString(id) {
+		rd.addLiteral(id, rd.placeholder("cluster-id", id, g.ClusterID))
+	}
+	if p := strings.TrimSpace(g.Path); p != "" {
+		rd.inputPlaceholder = rd.placeholder("input", p, p)
+		rd.inputPath = p
+		rd.inputTrimmed = strings.TrimRight(p, `/\`)
+		if rd.inputTrimmed == "" {
+			rd.inputTrimmed = p
+		}
+		base := rd.inputTrimmed
+		if i := strings.LastIndexAny(base, `/\`); i >= 0 {
+			base = base[i+1:]
+		}
+		rd.inputName = base
+	}
+	if g.Input != nil && g.Input.Name != "" && rd.inputPlaceholder == "" {
+		rd.inputPlaceholder = rd.placeholder("input", g.Input.Name, g.Input.Name)
+		rd.inputName = g.Input.Name
+	}
+}
+
+// distinctiveName reports whether a cluster name is unlike an ordinary word,
+// so that replacing it wherever it stands as a word cannot hit code or
+// prose: at least 4 characters and a digit or a hyphen in it, or at least 8.
+func distinctiveName(s string) bool {
+	if len(s) < 4 || !hostLike.MatchString(s) {
+		return false
+	}
+	return len(s) >= 8 || strings.ContainsAny(s, "-0123456789")
+}
+
+// urlHost is the lower-case host of an http(s) URL, or "".
+func urlHost(u string) string {
+	u = strings.ToLower(strings.TrimSpace(u))
+	_, rest, ok := strings.Cut(u, "://")
+	if !ok {
+		return ""
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	if i := strings.LastIndexByte(host, ':'); i > 0 && !strings.Contains(host, "]") {
+		host = host[:i]
+	}
+	return host
 }
 
 // addDomain records a domain of the cluster when it has at least minLabels
@@ -210,6 +307,18 @@ func (rd *redactor) redactString(s string) string {
 		spans = append(spans, span{start, end, repl})
 	}
 	lower := asciiLower(s)
+	if rd.inputPlaceholder != "" {
+		if s == rd.inputName || s == rd.inputPath || s == rd.inputTrimmed {
+			return rd.inputPlaceholder
+		}
+		for _, p := range []string{rd.inputPath, rd.inputTrimmed} {
+			for i := 0; p != "" && strings.Contains(s[i:], p); {
+				j := i + strings.Index(s[i:], p)
+				add(j, j+len(p), fixed(rd.inputPlaceholder))
+				i = j + len(p)
+			}
+		}
+	}
 	for _, m := range keptRe.FindAllStringIndex(s, -1) {
 		add(m[0], m[1], nil)
 	}
@@ -440,7 +549,7 @@ func (rd *redactor) hostName(name string) (func() string, bool) {
 		return fixed(rd.redactLabels(name[:i]) + p), true
 	}
 	labels := strings.Split(name, ".")
-	if len(labels) < 3 || publicDomain(name) || notTLD[labels[len(labels)-1]] || isKeptToken(name) {
+	if len(labels) < 3 || publicDomain(name) || !hostTLD(labels[len(labels)-1]) || isKeptToken(name) {
 		return nil, false
 	}
 	return rd.lazy("host", name, name), true
@@ -523,6 +632,30 @@ var notTLD = map[string]bool{
 	"crt": true, "pem": true, "key": true, "csr": true, "html": true, "md": true, "xml": true, "js": true, "so": true,
 	"lock": true, "pid": true, "sock": true, "tmp": true, "bak": true, "old": true, "local": true, "svc": true,
 	"default": true, "status": true, "spec": true, "metadata": true, "name": true,
+}
+
+// hostTLD reports whether the last label of a dotted name makes it a host
+// name worth replacing when nothing else says so: a two-letter country code
+// or one of the generic and private top-level names below. A dotted code
+// identifier (a Go logger "operator.init.controller-runtime.manager", a Java
+// package, "pod_workers.go") ends otherwise and is kept.
+func hostTLD(label string) bool {
+	if notTLD[label] {
+		return false
+	}
+	if len(label) == 2 {
+		return label[0] >= 'a' && label[0] <= 'z' && label[1] >= 'a' && label[1] <= 'z'
+	}
+	return genericTLD[label]
+}
+
+var genericTLD = map[string]bool{
+	"com": true, "net": true, "org": true, "edu": true, "gov": true, "mil": true, "int": true, "info": true, "biz": true,
+	"name": true, "pro": true, "io": true, "dev": true, "app": true, "cloud": true, "tech": true, "online": true, "site": true,
+	"xyz": true, "arpa": true, "corp": true, "internal": true, "intranet": true, "intra": true, "lan": true, "home": true,
+	"priv": true, "private": true, "localdomain": true, "test": true, "example": true, "global": true, "group": true,
+	"company": true, "systems": true, "network": true, "services": true, "solutions": true, "digital": true, "bank": true,
+	"insurance": true, "health": true, "aero": true, "coop": true, "museum": true, "mobi": true, "asia": true, "eu": true,
 }
 
 var timeType = reflect.TypeOf(time.Time{})

@@ -98,12 +98,13 @@ func TestRedactReport(t *testing.T) {
 		"master-0.ocp.acme.corp": "host-1", "master-0": "host-1",
 		"worker-1.ocp.acme.corp": "host-2", "worker-1": "host-2",
 		"ocp.acme.corp": "domain-1", "10.0.0.5": "ip-1", "core@master-0.ocp.acme.corp": "email-1",
+		"/cases/master-0.ocp.acme.corp/mg": "input-1",
 	}
 	if diff := cmp.Diff(wantMap, mapping); diff != "" {
 		t.Errorf("mapping (-want +got):\n%s", diff)
 	}
 	// Same value, same placeholder, in every field; the tool's own words kept.
-	if red.Nodes[1].Name != "host-2" || red.Pods[0].Node != "host-2" || red.Findings[0].Objects[0].Node != "host-2" || red.Gather.Path != "/cases/host-1/mg" {
+	if red.Nodes[1].Name != "host-2" || red.Pods[0].Node != "host-2" || red.Findings[0].Objects[0].Node != "host-2" || red.Gather.Path != "input-1" {
 		t.Errorf("node names not replaced the same way: %q %q %q %q", red.Nodes[1].Name, red.Pods[0].Node, red.Findings[0].Objects[0].Node, red.Gather.Path)
 	}
 	p := red.Pods[0]
@@ -147,4 +148,56 @@ func FuzzRedactString(f *testing.F) {
 			t.Fatalf("redactString(%q) = %q keeps a node name", s, a)
 		}
 	})
+}
+
+// TestRedactKnowsTheCluster: the cluster's own values, as the report's
+// gather and node fields carry them, go in every string; code identifiers
+// that look like dotted names stay.
+func TestRedactKnowsTheCluster(t *testing.T) {
+	r := redactReport(
+		"Get https://api.prod-east.bank-corp.example:6443/api: dial tcp 10.0.0.9:6443",
+		"route console.apps.prod-east.bank-corp.example answered",
+		"machine prod-east-x7k2p-worker-a-abcde joined, cluster prod-east",
+		"clusterID 0F3C9A2E-1111-2222-3333-444455556666 reported",
+		"hostname node-a7 up",
+		"read /srv/cases/04123/prod-east.tar.gz: unexpected EOF",
+		"ERROR operator.init.controller-runtime.manager.controller.dns_controller Could not wait",
+		"at io.netty.channel.nio.NioEventLoop.run(NioEventLoop.java:1)",
+	)
+	r.Gather.Path = "/srv/cases/04123/prod-east.tar.gz"
+	r.Gather.Input = &InputFile{Name: "prod-east.tar.gz", Kind: "archive", Size: 10, SHA256: strings.Repeat("0", 64)}
+	r.Gather.BaseDomain = "prod-east.bank-corp.example"
+	r.Gather.APIServerURL = "https://api.prod-east.bank-corp.example:6443"
+	r.Gather.InfrastructureName = "prod-east-x7k2p"
+	r.Gather.ClusterID = "0f3c9a2e-1111-2222-3333-444455556666"
+	r.Nodes = append(r.Nodes, Node{Name: "n1", Addresses: []string{"InternalIP 10.0.0.9", "Hostname node-a7"}})
+	r.Problems = []Problem{{Path: "prod-east.tar.gz", Error: "input ends early"}}
+	red, mapping := Redact(r)
+	var all bytes.Buffer
+	for _, w := range []Writer{MarkdownWriter(MarkdownOptions{}), WriteHTML, WriteJSON, TerminalWriter(TerminalOptions{})} {
+		if err := w(&all, red); err != nil {
+			t.Fatal(err)
+		}
+	}
+	low := strings.ToLower(all.String())
+	for _, v := range []string{"bank-corp.example", "prod-east", "x7k2p", "0f3c9a2e", "10.0.0.9", "node-a7", "/srv/cases"} {
+		if strings.Contains(low, v) {
+			t.Errorf("%q survives redaction", v)
+		}
+	}
+	for _, keep := range []string{"operator.init.controller-runtime.manager.controller.dns_controller", "io.netty.channel.nio.NioEventLoop.run"} {
+		if !strings.Contains(all.String(), keep) {
+			t.Errorf("code identifier %q was replaced", keep)
+		}
+	}
+	if red.Gather.Input.SHA256 != strings.Repeat("0", 64) {
+		t.Errorf("the attachment's checksum was replaced: %q", red.Gather.Input.SHA256)
+	}
+	// The map's keys are the originals, its values the placeholders.
+	if p := mapping["prod-east.bank-corp.example"]; !strings.HasPrefix(p, "domain-") {
+		t.Errorf("mapping[base domain] = %q, want a domain placeholder", p)
+	}
+	if p := mapping[r.Gather.ClusterID]; !strings.HasPrefix(p, "cluster-id-") {
+		t.Errorf("mapping[cluster ID] = %q", p)
+	}
 }

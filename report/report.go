@@ -79,7 +79,12 @@ type RuleTable struct {
 // of every AGE and "ago" in the report; FinishedAt is its end. Both are nil when
 // the gather has no readable timestamp file.
 type Gather struct {
-	Path        string     `json:"path"`
+	Path string `json:"path"`
+	// Input ties the report to the attachment it was made from.
+	Input *InputFile `json:"input,omitempty"`
+	// Incomplete is empty when the whole input was read; else it says why
+	// reading stopped early, and the analysis covers only what came before.
+	Incomplete  string     `json:"incomplete,omitempty"`
 	Roots       []string   `json:"roots"`
 	CollectedAt *time.Time `json:"collectedAt,omitempty"`
 	FinishedAt  *time.Time `json:"finishedAt,omitempty"`
@@ -94,10 +99,17 @@ type Gather struct {
 	// Distribution is "OpenShift" or "Kubernetes" (a vanilla-Kubernetes
 	// support bundle or pod captures); "" in reports of older versions.
 	Distribution string `json:"distribution,omitempty" redact:"keep"`
-	ClusterID    string `json:"clusterID,omitempty" redact:"keep"`
-	Platform     string `json:"platform,omitempty" redact:"keep"`
-	Files        int    `json:"files"`
-	Bytes        int64  `json:"bytes"`
+	ClusterID    string `json:"clusterID,omitempty"`
+	// InfrastructureName (Infrastructure status.infrastructureName, the
+	// cluster name with a random suffix), BaseDomain (DNS spec.baseDomain)
+	// and APIServerURL (Infrastructure status.apiServerURL) name the cluster;
+	// empty when the gather lacks them.
+	InfrastructureName string `json:"infrastructureName,omitempty"`
+	BaseDomain         string `json:"baseDomain,omitempty"`
+	APIServerURL       string `json:"apiServerURL,omitempty"`
+	Platform           string `json:"platform,omitempty" redact:"keep"`
+	Files              int    `json:"files"`
+	Bytes              int64  `json:"bytes"`
 	// Layouts says what kind of gather each root is.
 	Layouts []Layout `json:"layouts"`
 	// Health lists what the gather itself lacks.
@@ -114,6 +126,18 @@ type Gather struct {
 type Printer struct {
 	Kubernetes string `json:"kubernetes" redact:"keep"`
 	From       string `json:"from" redact:"keep"`
+}
+
+// InputFile identifies what the user gave. Kind is "archive" (a file:
+// Size in bytes and SHA256 in lower-case hex, as sha256sum prints it, so the
+// report can be matched to a ticket's attachment), "folder" (Files and
+// Bytes of the Gather say how much was read) or "other" (a pipe or device,
+// read once, so not checksummed). Name is the base name.
+type InputFile struct {
+	Name   string `json:"name"`
+	Kind   string `json:"kind" redact:"keep"`
+	Size   int64  `json:"size,omitempty"`
+	SHA256 string `json:"sha256,omitempty" redact:"keep"`
 }
 
 // Layout is one gather found in the input: Kind is must-gather, inspect,
@@ -240,6 +264,32 @@ type Pod struct {
 	Events []PodEvent `json:"events,omitempty"`
 	// EventsOmitted is how many older events of the pod were left out of Events.
 	EventsOmitted int `json:"eventsOmitted,omitempty"`
+	// Logs are the tails of the pod's container logs (current and previous),
+	// set only for pods that are not healthy or that a finding names: at most
+	// MaxLogTailLines last lines of each, each cut to MaxTextRunes.
+	Logs []LogTail `json:"logs,omitempty"`
+}
+
+// MaxLogTailLines bounds the lines of one LogTail.
+const MaxLogTailLines = 20
+
+// LogTail is the end of one container log file. Lines is how many lines the
+// file has; Tail its last lines, oldest first, each with its 1-based line
+// number. Tail is empty when the gather's log is empty or was not kept.
+type LogTail struct {
+	Container string    `json:"container"`
+	Previous  bool      `json:"previous"`
+	Path      string    `json:"path"`
+	Lines     int       `json:"lines"`
+	Tail      []LogLine `json:"tail"`
+}
+
+// LogLine is one line of a log with its 1-based line number, and its own
+// timestamp when it has one.
+type LogLine struct {
+	Line int        `json:"line"`
+	Time *time.Time `json:"time,omitempty"`
+	Text string     `json:"text"`
 }
 
 // MaxTextRunes bounds every free text copied from the gather into a Report
@@ -323,7 +373,10 @@ type Termination struct {
 
 // Node is one node of the cluster with its Ready condition.
 type Node struct {
-	Name           string   `json:"name"`
+	Name string `json:"name"`
+	// Addresses are the node's status.addresses (InternalIP, ExternalIP,
+	// Hostname, ...) as "Type address".
+	Addresses      []string `json:"addresses,omitempty"`
 	Ready          string   `json:"ready" redact:"keep"`
 	Roles          []string `json:"roles" redact:"keep"`
 	KubeletVersion string   `json:"kubeletVersion,omitempty" redact:"keep"`

@@ -54,6 +54,10 @@ func WriteTerminal(w io.Writer, r *Report, opt TerminalOptions) error {
 		return sgr + s + sgrReset
 	}
 	var b strings.Builder
+	if r.Gather.Incomplete != "" {
+		b.WriteString(paint(sgrSeverity[SeverityHigh], "INPUT INCOMPLETE: "+truncateRunes(cleanLine(r.Gather.Incomplete), 400)) + "\n")
+		b.WriteString("The findings and counts below cover only what was read.\n\n")
+	}
 	b.WriteString(paint(sgrBold, terminalHeader(r)) + "\n")
 	for _, l := range terminalCoverage(r) {
 		b.WriteString(truncateRunes(l, max(opt.Width, 160)) + "\n")
@@ -77,7 +81,8 @@ func WriteTerminal(w io.Writer, r *Report, opt TerminalOptions) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
-	shown := r.Findings
+	groups := groupFindings(r.Findings)
+	shown := groups
 	if opt.MaxFindings > 0 && len(shown) > opt.MaxFindings {
 		shown = shown[:opt.MaxFindings]
 	}
@@ -94,20 +99,29 @@ func WriteTerminal(w io.Writer, r *Report, opt TerminalOptions) error {
 	if width < 120 {
 		nameRunes = 24 // a narrow terminal: names give way to the hint
 	}
-	for _, f := range shown {
+	for _, g := range shown {
+		f := g.Findings[0]
+		obj := objectsSummary(f)
+		if len(g.Findings) > 1 {
+			obj = fmt.Sprintf("×%d: %s", len(g.Findings), examples(groupObjects(g), 1))
+		}
 		rw := row{orUnknown(cleanLine(f.Severity)), truncateRunes(cleanLine(f.RuleID), nameRunes),
-			truncateRunes(objectsSummary(f), nameRunes), strings.TrimSpace(cleanLine(f.Hint))}
+			truncateRunes(obj, nameRunes), strings.TrimSpace(cleanLine(f.Hint))}
 		ruleW, objW = max(ruleW, utf8.RuneCountInString(rw.rule)), max(objW, utf8.RuneCountInString(rw.obj))
 		rows = append(rows, rw)
 	}
 	// borders and padding of a 4-column light table take 13 columns
 	hintW := min(terminalHintRunes, max(20, width-13-len("SEVERITY")-ruleW-objW))
 	for i, rw := range rows {
-		top.AppendRow(table.Row{paint(sgrSeverity[shown[i].Severity], rw.sev), rw.rule, rw.obj, truncateRunes(rw.hint, hintW)})
+		top.AppendRow(table.Row{paint(sgrSeverity[shown[i].Findings[0].Severity], rw.sev), rw.rule, rw.obj, truncateRunes(rw.hint, hintW)})
 	}
 	b.WriteString("\n" + top.Render() + "\n")
-	if more := len(r.Findings) - len(shown); more > 0 {
-		fmt.Fprintf(&b, "… and %d more findings in the Markdown and HTML reports.\n", more)
+	more := 0
+	for _, g := range groups[len(shown):] {
+		more += len(g.Findings)
+	}
+	if more > 0 {
+		fmt.Fprintf(&b, "… and %s in the Markdown and HTML reports.\n", countNoun(more, "more finding", "more findings"))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -131,7 +145,7 @@ func terminalHeader(r *Report) string {
 	}
 	parts = append(parts,
 		"gathered "+gatherTime(g),
-		strconv.Itoa(r.Summary.Pods)+" pods, "+strconv.Itoa(r.Summary.UnhealthyPods)+" not healthy",
+		countNoun(r.Summary.Pods, "pod", "pods")+", "+strconv.Itoa(r.Summary.UnhealthyPods)+" not healthy",
 		"rules "+cleanLine(orUnknown(r.Rules.Version)),
 	)
 	return strings.Join(parts, " · ")

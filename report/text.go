@@ -424,3 +424,97 @@ func stageCell(p Pod) string {
 	}
 	return s
 }
+
+// countNoun is "1 pod" or "3 pods": n with the singular or plural noun.
+func countNoun(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// groupedSeverity reports whether findings of severity s that share a rule
+// are shown as one entry in the Markdown and terminal views: the low and
+// info ones, which are history rather than an outage (13 operators that
+// restarted together at install time read as one line, not 13 sections).
+func groupedSeverity(s string) bool { return s == SeverityLow || s == SeverityInfo }
+
+// findingGroup is one entry of the short views: a single finding, or several
+// low or info findings of one rule (Findings holds them all, in report order).
+type findingGroup struct {
+	Findings []Finding
+	// Index is the 1-based position of the first finding in Report.Findings.
+	Index int
+}
+
+// groupFindings groups the low and info findings of one rule (and severity)
+// into one entry placed where the first of them is; other findings stay one
+// entry each. Order follows the report's (severity, rule, object).
+func groupFindings(fs []Finding) []findingGroup {
+	var out []findingGroup
+	at := map[string]int{}
+	for i, f := range fs {
+		if groupedSeverity(f.Severity) {
+			key := f.Severity + "\x00" + f.RuleID
+			if j, ok := at[key]; ok {
+				out[j].Findings = append(out[j].Findings, f)
+				continue
+			}
+			at[key] = len(out)
+		}
+		out = append(out, findingGroup{Findings: []Finding{f}, Index: i + 1})
+	}
+	return out
+}
+
+// groupObjects lists the objects of a group's findings ("ns/pod"), each once,
+// in order.
+func groupObjects(g findingGroup) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range g.Findings {
+		for _, o := range f.Objects {
+			ref := objectRef(o)
+			if o.Container != "" {
+				ref += " (" + cleanLine(o.Container) + ")"
+			}
+			if !seen[ref] {
+				seen[ref] = true
+				out = append(out, ref)
+			}
+		}
+	}
+	return out
+}
+
+// inputText names the input for the report's header: "gather.tar.gz, archive
+// of 1.2 GiB, sha256 ab12…" or "must-gather.local.1/, a folder: 3547 files,
+// 64.1 MiB read"; from Gather.Path when Gather.Input is not set.
+func inputText(g Gather) (name, detail string) {
+	in := g.Input
+	if in == nil {
+		name = truncateRunes(cleanLine(orUnknown(g.Path)), 300)
+		if g.Files > 0 {
+			detail = countNoun(g.Files, "file", "files") + ", " + humanBytes(g.Bytes)
+		}
+		return name, detail
+	}
+	name = truncateRunes(cleanLine(orUnknown(in.Name)), 300)
+	switch in.Kind {
+	case "archive":
+		detail = fmt.Sprintf("archive file of %s (%d bytes), sha256 %s", humanBytes(in.Size), in.Size, cleanLine(in.SHA256))
+	case "folder":
+		detail = "a folder, not an archive: " + countNoun(g.Files, "file", "files") + ", " + humanBytes(g.Bytes) + " read"
+	default:
+		detail = countNoun(g.Files, "file", "files") + ", " + humanBytes(g.Bytes) + " read"
+	}
+	return name, detail
+}
+
+// plural is the "s" of a count's noun: "" for 1, "s" otherwise.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

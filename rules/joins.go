@@ -1191,6 +1191,7 @@ func (c *evalContext) resolveTargetPort(o *store.Object, svc *corev1.Service, ta
 		return 0, ""
 	}
 	if ep, _ := c.store.Get(store.Endpoints, svc.Namespace, svc.Name); ep != nil {
+		//lint:ignore SA1019 gathers hold v1 Endpoints (EndpointSlices are not gathered by every release)
 		if e := store.Typed[corev1.Endpoints](ep); e != nil {
 			for _, ss := range e.Subsets {
 				for _, pt := range ss.Ports {
@@ -1439,6 +1440,7 @@ func (c *evalContext) endpointsVerdict(res joinResult, svcObj *store.Object, hos
 		return res
 	}
 	ep, cov := c.store.Get(store.Endpoints, svc.Namespace, svc.Name)
+	//lint:ignore SA1019 gathers hold v1 Endpoints (EndpointSlices are not gathered by every release)
 	e := store.Typed[corev1.Endpoints](ep)
 	if e == nil {
 		if cov == store.NotGathered {

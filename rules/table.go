@@ -78,6 +78,10 @@ type Rule struct {
 	// File and Line locate the rule's definition, for validation messages.
 	File string `json:"-"`
 	Line int    `json:"-"`
+	// fieldLines holds the 1-based line of each key of the rule's YAML
+	// ("severity", "match.cause", "remediation[1]"), so that a validation
+	// error points at the offending line, not at the rule's first.
+	fieldLines map[string]int
 
 	matcher  matcher
 	cause    *regexp.Regexp
@@ -287,21 +291,120 @@ func (t *Table) add(name string, data []byte, builtin bool) Errors {
 		return Errors{{File: name, Msg: "rules: " + err.Error()}}
 	}
 	lines := ruleLines(data)
+	text := strings.Split(string(data), "\n")
 	var errs Errors
 	for i, r := range raw {
 		rule := &Rule{File: name}
+		fields := map[string]int{}
 		if i < len(lines) {
 			rule.Line = lines[i]
+			end := len(text) + 1
+			if i+1 < len(lines) {
+				end = lines[i+1]
+			}
+			fields = fieldLines(text, rule.Line, end)
 		}
 		dec := json.NewDecoder(bytes.NewReader(r))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(rule); err != nil {
-			errs = append(errs, ValidationError{File: name, Line: rule.Line, Msg: err.Error()})
+			line := rule.Line
+			if m := unknownFieldRe.FindStringSubmatch(err.Error()); m != nil {
+				line = lineOf(fields, m[1], rule.Line)
+			} else if m := typeErrorRe.FindStringSubmatch(err.Error()); m != nil {
+				line = lineOf(fields, m[1], rule.Line)
+			}
+			errs = append(errs, ValidationError{File: name, Line: line, Msg: err.Error()})
 			continue
 		}
+		rule.fieldLines = fields
 		t.Rules = append(t.Rules, rule)
 	}
 	return errs
+}
+
+var (
+	unknownFieldRe = regexp.MustCompile(`unknown field "([^"]+)"`)
+	typeErrorRe    = regexp.MustCompile(`into Go struct field [A-Za-z]+\.([A-Za-z.]+) of type`)
+)
+
+// fieldLines maps the keys of one rule item, lines [start, end) of a rule
+// file (1-based), to their lines: top-level keys by name ("severity"),
+// nested ones by path ("match.cause"), and the items of a list by index
+// ("remediation[1]", "docs[0]"). A key's first occurrence wins.
+func fieldLines(text []string, start, end int) map[string]int {
+	out := map[string]int{}
+	type level struct {
+		indent int
+		key    string
+		items  int
+	}
+	var stack []level
+	for n := start; n < end && n-1 < len(text); n++ {
+		line := text[n-1]
+		trimmed := strings.TrimLeft(line, " ")
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
+			continue
+		}
+		indent := len(line) - len(trimmed)
+		item := false
+		if n == start {
+			trimmed = strings.TrimPrefix(trimmed, "- ")
+			indent += 2
+		} else if strings.HasPrefix(trimmed, "- ") || trimmed == "-" {
+			item = true
+		}
+		for len(stack) > 0 && stack[len(stack)-1].indent >= indent && !(item && stack[len(stack)-1].indent == indent) {
+			stack = stack[:len(stack)-1]
+		}
+		if item {
+			// A list item of the key above it (at this or a smaller indent).
+			if len(stack) > 0 {
+				top := &stack[len(stack)-1]
+				key := fmt.Sprintf("%s[%d]", top.key, top.items)
+				top.items++
+				if _, ok := out[key]; !ok {
+					out[key] = n
+				}
+			}
+			continue
+		}
+		key, _, ok := strings.Cut(trimmed, ":")
+		if !ok || strings.ContainsAny(key, " \"'") {
+			continue
+		}
+		path := key
+		if len(stack) > 0 {
+			path = stack[len(stack)-1].key + "." + key
+		}
+		if _, seen := out[path]; !seen {
+			out[path] = n
+		}
+		stack = append(stack, level{indent: indent, key: path})
+	}
+	return out
+}
+
+// parentField is the path above field: "match" for "match.params",
+// "remediation" for "remediation[1]", "" for a top-level key.
+func parentField(field string) string {
+	if i := strings.LastIndexAny(field, ".["); i > 0 {
+		return field[:i]
+	}
+	return ""
+}
+
+// lineOf returns the line of field (a path as fieldLines writes it, or its
+// last part), else fallback.
+func lineOf(fields map[string]int, field string, fallback int) int {
+	if n, ok := fields[field]; ok {
+		return n
+	}
+	for k, n := range fields {
+		if k == field || strings.HasSuffix(k, "."+field) {
+			return n
+		}
+	}
+	return fallback
 }
 
 // ruleLines returns the 1-based line of each "- id:" item under rules:.
@@ -332,79 +435,99 @@ func (t *Table) compile() Errors {
 	var errs Errors
 	seen := map[string]*Rule{}
 	for _, r := range t.Rules {
-		bad := func(format string, args ...any) {
-			errs = append(errs, ValidationError{File: r.File, Line: r.Line, Rule: r.ID, Msg: fmt.Sprintf(format, args...)})
+		// bad reports a problem of field (a path as fieldLines writes it) at
+		// that field's line, else at the line of the nearest key above it (a
+		// flow mapping "match: {matcher: x}" is one line), else at the rule's
+		// first line (a missing title is the rule's problem, not a line's).
+		bad := func(field, format string, args ...any) {
+			line := r.Line
+			for f := field; f != ""; f = parentField(f) {
+				if n, ok := r.fieldLines[f]; ok {
+					line = n
+					break
+				}
+			}
+			errs = append(errs, ValidationError{File: r.File, Line: line, Rule: r.ID, Msg: fmt.Sprintf(format, args...)})
 		}
 		if !idRe.MatchString(r.ID) {
-			bad("id %q must be lower-case words joined by '-'", r.ID)
+			bad("id", "id %q must be lower-case words joined by '-'", r.ID)
 		}
 		if prev, dup := seen[r.ID]; dup {
-			bad("id repeats the rule at %s:%d", prev.File, prev.Line)
+			bad("id", "id repeats the rule at %s:%d", prev.File, prev.Line)
 		}
 		seen[r.ID] = r
 		if r.Disabled {
 			continue
 		}
 		if r.Version < 1 {
-			bad("version must be 1 or more")
+			bad("version", "version must be 1 or more")
 		}
 		if !severities[r.Severity] {
-			bad("severity %q is not one of critical, high, medium, low, info", r.Severity)
+			bad("severity", "severity %q is not one of critical, high, medium, low, info", r.Severity)
 		}
 		if strings.TrimSpace(r.Title) == "" {
-			bad("title is empty")
+			bad("title", "title is empty")
 		}
 		if strings.TrimSpace(r.Hint) == "" {
-			bad("hint is empty")
+			bad("hint", "hint is empty")
 		}
 		if len(r.Remediation) == 0 {
-			bad("remediation lists no step")
+			bad("remediation", "remediation lists no step")
 		}
-		for _, d := range r.Docs {
+		for i, d := range r.Docs {
 			if !strings.HasPrefix(d, "https://") {
-				bad("docs link %q must start with https://", d)
+				bad(fmt.Sprintf("docs[%d]", i), "docs link %q must start with https://", d)
 			}
 		}
 		m, err := newMatcher(r.Match.Matcher, r.Match.Params)
 		if err != nil {
-			bad("match: %v", err)
+			field := "match.matcher"
+			if _, ok := r.fieldLines["match.params"]; ok && strings.HasPrefix(err.Error(), "params of ") {
+				field = "match.params"
+				if m := unknownFieldRe.FindStringSubmatch(err.Error()); m != nil {
+					if _, ok := r.fieldLines["match.params."+m[1]]; ok {
+						field = "match.params." + m[1]
+					}
+				}
+			}
+			bad(field, "match: %v", err)
 		}
 		r.matcher = m
 		if !groupByValues[r.GroupBy] {
-			bad("groupBy %q is not one of owner, registry, node, none", r.GroupBy)
+			bad("groupBy", "groupBy %q is not one of owner, registry, node, none", r.GroupBy)
 		}
 		if _, isNode := m.(nodeMatcher); len(r.Explains) > 0 && m != nil && !isNode {
-			bad("explains is for node rules; matcher %s looks at pods", r.Match.Matcher)
+			bad("explains", "explains is for node rules; matcher %s looks at pods", r.Match.Matcher)
 		}
 		for _, c := range strings.Fields(r.OpenShift) {
 			if _, err := checkConstraint(c, [2]int{4, 0}); err != nil {
-				bad("openshift: %v", err)
+				bad("openshift", "openshift: %v", err)
 			}
 		}
-		for _, j := range r.Joins {
+		for i, j := range r.Joins {
 			if _, ok := joins[j]; !ok {
-				bad("joins: unknown join %q (known: %s)", j, strings.Join(JoinNames(), ", "))
+				bad(fmt.Sprintf("joins[%d]", i), "joins: unknown join %q (known: %s)", j, strings.Join(JoinNames(), ", "))
 			}
 		}
 		if r.Require != "" && !slices.Contains(r.Joins, r.Require) {
-			bad("require: %q is not one of the rule's joins", r.Require)
+			bad("require", "require: %q is not one of the rule's joins", r.Require)
 		}
 		if r.Match.Cause != "" {
 			re, err := regexp.Compile(r.Match.Cause)
 			if err != nil {
-				bad("match.cause: %v", err)
+				bad("match.cause", "match.cause: %v", err)
 			}
 			r.cause = re
 		}
 		r.hint, err = parseTemplate(r.ID+".hint", r.Hint)
 		if err != nil {
-			bad("hint: %v", err)
+			bad("hint", "hint: %v", err)
 		}
 		r.remedies = r.remedies[:0]
 		for i, step := range r.Remediation {
 			tpl, err := parseTemplate(fmt.Sprintf("%s.remediation[%d]", r.ID, i), step)
 			if err != nil {
-				bad("remediation[%d]: %v", i, err)
+				bad(fmt.Sprintf("remediation[%d]", i), "remediation[%d]: %v", i, err)
 			}
 			r.remedies = append(r.remedies, tpl)
 		}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/report"
+	"github.com/mgtriage/mgtriage/rules"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
@@ -15,12 +17,22 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
-// Exit codes.
+// Exit codes, documented in README.md and in --help (exitCodesHelp).
 const (
-	exitOK       = 0
-	exitFindings = 1 // --fail-on threshold reached, or the reports could not be written
-	exitUsage    = 2 // bad flags, nothing analysable at PATH, or gathers of different clusters
+	exitOK       = 0  // analysis done, reports written
+	exitFindings = 1  // --fail-on threshold reached (reports written)
+	exitInput    = 2  // PATH missing, unreadable, or holding no gather to analyse
+	exitWrite    = 3  // the reports or the --redact-map file could not be written
+	exitUsage    = 64 // bad command line: unknown flag, bad value, wrong arguments
 )
+
+// exitCodesHelp is the exit code table of --help and README.md.
+const exitCodesHelp = `Exit codes:
+  0   analysis done, reports written
+  1   --fail-on: a finding at or above that severity exists (reports written)
+  2   input not analysable: PATH missing, unreadable, or no gather in it
+  3   reports not written (output folder or --redact-map not writable)
+  64  usage error: unknown flag, bad flag value, wrong arguments`
 
 // IOStreams are the process's streams and what they are connected to.
 type IOStreams struct {
@@ -51,9 +63,10 @@ func systemStreams() IOStreams {
 // value turns colour off.
 func noColorSet(v string) bool { return v != "" }
 
+// isTerminal reports whether f is a terminal. A character device is not
+// enough: /dev/null is one too, so the terminal's own ioctl decides.
 func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return term.IsTerminal(int(f.Fd()))
 }
 
 // usageError marks errors that exit with exitUsage.
@@ -61,6 +74,12 @@ type usageError struct{ err error }
 
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
+
+// inputError marks errors about the input that exit with exitInput.
+type inputError struct{ err error }
+
+func (e inputError) Error() string { return e.err.Error() }
+func (e inputError) Unwrap() error { return e.err }
 
 // exitError carries a specific exit code with an optional message.
 type exitError struct {
@@ -90,10 +109,14 @@ func Main(args []string, io IOStreams) int {
 	}
 	fmt.Fprintln(io.ErrOut, "analyze:", err)
 	var ue usageError
-	if errors.As(err, &ue) || isFlagError(err) {
+	var ie inputError
+	switch {
+	case errors.As(err, &ie):
+		return exitInput
+	case errors.As(err, &ue) || isFlagError(err):
 		return exitUsage
 	}
-	return exitFindings
+	return exitWrite
 }
 
 // isFlagError recognises cobra's argument and flag errors, which it returns
@@ -118,9 +141,9 @@ a folder above one gather, or a .tar/.tar.gz/.tar.xz/.tar.zst/.zip of it) withou
 derives what 'kubectl get pods' showed at the gather time, applies the embedded rule table and
 writes report.md, report.html and report.json to the output folder.
 
-Exit codes: 0 analysis done; 1 --fail-on threshold reached or reports not written;
-2 usage error, nothing analysable at PATH (the message names every layout looked for),
-or gathers of different clusters at PATH (the message lists them).`,
+Every flag and the output folder are checked before the input is read.
+
+` + exitCodesHelp,
 		Args:          cobra.ExactArgs(1),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -135,12 +158,35 @@ or gathers of different clusters at PATH (the message lists them).`,
 	f.StringSliceVar(&opts.Formats, "format", []string{"md", "html", "json"}, "reports to write: any of md, html, json")
 	f.StringVar(&opts.RulesPath, "rules", "", "a rule file or folder that adds to or overrides the built-in rules")
 	f.IntVar(&opts.MarkdownMaxKB, "md-max-kb", 60, "upper bound of report.md in KiB (0: no bound)")
-	f.StringVar(&opts.FailOn, "fail-on", "", "exit 1 when a finding at or above this severity exists (critical, high, medium, low, info)")
+	f.StringVar(&opts.FailOn, "fail-on", "", "exit 1 when a finding at or above this severity exists (critical, high, medium, low, info; any case)")
 	f.IntVar(&opts.Top, "top", 10, "findings listed on stdout")
-	f.BoolVar(&opts.Redact, "redact", false, "replace IP addresses, host names, cluster domains, e-mail addresses and secrets by placeholders (host-1, ip-3, domain-1) in every report")
-	f.StringVar(&opts.RedactMap, "redact-map", "", "with --redact: write the original → placeholder mapping as JSON to this file (keep it private)")
+	f.BoolVar(&opts.Redact, "redact", false, "replace IP addresses, node and host names, the cluster's domains, name and ID, the input path, e-mail addresses and secrets by placeholders (host-1, ip-3, domain-1, cluster-1, cluster-id-1, input-1) in every report")
+	f.StringVar(&opts.RedactMap, "redact-map", "", "with --redact: write the mapping as JSON to this file, an object whose keys are the original values and whose values are their placeholders ({\"10.0.0.5\": \"ip-1\"}); keep it private")
 	f.StringVar(&opts.MaxRead, "max-read", fmt.Sprintf("%dGiB", parser.DefaultMaxReadBytes>>30), "stop reading the input after this many bytes, counted decompressed (a decompression bomb ends there; what was read is analysed)")
 	f.IntVar(&opts.MaxMembers, "max-members", parser.DefaultMaxMembers, "stop reading the input after this many files, folders and links")
-	cmd.AddCommand(newRulesCmd(io), newRenderCmd(io), newDiffCmd(io))
+	cmd.SetVersionTemplate(versionText() + "\n")
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	cmd.AddCommand(newRulesCmd(io), newRenderCmd(io), newVersionCmd(io), newDiffCmd(io))
 	return cmd
+}
+
+// versionText is what `analyze version` and `analyze --version` print: the
+// program's version, the embedded rule table's version and size, and the
+// JSON report's schema version.
+func versionText() string {
+	t := rules.Builtin()
+	return fmt.Sprintf("mgtriage analyze %s\nrule table %s (%d rules, schema %d)\nreport schema %d",
+		version, t.Version, len(t.Rules), t.SchemaVersion, report.SchemaVersion)
+}
+
+func newVersionCmd(io IOStreams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the program's version and the rule table's version",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			_, err := fmt.Fprintln(io.Out, versionText())
+			return err
+		},
+	}
 }

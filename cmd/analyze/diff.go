@@ -109,13 +109,13 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 		report.RuleTable{SchemaVersion: table.SchemaVersion, Version: table.Version, Released: table.Released, Count: len(table.Rules)})
 	var mismatch *report.ClusterMismatchError
 	if errors.As(err, &mismatch) {
-		return exitError{code: exitUsage, msg: err.Error()}
+		return exitError{code: exitInput, msg: err.Error()}
 	}
 	if err != nil {
 		return err
 	}
 	if err := writeDiffReports(o, d); err != nil {
-		return exitError{code: exitFindings, msg: err.Error()}
+		return exitError{code: exitWrite, msg: err.Error()}
 	}
 	s := d.Summary
 	fmt.Fprintf(o.IO.Out, "%d new, %d changed, %d still failing, %d resolved, %d not comparable; pods: %d newly unhealthy, %d recovered, %d replaced, %d gone\n",
@@ -133,9 +133,9 @@ func (o *diffOptions) snapshot(ctx context.Context, table *rules.Table, path str
 	bar.stop()
 	switch {
 	case errors.Is(err, parser.ErrNotFound):
-		return nil, usageError{fmt.Errorf("%s: no such file or directory", path)}
+		return nil, inputError{fmt.Errorf("%s: no such file or directory", path)}
 	case err != nil:
-		return nil, usageError{fmt.Errorf("%s: %v", path, err)}
+		return nil, inputError{fmt.Errorf("%s: %v", path, err)}
 	}
 	return report.TakeSnapshot(g, table, rules.Evaluate(table, g)), nil
 }

@@ -221,7 +221,7 @@ func TestDiffRefusesDifferentClusters(t *testing.T) {
 	}
 	os.WriteFile(cv, []byte(strings.Replace(string(b), "5b0e2c7a-4f1d-4c3e-9a8b-2d6f1e7c9a40", "0f9e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f", 1)), 0o644)
 	code, _, stderr := run(t, "diff", changesOld, other, "-o", t.TempDir())
-	if code != exitUsage || !strings.Contains(stderr, "different clusters") || !strings.Contains(stderr, changesOld) || !strings.Contains(stderr, other) ||
+	if code != exitInput || !strings.Contains(stderr, "different clusters") || !strings.Contains(stderr, changesOld) || !strings.Contains(stderr, other) ||
 		!strings.Contains(stderr, "0f9e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f") {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
@@ -232,7 +232,7 @@ func TestDiffRefusesDifferentClusters(t *testing.T) {
 func TestDiffCorpusClustersRefused(t *testing.T) {
 	aws, metal := corpusDir(t, "mg-aws-ocp48"), corpusDir(t, "mg-metal-ocp49")
 	code, _, stderr := run(t, "diff", aws, metal, "-o", t.TempDir(), "--format", "json")
-	if code != exitUsage || !strings.Contains(stderr, "different clusters") || !strings.Contains(stderr, aws) || !strings.Contains(stderr, metal) {
+	if code != exitInput || !strings.Contains(stderr, "different clusters") || !strings.Contains(stderr, aws) || !strings.Contains(stderr, metal) {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 }

@@ -227,6 +227,9 @@ func TestE2EReportInChromium(t *testing.T) {
 				if !strings.Contains(dom, `<svg class="timeline"`) || !strings.Contains(dom, "Containers") {
 					t.Errorf("pod detail lacks its timeline or containers")
 				}
+				if !strings.Contains(dom, "<h4>Log tail</h4>") {
+					t.Errorf("pod detail lacks its log tail")
+				}
 			} else if !strings.Contains(drawer, "hidden") {
 				t.Errorf("pod detail open without #pod: %s", drawer)
 			}
@@ -245,6 +248,25 @@ func TestE2EReportInChromium(t *testing.T) {
 			}
 		})
 	}
+
+	// A Running pod whose container restarted is healthy by kubectl's
+	// columns; a finding names it, so its panel opens with its containers,
+	// log tail and the link back to the finding, not "This pod is healthy".
+	t.Run("healthy pod with a finding", func(t *testing.T) {
+		key := healthyNamedPod(r)
+		if key == "" {
+			t.Skip("the sample has no healthy pod that a finding names")
+		}
+		dom := browse(t, bin, page+"#pod="+url.QueryEscape(key), "--dump-dom").stdout
+		for _, want := range []string{`data-pod="` + key + `"`, "<h4>Containers</h4>", "<h4>Log tail</h4>", `<pre class="logtail">`, `data-finding="finding-`} {
+			if !strings.Contains(dom, want) {
+				t.Errorf("panel of %s lacks %s", key, want)
+			}
+		}
+		if strings.Contains(dom, `<p class="muted">This pod is healthy`) {
+			t.Errorf("panel of %s says the pod is healthy instead of its detail", key)
+		}
+	})
 
 	t.Run("screenshots", func(t *testing.T) {
 		shots := []struct{ file, hash, size string }{
@@ -302,6 +324,31 @@ func firstUnhealthy(r *report.Report) string {
 		for _, o := range f.Objects {
 			if o.Kind == "Pod" {
 				return o.Namespace + "/" + o.Name
+			}
+		}
+	}
+	return ""
+}
+
+// healthyNamedPod returns "namespace/name" of a healthy pod with a log tail
+// that a finding names, or "".
+func healthyNamedPod(r *report.Report) string {
+	named := map[string]bool{}
+	for _, f := range r.Findings {
+		for _, o := range f.Objects {
+			if o.Kind == "Pod" {
+				named[o.Namespace+"/"+o.Name] = true
+			}
+		}
+	}
+	for _, p := range r.Pods {
+		key := p.Namespace + "/" + p.Name
+		if !p.Healthy || !named[key] {
+			continue
+		}
+		for _, l := range p.Logs {
+			if len(l.Tail) > 0 {
+				return key
 			}
 		}
 	}

@@ -142,8 +142,8 @@ func TestHostileInputs(t *testing.T) {
 					t.Errorf("stderr holds %q:\n%s", bad, clip(r.stderr))
 				}
 			}
-			if r.code == exitUsage && (strings.Count(r.stderr, "\n") != 1 || !strings.HasPrefix(r.stderr, "analyze: ")) {
-				t.Errorf("exit 2 should come with one error line, got:\n%s", clip(r.stderr))
+			if (r.code == exitUsage || r.code == exitInput) && (strings.Count(r.stderr, "\n") != 1 || !strings.HasPrefix(r.stderr, "analyze: ")) {
+				t.Errorf("exit 2 or 64 should come with one error line, got:\n%s", clip(r.stderr))
 			}
 			low := strings.ToLower(r.text)
 			for _, s := range c.want {
@@ -485,7 +485,7 @@ func truncatedCases() []hostileCase {
 		}, hostileCase{
 			name:  "truncated " + f.ext + " stream, cut after its header",
 			build: build(func(int) int { return 24 }),
-			exit:  []int{exitUsage},
+			exit:  []int{exitInput},
 			want:  []string{"cut." + f.ext},
 		})
 	}
@@ -584,7 +584,7 @@ func baseCases() []hostileCase {
 				must(t, syscall.Mkfifo(p, 0o644))
 				return []string{p}
 			},
-			exit: []int{exitUsage},
+			exit: []int{exitInput},
 			want: []string{"gather.tar.gz"},
 		},
 		{
@@ -902,7 +902,7 @@ func baseCases() []hostileCase {
 				must(t, os.WriteFile(p, data, 0o644))
 				return []string{p}
 			},
-			exit: []int{exitUsage},
+			exit: []int{exitInput},
 			want: []string{"broken.zip"},
 		},
 		{
@@ -925,7 +925,7 @@ func baseCases() []hostileCase {
 				must(t, os.WriteFile(p, data, 0o644))
 				return []string{p}
 			},
-			exit: []int{exitOK, exitUsage},
+			exit: []int{exitOK, exitInput},
 			want: []string{"zip"},
 		},
 		{

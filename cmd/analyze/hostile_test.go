@@ -236,7 +236,7 @@ func activeOutsideCode(md string) []string {
 	lines := strings.Split(md, "\n")
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
-		if fence := strings.TrimRight(line, "text"); len(fence) >= 3 && strings.Trim(fence, "`") == "" {
+		if fence := strings.TrimSuffix(line, "text"); len(fence) >= 3 && strings.Trim(fence, "`") == "" {
 			for i++; i < len(lines) && lines[i] != fence; i++ {
 			}
 			continue

@@ -131,19 +131,21 @@ func TestAnalyzeUsageErrors(t *testing.T) {
 		name string
 		args []string
 		msg  string
+		code int
 	}{
-		{"no path", nil, "accepts 1 arg"},
-		{"missing path", []string{filepath.Join(empty, "nope")}, "no such file or directory"},
-		{"folder without a gather", []string{empty}, "nothing analysable in 0 files read"},
-		{"bad format", []string{"--format", "pdf", empty}, "--format \"pdf\""},
-		{"bad fail-on", []string{"--fail-on", "urgent", empty}, "--fail-on \"urgent\""},
-		{"unknown flag", []string{"--frobnicate", empty}, "unknown flag"},
+		{"no path", nil, "accepts 1 arg", exitUsage},
+		{"missing path", []string{filepath.Join(empty, "nope")}, "no such file or directory", exitInput},
+		{"folder without a gather", []string{empty}, "nothing analysable in 0 files read", exitInput},
+		{"bad format", []string{"--format", "pdf", empty}, "--format \"pdf\"", exitUsage},
+		{"bad fail-on", []string{"--fail-on", "urgent", empty}, "--fail-on \"urgent\"", exitUsage},
+		{"unknown flag", []string{"--frobnicate", empty}, "unknown flag", exitUsage},
+		{"bad flag value", []string{"--top", "many", empty}, "invalid argument", exitUsage},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, _, stderr := run(t, tt.args...)
-			if code != exitUsage {
-				t.Errorf("exit %d, want %d", code, exitUsage)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d", code, tt.code)
 			}
 			lines := 1
 			if tt.name == "folder without a gather" {
@@ -168,7 +170,7 @@ func TestRulesSubcommands(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
 	os.WriteFile(bad, []byte("schemaVersion: 1\nrules:\n  - id: x\n    severity: nope\n"), 0o644)
 	code, out, _ = run(t, "rules", "validate", bad)
-	if code != exitUsage || !strings.Contains(out, "bad.yaml:3: rule x: severity") {
+	if code != exitUsage || !strings.Contains(out, "bad.yaml:4: rule x: severity") {
 		t.Errorf("rules validate: %d\n%s", code, out)
 	}
 }

@@ -37,7 +37,7 @@ func newReadProgress(streams IOStreams, path string) *readProgress {
 	w.SetAutoStop(false)
 	w.SetTrackerLength(30)
 	w.SetUpdateFrequency(100 * time.Millisecond)
-	w.ShowETA(true)
+	w.Style().Visibility.ETA = true
 	w.Style().Colors = progress.StyleColorsDefault
 	if streams.NoColor {
 		w.Style().Colors = progress.StyleColors{}

@@ -5,6 +5,8 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -134,5 +136,152 @@ func TestRedactFlags(t *testing.T) {
 	r := readReport(t, out)
 	if r.Pods[0].Node != "host-1" || strings.Contains(stdout, "worker-0") {
 		t.Errorf("node not redacted: %q, stdout:\n%s", r.Pods[0].Node, stdout)
+	}
+}
+
+// clusterValues reads, independently of the redactor, what names the cluster
+// in a gather's own objects: the Infrastructure's infrastructureName (and the
+// cluster name before its 5-character suffix), its API server URLs' hosts,
+// the DNS config's baseDomain, the ClusterVersion's clusterID, and every
+// node's name and address. Values are lower-case.
+func clusterValues(t *testing.T, root string) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	addValue := func(v string) {
+		if v = strings.ToLower(strings.TrimSpace(v)); v != "" {
+			seen[v] = true
+		}
+	}
+	host := func(u string) string {
+		_, rest, _ := strings.Cut(u, "://")
+		h, _, _ := strings.Cut(rest, "/")
+		if i := strings.LastIndexByte(h, ':'); i > 0 {
+			h = h[:i]
+		}
+		return h
+	}
+	field := func(m map[string]any, path ...string) string {
+		var cur any = m
+		for _, p := range path {
+			mm, ok := cur.(map[string]any)
+			if !ok {
+				return ""
+			}
+			cur = mm[p]
+		}
+		s, _ := cur.(string)
+		return s
+	}
+	config := regexp.MustCompile(`cluster-scoped-resources/(config\.openshift\.io/(infrastructures|dnses|clusterversions)|core/nodes)(\.yaml|/[^/]+\.yaml)$`)
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !config.MatchString(filepath.ToSlash(p)) {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var doc map[string]any
+		if err := yaml.Unmarshal(b, &doc); err != nil {
+			return nil // a broken copy: the analyzer reports it; nothing to list
+		}
+		objs := []map[string]any{doc}
+		if items, ok := doc["items"].([]any); ok {
+			objs = objs[:0]
+			for _, it := range items {
+				if m, ok := it.(map[string]any); ok {
+					objs = append(objs, m)
+				}
+			}
+		}
+		for _, o := range objs {
+			switch field(o, "kind") {
+			case "Infrastructure":
+				infra := field(o, "status", "infrastructureName")
+				addValue(infra)
+				if i := strings.LastIndexByte(infra, '-'); i > 0 && len(infra)-i-1 == 5 {
+					addValue(infra[:i])
+				}
+				addValue(host(field(o, "status", "apiServerURL")))
+				addValue(host(field(o, "status", "apiServerInternalURI")))
+			case "DNS":
+				addValue(field(o, "spec", "baseDomain"))
+			case "ClusterVersion":
+				addValue(field(o, "spec", "clusterID"))
+			case "Node":
+				addValue(field(o, "metadata", "name"))
+				if st, ok := o["status"].(map[string]any); ok {
+					addrs, _ := st["addresses"].([]any)
+					for _, a := range addrs {
+						if am, ok := a.(map[string]any); ok {
+							addValue(field(am, "address"))
+						}
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for v := range seen {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestRedactCorpusClusterValues runs --redact on every corpus gather and
+// checks that none of the values its own objects name the cluster by (see
+// clusterValues), nor the input path, is left in report.md, report.html,
+// report.json or on stdout.
+func TestRedactCorpusClusterValues(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus gathers: not in -short")
+	}
+	entries, err := os.ReadDir(corpusRoot)
+	if err != nil {
+		t.Skipf("corpus absent: %v", err)
+	}
+	checked := 0
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		in := filepath.Join(corpusRoot, e.Name())
+		values := clusterValues(t, in)
+		if len(values) == 0 {
+			continue
+		}
+		t.Run(e.Name(), func(t *testing.T) {
+			abs, _ := filepath.Abs(in)
+			values = append(values, strings.ToLower(in), strings.ToLower(abs))
+			out := filepath.Join(t.TempDir(), "out")
+			code, stdout, stderr := run(t, in, "-o", out, "--redact")
+			if code != exitOK {
+				t.Skipf("not analysable here (exit %d): %s", code, stderr)
+			}
+			checked++
+			texts := map[string]string{"stdout": stdout}
+			for _, f := range []string{"report.md", "report.html", "report.json"} {
+				b, err := os.ReadFile(filepath.Join(out, f))
+				must(t, err)
+				texts[f] = string(b)
+			}
+			for name, text := range texts {
+				low := strings.ToLower(text)
+				for _, v := range values {
+					if i := strings.Index(low, v); i >= 0 {
+						t.Errorf("%s still holds %q: …%s…", name, v, low[max(0, i-60):min(len(low), i+len(v)+60)])
+					}
+				}
+			}
+			t.Logf("%d values checked: %s", len(values), strings.Join(values, ", "))
+		})
+	}
+	if checked == 0 {
+		t.Skip("no corpus gather with cluster objects")
 	}
 }

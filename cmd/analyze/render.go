@@ -21,14 +21,20 @@ func newRenderCmd(io IOStreams) *cobra.Command {
 			if from == "" {
 				return usageError{fmt.Errorf("--from is required")}
 			}
+			if format != "md" && format != "html" && format != "json" {
+				return usageError{fmt.Errorf("--format %q: choose md, html or json", format)}
+			}
+			if maxKB < 0 {
+				return usageError{fmt.Errorf("--md-max-kb must be 0 or more")}
+			}
 			f, err := os.Open(from)
 			if err != nil {
-				return usageError{err}
+				return inputError{err}
 			}
 			defer f.Close()
 			r, err := report.ReadJSON(f)
 			if err != nil {
-				return usageError{err}
+				return inputError{err}
 			}
 			if redact {
 				r, _ = report.Redact(r)
@@ -54,6 +60,6 @@ func newRenderCmd(io IOStreams) *cobra.Command {
 	cmd.Flags().StringVar(&from, "from", "", "a report.json written by analyze")
 	cmd.Flags().StringVar(&format, "format", "md", "md, html or json")
 	cmd.Flags().IntVar(&maxKB, "md-max-kb", 60, "upper bound of the Markdown in KiB (0: no bound)")
-	cmd.Flags().BoolVar(&redact, "redact", false, "replace IP addresses, host names, domains, e-mail addresses and secrets by placeholders")
+	cmd.Flags().BoolVar(&redact, "redact", false, "replace IP addresses, node and host names, the cluster's domains, name and ID, the input path, e-mail addresses and secrets by placeholders")
 	return cmd
 }

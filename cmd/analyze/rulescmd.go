@@ -77,7 +77,7 @@ func newRulesCmd(io IOStreams) *cobra.Command {
 				b.WriteString(e.Error() + "\n")
 			}
 			fmt.Fprint(io.Out, b.String())
-			return usageError{fmt.Errorf("%d error(s) in %s", len(errs), args[0])}
+			return usageError{fmt.Errorf("%s in %s", count(len(errs), "error", "errors"), args[0])}
 		},
 	}
 	docs := &cobra.Command{

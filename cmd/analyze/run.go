@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,8 +54,12 @@ func (o *analyzeOptions) validate() error {
 			return usageError{fmt.Errorf("--format %q: choose from md, html, json", f)}
 		}
 	}
-	if o.FailOn != "" && report.SeverityRank(o.FailOn) >= len(report.Severities) {
-		return usageError{fmt.Errorf("--fail-on %q: choose from %s", o.FailOn, strings.Join(report.Severities, ", "))}
+	if o.FailOn != "" {
+		sev := strings.ToLower(strings.TrimSpace(o.FailOn))
+		if report.SeverityRank(sev) >= len(report.Severities) {
+			return usageError{fmt.Errorf("--fail-on %q: choose from %s", o.FailOn, strings.Join(report.Severities, ", "))}
+		}
+		o.FailOn = sev
 	}
 	if o.Top < 0 {
 		return usageError{errors.New("--top must be 0 or more")}
@@ -67,6 +73,20 @@ func (o *analyzeOptions) validate() error {
 	if o.MaxMembers < 0 {
 		return usageError{errors.New("--max-members must be 0 (default) or more")}
 	}
+	if o.Output == "" {
+		return usageError{errors.New("-o/--output names no folder")}
+	}
+	if fi, err := os.Stat(o.Output); err == nil && !fi.IsDir() {
+		return usageError{fmt.Errorf("-o %q is an existing file, not a folder; name a folder for report.md, report.html and report.json", o.Output)}
+	}
+	if o.RedactMap != "" {
+		if fi, err := os.Stat(o.RedactMap); err == nil && fi.IsDir() {
+			return usageError{fmt.Errorf("--redact-map %q is a folder; name a file", o.RedactMap)}
+		}
+		if fi, err := os.Stat(filepath.Dir(o.RedactMap)); err != nil || !fi.IsDir() {
+			return usageError{fmt.Errorf("--redact-map %q: its folder %s does not exist", o.RedactMap, filepath.Dir(o.RedactMap))}
+		}
+	}
 	if o.MaxRead != "" {
 		n, err := parseSize(o.MaxRead)
 		if err != nil {
@@ -74,6 +94,23 @@ func (o *analyzeOptions) validate() error {
 		}
 		o.maxRead = n
 	}
+	return nil
+}
+
+// prepareOutput creates the -o folder when missing and checks that a file
+// can be written in it, before any input is read: a folder that cannot be
+// created or written ends the run with exitWrite before minutes of analysis
+// are spent. (validate has refused a path that is an existing file.)
+func prepareOutput(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return exitError{code: exitWrite, msg: fmt.Sprintf("-o %q: cannot create the output folder: %v", dir, err)}
+	}
+	f, err := os.CreateTemp(dir, ".write-check-*")
+	if err != nil {
+		return exitError{code: exitWrite, msg: fmt.Sprintf("-o %q: cannot write in the output folder: %v", dir, err)}
+	}
+	f.Close()
+	os.Remove(f.Name())
 	return nil
 }
 
@@ -118,13 +155,21 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if err := o.validate(); err != nil {
-		return err
-	}
 	table, err := loadTable(o.RulesPath)
 	if err != nil {
 		return err
 	}
+	if err := o.validate(); err != nil {
+		return err
+	}
+	if _, err := os.Stat(o.Path); err != nil {
+		return inputError{fmt.Errorf("%s: %v", o.Path, statReason(err))}
+	}
+	if err := prepareOutput(o.Output); err != nil {
+		return err
+	}
+	input := make(chan inputResult, 1)
+	go func() { input <- identifyInput(o.Path) }()
 	if o.RulesPath != "" {
 		// What validate warns about also matters when the rules are used: a
 		// catch-all rule silently takes the objects of proven causes.
@@ -138,25 +183,31 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	bar.stop()
 	switch {
 	case errors.Is(err, parser.ErrNotFound):
-		return usageError{fmt.Errorf("%s: no such file or directory", o.Path)}
+		return inputError{fmt.Errorf("%s: no such file or directory", o.Path)}
 	case errors.Is(err, parser.ErrNoGather):
-		return usageError{fmt.Errorf("%s: %v", o.Path, err)}
+		return inputError{fmt.Errorf("%s: %v", o.Path, err)}
 	case err != nil:
-		return usageError{fmt.Errorf("%s: %v", o.Path, err)}
+		return inputError{fmt.Errorf("%s: %v", o.Path, err)}
 	}
 	findings := rules.Evaluate(table, g)
 	r := report.Build(g, table, findings, report.Tool{Name: "mgtriage", Version: version})
-	summary := fmt.Sprintf("read %d files (%s); %d pods, %d findings, %d gather problems", g.Files, humanBytes(g.Bytes), len(g.Pods), len(findings), len(g.Problems))
+	if in := <-input; in.err == nil {
+		r.Gather.Input = in.file
+	} else {
+		fmt.Fprintf(o.IO.ErrOut, "analyze: warning: cannot checksum %s: %v\n", o.Path, in.err)
+	}
+	summary := fmt.Sprintf("read %s (%s); %s, %s, %s", count(g.Files, "file", "files"), humanBytes(g.Bytes),
+		count(len(g.Pods), "pod", "pods"), count(len(findings), "finding", "findings"), count(len(g.Problems), "gather problem", "gather problems"))
 	g, findings = nil, nil // the report holds what is needed; let the model go before rendering
 	var mapping map[string]string
 	if o.Redact {
 		r, mapping = report.Redact(r)
 	}
 	if err := writeReports(o, r); err != nil {
-		return exitError{code: exitFindings, msg: err.Error()}
+		return exitError{code: exitWrite, msg: err.Error()}
 	}
 	if err := writeRedactMap(o.RedactMap, mapping); err != nil {
-		return exitError{code: exitFindings, msg: err.Error()}
+		return exitError{code: exitWrite, msg: err.Error()}
 	}
 	color := o.IO.OutIsTerminal && !o.IO.NoColor
 	if err := report.WriteTerminal(o.IO.Out, r, report.TerminalOptions{Color: color, MaxFindings: o.Top, Width: o.IO.OutWidth}); err != nil {
@@ -258,6 +309,57 @@ func writeRedactMap(path string, mapping map[string]string) error {
 		return fmt.Errorf("write --redact-map: %w", err)
 	}
 	return nil
+}
+
+// count is "1 pod", "3 pods".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// statReason is the short reason a stat failed ("no such file or directory").
+func statReason(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+type inputResult struct {
+	file *report.InputFile
+	err  error
+}
+
+// identifyInput describes PATH for the report's header: a folder by its
+// name; a regular file (an archive) by its name, size and SHA-256, read
+// once more beside the analysis; anything else (a pipe, a device) by its name
+// alone, never read twice.
+func identifyInput(p string) inputResult {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return inputResult{err: err}
+	}
+	name := filepath.Base(filepath.Clean(p))
+	if fi.IsDir() {
+		return inputResult{file: &report.InputFile{Name: name, Kind: "folder"}}
+	}
+	if !fi.Mode().IsRegular() {
+		return inputResult{file: &report.InputFile{Name: name, Kind: "other"}}
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return inputResult{err: err}
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return inputResult{err: err}
+	}
+	return inputResult{file: &report.InputFile{Name: name, Kind: "archive", Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}}
 }
 
 func humanBytes(n int64) string {

@@ -109,7 +109,23 @@ type Infrastructure struct {
 			Type string `json:"type"`
 		} `json:"platformStatus,omitempty"`
 		InfrastructureName string `json:"infrastructureName,omitempty"`
+		// APIServerURL and APIServerInternalURL are the cluster's API
+		// endpoints, https://api.<cluster>.<baseDomain>:6443 and api-int.
+		APIServerURL         string `json:"apiServerURL,omitempty"`
+		APIServerInternalURL string `json:"apiServerInternalURI,omitempty"`
+		// EtcdDiscoveryDomain is the cluster domain on older releases.
+		EtcdDiscoveryDomain string `json:"etcdDiscoveryDomain,omitempty"`
 	} `json:"status"`
+}
+
+// DNS is the cluster DNS config (dnses.config.openshift.io/cluster): its
+// spec.baseDomain is the domain under which the cluster's API and apps names
+// live ("<cluster>.<base domain>" as the installer's baseDomain + name).
+type DNS struct {
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              struct {
+		BaseDomain string `json:"baseDomain,omitempty"`
+	} `json:"spec"`
 }
 
 // PlatformType returns the platform (AWS, BareMetal, None, ...), or "".
