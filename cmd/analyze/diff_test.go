@@ -574,22 +574,26 @@ func readText(t *testing.T, path string) string {
 	return string(b)
 }
 
-// TestDiffUsageErrors: wrong arguments exit 2 with one message and write nothing.
+// TestDiffUsageErrors: wrong arguments exit 64, a missing input 2, each with
+// one message, and nothing is written.
 func TestDiffUsageErrors(t *testing.T) {
 	badRules := filepath.Join(t.TempDir(), "bad.yaml")
 	os.WriteFile(badRules, []byte("schemaVersion: 1\nrules:\n- id: x\n  nonsense: true\n"), 0o644)
-	for name, args := range map[string][]string{
-		"one argument":   {"diff", changesOld},
-		"three":          {"diff", changesOld, changesNew, churnOld},
-		"unknown format": {"diff", changesOld, changesNew, "--format", "pdf"},
-		"no such OLD":    {"diff", "/nonexistent/gather", changesNew},
-		"no such NEW":    {"diff", changesOld, "/nonexistent/gather"},
-		"invalid rules":  {"diff", changesOld, changesNew, "--rules", badRules},
+	for name, tt := range map[string]struct {
+		args []string
+		code int
+	}{
+		"one argument":   {[]string{"diff", changesOld}, exitUsage},
+		"three":          {[]string{"diff", changesOld, changesNew, churnOld}, exitUsage},
+		"unknown format": {[]string{"diff", changesOld, changesNew, "--format", "pdf"}, exitUsage},
+		"no such OLD":    {[]string{"diff", "/nonexistent/gather", changesNew}, exitInput},
+		"no such NEW":    {[]string{"diff", changesOld, "/nonexistent/gather"}, exitInput},
+		"invalid rules":  {[]string{"diff", changesOld, changesNew, "--rules", badRules}, exitUsage},
 	} {
 		t.Run(name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			code, _, stderr := run(t, append(args, "-o", out)...)
-			if code != exitUsage || strings.Count(stderr, "analyze:") != 1 {
+			code, _, stderr := run(t, append(tt.args, "-o", out)...)
+			if code != tt.code || strings.Count(stderr, "analyze:") != 1 {
 				t.Errorf("exit %d, stderr %q", code, stderr)
 			}
 			if _, err := os.Stat(filepath.Join(out, "diff.json")); err == nil {
