@@ -102,8 +102,20 @@ type Evidence struct {
 	Source parser.Source
 	Kind   string
 	Time   time.Time
-	Text   string
-	Count  int
+	// Text is what a report prints: the line as the file has it, or, when
+	// Summary is set, the tool's own summary of the cited object or field.
+	Text string
+	// Quote is the part of Text copied verbatim from the cited line (an event's
+	// or a status field's message, a log line without its CRI timestamp);
+	// empty when the line holds nothing worth quoting. Cause patterns run over
+	// it, so that {{.Cause}} is always the file's own words.
+	Quote string
+	// Summary is true when Text is the tool's wording rather than the line.
+	Summary bool
+	Count   int
+	// decisive marks a container-log line that says why the process ended;
+	// such lines rank right after a finding's first evidence line.
+	decisive bool
 }
 
 // Evaluate runs every rule of t over every pod and node of g, correlates the
@@ -220,6 +232,9 @@ func (r *Rule) fire(p *parser.Pod, n *parser.Node, h hit) (Finding, bool) {
 	ev := h.Evidence
 	for i := range ev {
 		ev[i].Text = clip(ev[i].Text, MaxEvidenceText)
+		if summaryKinds[ev[i].Kind] {
+			ev[i].Summary = true
+		}
 	}
 	for k, v := range h.Vars {
 		h.Vars[k] = clip(v, maxVarText)
@@ -227,7 +242,7 @@ func (r *Rule) fire(p *parser.Pod, n *parser.Node, h hit) (Finding, bool) {
 	if r.cause != nil {
 		idx := -1
 		for i, e := range ev {
-			if m := r.cause.FindString(e.Text); m != "" {
+			if m := causeMatch(r.cause, e); m != "" {
 				idx = i
 				h.Vars["Cause"] = m
 				break
@@ -239,7 +254,7 @@ func (r *Rule) fire(p *parser.Pod, n *parser.Node, h hit) (Finding, bool) {
 		// The proving line goes first, then the rest in their order.
 		ev = append([]Evidence{ev[idx]}, append(append([]Evidence(nil), ev[:idx]...), ev[idx+1:]...)...)
 	}
-	ev = dedupeEvidence(ev)
+	ev = promoteDecisive(dedupeEvidence(ev))
 	if len(ev) > MaxEvidence {
 		ev = ev[:MaxEvidence]
 	}
@@ -267,6 +282,45 @@ var spacesRe = regexp.MustCompile(` {2,}`)
 // leave ("{{.Decided}} {{.Unchecked}}" with nothing decided).
 func squeezeSpaces(s string) string {
 	return strings.TrimSpace(spacesRe.ReplaceAllString(s, " "))
+}
+
+// causeMatch runs a cause pattern over the words the evidence quotes from the
+// file (Quote) first, so that {{.Cause}} does not carry the tool's own
+// summary when the file's words prove the cause, then over the whole text
+// (a status summary names reasons and fields the quote lacks).
+func causeMatch(re *regexp.Regexp, e Evidence) string {
+	if e.Quote != "" {
+		if m := re.FindString(clip(e.Quote, MaxEvidenceText)); m != "" {
+			return m
+		}
+	}
+	return re.FindString(e.Text)
+}
+
+// summaryKinds are the evidence kinds whose text the tool writes (a status
+// field, a spec field, a joined object, an alert), not a line of the file.
+var summaryKinds = map[string]bool{"status": true, "spec": true, "object": true, "alert": true}
+
+// promoteDecisive moves the decisive container-log lines right after the
+// first evidence line (the status, or the line that proves the cause), so that
+// the MaxEvidence cut never drops them; the others keep their order.
+func promoteDecisive(ev []Evidence) []Evidence {
+	if len(ev) < 2 {
+		return ev
+	}
+	out := make([]Evidence, 0, len(ev))
+	out = append(out, ev[0])
+	for _, e := range ev[1:] {
+		if e.decisive {
+			out = append(out, e)
+		}
+	}
+	for _, e := range ev[1:] {
+		if !e.decisive {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func dedupeEvidence(ev []Evidence) []Evidence {

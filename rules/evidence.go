@@ -195,7 +195,9 @@ func (c *evalContext) containerHit(p *parser.Pod, cs containerRef) hit {
 // containerEvidence cites the container's status, its non-Normal events and the
 // kubelet lines that name it; it notes a missing kubelet journal.
 func (c *evalContext) containerEvidence(p *parser.Pod, cs containerRef, _ bool) []Evidence {
-	ev := []Evidence{c.statusEvidence(p, containerStateText(cs))}
+	st := c.statusEvidence(p, containerStateText(cs))
+	st.Quote = containerMessage(cs)
+	ev := []Evidence{st}
 	ev = append(ev, c.eventEvidence(p, func(e *parser.Event) bool {
 		fp := e.Object.InvolvedObject.FieldPath
 		if fp != "" && fp != cs.FieldPath {
@@ -249,6 +251,22 @@ func logGroupEvidence(g *parser.LogGroup) Evidence {
 	return Evidence{Source: g.Source, Kind: "node-log", Time: g.First, Text: text, Count: g.Count}
 }
 
+// containerMessage is the message of the container's waiting or terminated
+// state as the status holds it, else that of its last termination; "" when
+// there is none.
+func containerMessage(cs containerRef) string {
+	st := cs.Status
+	switch {
+	case st.State.Waiting != nil && st.State.Waiting.Message != "":
+		return st.State.Waiting.Message
+	case st.State.Terminated != nil && st.State.Terminated.Message != "":
+		return st.State.Terminated.Message
+	case st.LastTerminationState.Terminated != nil:
+		return st.LastTerminationState.Terminated.Message
+	}
+	return ""
+}
+
 func containerStateText(cs containerRef) string {
 	st := cs.Status
 	var b strings.Builder
@@ -278,7 +296,7 @@ func containerStateText(cs containerRef) string {
 }
 
 func (c *evalContext) statusEvidence(p *parser.Pod, text string) Evidence {
-	return Evidence{Source: p.Source, Kind: "status", Text: text}
+	return Evidence{Source: p.Source, Kind: "status", Text: text, Summary: true}
 }
 
 // maxEventsPerFinding keeps the newest events of a pod when it has many.
@@ -295,7 +313,7 @@ func (c *evalContext) eventEvidence(p *parser.Pod, keep func(*parser.Event) bool
 			typ = "(no type)"
 		}
 		text := fmt.Sprintf("%s %s: %s", typ, e.Object.Reason, strings.TrimSpace(e.Object.Message))
-		ev = append(ev, Evidence{Source: e.Source, Kind: "event", Time: e.When, Text: text, Count: e.Count()})
+		ev = append(ev, Evidence{Source: e.Source, Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Text: text, Count: e.Count()})
 	}
 	if len(ev) > maxEventsPerFinding {
 		ev = ev[len(ev)-maxEventsPerFinding:]
@@ -321,7 +339,7 @@ func (c *evalContext) claimEvidence(p *parser.Pod) []Evidence {
 		if io.Kind != "PersistentVolumeClaim" || io.Namespace != p.Object.Namespace || !claims[io.Name] || e.Object.Type == corev1.EventTypeNormal {
 			continue
 		}
-		ev = append(ev, Evidence{Source: e.Source, Kind: "event", Time: e.When, Count: e.Count(),
+		ev = append(ev, Evidence{Source: e.Source, Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Count: e.Count(),
 			Text: fmt.Sprintf("%s %s on PersistentVolumeClaim %s: %s", eventType(e), e.Object.Reason, io.Name, strings.TrimSpace(e.Object.Message))})
 	}
 	if len(ev) > maxEventsPerFinding {
@@ -347,41 +365,46 @@ func (c *evalContext) lastEventMessage(p *parser.Pod, reason string) string {
 	return msg
 }
 
-// logTailLines is how many trailing log lines a finding cites.
-const logTailLines = 8
-
-// logErrorLines is how many earlier error-looking lines a finding cites
-// before the tail.
-const logErrorLines = 4
+// logTailLines is how many trailing log lines a finding cites; logTailAfter
+// how many when decisive lines are cited as well.
+const (
+	logTailLines = 8
+	logTailAfter = 3
+)
 
 // logEvidence cites the container's previous.log, else its current.log: the
-// last error-looking lines that lie before the tail, then the tail. It notes
-// when neither log is in the gather.
+// lines that decide why the process ended (see decisiveLines), marked decisive
+// so that they rank right after the finding's first line, then the tail. It
+// sets LogTail (the file's name) and DecisiveLine (the first decisive line's
+// number) and notes when neither log is in the gather.
 func (c *evalContext) logEvidence(p *parser.Pod, container string, h *hit) []Evidence {
 	for _, previous := range []bool{true, false} {
 		l := p.Log(container, previous)
 		if l == nil || len(l.Tail) == 0 {
 			continue
 		}
+		cite := func(line parser.LogLine, decisive bool) Evidence {
+			return Evidence{Source: parser.Source{Path: l.Source.Path, Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text, Quote: line.Text, decisive: decisive}
+		}
+		var ev []Evidence
+		cited := map[int]bool{}
+		for _, ll := range decisiveLines(l) {
+			ev = append(ev, cite(ll, true))
+			cited[ll.Line] = true
+		}
+		n := logTailLines
+		if len(ev) > 0 {
+			n = logTailAfter
+			h.Vars["DecisiveLine"] = fmt.Sprint(ev[0].Source.Line)
+		}
 		tail := l.Tail
-		if len(tail) > logTailLines {
-			tail = tail[len(tail)-logTailLines:]
+		if len(tail) > n {
+			tail = tail[len(tail)-n:]
 		}
-		cite := func(line parser.LogLine) Evidence {
-			return Evidence{Source: parser.Source{Path: l.Source.Path, Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text}
-		}
-		var earlier []Evidence
-		for _, e := range l.Errors {
-			if e.Line < tail[0].Line {
-				earlier = append(earlier, cite(e))
+		for _, ll := range tail {
+			if !cited[ll.Line] {
+				ev = append(ev, cite(ll, false))
 			}
-		}
-		if len(earlier) > logErrorLines {
-			earlier = earlier[len(earlier)-logErrorLines:]
-		}
-		ev := earlier
-		for _, line := range tail {
-			ev = append(ev, cite(line))
 		}
 		h.Vars["LogTail"] = map[bool]string{true: "previous.log", false: "current.log"}[previous]
 		return ev

@@ -682,7 +682,7 @@ func joinCSINodePlugin(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	for _, e := range p.Events {
 		if m := csiDriverRe.FindStringSubmatch(e.Object.Message); m != nil {
 			driver = m[1]
-			res.Evidence = append(res.Evidence, Evidence{Source: e.Source, Kind: "event", Time: e.When, Count: e.Count(),
+			res.Evidence = append(res.Evidence, Evidence{Source: e.Source, Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Count: e.Count(),
 				Text: fmt.Sprintf("%s %s: %s", eventType(e), e.Object.Reason, strings.TrimSpace(e.Object.Message))})
 			break
 		}
@@ -929,7 +929,7 @@ func joinNodeOOM(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		count += e.Count()
 		if !killed.IsZero() && !killed.Before(first.Add(-oomWindow)) && !killed.After(e.When.Add(oomWindow)) {
 			coincide++
-			res.Evidence = append(res.Evidence, Evidence{Source: e.Source, Kind: "event", Time: e.When, Count: e.Count(),
+			res.Evidence = append(res.Evidence, Evidence{Source: e.Source, Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Count: e.Count(),
 				Text: fmt.Sprintf("%s SystemOOM on node %s: %s", eventType(e), node, strings.TrimSpace(e.Object.Message))})
 		}
 	}
@@ -1080,7 +1080,7 @@ func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		return joinResult{}
 	}
 	var res joinResult
-	res.Evidence = append(res.Evidence, Evidence{Source: src, Kind: "container-log", Time: line.Time, Text: line.Text})
+	res.Evidence = append(res.Evidence, Evidence{Source: src, Kind: "container-log", Time: line.Time, Text: line.Text, Quote: line.Text})
 	var svcObj *store.Object
 	if ip != "" {
 		svcObj = c.store.ServiceByClusterIP(ip)
@@ -1405,7 +1405,7 @@ func joinServiceEndpoints(c *evalContext, p *parser.Pod, h *hit) joinResult {
 				if svcObj == nil {
 					continue
 				}
-				res.Evidence = append(res.Evidence, Evidence{Source: parser.Source{Path: l.Source.Path, Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text})
+				res.Evidence = append(res.Evidence, Evidence{Source: parser.Source{Path: l.Source.Path, Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text, Quote: line.Text})
 				res = c.endpointsVerdict(res, svcObj, host, port, how)
 				res.Cause = fromSibling(res.Cause, sibling)
 				return res
@@ -1605,7 +1605,7 @@ func joinCNIAgent(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		}
 		if first.IsZero() || t.Before(first) {
 			first = t
-			ev := Evidence{Source: e.Source, Kind: "event", Time: e.When, Count: e.Count(), Text: fmt.Sprintf("%s %s: %s", eventType(e), e.Object.Reason, strings.TrimSpace(e.Object.Message))}
+			ev := Evidence{Source: e.Source, Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Count: e.Count(), Text: fmt.Sprintf("%s %s: %s", eventType(e), e.Object.Reason, strings.TrimSpace(e.Object.Message))}
 			firstEv = &ev
 		}
 	}

@@ -23,7 +23,7 @@ var varNames = []string{
 	"Reason", "Message", "ExitCode", "Signal", "Restarts", "LastReason",
 	"LastExitCode", "LastSignal", "LastFinished", "Limit", "Request", "Probe",
 	"ProbeSettings", "Cause", "Reasons", "Owner", "Stage", "ExitMeaning",
-	"LastExitMeaning", "BackOff", "Overdue", "LogTail", "Decided", "Fix", "Unchecked", "Workload", "Pods",
+	"LastExitMeaning", "BackOff", "Overdue", "LogTail", "DecisiveLine", "Decided", "Fix", "Unchecked", "Workload", "Pods",
 	"Alert", "Severity", "Since", "Count", "About", "Pool",
 }
 

@@ -270,8 +270,9 @@ func TestFindingCarriesEvidenceAndExpandedHint(t *testing.T) {
 	if diff := cmp.Diff([]string{"status", "container-log", "container-log"}, kinds); diff != "" {
 		t.Errorf("evidence kinds (-want +got):\n%s", diff)
 	}
-	if f.Evidence[2].Source.Line != 2 || !strings.Contains(f.Evidence[2].Text, "could not connect") {
-		t.Errorf("log evidence = %+v", f.Evidence[2])
+	// The error line decides, so it ranks before the tail.
+	if f.Evidence[1].Source.Line != 2 || !strings.Contains(f.Evidence[1].Text, "could not connect") {
+		t.Errorf("log evidence = %+v", f.Evidence[1])
 	}
 }
 
