@@ -90,6 +90,13 @@ type Options struct {
 	// kinds the loaded rule table's joins read); nil decodes every kind in
 	// TypedKinds. Every other object is indexed by its metadata alone.
 	Decode []store.Kind
+	// KeepLines widens the node-log lines kept as evidence: a kubelet,
+	// CRI-O, kernel or other journal line that holds one of these literals
+	// is kept even when the fixed selection would drop it (an info line, a
+	// CRI-O line below warning). The rule table derives them from its cause
+	// patterns (rules.Table.LineLiterals); literals shorter than 3 bytes are
+	// ignored.
+	KeepLines []Literal
 }
 
 // LoadWith is Load with options.
@@ -102,6 +109,7 @@ func LoadWith(ctx context.Context, input string, o Options) (*Gather, error) {
 			b.decodeKinds[k] = true
 		}
 	}
+	b.keep = newLineFilter(o.KeepLines)
 	b.health = &b.g.Health
 	input, b.nsFolder = namespaceFolderInput(input)
 	visit := b.visit
@@ -223,6 +231,7 @@ type builder struct {
 
 	objects     *store.Store
 	decodeKinds map[store.Kind]bool // nil: every typed kind
+	keep        *lineFilter         // node-log lines the rule table asks for; nil: none
 	dedup       podDedup            // per-pod files that repeat a pods.yaml item
 }
 
@@ -707,6 +716,7 @@ func keepEntry(e *nodelog.Entry) bool {
 func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 	ref := b.referenceTime()
 	var cut longLines
+	var scratch []byte
 	err := scanLinesCounted(r, func(n int, raw []byte) {
 		j, ok := nodelog.ParseJournal(raw, ref)
 		if !ok {
@@ -714,6 +724,9 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 		}
 		unit := nodelog.UnitOf(j.Ident)
 		msg := j.Message
+		// asked: the fixed selection drops the line, but a rule's literal
+		// is in it.
+		asked := false
 		switch unit {
 		case nodelog.UnitKubelet:
 			host := string(j.Host)
@@ -722,27 +735,38 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 			}
 			b.logHosts[host] = true
 			if len(msg) > 0 && msg[0] == 'I' && !infoWorthParsing(msg) {
-				return
+				if asked = b.keep.match(msg, &scratch); !asked {
+					return
+				}
 			}
 		case nodelog.UnitCRIO:
 			if !bytes.Contains(msg, []byte("level=error")) && !bytes.Contains(msg, []byte("level=warn")) && !bytes.Contains(msg, []byte("level=fatal")) {
-				return
+				if asked = b.keep.match(msg, &scratch); !asked {
+					return
+				}
 			}
 		case nodelog.UnitKernel:
 			if !bytes.Contains(msg, []byte("oom")) && !bytes.Contains(msg, []byte("out of memory")) && !bytes.Contains(msg, []byte("Out of memory")) {
-				return
+				if asked = b.keep.match(msg, &scratch); !asked {
+					return
+				}
 			}
 		default:
-			return
+			if asked = b.keep.match(msg, &scratch); !asked {
+				return
+			}
 		}
 		e := nodelog.FromJournal(j)
 		if !keepEntry(&e) {
-			return
+			if !asked && !b.keep.match(msg, &scratch) {
+				return
+			}
+			asked = true
 		}
 		if c.Node != "" {
 			e.Host = c.Node
 		}
-		b.addLogEntry(Source{Path: p, Line: n}, &e)
+		b.addLogEntry(Source{Path: p, Line: n}, &e, asked)
 	}, &cut)
 	if err == nil {
 		err = cut.err()
@@ -751,8 +775,9 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 }
 
 // addLogEntry files e under its pod (by namespace/name, else UID), or under
-// its node for node-level classes, collapsing repeats.
-func (b *builder) addLogEntry(src Source, e *nodelog.Entry) {
+// its node for node-level classes and for lines a rule asked for, collapsing
+// repeats.
+func (b *builder) addLogEntry(src Source, e *nodelog.Entry, asked bool) {
 	var groups map[string]*LogGroup
 	limit := maxGroupsPerPod
 	owner := ""
@@ -763,7 +788,7 @@ func (b *builder) addLogEntry(src Source, e *nodelog.Entry) {
 			owner = "uid:" + e.PodUID
 		}
 		groups = b.nodeLog[owner]
-	case e.Class.NodeLevel():
+	case e.Class.NodeLevel() || asked:
 		groups = b.hostLog[e.Host]
 		limit = maxNodeGroupsPerHost
 	default:

@@ -79,6 +79,8 @@ type Rule struct {
 	File string `json:"-"`
 	Line int    `json:"-"`
 
+	// local marks a rule read from a user file (Override), not the embedded table.
+	local    bool
 	matcher  matcher
 	cause    *regexp.Regexp
 	hint     *template.Template
@@ -289,7 +291,7 @@ func (t *Table) add(name string, data []byte, builtin bool) Errors {
 	lines := ruleLines(data)
 	var errs Errors
 	for i, r := range raw {
-		rule := &Rule{File: name}
+		rule := &Rule{File: name, local: !builtin}
 		if i < len(lines) {
 			rule.Line = lines[i]
 		}
