@@ -244,7 +244,7 @@ func (r *Rule) fire(p *parser.Pod, n *parser.Node, h hit) (Finding, bool) {
 		for i, e := range ev {
 			if m := causeMatch(r.cause, e); m != "" {
 				idx = i
-				h.Vars["Cause"] = m
+				h.Vars["Cause"] = strings.TrimSpace(m)
 				break
 			}
 		}

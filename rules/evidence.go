@@ -539,5 +539,34 @@ func SchedulingReasons(msg string) []string {
 		}
 	}
 	out = append(out, strings.TrimSpace(body[start:]))
+	// Before Kubernetes 1.21 the scheduler wrote "had taint {k: v}, that the
+	// pod didn't tolerate": the comma does not end a reason there.
+	merged := out[:0]
+	for _, r := range out {
+		if strings.HasPrefix(r, "that the pod didn't tolerate") && len(merged) > 0 {
+			merged[len(merged)-1] += ", " + r
+			continue
+		}
+		merged = append(merged, r)
+	}
+	return merged
+}
+
+var taintBracesRe = regexp.MustCompile(`\{([^{}:]+): ([^{}]*)\}`)
+
+// ReasonWords rewrites the scheduler's taints, which it prints as Go maps
+// ("{node-role.kubernetes.io/master: }"), in words: the taint's key, and its
+// value when there is one ("node-role.kubernetes.io/infra=reserved").
+func ReasonWords(reasons []string) []string {
+	out := make([]string, len(reasons))
+	for i, r := range reasons {
+		out[i] = taintBracesRe.ReplaceAllStringFunc(r, func(m string) string {
+			sm := taintBracesRe.FindStringSubmatch(m)
+			if v := strings.TrimSpace(sm[2]); v != "" {
+				return sm[1] + "=" + v
+			}
+			return sm[1]
+		})
+	}
 	return out
 }

@@ -250,7 +250,7 @@ func (c *evalContext) nodeVerdicts(p *parser.Pod) ([]nodeVerdict, store.Coverage
 func selectorText(spec *corev1.PodSpec) string {
 	var parts []string
 	for _, k := range store.SortedKeys(spec.NodeSelector) {
-		parts = append(parts, k+"="+spec.NodeSelector[k])
+		parts = append(parts, selectorLabel(k, spec.NodeSelector[k]))
 	}
 	s := ""
 	if len(parts) > 0 {
@@ -263,6 +263,15 @@ func selectorText(spec *corev1.PodSpec) string {
 		s += "required node affinity"
 	}
 	return s
+}
+
+// selectorLabel writes a label requirement as key=value, or as "key with an
+// empty value" when the value is empty (node-role labels).
+func selectorLabel(k, v string) string {
+	if v == "" {
+		return k + " with an empty value"
+	}
+	return k + "=" + v
 }
 
 func taintList(ts []corev1.Taint) string {
@@ -347,7 +356,7 @@ func joinNodeEligibility(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		res.Cause += " " + near
 	}
 	if selectorUnmatched := len(verdicts) - len(selected); selectorUnmatched > 0 && sel != "" {
-		res.Cause += fmt.Sprintf(" The %d other gathered %s do not match the selector, as expected.", selectorUnmatched, pick(selectorUnmatched == 1, "node does", "nodes do"))
+		res.Cause += fmt.Sprintf(" The %d other gathered %s not match the selector, as expected.", selectorUnmatched, pick(selectorUnmatched == 1, "node does", "nodes do"))
 	}
 	return res
 }
@@ -1646,8 +1655,8 @@ func joinCNIAgent(c *evalContext, p *parser.Pod, h *hit) joinResult {
 				continue
 			}
 			res.Decided = true
-			res.Cause = fmt.Sprintf("The network plugin's node agent on %s was down when the sandbox failures began (%s): container %s of %s/%s terminated at %s (%s, exit code %d) and ran again at %s, %d restarts in all. CNI calls on the node fail while it restarts; the pod's own configuration is not the cause.",
-				node, fmtTime(first), cs.Name, o.Namespace, o.Name, fmtTime(down), orDash(t.Reason), t.ExitCode, fmtTime(up), st.RestartCount)
+			res.Cause = fmt.Sprintf("The network plugin's node agent on %s was down when the sandbox failures began (%s): container %s of %s/%s terminated at %s (%s, exit code %d) and ran again at %s, %d restart%s in all. CNI calls on the node fail while it restarts; the pod's own configuration is not the cause.",
+				node, fmtTime(first), cs.Name, o.Namespace, o.Name, fmtTime(down), orDash(t.Reason), t.ExitCode, fmtTime(up), st.RestartCount, plural(int(st.RestartCount)))
 			res.Fix = fmt.Sprintf("Find why %s restarted (`oc -n %s logs %s -c %s --previous`); once it runs, delete the stuck pod so it gets a new sandbox.", o.Name, o.Namespace, o.Name, cs.Name)
 			res.Evidence = append(res.Evidence, objectEvidence(o, fmt.Sprintf("container %s lastState terminated %s exitCode %d at %s; restartCount %d", cs.Name, orDash(t.Reason), t.ExitCode, fmtTime(down), st.RestartCount)))
 			return res

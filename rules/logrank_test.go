@@ -114,3 +114,22 @@ func TestFatalLineSurvivesEvidenceCut(t *testing.T) {
 		t.Errorf("evidence[0] = %+v, want the status summary flagged as the tool's", ev[0])
 	}
 }
+
+func TestSchedulingReasonsInWords(t *testing.T) {
+	tests := []struct {
+		msg  string
+		want []string
+	}{
+		{"0/6 nodes are available: 3 Insufficient cpu, 3 node(s) had untolerated taint {node-role.kubernetes.io/master: }. preemption: 0/6 nodes are available.",
+			[]string{"3 Insufficient cpu", "3 node(s) had untolerated taint node-role.kubernetes.io/master"}},
+		{"0/2 nodes are available: 2 node(s) had taint {node.kubernetes.io/not-ready: }, that the pod didn't tolerate.",
+			[]string{"2 node(s) had taint node.kubernetes.io/not-ready, that the pod didn't tolerate"}},
+		{"0/4 nodes are available: 2 node(s) had untolerated taint {node-role.kubernetes.io/infra: reserved}, 2 node(s) didn't match Pod's node affinity/selector.",
+			[]string{"2 node(s) had untolerated taint node-role.kubernetes.io/infra=reserved", "2 node(s) didn't match Pod's node affinity/selector"}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, ReasonWords(SchedulingReasons(tt.msg))); diff != "" {
+			t.Errorf("%q (-want +got):\n%s", tt.msg, diff)
+		}
+	}
+}

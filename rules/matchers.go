@@ -323,9 +323,11 @@ func (m *podUnschedulable) match(c *evalContext, p *parser.Pod) []hit {
 	}
 	h := hit{Vars: c.podVars(p)}
 	h.Vars["Message"] = msg
-	h.Vars["Reasons"] = strings.Join(SchedulingReasons(msg), "; ")
+	h.Vars["Reasons"] = strings.Join(ReasonWords(SchedulingReasons(msg)), "; ")
 	h.Vars["Request"] = podRequests(&p.Object)
-	h.Evidence = append(h.Evidence, c.statusEvidence(p, "condition PodScheduled=False reason=Unschedulable: "+msg))
+	st := c.statusEvidence(p, "condition PodScheduled=False reason=Unschedulable: "+msg)
+	st.Quote = msg
+	h.Evidence = append(h.Evidence, st)
 	h.Evidence = append(h.Evidence, events...)
 	h.Evidence = append(h.Evidence, c.claimEvidence(p)...)
 	return []hit{h}
@@ -407,7 +409,9 @@ func (m *podStatus) match(c *evalContext, p *parser.Pod) []hit {
 			h.Vars["Overdue"] = c.now.Sub(dt.Time).Round(time.Second).String()
 		}
 	}
-	h.Evidence = append(h.Evidence, c.statusEvidence(p, text))
+	st := c.statusEvidence(p, text)
+	st.Quote = strings.TrimSpace(p.Object.Status.Message)
+	h.Evidence = append(h.Evidence, st)
 	h.Evidence = append(h.Evidence, c.eventEvidence(p, func(e *parser.Event) bool { return e.Object.Type != corev1.EventTypeNormal })...)
 	for _, g := range p.NodeLog {
 		if slices.Contains(m.NodeLogClasses, string(g.Class)) {

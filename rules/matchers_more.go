@@ -105,7 +105,9 @@ func (m *podCondition) match(c *evalContext, p *parser.Pod) []hit {
 		}
 		h := hit{Vars: c.podVars(p)}
 		h.Vars["Reason"], h.Vars["Message"] = cond.Reason, cond.Message
-		h.Evidence = append(h.Evidence, c.statusEvidence(p, fmt.Sprintf("condition %s=%s reason=%s since %s: %s", cond.Type, cond.Status, cond.Reason, fmtTime(cond.LastTransitionTime.Time), cond.Message)))
+		st := c.statusEvidence(p, fmt.Sprintf("condition %s=%s reason=%s since %s: %s", cond.Type, cond.Status, cond.Reason, fmtTime(cond.LastTransitionTime.Time), cond.Message))
+		st.Quote = cond.Message
+		h.Evidence = append(h.Evidence, st)
 		if len(p.Object.Spec.SchedulingGates) > 0 {
 			var gates []string
 			for _, g := range p.Object.Spec.SchedulingGates {
