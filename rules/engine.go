@@ -193,8 +193,25 @@ func Evaluate(t *Table, g *parser.Gather) []Finding {
 			}
 		}
 	}
-	out = Correlate(out)
+	out = Correlate(oncePerObject(out))
 	sortFindings(out)
+	return out
+}
+
+// oncePerObject keeps one finding per rule and object: a pod listed twice in
+// a gather (pods.yaml and its own file under another gather root, or a
+// recreated pod of the same name) gets the rule's finding once.
+func oncePerObject(in []Finding) []Finding {
+	seen := map[string]bool{}
+	out := in[:0]
+	for _, f := range in {
+		k := f.Rule.ID + "\x00" + f.Subject() + "\x00" + f.Container
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, f)
+	}
 	return out
 }
 
