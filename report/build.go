@@ -88,7 +88,7 @@ func buildFinding(f rules.Finding, short func(string) string) Finding {
 		Category:    f.Rule.Category,
 		Hint:        f.Hint,
 		Remediation: f.Remediation,
-		Docs:        f.Rule.Docs,
+		Docs:        f.Docs,
 		Missing:     f.Missing,
 		GroupedBy:   f.GroupedBy,
 	}

@@ -55,6 +55,8 @@ type Finding struct {
 	Container   string
 	Hint        string
 	Remediation []string
+	// Docs are the rule's docs links that fit the gather's platform.
+	Docs []string
 	Evidence    []Evidence
 	Missing     []string
 	// Severity is the rule's severity, raised for a node finding to the most
@@ -138,6 +140,7 @@ func Evaluate(t *Table, g *parser.Gather) []Finding {
 			if !ok {
 				return
 			}
+			c.vocab.apply(&f)
 			if r.Group != "" {
 				taken[key] = true
 			}
@@ -282,7 +285,7 @@ func (r *Rule) fire(p *parser.Pod, n *parser.Node, h hit) (Finding, bool) {
 	for k, v := range h.Vars {
 		vars[k] = v
 	}
-	f := Finding{Rule: r, Pod: p, Node: n, Container: h.Container, Evidence: ev, Missing: h.Missing, Severity: r.Severity}
+	f := Finding{Rule: r, Pod: p, Node: n, Container: h.Container, Evidence: ev, Missing: h.Missing, Severity: r.Severity, Docs: r.Docs}
 	f.groupKey = r.groupKey(p, vars)
 	f.Hint = squeezeSpaces(execTemplate(r.hint, vars))
 	for _, tpl := range r.remedies {

@@ -35,6 +35,8 @@ type evalContext struct {
 	// workloadList and eventsByObject are built on first use (workloads.go).
 	workloadList   []*workloadRef
 	eventsByObject map[string][]*parser.Event
+	// vocab holds the gather's platform words (see vocabulary).
+	vocab vocabulary
 }
 
 func newEvalContext(g *parser.Gather) *evalContext {
@@ -44,6 +46,7 @@ func newEvalContext(g *parser.Gather) *evalContext {
 	for _, p := range g.Pods {
 		c.pods[string(p.Object.UID)+"/"+p.Key()] = p
 	}
+	c.vocab = newVocabulary(g)
 	if c.store == nil {
 		c.store = store.New()
 		c.store.Freeze()

@@ -34,3 +34,55 @@ func TestOneFindingPerRuleAndObject(t *testing.T) {
 		t.Errorf("findings = %v, want one", got)
 	}
 }
+
+// Runtime and CLI words follow the gather: Docker's daemon message makes the
+// hint say Docker, and a Kubernetes sosreport gets kubectl, journalctl on the
+// node and no OpenShift docs.
+func TestVocabularyFollowsTheGather(t *testing.T) {
+	pod := testPod(t, `
+metadata: {name: api}
+spec: {nodeName: worker-0, containers: [{name: api, image: "registry.example.com/shop/api:v1"}]}
+status:
+  phase: Pending
+  containerStatuses:
+  - name: api
+    image: "registry.example.com/shop/api:v1"
+    ready: false
+    restartCount: 2
+    state: {waiting: {reason: RunContainerError, message: 'Error response from daemon: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "/app/serve": stat /app/serve: no such file or directory: unknown'}}
+`)
+	for _, tt := range []struct {
+		name    string
+		layouts []parser.Layout
+		cli     string
+	}{
+		{"openshift must-gather", []parser.Layout{{Kind: "must-gather"}}, "`oc "},
+		{"kubernetes sosreport", []parser.Layout{{Kind: "sosreport"}}, "`kubectl "},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := &parser.Gather{CollectedAt: gatherTime, Pods: []*parser.Pod{pod}, KubeletLogNodes: []string{"worker-0"}, Layouts: tt.layouts}
+			var f *Finding
+			for _, x := range Evaluate(Builtin(), g) {
+				if x.Rule.ID == "container-command-not-found" {
+					f = &x
+				}
+			}
+			if f == nil {
+				t.Fatal("container-command-not-found did not fire")
+			}
+			if strings.Contains(f.Hint, "CRI-O") || !strings.Contains(f.Hint, "Docker") {
+				t.Errorf("hint does not name Docker: %s", f.Hint)
+			}
+			for _, s := range f.Remediation {
+				if strings.Contains(s, "`") && !strings.Contains(s, tt.cli) {
+					t.Errorf("remediation %q lacks %s", s, tt.cli)
+				}
+			}
+			for _, d := range f.Docs {
+				if tt.cli == "`kubectl " && strings.Contains(d, "openshift.com") {
+					t.Errorf("OpenShift docs for a Kubernetes gather: %s", d)
+				}
+			}
+		})
+	}
+}
