@@ -56,9 +56,9 @@ type Finding struct {
 	Hint        string
 	Remediation []string
 	// Docs are the rule's docs links that fit the gather's platform.
-	Docs []string
-	Evidence    []Evidence
-	Missing     []string
+	Docs     []string
+	Evidence []Evidence
+	Missing  []string
 	// Severity is the rule's severity, raised for a node finding to the most
 	// severe pod finding it explains.
 	Severity  string
