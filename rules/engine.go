@@ -127,8 +127,13 @@ func Evaluate(t *Table, g *parser.Gather) []Finding {
 	c := newEvalContext(g)
 	var out []Finding
 	taken := map[string]bool{} // group + object already claimed by an earlier rule
+	var fallbacks []*Rule
 	for _, r := range t.Rules {
 		if r.Disabled || r.matcher == nil || !r.appliesTo(g.ClusterVersion) {
+			continue
+		}
+		if _, ok := r.matcher.(*podFallback); ok {
+			fallbacks = append(fallbacks, r)
 			continue
 		}
 		fire := func(subject string, h hit, mk func(hit) (Finding, bool)) {
@@ -196,9 +201,40 @@ func Evaluate(t *Table, g *parser.Gather) []Finding {
 			}
 		}
 	}
+	out = append(out, fallbackFindings(c, g, fallbacks, out)...)
 	out = Correlate(oncePerObject(out))
 	sortFindings(out)
 	return out
+}
+
+// fallbackFindings runs the podFallback rules over the pods that are not
+// healthy and that no finding of out names.
+func fallbackFindings(c *evalContext, g *parser.Gather, rules []*Rule, out []Finding) []Finding {
+	if len(rules) == 0 {
+		return nil
+	}
+	covered := map[*parser.Pod]bool{}
+	for _, f := range out {
+		if f.Pod != nil {
+			covered[f.Pod] = true
+		}
+	}
+	var fs []Finding
+	for _, r := range rules {
+		for _, p := range g.Pods {
+			if covered[p] {
+				continue
+			}
+			for _, h := range r.matcher.(*podFallback).match(c, p) {
+				if f, ok := r.fire(p, nil, h); ok {
+					c.vocab.apply(&f)
+					fs = append(fs, f)
+					covered[p] = true
+				}
+			}
+		}
+	}
+	return fs
 }
 
 // oncePerObject keeps one finding per rule and object: a pod listed twice in

@@ -80,6 +80,7 @@ var matcherFactories = map[string]func() matcher{
 	"alertFiring":          func() matcher { return &alertFiring{} },
 	"etcdUnhealthy":        func() matcher { return &etcdUnhealthy{} },
 	"poolDegraded":         func() matcher { return &poolDegraded{} },
+	"podFallback":          func() matcher { return &podFallback{} },
 }
 
 // MatcherNames lists the matchers a rule may name.
