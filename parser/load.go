@@ -419,6 +419,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		errs = errList(b.readEtcd(p, data))
 	case kindPodList:
 		var pods []*Pod
+		var starts []int
 		errs = decodeItemsLean(data, func(o *corev1.Pod, line int, partial bool) bool {
 			if b.podCount.Add(1) > MaxPods {
 				b.podLimitOnce.Do(func() {
@@ -427,7 +428,14 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 				return false
 			}
 			internAll(reflect.ValueOf(o).Elem())
-			pods = append(pods, &Pod{Object: *o, Source: Source{Path: p, Line: line}, partial: partial})
+			pod := &Pod{Object: *o, Source: Source{Path: p, Line: line}, partial: partial}
+			if line > 0 && worthFieldLines(o) {
+				if starts == nil {
+					starts = lineStarts(data)
+				}
+				pod.Fields = scanFieldLines(data, starts, line)
+			}
+			pods = append(pods, pod)
 			return true
 		})
 		b.dedup.noteList(k, pods)
@@ -447,7 +455,11 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		}
 		internAll(reflect.ValueOf(o).Elem())
 		b.mu.Lock()
-		b.filePods[k] = append(b.filePods[k], &Pod{Object: *o, Source: Source{Path: p, Line: 1}})
+		pod := &Pod{Object: *o, Source: Source{Path: p, Line: 1}}
+		if worthFieldLines(o) && !isJSON(data) {
+			pod.Fields = scanFieldLines(data, lineStarts(data), 1)
+		}
+		b.filePods[k] = append(b.filePods[k], pod)
 		b.mu.Unlock()
 	case kindEventList:
 		var events []*Event

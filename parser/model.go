@@ -93,6 +93,10 @@ type Pod struct {
 	// NodeLog holds the node-log lines (kubelet, CRI-O) that name this pod,
 	// repeats collapsed, oldest first.
 	NodeLog []*LogGroup
+	// Fields holds the lines of the status fields of a pod that is not
+	// healthy, for evidence that cites the deciding field (see FieldLines);
+	// nil for healthy pods and for JSON files.
+	Fields FieldLines
 
 	// partial marks a list item that the file cut short (truncated copy).
 	partial bool

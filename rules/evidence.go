@@ -198,7 +198,7 @@ func (c *evalContext) containerHit(p *parser.Pod, cs containerRef) hit {
 // containerEvidence cites the container's status, its non-Normal events and the
 // kubelet lines that name it; it notes a missing kubelet journal.
 func (c *evalContext) containerEvidence(p *parser.Pod, cs containerRef, _ bool) []Evidence {
-	st := c.statusEvidence(p, containerStateText(cs))
+	st := c.fieldEvidence(p, containerStateText(cs), containerFieldPaths(cs)...)
 	st.Quote = containerMessage(cs)
 	ev := []Evidence{st}
 	ev = append(ev, c.eventEvidence(p, func(e *parser.Event) bool {
@@ -302,6 +302,43 @@ func (c *evalContext) statusEvidence(p *parser.Pod, text string) Evidence {
 	return Evidence{Source: p.Source, Kind: "status", Text: text, Summary: true}
 }
 
+// fieldEvidence is statusEvidence cited at the line of the first of paths
+// the pod's file shows (see parser.FieldLines), else at the pod's first line.
+func (c *evalContext) fieldEvidence(p *parser.Pod, text string, paths ...string) Evidence {
+	ev := c.statusEvidence(p, text)
+	if n := p.Fields.Line(paths...); n > 0 {
+		ev.Source.Line = n
+	}
+	return ev
+}
+
+// containerFieldPaths lists the status fields that decide a container's
+// state, most telling first: the waiting message or reason, the terminated
+// reason, the restart count of a container that restarted.
+func containerFieldPaths(cs containerRef) []string {
+	list := "containerStatuses"
+	if strings.HasPrefix(cs.FieldPath, "spec.initContainers") {
+		list = "initContainerStatuses"
+	}
+	base := "status." + list + "[" + cs.Name + "]"
+	st := cs.Status
+	var out []string
+	switch {
+	case st.State.Waiting != nil:
+		if st.State.Waiting.Message != "" {
+			out = append(out, base+".state.waiting.message")
+		}
+		out = append(out, base+".state.waiting.reason")
+	case st.State.Terminated != nil:
+		out = append(out, base+".state.terminated.reason", base+".state.terminated.exitCode")
+	case st.RestartCount > 0:
+		out = append(out, base+".restartCount")
+	case !st.Ready:
+		out = append(out, base+".ready")
+	}
+	return append(out, base+".state", base)
+}
+
 // maxEventsPerFinding keeps the newest events of a pod when it has many.
 const maxEventsPerFinding = 6
 
@@ -378,8 +415,8 @@ const (
 // logEvidence cites the container's previous.log, else its current.log: the
 // lines that decide why the process ended (see decisiveLines), marked decisive
 // so that they rank right after the finding's first line, then the tail. It
-// sets LogTail (the file's name) and DecisiveLine (the first decisive line's
-// number) and notes when neither log is in the gather.
+// sets LogTail (the file's name) and DecisiveLine (the number of the last
+// decisive line of the highest weight, the nearest to the exit) and notes when neither log is in the gather.
 func (c *evalContext) logEvidence(p *parser.Pod, container string, h *hit) []Evidence {
 	for _, previous := range []bool{true, false} {
 		l := p.Log(container, previous)
@@ -398,7 +435,14 @@ func (c *evalContext) logEvidence(p *parser.Pod, container string, h *hit) []Evi
 		n := logTailLines
 		if len(ev) > 0 {
 			n = logTailAfter
-			h.Vars["DecisiveLine"] = fmt.Sprint(ev[0].Source.Line)
+			// The last line of the highest weight is the nearest to the exit.
+			key, best := ev[0], weightOther
+			for _, e := range ev {
+				if w := lineWeight(e.Text); w >= best {
+					key, best = e, w
+				}
+			}
+			h.Vars["DecisiveLine"] = fmt.Sprint(key.Source.Line)
 		}
 		tail := l.Tail
 		if len(tail) > n {

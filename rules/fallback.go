@@ -45,7 +45,8 @@ func (m *podFallback) match(c *evalContext, p *parser.Pod) []hit {
 	if st.Condition != "" {
 		text += fmt.Sprintf("; condition %s=%s reason=%s since %s: %s", st.Condition, st.Status, st.Reason, fmtTime(st.Since), st.Message)
 	}
-	ev := c.statusEvidence(p, text)
+	cp := "status.conditions[" + st.Condition + "]"
+	ev := c.fieldEvidence(p, text, cp+".message", cp+".reason", cp, "status.phase")
 	ev.Quote = st.Message
 	h.Evidence = append(h.Evidence, ev)
 	// The last event, a Warning when there is one.
@@ -64,7 +65,7 @@ func (m *podFallback) match(c *evalContext, p *parser.Pod) []hit {
 	}
 	for _, cs := range containers(p, nil) {
 		if !cs.Status.Ready {
-			ev := c.statusEvidence(p, containerStateText(cs))
+			ev := c.fieldEvidence(p, containerStateText(cs), containerFieldPaths(cs)...)
 			ev.Quote = containerMessage(cs)
 			h.Evidence = append(h.Evidence, ev)
 		}

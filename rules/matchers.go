@@ -209,8 +209,13 @@ func (m *containerTerminated) match(c *evalContext, p *parser.Pod) []hit {
 		h.Vars["Reason"] = t.Reason
 		h.Vars["ExitCode"] = fmt.Sprint(t.ExitCode)
 		h.Vars["ExitMeaning"] = podstatus.ExitMeaning(t.ExitCode, t.Signal, t.Reason)
-		h.Evidence = append(h.Evidence, c.statusEvidence(p, fmt.Sprintf("%s %s %s.terminated: reason=%s exitCode=%d finishedAt=%s; restartCount=%d; resources: %s",
-			cs.Kind, cs.Name, which, t.Reason, t.ExitCode, fmtTime(t.FinishedAt.Time), cs.Status.RestartCount, resourcesText(cs.Spec))))
+		list := "containerStatuses"
+		if strings.HasPrefix(cs.FieldPath, "spec.initContainers") {
+			list = "initContainerStatuses"
+		}
+		base := "status." + list + "[" + cs.Name + "]." + which + ".terminated"
+		h.Evidence = append(h.Evidence, c.fieldEvidence(p, fmt.Sprintf("%s %s %s.terminated: reason=%s exitCode=%d finishedAt=%s; restartCount=%d; resources: %s",
+			cs.Kind, cs.Name, which, t.Reason, t.ExitCode, fmtTime(t.FinishedAt.Time), cs.Status.RestartCount, resourcesText(cs.Spec)), base+".reason", base+".exitCode", base))
 		h.Evidence = append(h.Evidence, c.containerEvidence(p, cs, false)...)
 		if m.Logs {
 			h.Evidence = append(h.Evidence, c.logEvidence(p, cs.Name, &h)...)
@@ -326,7 +331,7 @@ func (m *podUnschedulable) match(c *evalContext, p *parser.Pod) []hit {
 	h.Vars["Message"] = msg
 	h.Vars["Reasons"] = strings.Join(ReasonWords(SchedulingReasons(msg)), "; ")
 	h.Vars["Request"] = podRequests(&p.Object)
-	st := c.statusEvidence(p, "condition PodScheduled=False reason=Unschedulable: "+msg)
+	st := c.fieldEvidence(p, "condition PodScheduled=False reason=Unschedulable: "+msg, "status.conditions[PodScheduled].message", "status.conditions[PodScheduled]")
 	st.Quote = msg
 	h.Evidence = append(h.Evidence, st)
 	h.Evidence = append(h.Evidence, events...)
@@ -410,7 +415,7 @@ func (m *podStatus) match(c *evalContext, p *parser.Pod) []hit {
 			h.Vars["Overdue"] = c.now.Sub(dt.Time).Round(time.Second).String()
 		}
 	}
-	st := c.statusEvidence(p, text)
+	st := c.fieldEvidence(p, text, "status.message", "status.reason", "status.phase")
 	st.Quote = strings.TrimSpace(p.Object.Status.Message)
 	h.Evidence = append(h.Evidence, st)
 	h.Evidence = append(h.Evidence, c.eventEvidence(p, func(e *parser.Event) bool { return e.Object.Type != corev1.EventTypeNormal })...)

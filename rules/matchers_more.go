@@ -105,7 +105,8 @@ func (m *podCondition) match(c *evalContext, p *parser.Pod) []hit {
 		}
 		h := hit{Vars: c.podVars(p)}
 		h.Vars["Reason"], h.Vars["Message"] = cond.Reason, cond.Message
-		st := c.statusEvidence(p, fmt.Sprintf("condition %s=%s reason=%s since %s: %s", cond.Type, cond.Status, cond.Reason, fmtTime(cond.LastTransitionTime.Time), cond.Message))
+		cp := "status.conditions[" + string(cond.Type) + "]"
+		st := c.fieldEvidence(p, fmt.Sprintf("condition %s=%s reason=%s since %s: %s", cond.Type, cond.Status, cond.Reason, fmtTime(cond.LastTransitionTime.Time), cond.Message), cp+".message", cp+".reason", cp)
 		st.Quote = cond.Message
 		h.Evidence = append(h.Evidence, st)
 		if len(p.Object.Spec.SchedulingGates) > 0 {
