@@ -174,3 +174,36 @@ func worthFieldLines(p *corev1.Pod) bool {
 	}
 	return false
 }
+
+// keyLine returns the line of the top-level key of the list-item object that
+// starts at line start ("- apiVersion: v1"), or 0 when the object has no such
+// key in block style. It reads at most maxFieldScan lines.
+func keyLine(data []byte, lines []int, start int, key string) int {
+	if start < 1 || start > len(lines) {
+		return 0
+	}
+	first := data[lines[start-1]:]
+	dash := len(first) - len(bytes.TrimLeft(first, " "))
+	col := dash + 2
+	want := []byte(key + ":")
+	for n := start; n <= len(lines) && n < start+maxFieldScan; n++ {
+		end := len(data)
+		if n < len(lines) {
+			end = lines[n]
+		}
+		line := data[lines[n-1]:end]
+		text := bytes.TrimLeft(line, " ")
+		lead := len(line) - len(text)
+		if n > start && len(bytes.TrimSpace(text)) > 0 && lead <= dash {
+			return 0 // the next item
+		}
+		if n == start {
+			text = bytes.TrimLeft(bytes.TrimPrefix(text, []byte("-")), " ")
+			lead = col
+		}
+		if lead == col && bytes.HasPrefix(text, want) {
+			return n
+		}
+	}
+	return 0
+}

@@ -90,3 +90,36 @@ func FuzzScanFieldLines(f *testing.F) {
 		}
 	})
 }
+
+func TestKeyLine(t *testing.T) {
+	data := []byte(`apiVersion: v1
+items:
+- apiVersion: v1
+  involvedObject:
+    kind: Pod
+    name: api
+  message: 'Back-off restarting failed container'
+  reason: BackOff
+- message: first key
+  reason: Started
+- apiVersion: v1
+  reason: NoMessage
+kind: List
+`)
+	starts := lineStarts(data)
+	for _, tt := range []struct{ start, want int }{{3, 7}, {9, 9}, {11, 0}} {
+		if got := keyLine(data, starts, tt.start, "message"); got != tt.want {
+			t.Errorf("keyLine(start %d) = %d, want %d", tt.start, got, tt.want)
+		}
+	}
+}
+
+func FuzzKeyLine(f *testing.F) {
+	f.Add([]byte("- a: 1\n  message: x\n- b\n"), 1)
+	f.Fuzz(func(t *testing.T, data []byte, start int) {
+		lines := lineStarts(data)
+		if n := keyLine(data, lines, start, "message"); n < 0 || n > len(lines) {
+			t.Fatalf("line %d of %d", n, len(lines))
+		}
+	})
+}

@@ -463,10 +463,18 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		b.mu.Unlock()
 	case kindEventList:
 		var events []*Event
+		var starts []int
 		errs = decodeItemsLean(data, func(o *corev1.Event, line int, _ bool) bool {
 			when := eventTime(o)
 			compactEvent(o)
-			events = append(events, &Event{Object: *o, Source: Source{Path: p, Line: line}, When: when})
+			ev := &Event{Object: *o, Source: Source{Path: p, Line: line}, When: when}
+			if line > 0 {
+				if starts == nil {
+					starts = lineStarts(data)
+				}
+				ev.MessageLine = keyLine(data, starts, line, "message")
+			}
+			events = append(events, ev)
 			return true
 		})
 		b.mu.Lock()

@@ -122,6 +122,9 @@ type Event struct {
 	// When is series.lastObservedTime, else lastTimestamp, else eventTime,
 	// else firstTimestamp, else creationTimestamp.
 	When time.Time
+	// MessageLine is the 1-based line of the event's message field in its
+	// file; 0 when unknown (JSON, a flow mapping).
+	MessageLine int
 }
 
 // Count is how many times the event happened (series.count, else count, at least 1).

@@ -353,7 +353,7 @@ func (c *evalContext) eventEvidence(p *parser.Pod, keep func(*parser.Event) bool
 			typ = "(no type)"
 		}
 		text := fmt.Sprintf("%s %s: %s", typ, e.Object.Reason, strings.TrimSpace(e.Object.Message))
-		ev = append(ev, Evidence{Source: e.Source, Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Text: text, Count: e.Count()})
+		ev = append(ev, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Text: text, Count: e.Count()})
 	}
 	if len(ev) > maxEventsPerFinding {
 		ev = ev[len(ev)-maxEventsPerFinding:]
@@ -379,13 +379,22 @@ func (c *evalContext) claimEvidence(p *parser.Pod) []Evidence {
 		if io.Kind != "PersistentVolumeClaim" || io.Namespace != p.Object.Namespace || !claims[io.Name] || e.Object.Type == corev1.EventTypeNormal {
 			continue
 		}
-		ev = append(ev, Evidence{Source: e.Source, Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Count: e.Count(),
+		ev = append(ev, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Count: e.Count(),
 			Text: fmt.Sprintf("%s %s on PersistentVolumeClaim %s: %s", eventType(e), e.Object.Reason, io.Name, strings.TrimSpace(e.Object.Message))})
 	}
 	if len(ev) > maxEventsPerFinding {
 		ev = ev[len(ev)-maxEventsPerFinding:]
 	}
 	return ev
+}
+
+// eventSource cites an event at the line of its message when the file shows
+// it, else at the event's first line.
+func eventSource(e *parser.Event) parser.Source {
+	if e.MessageLine > 0 {
+		return parser.Source{Path: e.Source.Path, Line: e.MessageLine}
+	}
+	return e.Source
 }
 
 func eventType(e *parser.Event) string {
@@ -416,7 +425,8 @@ const (
 // lines that decide why the process ended (see decisiveLines), marked decisive
 // so that they rank right after the finding's first line, then the tail. It
 // sets LogTail (the file's name) and DecisiveLine (the number of the last
-// decisive line of the highest weight, the nearest to the exit) and notes when neither log is in the gather.
+// decisive line of the highest weight, the nearest to the exit) and notes
+// when neither log is in the gather.
 func (c *evalContext) logEvidence(p *parser.Pod, container string, h *hit) []Evidence {
 	for _, previous := range []bool{true, false} {
 		l := p.Log(container, previous)
