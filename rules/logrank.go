@@ -112,8 +112,11 @@ func decisiveLines(l *parser.ContainerLog) []parser.LogLine {
 	// The head of the stack trace that follows the last fatal line.
 	last := picked[len(picked)-1]
 	out := picked
-	for n := last.Line + 1; len(out) < len(picked)+maxStackHead; n++ {
+	for n := last.Line + 1; len(out) < len(picked)+maxStackHead && n <= last.Line+2*maxStackHead; n++ {
 		ll, ok := byLine[n]
+		if ok && strings.TrimSpace(ll.Text) == "" {
+			continue // Go prints a blank line between the panic and its goroutine
+		}
 		if !ok || !stackHead(ll.Text) {
 			break
 		}

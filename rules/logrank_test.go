@@ -67,6 +67,9 @@ func TestDecisiveLines(t *testing.T) {
 			"F1120 09:00:00.2 1 main.go:309] Failed to initialize certificate reloader: open /etc/tls/private/tls.crt: no such file or directory",
 			"goroutine 1 [running]:", "k8s.io/klog/v2.stacks(0xc00013c001)", "\t/go/src/k8s.io/klog/v2/klog.go:996 +0xb9",
 			"k8s.io/klog/v2.(*loggingT).output(0x22992c0)", "", "goroutine 40 [runnable]:", "main.worker(0x1)"), []int{2, 3, 4, 5}},
+		{"Go panic, a blank line, then its goroutine", logOf(
+			"starting", "panic: dial tcp 172.30.12.7:5432: connect: connection refused", "", "goroutine 1 [running]:",
+			"main.mustConnect({0xc0001a4000, 0x4a})", "\t/src/cmd/catalog/main.go:88 +0x1c5"), []int{2, 4, 5, 6}},
 		{"the last error lines when nothing is fatal", logOf(
 			"ERROR first", "info", "ERROR second", "ERROR third", "ERROR fourth", "info: shutting down"), []int{3, 4, 5}},
 		{"nothing error-like", logOf("starting", "listening on :8080"), nil},
