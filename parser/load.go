@@ -95,6 +95,13 @@ type Options struct {
 	// kinds the loaded rule table's joins read); nil decodes every kind in
 	// TypedKinds. Every other object is indexed by its metadata alone.
 	Decode []store.Kind
+	// KeepLines widens the node-log lines kept as evidence: a kubelet,
+	// CRI-O, kernel or other journal line that holds one of these literals
+	// is kept even when the fixed selection would drop it (an info line, a
+	// CRI-O line below warning). The rule table derives them from its cause
+	// patterns (rules.Table.LineLiterals); literals shorter than 3 bytes are
+	// ignored.
+	KeepLines []Literal
 }
 
 // LoadWith is Load with options.
@@ -107,6 +114,7 @@ func LoadWith(ctx context.Context, input string, o Options) (*Gather, error) {
 			b.decodeKinds[k] = true
 		}
 	}
+	b.keep = newLineFilter(o.KeepLines)
 	b.health = &b.g.Health
 	input, b.nsFolder = namespaceFolderInput(input)
 	visit := b.visit
@@ -267,6 +275,7 @@ type builder struct {
 	journalKubeVersion string                 // the version a kubelet logged at start
 	hostSource         map[string]Source      // host → the first journal line credited to it
 	journalSpans       journalSpans           // what journals read so far covered, to skip the lines another copy repeats
+	keep               *lineFilter            // node-log lines the rule table asks for; nil: none
 }
 
 func newBuilder(input string) *builder {
@@ -550,6 +559,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		errs = errList(b.readEtcd(p, data))
 	case kindPodList:
 		var pods []*Pod
+		var starts []int
 		errs = decodeItemsLean(data, func(o *corev1.Pod, line int, partial bool) bool {
 			if b.podCount.Add(1) > MaxPods {
 				b.podLimitOnce.Do(func() {
@@ -558,7 +568,14 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 				return false
 			}
 			internAll(reflect.ValueOf(o).Elem())
-			pods = append(pods, &Pod{Object: *o, Source: Source{Path: p, Line: line}, partial: partial})
+			pod := &Pod{Object: *o, Source: Source{Path: p, Line: line}, partial: partial}
+			if line > 0 && worthFieldLines(o) {
+				if starts == nil {
+					starts = lineStarts(data)
+				}
+				pod.Fields = scanFieldLines(data, starts, line)
+			}
+			pods = append(pods, pod)
 			return true
 		})
 		b.dedup.noteList(k, pods)
@@ -584,14 +601,26 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		}
 		internAll(reflect.ValueOf(o).Elem())
 		b.mu.Lock()
-		b.filePods[k] = append(b.filePods[k], &Pod{Object: *o, Source: Source{Path: p, Line: 1}})
+		pod := &Pod{Object: *o, Source: Source{Path: p, Line: 1}}
+		if worthFieldLines(o) && !isJSON(data) {
+			pod.Fields = scanFieldLines(data, lineStarts(data), 1)
+		}
+		b.filePods[k] = append(b.filePods[k], pod)
 		b.mu.Unlock()
 	case kindEventList:
 		var events []*Event
+		var starts []int
 		errs = decodeItemsLean(data, func(o *corev1.Event, line int, _ bool) bool {
 			when := eventTime(o)
 			compactEvent(o)
-			events = append(events, &Event{Object: *o, Source: Source{Path: p, Line: line}, When: when})
+			ev := &Event{Object: *o, Source: Source{Path: p, Line: line}, When: when}
+			if line > 0 {
+				if starts == nil {
+					starts = lineStarts(data)
+				}
+				ev.MessageLine = keyLine(data, starts, line, "message")
+			}
+			events = append(events, ev)
 			return true
 		})
 		b.mu.Lock()
@@ -897,6 +926,7 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 	credited := false
 	spans := b.journalSpans.file()
 	var cut longLines
+	var scratch []byte
 	err := scanLinesCounted(r, func(n int, raw []byte) {
 		j, ok := nodelog.ParseJournal(raw, ref)
 		if !ok {
@@ -910,6 +940,9 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 			credited = true
 			b.creditHost(c.Node, Source{Path: p, Line: n})
 		}
+		// asked: the fixed selection drops the line, but a rule's literal
+		// is in it.
+		asked := false
 		switch unit {
 		case nodelog.UnitKubelet:
 			host := string(j.Host)
@@ -923,22 +956,33 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 				b.journalKubeVersion = v
 			}
 			if len(msg) > 0 && msg[0] == 'I' && !infoWorthParsing(msg) {
-				return
+				if asked = b.keep.match(msg, &scratch); !asked {
+					return
+				}
 			}
 		case nodelog.UnitCRIO:
 			if !bytes.Contains(msg, []byte("level=error")) && !bytes.Contains(msg, []byte("level=warn")) && !bytes.Contains(msg, []byte("level=fatal")) {
-				return
+				if asked = b.keep.match(msg, &scratch); !asked {
+					return
+				}
 			}
 		case nodelog.UnitKernel:
 			if !bytes.Contains(msg, []byte("oom")) && !bytes.Contains(msg, []byte("out of memory")) && !bytes.Contains(msg, []byte("Out of memory")) {
-				return
+				if asked = b.keep.match(msg, &scratch); !asked {
+					return
+				}
 			}
 		default:
-			return
+			if asked = b.keep.match(msg, &scratch); !asked {
+				return
+			}
 		}
 		e := nodelog.FromJournal(j)
 		if !keepEntry(&e) {
-			return
+			if !asked && !b.keep.match(msg, &scratch) {
+				return
+			}
+			asked = true
 		}
 		if c.Node != "" {
 			e.Host = c.Node
@@ -946,7 +990,7 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 		if spans.repeated(c.Root, &e) {
 			return
 		}
-		b.addLogEntry(Source{Path: p, Line: n}, &e)
+		b.addLogEntry(Source{Path: p, Line: n}, &e, asked)
 	}, &cut)
 	spans.close()
 	if err == nil {
@@ -966,8 +1010,9 @@ func (b *builder) creditHost(host string, src Source) {
 }
 
 // addLogEntry files e under its pod (by namespace/name, else UID), or under
-// its node for node-level classes, collapsing repeats.
-func (b *builder) addLogEntry(src Source, e *nodelog.Entry) {
+// its node for node-level classes and for lines a rule asked for, collapsing
+// repeats.
+func (b *builder) addLogEntry(src Source, e *nodelog.Entry, asked bool) {
 	var groups map[string]*LogGroup
 	limit := maxGroupsPerPod
 	owner := ""
@@ -978,7 +1023,7 @@ func (b *builder) addLogEntry(src Source, e *nodelog.Entry) {
 			owner = "uid:" + e.PodUID
 		}
 		groups = b.nodeLog[owner]
-	case e.Class.NodeLevel():
+	case e.Class.NodeLevel() || asked:
 		groups = b.hostLog[e.Host]
 		limit = maxNodeGroupsPerHost
 	default:

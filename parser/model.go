@@ -145,6 +145,10 @@ type Pod struct {
 	// NodeLog holds the node-log lines (kubelet, CRI-O) that name this pod,
 	// repeats collapsed, oldest first.
 	NodeLog []*LogGroup
+	// Fields holds the lines of the status fields of a pod that is not
+	// healthy, for evidence that cites the deciding field (see FieldLines);
+	// nil for healthy pods and for JSON files.
+	Fields FieldLines
 
 	// Runtime is set for a pod known only from a node's container runtime
 	// (crictl output in a sosreport): Columns then state what the runtime
@@ -175,6 +179,9 @@ type Event struct {
 	// When is series.lastObservedTime, else lastTimestamp, else eventTime,
 	// else firstTimestamp, else creationTimestamp.
 	When time.Time
+	// MessageLine is the 1-based line of the event's message field in its
+	// file; 0 when unknown (JSON, a flow mapping).
+	MessageLine int
 }
 
 // Count is how many times the event happened (series.count, else count, at least 1).

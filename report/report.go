@@ -219,6 +219,9 @@ type Evidence struct {
 	Text string     `json:"text"`
 	// Count is how many times an event or log line repeated (1 when it did not).
 	Count int `json:"count,omitempty"`
+	// Summary is true when Text is the tool's own summary of the cited object
+	// or field (kinds status, spec, object, alert), not a quote of the line.
+	Summary bool `json:"summary,omitempty" redact:"keep"`
 }
 
 // Pod is one row of `kubectl get pods -o wide` at the gather time. Ready,

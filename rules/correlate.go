@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -95,16 +96,15 @@ func Correlate(in []Finding) []Finding {
 			continue
 		}
 		index[k] = len(out)
-		f.GroupedBy = f.groupKey
+		f.GroupedBy = groupLabel(f.groupKey)
 		out = append(out, f)
 	}
 	for i := range out {
 		if len(out[i].Also) == 0 {
 			out[i].GroupedBy = ""
+			continue
 		}
-		if n := len(out[i].Also); n > 0 {
-			out[i].Hint += fmt.Sprintf(" The same finding covers %d more pod%s of the same %s: %s.", n, plural(n), out[i].GroupedBy, memberList(out[i].Also, 5))
-		}
+		out[i].Hint += coverText(&out[i])
 	}
 	explain(out)
 	return out
@@ -159,6 +159,49 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// groupLabel is a group key as a report says it: "registry quay.io",
+// "node worker-1", "workload shop/Deployment/web", without the signature of
+// the cause that the key also holds.
+func groupLabel(key string) string {
+	if i := strings.Index(key, " ("); i > 0 {
+		return key[:i]
+	}
+	return key
+}
+
+// coverText says which other pods (and other containers of the finding's own
+// pod) a merged finding covers, naming each pod once.
+func coverText(f *Finding) string {
+	seen := map[string]bool{f.Pod.Key(): true}
+	var pods []Member
+	var own []string
+	for _, m := range f.Also {
+		k := m.Pod.Key()
+		if k == f.Pod.Key() {
+			if m.Container != "" && m.Container != f.Container && !slices.Contains(own, m.Container) {
+				own = append(own, m.Container)
+			}
+			continue
+		}
+		if !seen[k] {
+			seen[k] = true
+			pods = append(pods, m)
+		}
+	}
+	cause := ""
+	if strings.HasPrefix(f.groupKey, "registry ") || strings.HasPrefix(f.groupKey, "node ") {
+		cause = " with the same error"
+	}
+	var b strings.Builder
+	if n := len(pods); n > 0 {
+		fmt.Fprintf(&b, " The same finding covers %d more pod%s of the same %s%s: %s.", n, plural(n), f.GroupedBy, cause, memberList(pods, 5))
+	}
+	if n := len(own); n > 0 {
+		fmt.Fprintf(&b, " It also holds for container%s %s of this pod.", plural(n), strings.Join(own, ", "))
+	}
+	return b.String()
 }
 
 func memberList(ms []Member, max int) string {

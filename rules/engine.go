@@ -55,8 +55,10 @@ type Finding struct {
 	Container   string
 	Hint        string
 	Remediation []string
-	Evidence    []Evidence
-	Missing     []string
+	// Docs are the rule's docs links that fit the gather's platform.
+	Docs     []string
+	Evidence []Evidence
+	Missing  []string
 	// Severity is the rule's severity, raised for a node finding to the most
 	// severe pod finding it explains.
 	Severity  string
@@ -102,8 +104,20 @@ type Evidence struct {
 	Source parser.Source
 	Kind   string
 	Time   time.Time
-	Text   string
-	Count  int
+	// Text is what a report prints: the line as the file has it, or, when
+	// Summary is set, the tool's own summary of the cited object or field.
+	Text string
+	// Quote is the part of Text copied verbatim from the cited line (an event's
+	// or a status field's message, a log line without its CRI timestamp);
+	// empty when the line holds nothing worth quoting. Cause patterns run over
+	// it, so that {{.Cause}} is always the file's own words.
+	Quote string
+	// Summary is true when Text is the tool's wording rather than the line.
+	Summary bool
+	Count   int
+	// decisive marks a container-log line that says why the process ended;
+	// such lines rank right after a finding's first evidence line.
+	decisive bool
 }
 
 // Evaluate runs every rule of t over every pod and node of g, correlates the
@@ -113,8 +127,13 @@ func Evaluate(t *Table, g *parser.Gather) []Finding {
 	c := newEvalContext(g)
 	var out []Finding
 	taken := map[string]bool{} // group + object already claimed by an earlier rule
+	var fallbacks []*Rule
 	for _, r := range t.Rules {
 		if r.Disabled || r.matcher == nil || !r.appliesTo(g.ClusterVersion) {
+			continue
+		}
+		if _, ok := r.matcher.(*podFallback); ok {
+			fallbacks = append(fallbacks, r)
 			continue
 		}
 		fire := func(subject string, h hit, mk func(hit) (Finding, bool)) {
@@ -126,6 +145,7 @@ func Evaluate(t *Table, g *parser.Gather) []Finding {
 			if !ok {
 				return
 			}
+			c.vocab.apply(&f)
 			if r.Group != "" {
 				taken[key] = true
 			}
@@ -182,9 +202,57 @@ func Evaluate(t *Table, g *parser.Gather) []Finding {
 			}
 		}
 	}
-	out = Correlate(out)
+	out = append(out, fallbackFindings(c, g, fallbacks, out)...)
+	out = Correlate(oncePerObject(out))
 	speak(out, vocabularyFor(g))
 	sortFindings(out)
+	return out
+}
+
+// fallbackFindings runs the podFallback rules over the pods that are not
+// healthy and that no finding of out names.
+func fallbackFindings(c *evalContext, g *parser.Gather, rules []*Rule, out []Finding) []Finding {
+	if len(rules) == 0 {
+		return nil
+	}
+	covered := map[*parser.Pod]bool{}
+	for _, f := range out {
+		if f.Pod != nil {
+			covered[f.Pod] = true
+		}
+	}
+	var fs []Finding
+	for _, r := range rules {
+		for _, p := range g.Pods {
+			if covered[p] {
+				continue
+			}
+			for _, h := range r.matcher.(*podFallback).match(c, p) {
+				if f, ok := r.fire(p, nil, h); ok {
+					c.vocab.apply(&f)
+					fs = append(fs, f)
+					covered[p] = true
+				}
+			}
+		}
+	}
+	return fs
+}
+
+// oncePerObject keeps one finding per rule and object: a pod listed twice in
+// a gather (pods.yaml and its own file under another gather root, or a
+// recreated pod of the same name) gets the rule's finding once.
+func oncePerObject(in []Finding) []Finding {
+	seen := map[string]bool{}
+	out := in[:0]
+	for _, f := range in {
+		k := f.Rule.ID + "\x00" + f.Subject() + "\x00" + f.Container
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, f)
+	}
 	return out
 }
 
@@ -222,6 +290,9 @@ func (r *Rule) fire(p *parser.Pod, n *parser.Node, h hit) (Finding, bool) {
 	ev := h.Evidence
 	for i := range ev {
 		ev[i].Text = clip(ev[i].Text, MaxEvidenceText)
+		if summaryKinds[ev[i].Kind] {
+			ev[i].Summary = true
+		}
 	}
 	for k, v := range h.Vars {
 		h.Vars[k] = clip(v, maxVarText)
@@ -229,9 +300,9 @@ func (r *Rule) fire(p *parser.Pod, n *parser.Node, h hit) (Finding, bool) {
 	if r.cause != nil {
 		idx := -1
 		for i, e := range ev {
-			if m := r.cause.FindString(e.Text); m != "" {
+			if m := causeMatch(r.cause, e); m != "" {
 				idx = i
-				h.Vars["Cause"] = m
+				h.Vars["Cause"] = strings.TrimSpace(m)
 				break
 			}
 		}
@@ -241,7 +312,7 @@ func (r *Rule) fire(p *parser.Pod, n *parser.Node, h hit) (Finding, bool) {
 		// The proving line goes first, then the rest in their order.
 		ev = append([]Evidence{ev[idx]}, append(append([]Evidence(nil), ev[:idx]...), ev[idx+1:]...)...)
 	}
-	ev = dedupeEvidence(ev)
+	ev = promoteDecisive(dedupeEvidence(ev))
 	if len(ev) > MaxEvidence {
 		ev = ev[:MaxEvidence]
 	}
@@ -252,7 +323,7 @@ func (r *Rule) fire(p *parser.Pod, n *parser.Node, h hit) (Finding, bool) {
 	for k, v := range h.Vars {
 		vars[k] = v
 	}
-	f := Finding{Rule: r, Pod: p, Node: n, Container: h.Container, Evidence: ev, Missing: h.Missing, Severity: r.Severity}
+	f := Finding{Rule: r, Pod: p, Node: n, Container: h.Container, Evidence: ev, Missing: h.Missing, Severity: r.Severity, Docs: r.Docs}
 	f.groupKey = r.groupKey(p, vars)
 	f.Hint = squeezeSpaces(execTemplate(r.hint, vars))
 	for _, tpl := range r.remedies {
@@ -269,6 +340,45 @@ var spacesRe = regexp.MustCompile(` {2,}`)
 // leave ("{{.Decided}} {{.Unchecked}}" with nothing decided).
 func squeezeSpaces(s string) string {
 	return strings.TrimSpace(spacesRe.ReplaceAllString(s, " "))
+}
+
+// causeMatch runs a cause pattern over the words the evidence quotes from the
+// file (Quote) first, so that {{.Cause}} does not carry the tool's own
+// summary when the file's words prove the cause, then over the whole text
+// (a status summary names reasons and fields the quote lacks).
+func causeMatch(re *regexp.Regexp, e Evidence) string {
+	if e.Quote != "" {
+		if m := re.FindString(clip(e.Quote, MaxEvidenceText)); m != "" {
+			return m
+		}
+	}
+	return re.FindString(e.Text)
+}
+
+// summaryKinds are the evidence kinds whose text the tool writes (a status
+// field, a spec field, a joined object, an alert), not a line of the file.
+var summaryKinds = map[string]bool{"status": true, "spec": true, "object": true, "alert": true}
+
+// promoteDecisive moves the decisive container-log lines right after the
+// first evidence line (the status, or the line that proves the cause), so that
+// the MaxEvidence cut never drops them; the others keep their order.
+func promoteDecisive(ev []Evidence) []Evidence {
+	if len(ev) < 2 {
+		return ev
+	}
+	out := make([]Evidence, 0, len(ev))
+	out = append(out, ev[0])
+	for _, e := range ev[1:] {
+		if e.decisive {
+			out = append(out, e)
+		}
+	}
+	for _, e := range ev[1:] {
+		if !e.decisive {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func dedupeEvidence(ev []Evidence) []Evidence {

@@ -37,6 +37,8 @@ type evalContext struct {
 	// workloadList and eventsByObject are built on first use (workloads.go).
 	workloadList   []*workloadRef
 	eventsByObject map[string][]*parser.Event
+	// vocab holds the gather's platform words (see vocabulary).
+	vocab vocabulary
 }
 
 func newEvalContext(g *parser.Gather) *evalContext {
@@ -46,6 +48,7 @@ func newEvalContext(g *parser.Gather) *evalContext {
 	for _, p := range g.Pods {
 		c.pods[string(p.Object.UID)+"/"+p.Key()] = p
 	}
+	c.vocab = newVocabulary(g)
 	if c.store == nil {
 		c.store = store.New()
 		c.store.Freeze()
@@ -200,7 +203,9 @@ func (c *evalContext) containerHit(p *parser.Pod, cs containerRef) hit {
 // containerEvidence cites the container's status, its non-Normal events and the
 // kubelet lines that name it; it notes a missing kubelet journal.
 func (c *evalContext) containerEvidence(p *parser.Pod, cs containerRef, _ bool) []Evidence {
-	ev := []Evidence{c.statusEvidence(p, containerStateText(cs))}
+	st := c.fieldEvidence(p, containerStateText(cs), containerFieldPaths(cs)...)
+	st.Quote = containerMessage(cs)
+	ev := []Evidence{st}
 	ev = append(ev, c.eventEvidence(p, func(e *parser.Event) bool {
 		fp := e.Object.InvolvedObject.FieldPath
 		if fp != "" && fp != cs.FieldPath {
@@ -252,6 +257,22 @@ func logGroupEvidence(g *parser.LogGroup) Evidence {
 		text = g.Node + " " + string(g.Unit) + ": " + text
 	}
 	return Evidence{Source: g.Source, Kind: "node-log", Time: g.First, Text: text, Count: g.Count}
+}
+
+// containerMessage is the message of the container's waiting or terminated
+// state as the status holds it, else that of its last termination; "" when
+// there is none.
+func containerMessage(cs containerRef) string {
+	st := cs.Status
+	switch {
+	case st.State.Waiting != nil && st.State.Waiting.Message != "":
+		return st.State.Waiting.Message
+	case st.State.Terminated != nil && st.State.Terminated.Message != "":
+		return st.State.Terminated.Message
+	case st.LastTerminationState.Terminated != nil:
+		return st.LastTerminationState.Terminated.Message
+	}
+	return ""
 }
 
 func containerStateText(cs containerRef) string {
@@ -312,7 +333,44 @@ func writeTerminationMessage(b *strings.Builder, label, msg string) {
 }
 
 func (c *evalContext) statusEvidence(p *parser.Pod, text string) Evidence {
-	return Evidence{Source: p.Source, Kind: "status", Text: text}
+	return Evidence{Source: p.Source, Kind: "status", Text: text, Summary: true}
+}
+
+// fieldEvidence is statusEvidence cited at the line of the first of paths
+// the pod's file shows (see parser.FieldLines), else at the pod's first line.
+func (c *evalContext) fieldEvidence(p *parser.Pod, text string, paths ...string) Evidence {
+	ev := c.statusEvidence(p, text)
+	if n := p.Fields.Line(paths...); n > 0 {
+		ev.Source.Line = n
+	}
+	return ev
+}
+
+// containerFieldPaths lists the status fields that decide a container's
+// state, most telling first: the waiting message or reason, the terminated
+// reason, the restart count of a container that restarted.
+func containerFieldPaths(cs containerRef) []string {
+	list := "containerStatuses"
+	if strings.HasPrefix(cs.FieldPath, "spec.initContainers") {
+		list = "initContainerStatuses"
+	}
+	base := "status." + list + "[" + cs.Name + "]"
+	st := cs.Status
+	var out []string
+	switch {
+	case st.State.Waiting != nil:
+		if st.State.Waiting.Message != "" {
+			out = append(out, base+".state.waiting.message")
+		}
+		out = append(out, base+".state.waiting.reason")
+	case st.State.Terminated != nil:
+		out = append(out, base+".state.terminated.reason", base+".state.terminated.exitCode")
+	case st.RestartCount > 0:
+		out = append(out, base+".restartCount")
+	case !st.Ready:
+		out = append(out, base+".ready")
+	}
+	return append(out, base+".state", base)
 }
 
 // maxEventsPerFinding keeps the newest events of a pod when it has many.
@@ -329,7 +387,7 @@ func (c *evalContext) eventEvidence(p *parser.Pod, keep func(*parser.Event) bool
 			typ = "(no type)"
 		}
 		text := fmt.Sprintf("%s %s: %s", typ, e.Object.Reason, strings.TrimSpace(e.Object.Message))
-		ev = append(ev, Evidence{Source: e.Source, Kind: "event", Time: e.When, Text: text, Count: e.Count()})
+		ev = append(ev, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Text: text, Count: e.Count()})
 	}
 	if len(ev) > maxEventsPerFinding {
 		ev = ev[len(ev)-maxEventsPerFinding:]
@@ -355,13 +413,22 @@ func (c *evalContext) claimEvidence(p *parser.Pod) []Evidence {
 		if io.Kind != "PersistentVolumeClaim" || io.Namespace != p.Object.Namespace || !claims[io.Name] || e.Object.Type == corev1.EventTypeNormal {
 			continue
 		}
-		ev = append(ev, Evidence{Source: e.Source, Kind: "event", Time: e.When, Count: e.Count(),
+		ev = append(ev, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Count: e.Count(),
 			Text: fmt.Sprintf("%s %s on PersistentVolumeClaim %s: %s", eventType(e), e.Object.Reason, io.Name, strings.TrimSpace(e.Object.Message))})
 	}
 	if len(ev) > maxEventsPerFinding {
 		ev = ev[len(ev)-maxEventsPerFinding:]
 	}
 	return ev
+}
+
+// eventSource cites an event at the line of its message when the file shows
+// it, else at the event's first line.
+func eventSource(e *parser.Event) parser.Source {
+	if e.MessageLine > 0 {
+		return parser.Source{Path: e.Source.Path, Line: e.MessageLine}
+	}
+	return e.Source
 }
 
 func eventType(e *parser.Event) string {
@@ -381,15 +448,18 @@ func (c *evalContext) lastEventMessage(p *parser.Pod, reason string) string {
 	return msg
 }
 
-// logTailLines is how many trailing log lines a finding cites.
-const logTailLines = 8
-
-// logErrorLines is how many earlier error-looking lines a finding cites
-// before the tail.
-const logErrorLines = 4
+// logTailLines is how many trailing log lines a finding cites; logTailAfter
+// how many when decisive lines are cited as well.
+const (
+	logTailLines = 8
+	logTailAfter = 3
+)
 
 // logEvidence cites the container's previous.log, else its current.log: the
-// last error-looking lines that lie before the tail, then the tail. It notes
+// lines that decide why the process ended (see decisiveLines), marked decisive
+// so that they rank right after the finding's first line, then the tail. It
+// sets LogTail (the file's name) and DecisiveLine (the number of the last
+// decisive line of the highest weight, the nearest to the exit) and notes
 // when neither log is in the gather.
 func (c *evalContext) logEvidence(p *parser.Pod, container string, h *hit) []Evidence {
 	for _, previous := range []bool{true, false} {
@@ -397,25 +467,35 @@ func (c *evalContext) logEvidence(p *parser.Pod, container string, h *hit) []Evi
 		if l == nil || len(l.Tail) == 0 {
 			continue
 		}
-		tail := l.Tail
-		if len(tail) > logTailLines {
-			tail = tail[len(tail)-logTailLines:]
+		cite := func(line parser.LogLine, decisive bool) Evidence {
+			return Evidence{Source: parser.Source{Path: l.Source.Path, Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text, Quote: line.Text, decisive: decisive}
 		}
-		cite := func(line parser.LogLine) Evidence {
-			return Evidence{Source: parser.Source{Path: l.Source.Path, Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text}
+		var ev []Evidence
+		cited := map[int]bool{}
+		for _, ll := range decisiveLines(l) {
+			ev = append(ev, cite(ll, true))
+			cited[ll.Line] = true
 		}
-		var earlier []Evidence
-		for _, e := range l.Errors {
-			if e.Line < tail[0].Line {
-				earlier = append(earlier, cite(e))
+		n := logTailLines
+		if len(ev) > 0 {
+			n = logTailAfter
+			// The last line of the highest weight is the nearest to the exit.
+			key, best := ev[0], weightOther
+			for _, e := range ev {
+				if w := lineWeight(e.Text); w >= best {
+					key, best = e, w
+				}
 			}
+			h.Vars["DecisiveLine"] = fmt.Sprint(key.Source.Line)
 		}
-		if len(earlier) > logErrorLines {
-			earlier = earlier[len(earlier)-logErrorLines:]
+		tail := l.Tail
+		if len(tail) > n {
+			tail = tail[len(tail)-n:]
 		}
-		ev := earlier
-		for _, line := range tail {
-			ev = append(ev, cite(line))
+		for _, ll := range tail {
+			if !cited[ll.Line] {
+				ev = append(ev, cite(ll, false))
+			}
 		}
 		h.Vars["LogTail"] = map[bool]string{true: "previous.log", false: "current.log"}[previous]
 		return ev
@@ -550,5 +630,34 @@ func SchedulingReasons(msg string) []string {
 		}
 	}
 	out = append(out, strings.TrimSpace(body[start:]))
+	// Before Kubernetes 1.21 the scheduler wrote "had taint {k: v}, that the
+	// pod didn't tolerate": the comma does not end a reason there.
+	merged := out[:0]
+	for _, r := range out {
+		if strings.HasPrefix(r, "that the pod didn't tolerate") && len(merged) > 0 {
+			merged[len(merged)-1] += ", " + r
+			continue
+		}
+		merged = append(merged, r)
+	}
+	return merged
+}
+
+var taintBracesRe = regexp.MustCompile(`\{([^{}:]+): ([^{}]*)\}`)
+
+// ReasonWords rewrites the scheduler's taints, which it prints as Go maps
+// ("{node-role.kubernetes.io/master: }"), in words: the taint's key, and its
+// value when there is one ("node-role.kubernetes.io/infra=reserved").
+func ReasonWords(reasons []string) []string {
+	out := make([]string, len(reasons))
+	for i, r := range reasons {
+		out[i] = taintBracesRe.ReplaceAllStringFunc(r, func(m string) string {
+			sm := taintBracesRe.FindStringSubmatch(m)
+			if v := strings.TrimSpace(sm[2]); v != "" {
+				return sm[1] + "=" + v
+			}
+			return sm[1]
+		})
+	}
 	return out
 }

@@ -250,7 +250,7 @@ func (c *evalContext) nodeVerdicts(p *parser.Pod) ([]nodeVerdict, store.Coverage
 func selectorText(spec *corev1.PodSpec) string {
 	var parts []string
 	for _, k := range store.SortedKeys(spec.NodeSelector) {
-		parts = append(parts, k+"="+spec.NodeSelector[k])
+		parts = append(parts, selectorLabel(k, spec.NodeSelector[k]))
 	}
 	s := ""
 	if len(parts) > 0 {
@@ -263,6 +263,15 @@ func selectorText(spec *corev1.PodSpec) string {
 		s += "required node affinity"
 	}
 	return s
+}
+
+// selectorLabel writes a label requirement as key=value, or as "key with an
+// empty value" when the value is empty (node-role labels).
+func selectorLabel(k, v string) string {
+	if v == "" {
+		return k + " with an empty value"
+	}
+	return k + "=" + v
 }
 
 func taintList(ts []corev1.Taint) string {
@@ -347,7 +356,7 @@ func joinNodeEligibility(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		res.Cause += " " + near
 	}
 	if selectorUnmatched := len(verdicts) - len(selected); selectorUnmatched > 0 && sel != "" {
-		res.Cause += fmt.Sprintf(" The %d other gathered %s do not match the selector, as expected.", selectorUnmatched, pick(selectorUnmatched == 1, "node does", "nodes do"))
+		res.Cause += fmt.Sprintf(" The %d other gathered %s not match the selector, as expected.", selectorUnmatched, pick(selectorUnmatched == 1, "node does", "nodes do"))
 	}
 	return res
 }
@@ -682,7 +691,7 @@ func joinCSINodePlugin(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	for _, e := range p.Events {
 		if m := csiDriverRe.FindStringSubmatch(e.Object.Message); m != nil {
 			driver = m[1]
-			res.Evidence = append(res.Evidence, Evidence{Source: e.Source, Kind: "event", Time: e.When, Count: e.Count(),
+			res.Evidence = append(res.Evidence, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Count: e.Count(),
 				Text: fmt.Sprintf("%s %s: %s", eventType(e), e.Object.Reason, strings.TrimSpace(e.Object.Message))})
 			break
 		}
@@ -929,7 +938,7 @@ func joinNodeOOM(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		count += e.Count()
 		if !killed.IsZero() && !killed.Before(first.Add(-oomWindow)) && !killed.After(e.When.Add(oomWindow)) {
 			coincide++
-			res.Evidence = append(res.Evidence, Evidence{Source: e.Source, Kind: "event", Time: e.When, Count: e.Count(),
+			res.Evidence = append(res.Evidence, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Count: e.Count(),
 				Text: fmt.Sprintf("%s SystemOOM on node %s: %s", eventType(e), node, strings.TrimSpace(e.Object.Message))})
 		}
 	}
@@ -1080,7 +1089,7 @@ func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		return joinResult{}
 	}
 	var res joinResult
-	res.Evidence = append(res.Evidence, Evidence{Source: src, Kind: "container-log", Time: line.Time, Text: line.Text})
+	res.Evidence = append(res.Evidence, Evidence{Source: src, Kind: "container-log", Time: line.Time, Text: line.Text, Quote: line.Text})
 	var svcObj *store.Object
 	if ip != "" {
 		svcObj = c.store.ServiceByClusterIP(ip)
@@ -1406,7 +1415,7 @@ func joinServiceEndpoints(c *evalContext, p *parser.Pod, h *hit) joinResult {
 				if svcObj == nil {
 					continue
 				}
-				res.Evidence = append(res.Evidence, Evidence{Source: parser.Source{Path: l.Source.Path, Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text})
+				res.Evidence = append(res.Evidence, Evidence{Source: parser.Source{Path: l.Source.Path, Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text, Quote: line.Text})
 				res = c.endpointsVerdict(res, svcObj, host, port, how)
 				res.Cause = fromSibling(res.Cause, sibling)
 				return res
@@ -1607,7 +1616,7 @@ func joinCNIAgent(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		}
 		if first.IsZero() || t.Before(first) {
 			first = t
-			ev := Evidence{Source: e.Source, Kind: "event", Time: e.When, Count: e.Count(), Text: fmt.Sprintf("%s %s: %s", eventType(e), e.Object.Reason, strings.TrimSpace(e.Object.Message))}
+			ev := Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Count: e.Count(), Text: fmt.Sprintf("%s %s: %s", eventType(e), e.Object.Reason, strings.TrimSpace(e.Object.Message))}
 			firstEv = &ev
 		}
 	}
@@ -1648,8 +1657,8 @@ func joinCNIAgent(c *evalContext, p *parser.Pod, h *hit) joinResult {
 				continue
 			}
 			res.Decided = true
-			res.Cause = fmt.Sprintf("The network plugin's node agent on %s was down when the sandbox failures began (%s): container %s of %s/%s terminated at %s (%s, exit code %d) and ran again at %s, %d restarts in all. CNI calls on the node fail while it restarts; the pod's own configuration is not the cause.",
-				node, fmtTime(first), cs.Name, o.Namespace, o.Name, fmtTime(down), orDash(t.Reason), t.ExitCode, fmtTime(up), st.RestartCount)
+			res.Cause = fmt.Sprintf("The network plugin's node agent on %s was down when the sandbox failures began (%s): container %s of %s/%s terminated at %s (%s, exit code %d) and ran again at %s, %d restart%s in all. CNI calls on the node fail while it restarts; the pod's own configuration is not the cause.",
+				node, fmtTime(first), cs.Name, o.Namespace, o.Name, fmtTime(down), orDash(t.Reason), t.ExitCode, fmtTime(up), st.RestartCount, plural(int(st.RestartCount)))
 			res.Fix = fmt.Sprintf("Find why %s restarted (`oc -n %s logs %s -c %s --previous`); once it runs, delete the stuck pod so it gets a new sandbox.", o.Name, o.Namespace, o.Name, cs.Name)
 			res.Evidence = append(res.Evidence, objectEvidence(o, fmt.Sprintf("container %s lastState terminated %s exitCode %d at %s; restartCount %d", cs.Name, orDash(t.Reason), t.ExitCode, fmtTime(down), st.RestartCount)))
 			return res

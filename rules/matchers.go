@@ -23,7 +23,7 @@ var varNames = []string{
 	"Reason", "Message", "ExitCode", "Signal", "Restarts", "LastReason",
 	"LastExitCode", "LastSignal", "LastFinished", "Limit", "Request", "Probe",
 	"ProbeSettings", "Cause", "Reasons", "Owner", "Stage", "ExitMeaning",
-	"LastExitMeaning", "BackOff", "Overdue", "LogTail", "Decided", "Fix", "Unchecked", "Workload", "Pods",
+	"LastExitMeaning", "BackOff", "Overdue", "LogTail", "DecisiveLine", "Decided", "Fix", "Unchecked", "Workload", "Pods",
 	"Alert", "Severity", "Since", "Count", "About", "Pool", "HostPorts",
 	"State", "First", "Last", "Detail", "NoObject",
 }
@@ -83,6 +83,7 @@ var matcherFactories = map[string]func() matcher{
 	"etcdUnhealthy":        func() matcher { return &etcdUnhealthy{} },
 	"poolDegraded":         func() matcher { return &poolDegraded{} },
 	"installStage":         func() matcher { return &installStage{} },
+	"podFallback":          func() matcher { return &podFallback{} },
 }
 
 // MatcherNames lists the matchers a rule may name.
@@ -214,11 +215,16 @@ func (m *containerTerminated) match(c *evalContext, p *parser.Pod) []hit {
 		h.Vars["Reason"] = t.Reason
 		h.Vars["ExitCode"] = fmt.Sprint(t.ExitCode)
 		h.Vars["ExitMeaning"] = podstatus.ExitMeaning(t.ExitCode, t.Signal, t.Reason)
+		list := "containerStatuses"
+		if strings.HasPrefix(cs.FieldPath, "spec.initContainers") {
+			list = "initContainerStatuses"
+		}
+		base := "status." + list + "[" + cs.Name + "]." + which + ".terminated"
 		var text strings.Builder
 		fmt.Fprintf(&text, "%s %s %s.terminated: reason=%s exitCode=%d finishedAt=%s; restartCount=%d; resources: %s",
 			cs.Kind, cs.Name, which, t.Reason, t.ExitCode, fmtTime(t.FinishedAt.Time), cs.Status.RestartCount, resourcesText(cs.Spec))
 		writeTerminationMessage(&text, "; termination message: ", t.Message)
-		h.Evidence = append(h.Evidence, c.statusEvidence(p, text.String()))
+		h.Evidence = append(h.Evidence, c.fieldEvidence(p, text.String(), base+".reason", base+".exitCode", base))
 		h.Evidence = append(h.Evidence, c.containerEvidence(p, cs, false)...)
 		if m.Logs {
 			h.Evidence = append(h.Evidence, c.logEvidence(p, cs.Name, &h)...)
@@ -332,10 +338,12 @@ func (m *podUnschedulable) match(c *evalContext, p *parser.Pod) []hit {
 	}
 	h := hit{Vars: c.podVars(p)}
 	h.Vars["Message"] = msg
-	h.Vars["Reasons"] = strings.Join(SchedulingReasons(msg), "; ")
+	h.Vars["Reasons"] = strings.Join(ReasonWords(SchedulingReasons(msg)), "; ")
 	h.Vars["Request"] = podRequests(&p.Object)
 	h.Vars["HostPorts"] = hostPorts(&p.Object.Spec)
-	h.Evidence = append(h.Evidence, c.statusEvidence(p, "condition PodScheduled=False reason=Unschedulable: "+msg))
+	st := c.fieldEvidence(p, "condition PodScheduled=False reason=Unschedulable: "+msg, "status.conditions[PodScheduled].message", "status.conditions[PodScheduled]")
+	st.Quote = msg
+	h.Evidence = append(h.Evidence, st)
 	h.Evidence = append(h.Evidence, events...)
 	h.Evidence = append(h.Evidence, c.claimEvidence(p)...)
 	return []hit{h}
@@ -442,7 +450,9 @@ func (m *podStatus) match(c *evalContext, p *parser.Pod) []hit {
 			h.Vars["Overdue"] = c.now.Sub(dt.Time).Round(time.Second).String()
 		}
 	}
-	h.Evidence = append(h.Evidence, c.statusEvidence(p, text))
+	st := c.fieldEvidence(p, text, "status.message", "status.reason", "status.phase")
+	st.Quote = strings.TrimSpace(p.Object.Status.Message)
+	h.Evidence = append(h.Evidence, st)
 	h.Evidence = append(h.Evidence, c.eventEvidence(p, func(e *parser.Event) bool { return e.Object.Type != corev1.EventTypeNormal })...)
 	for _, g := range p.NodeLog {
 		if slices.Contains(m.NodeLogClasses, string(g.Class)) {

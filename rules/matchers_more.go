@@ -105,7 +105,10 @@ func (m *podCondition) match(c *evalContext, p *parser.Pod) []hit {
 		}
 		h := hit{Vars: c.podVars(p)}
 		h.Vars["Reason"], h.Vars["Message"] = cond.Reason, cond.Message
-		h.Evidence = append(h.Evidence, c.statusEvidence(p, fmt.Sprintf("condition %s=%s reason=%s since %s: %s", cond.Type, cond.Status, cond.Reason, fmtTime(cond.LastTransitionTime.Time), cond.Message)))
+		cp := "status.conditions[" + string(cond.Type) + "]"
+		st := c.fieldEvidence(p, fmt.Sprintf("condition %s=%s reason=%s since %s: %s", cond.Type, cond.Status, cond.Reason, fmtTime(cond.LastTransitionTime.Time), cond.Message), cp+".message", cp+".reason", cp)
+		st.Quote = cond.Message
+		h.Evidence = append(h.Evidence, st)
 		if len(p.Object.Spec.SchedulingGates) > 0 {
 			var gates []string
 			for _, g := range p.Object.Spec.SchedulingGates {
@@ -251,7 +254,7 @@ func (m *nodeCondition) matchNode(c *evalContext, n *parser.Node) []hit {
 		h := hit{Vars: c.nodeVars(n)}
 		h.Vars["Reason"], h.Vars["Message"] = cond.Reason, cond.Message
 		h.Vars["Stage"] = fmtTime(cond.LastTransitionTime.Time)
-		h.Evidence = append(h.Evidence, Evidence{Source: n.Source, Kind: "status",
+		h.Evidence = append(h.Evidence, Evidence{Source: n.Source, Kind: "status", Quote: cond.Message,
 			Text: fmt.Sprintf("node %s condition %s=%s reason=%s since %s: %s", n.Object.Name, cond.Type, cond.Status, cond.Reason, fmtTime(cond.LastTransitionTime.Time), cond.Message)})
 		for _, g := range c.nodeLog[shortName(n.Object.Name)] {
 			if g.Class != nodelog.ClassAPI && g.Class != nodelog.ClassCertificate && g.Class != nodelog.ClassPLEG && g.Class != nodelog.ClassNetworkNotReady && g.Class != nodelog.ClassEviction && g.Class != nodelog.ClassNodeNotReady {
@@ -385,7 +388,7 @@ func (m *operatorCondition) matchOperator(c *evalContext, op *parser.Operator) [
 		return nil
 	}
 	h := hit{Vars: Vars{"Owner": op.Name, "Status": m.Type + "=" + status, "Message": op.Message}}
-	h.Evidence = append(h.Evidence, Evidence{Source: op.Source, Kind: "status",
+	h.Evidence = append(h.Evidence, Evidence{Source: op.Source, Kind: "status", Quote: op.Message,
 		Text: fmt.Sprintf("clusteroperator %s: Available=%s Degraded=%s Progressing=%s: %s", op.Name, op.Available, op.Degraded, op.Progressing, op.Message)})
 	return []hit{h}
 }

@@ -25,6 +25,7 @@ func Reference(t *Table) []byte {
 	fmt.Fprintf(&b, "- Matchers: %s\n", "`"+strings.Join(MatcherNames(), "`, `")+"`")
 	fmt.Fprintf(&b, "- Template variables for `hint` and `remediation`: %s\n\n", "`."+strings.Join(VarNames(), "`, `.")+"`")
 	b.WriteString("Rules that share a `group` are alternatives for one object: the first in table order whose `cause` matches a line of evidence fires, so specific causes come before the fallback.\n\n")
+	b.WriteString(causeLimits)
 	b.WriteString(joinsReference)
 	b.WriteString("### Joins\n\n| join | what it reads and when it decides |\n|---|---|\n")
 	for _, name := range JoinNames() {
@@ -105,5 +106,29 @@ rules:
     remediation:
       - "{{.Fix}}"
 ` + "```" + `
+
+`
+
+// causeLimits says which lines a `cause` pattern can see, so that no filter
+// of the parser decides it unseen.
+const causeLimits = `### What a ` + "`cause`" + ` pattern can match
+
+A ` + "`cause`" + ` is a regular expression (RE2) run over the rule's evidence lines: first over the words each line quotes from the
+file (an event's message, a container's waiting or terminated message, a condition's message, a log line), then over
+the whole evidence text. The evidence holds what the parser kept:
+
+- **Container logs:** the last 60 lines of each ` + "`previous.log`" + ` and ` + "`current.log`" + ` plus up to 20 error-looking lines
+  (the first 10 and the last 10 with panic, fatal, error or exception words, klog E/F headers). The log of a container
+  that never failed (running and ready, or completed, with no restart) is only counted, not kept: a rule cannot cite it.
+- **Node logs (kubelet, CRI-O, kernel journals):** kubelet warning and error lines that name a pod or a known trouble
+  (sandbox, image pull, probe, volume, PLEG, certificate, ...), kubelet info lines with one of
+  ` + "`robe`, `vict`, `Killing`, `OOM`, `oom`, `ack-off`, `ailed`, `rror`" + `; CRI-O lines at warning level and above;
+  kernel OOM lines. Lines of one pod (or, for node-level classes, one node) with the same message are collapsed.
+- **Your rules widen this.** For every user rule (` + "`--rules`" + `), the literal text that any match of its ` + "`cause`" + `
+  (or a ` + "`nodeLogClass`" + ` ` + "`pattern`" + `) must contain is taken from the pattern, and every journal line holding it is kept
+  as well, whatever its level or unit: a line naming a pod is filed under that pod, any other under its node (class
+  ` + "`other`" + `). A pattern with no such literal of at least 3 characters widens nothing (` + "`[0-9]+ errors`" + ` keeps the lines
+  holding ` + "` errors`" + `, ` + "`\\d+`" + ` keeps none more): give it a fixed word. The built-in rules' patterns are written for the fixed selection and widen
+  nothing.
 
 `

@@ -233,7 +233,7 @@ status:
 		}, nil},
 		{"container still being created is neither crash loop nor not-ready", func(t *testing.T) *parser.Pod {
 			return testPod(t, strings.Replace(strings.Replace(imagePullPod, "ImagePullBackOff", "ContainerCreating", 1), "phase: Pending", "phase: Pending\n  conditions: [{type: PodScheduled, status: \"True\"}]", 1))
-		}, nil},
+		}, []string{"pod-not-healthy-unexplained cart/"}}, // the fallback says what is known
 		{"terminating pod is not reported as not ready", func(t *testing.T) *parser.Pod {
 			return testPod(t, strings.Replace(notReadyPod, "metadata: {name: recommender}", "metadata: {name: recommender, deletionTimestamp: \"2026-11-20T09:12:00Z\"}", 1))
 		}, nil},
@@ -270,8 +270,9 @@ func TestFindingCarriesEvidenceAndExpandedHint(t *testing.T) {
 	if diff := cmp.Diff([]string{"status", "container-log", "container-log"}, kinds); diff != "" {
 		t.Errorf("evidence kinds (-want +got):\n%s", diff)
 	}
-	if f.Evidence[2].Source.Line != 2 || !strings.Contains(f.Evidence[2].Text, "could not connect") {
-		t.Errorf("log evidence = %+v", f.Evidence[2])
+	// The error line decides, so it ranks before the tail.
+	if f.Evidence[1].Source.Line != 2 || !strings.Contains(f.Evidence[1].Text, "could not connect") {
+		t.Errorf("log evidence = %+v", f.Evidence[1])
 	}
 }
 
@@ -358,7 +359,8 @@ rules:
 	}
 	g := &parser.Gather{CollectedAt: gatherTime, Pods: []*parser.Pod{testPod(t, crashPod), testPod(t, notReadyPod)}}
 	fs := Evaluate(tbl, g)
-	if diff := cmp.Diff([]string{"crashloop-back-off catalog/catalog"}, ruleIDs(fs)); diff != "" {
+	// With not-ready disabled, the fallback still says the pod is not healthy.
+	if diff := cmp.Diff([]string{"crashloop-back-off catalog/catalog", "pod-not-healthy-unexplained recommender/"}, ruleIDs(fs)); diff != "" {
 		t.Fatalf("(-want +got):\n%s", diff)
 	}
 	if fs[0].Rule.Severity != "critical" || fs[0].Hint != "site hint for catalog" {

@@ -200,13 +200,18 @@ func (m *poolDegraded) matchCluster(c *evalContext) []clusterHit {
 		var why []string
 		for _, cond := range mcp.Status.Conditions {
 			if cond.Status == "True" && (cond.Type == "Degraded" || cond.Type == "NodeDegraded" || cond.Type == "RenderDegraded") {
-				why = append(why, fmt.Sprintf("%s since %s: %s", cond.Type, fmtTime(cond.LastTransitionTime.Time), strings.TrimSpace(cond.Message)))
+				w := fmt.Sprintf("%s since %s", cond.Type, fmtTime(cond.LastTransitionTime.Time))
+				if msg := strings.TrimSpace(cond.Message); msg != "" {
+					w += ` ("` + msg + `")`
+				}
+				why = append(why, w)
 			}
 		}
 		if len(why) == 0 && mcp.Status.DegradedMachineCount == 0 {
 			continue
 		}
-		v := Vars{"About": orNone(why), "Count": fmt.Sprint(mcp.Status.DegradedMachineCount), "Pool": o.Name,
+		n := int(mcp.Status.DegradedMachineCount)
+		v := Vars{"About": orNone(why), "Count": fmt.Sprintf("%d degraded machine%s", n, plural(n)), "Pool": o.Name,
 			"Message": fmt.Sprintf("%d of %d machines updated to %s", mcp.Status.UpdatedMachineCount, mcp.Status.MachineCount, mcp.Spec.Configuration.Name)}
 		ev := []Evidence{objectEvidence(o, fmt.Sprintf("degradedMachineCount %d, updatedMachineCount %d of machineCount %d; %s", mcp.Status.DegradedMachineCount, mcp.Status.UpdatedMachineCount, mcp.Status.MachineCount, strings.Join(why, "; ")))}
 		out = append(out, clusterHit{object: o, kind: "MachineConfigPool", hit: hit{Vars: v, Evidence: ev}})

@@ -83,6 +83,8 @@ type Rule struct {
 	// error points at the offending line, not at the rule's first.
 	fieldLines map[string]int
 
+	// local marks a rule read from a user file (Override), not the embedded table.
+	local    bool
 	matcher  matcher
 	cause    *regexp.Regexp
 	hint     *template.Template
@@ -294,7 +296,7 @@ func (t *Table) add(name string, data []byte, builtin bool) Errors {
 	text := strings.Split(string(data), "\n")
 	var errs Errors
 	for i, r := range raw {
-		rule := &Rule{File: name}
+		rule := &Rule{File: name, local: !builtin}
 		fields := map[string]int{}
 		if i < len(lines) {
 			rule.Line = lines[i]

@@ -116,7 +116,7 @@ func (m *workloadEvent) matchWorkload(c *evalContext, w *workloadRef) []hit {
 		if e.When.After(lastAt) {
 			lastAt = e.When
 		}
-		ev = append(ev, Evidence{Source: e.Source, Kind: "event", Time: e.When, Count: e.Count(),
+		ev = append(ev, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Count: e.Count(),
 			Text: fmt.Sprintf("%s %s on %s %s: %s", eventType(e), e.Object.Reason, w.Kind, o.Name, last)})
 	}
 	if len(ev) == 0 {

@@ -179,7 +179,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	}
 	start := time.Now()
 	bar := newReadProgress(o.IO, o.Path)
-	g, err := parser.LoadWith(ctx, o.Path, parser.Options{OnRead: bar.onRead(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers, Decode: table.DecodeKinds()})
+	g, err := parser.LoadWith(ctx, o.Path, parser.Options{OnRead: bar.onRead(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers, Decode: table.DecodeKinds(), KeepLines: table.LineLiterals()})
 	bar.stop()
 	switch {
 	case errors.Is(err, parser.ErrNotFound):

@@ -1,0 +1,209 @@
+package parser
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// FieldLines maps paths of status fields of one object to their 1-based line
+// in its file, so that evidence can cite the field that decides ("restartCount:
+// 5" on line 256) rather than the object's first line. Paths are dotted, list
+// elements named by their name or type:
+// "status.containerStatuses[api].restartCount",
+// "status.conditions[PodScheduled].message". Only block-style YAML is indexed;
+// a flow mapping ("state: {waiting: {...}}") is known by its key's line.
+type FieldLines map[string]int
+
+// Line returns the line of the first of paths that is known, else 0.
+func (f FieldLines) Line(paths ...string) int {
+	for _, p := range paths {
+		if n := f[p]; n > 0 {
+			return n
+		}
+	}
+	return 0
+}
+
+// maxFieldLines bounds the paths kept per object; maxFieldScan the lines
+// scanned for one object.
+const (
+	maxFieldLines = 256
+	maxFieldScan  = 20000
+)
+
+// statusFieldKeys are the keys worth a line under status (and its lists).
+var statusFieldKeys = map[string]bool{
+	"status": true, "phase": true, "reason": true, "message": true, "conditions": true, "type": true,
+	"containerStatuses": true, "initContainerStatuses": true, "name": true, "restartCount": true, "ready": true,
+	"state": true, "lastState": true, "waiting": true, "running": true, "terminated": true, "exitCode": true, "signal": true,
+}
+
+// scanFieldLines indexes the status fields of the YAML object that starts at
+// line start (1-based) of data, where lines holds the offset of every line's
+// start. The object ends at the first later line indented no deeper than its
+// first line's key column, or at the end of data. It never reads more than
+// maxFieldScan lines.
+func scanFieldLines(data []byte, lines []int, start int) FieldLines {
+	if start < 1 || start > len(lines) {
+		return nil
+	}
+	type frame struct {
+		indent  int
+		key     string
+		element bool
+	}
+	out := FieldLines{}
+	raw := map[string]int{}
+	names := map[string]string{} // "status.conditions[3]" → "PodScheduled"
+	var stack []frame
+	counts := map[string]int{}
+	objDash := -1 // column of the dash that starts a list-item object
+	key := func(f frame) string { return f.key }
+	for n := start; n <= len(lines) && n < start+maxFieldScan; n++ {
+		end := len(data)
+		if n < len(lines) {
+			end = lines[n]
+		}
+		line := bytes.TrimRight(data[lines[n-1]:end], "\r\n")
+		text := bytes.TrimLeft(line, " ")
+		if len(text) == 0 || text[0] == '#' {
+			continue
+		}
+		lead := len(line) - len(text)
+		item := text[0] == '-' && (len(text) == 1 || text[1] == ' ')
+		if n == start {
+			if item {
+				objDash = lead
+			}
+			item = false
+		} else if objDash >= 0 && lead <= objDash {
+			break // the next object of the list
+		}
+		if item {
+			text = bytes.TrimLeft(text[1:], " ")
+		}
+		indent := len(line) - len(text)
+		k, _, ok := bytes.Cut(text, []byte(":"))
+		if !ok || len(k) == 0 || bytes.ContainsAny(k, " \"'{[") {
+			continue
+		}
+		for len(stack) > 0 {
+			top := stack[len(stack)-1]
+			if top.indent > lead || (top.indent == lead && (top.element || !item)) || (!item && top.indent >= indent) {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			break
+		}
+		if item {
+			parent := pathOf(stack, key)
+			counts[parent]++
+			stack = append(stack, frame{indent: lead, key: "[" + strconv.Itoa(counts[parent]) + "]", element: true})
+		}
+		name := string(k)
+		stack = append(stack, frame{indent: indent, key: name})
+		path := pathOf(stack, key)
+		if !strings.HasPrefix(path, "status") || len(raw) >= maxFieldLines {
+			continue
+		}
+		el := strings.TrimSuffix(path, "."+name)
+		if item {
+			raw[el] = n // the element itself
+		}
+		if !statusFieldKeys[name] {
+			continue
+		}
+		raw[path] = n
+		if (name == "name" || name == "type") && strings.HasSuffix(el, "]") {
+			names[el] = strings.Trim(strings.TrimSpace(string(text[len(k)+1:])), `"'`)
+		}
+	}
+	for p, n := range raw {
+		for el, name := range names {
+			if i := strings.LastIndexByte(el, '['); i >= 0 && strings.HasPrefix(p, el) && (len(p) == len(el) || p[len(el)] == '.') {
+				p = el[:i] + "[" + name + "]" + p[len(el):]
+				break
+			}
+		}
+		out[p] = n
+	}
+	return out
+}
+
+func pathOf[T any](stack []T, key func(T) string) string {
+	var b strings.Builder
+	for i, f := range stack {
+		k := key(f)
+		if i > 0 && !strings.HasPrefix(k, "[") {
+			b.WriteByte('.')
+		}
+		b.WriteString(k)
+	}
+	return b.String()
+}
+
+// lineStarts returns the offset of the start of every line of data.
+func lineStarts(data []byte) []int {
+	out := []int{0}
+	for i, c := range data {
+		if c == '\n' && i+1 < len(data) {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// worthFieldLines reports whether a pod may be cited field by field: it is
+// not Running with every container ready and never restarted, nor Succeeded.
+func worthFieldLines(p *corev1.Pod) bool {
+	if p.Status.Phase == corev1.PodSucceeded {
+		return false
+	}
+	if p.Status.Phase != corev1.PodRunning {
+		return true
+	}
+	for _, list := range [][]corev1.ContainerStatus{p.Status.InitContainerStatuses, p.Status.ContainerStatuses} {
+		for _, st := range list {
+			if st.RestartCount > 0 || (!st.Ready && st.State.Terminated == nil) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keyLine returns the line of the top-level key of the list-item object that
+// starts at line start ("- apiVersion: v1"), or 0 when the object has no such
+// key in block style. It reads at most maxFieldScan lines.
+func keyLine(data []byte, lines []int, start int, key string) int {
+	if start < 1 || start > len(lines) {
+		return 0
+	}
+	first := data[lines[start-1]:]
+	dash := len(first) - len(bytes.TrimLeft(first, " "))
+	col := dash + 2
+	want := []byte(key + ":")
+	for n := start; n <= len(lines) && n < start+maxFieldScan; n++ {
+		end := len(data)
+		if n < len(lines) {
+			end = lines[n]
+		}
+		line := data[lines[n-1]:end]
+		text := bytes.TrimLeft(line, " ")
+		lead := len(line) - len(text)
+		if n > start && len(bytes.TrimSpace(text)) > 0 && lead <= dash {
+			return 0 // the next item
+		}
+		if n == start {
+			text = bytes.TrimLeft(bytes.TrimPrefix(text, []byte("-")), " ")
+			lead = col
+		}
+		if lead == col && bytes.HasPrefix(text, want) {
+			return n
+		}
+	}
+	return 0
+}

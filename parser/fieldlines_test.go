@@ -1,0 +1,125 @@
+package parser
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const fieldPods = `apiVersion: v1
+items:
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: api
+  status:
+    conditions:
+    - lastTransitionTime: "2026-11-20T09:00:00Z"
+      status: "True"
+      type: PodScheduled
+    - message: 'containers with unready status: [api]'
+      reason: ContainersNotReady
+      status: "False"
+      type: Ready
+    containerStatuses:
+    - image: api:1
+      lastState:
+        terminated:
+          exitCode: 1
+          reason: Error
+      name: api
+      ready: false
+      restartCount: 5
+      state:
+        waiting:
+          message: back-off 5m0s restarting failed container=api
+          reason: CrashLoopBackOff
+    - image: proxy:1
+      name: proxy
+      restartCount: 0
+      state: {running: {startedAt: "2026-11-20T09:00:00Z"}}
+    phase: Running
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: web
+  status:
+    phase: Pending
+kind: List
+`
+
+func TestScanFieldLines(t *testing.T) {
+	data := []byte(fieldPods)
+	got := scanFieldLines(data, lineStarts(data), 3)
+	want := FieldLines{
+		"status": 7, "status.conditions": 8,
+		"status.conditions[PodScheduled]": 9, "status.conditions[PodScheduled].status": 10, "status.conditions[PodScheduled].type": 11,
+		"status.conditions[Ready]": 12, "status.conditions[Ready].message": 12, "status.conditions[Ready].reason": 13,
+		"status.conditions[Ready].status": 14, "status.conditions[Ready].type": 15,
+		"status.containerStatuses": 16, "status.containerStatuses[api]": 17,
+		"status.containerStatuses[api].lastState": 18, "status.containerStatuses[api].lastState.terminated": 19,
+		"status.containerStatuses[api].lastState.terminated.exitCode": 20, "status.containerStatuses[api].lastState.terminated.reason": 21,
+		"status.containerStatuses[api].name": 22, "status.containerStatuses[api].ready": 23, "status.containerStatuses[api].restartCount": 24,
+		"status.containerStatuses[api].state": 25, "status.containerStatuses[api].state.waiting": 26,
+		"status.containerStatuses[api].state.waiting.message": 27, "status.containerStatuses[api].state.waiting.reason": 28,
+		"status.containerStatuses[proxy]": 29, "status.containerStatuses[proxy].name": 30, "status.containerStatuses[proxy].restartCount": 31,
+		"status.containerStatuses[proxy].state": 32, "status.phase": 33,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("field lines (-want +got):\n%s", diff)
+	}
+	second := scanFieldLines(data, lineStarts(data), 34)
+	if diff := cmp.Diff(FieldLines{"status": 38, "status.phase": 39}, second); diff != "" {
+		t.Errorf("second item (-want +got):\n%s", diff)
+	}
+}
+
+func FuzzScanFieldLines(f *testing.F) {
+	f.Add([]byte(fieldPods), 3)
+	f.Add([]byte("- a:\n -\n- : b\n"), 1)
+	f.Fuzz(func(t *testing.T, data []byte, start int) {
+		lines := lineStarts(data)
+		fl := scanFieldLines(data, lines, start)
+		if len(fl) > maxFieldLines {
+			t.Fatalf("%d paths", len(fl))
+		}
+		for p, n := range fl {
+			if n < 1 || n > len(lines) {
+				t.Fatalf("%s at line %d of %d", p, n, len(lines))
+			}
+		}
+	})
+}
+
+func TestKeyLine(t *testing.T) {
+	data := []byte(`apiVersion: v1
+items:
+- apiVersion: v1
+  involvedObject:
+    kind: Pod
+    name: api
+  message: 'Back-off restarting failed container'
+  reason: BackOff
+- message: first key
+  reason: Started
+- apiVersion: v1
+  reason: NoMessage
+kind: List
+`)
+	starts := lineStarts(data)
+	for _, tt := range []struct{ start, want int }{{3, 7}, {9, 9}, {11, 0}} {
+		if got := keyLine(data, starts, tt.start, "message"); got != tt.want {
+			t.Errorf("keyLine(start %d) = %d, want %d", tt.start, got, tt.want)
+		}
+	}
+}
+
+func FuzzKeyLine(f *testing.F) {
+	f.Add([]byte("- a: 1\n  message: x\n- b\n"), 1)
+	f.Fuzz(func(t *testing.T, data []byte, start int) {
+		lines := lineStarts(data)
+		if n := keyLine(data, lines, start, "message"); n < 0 || n > len(lines) {
+			t.Fatalf("line %d of %d", n, len(lines))
+		}
+	})
+}

@@ -1,0 +1,77 @@
+package parser
+
+import "bytes"
+
+// Literal is a piece of text that every line a rule can match contains: a
+// rule table's cause patterns reduce to such literals (see
+// rules.Table.LineLiterals). Fold marks a case-insensitive one (ASCII case).
+type Literal struct {
+	Text string
+	Fold bool
+}
+
+// lineFilter keeps the node-log lines that contain one of its literals, on
+// top of the fixed selection (kubelet warnings and errors and the info lines
+// of pod trouble, CRI-O warnings and errors, kernel OOM lines), so that a
+// rule's cause pattern can match a line the fixed selection drops. The zero
+// value and nil keep nothing more.
+type lineFilter struct {
+	exact [][]byte
+	fold  [][]byte // lower-cased
+}
+
+// minLiteral is the shortest literal a filter takes: shorter ones would keep
+// most lines of a journal.
+const minLiteral = 3
+
+func newLineFilter(lits []Literal) *lineFilter {
+	if len(lits) == 0 {
+		return nil
+	}
+	f := &lineFilter{}
+	seen := map[Literal]bool{}
+	for _, l := range lits {
+		if len(l.Text) < minLiteral || seen[l] {
+			continue
+		}
+		seen[l] = true
+		if l.Fold {
+			f.fold = append(f.fold, bytes.ToLower([]byte(l.Text)))
+		} else {
+			f.exact = append(f.exact, []byte(l.Text))
+		}
+	}
+	if len(f.exact) == 0 && len(f.fold) == 0 {
+		return nil
+	}
+	return f
+}
+
+// match reports whether line holds one of the filter's literals; scratch is
+// reused for the lower-cased copy of the line.
+func (f *lineFilter) match(line []byte, scratch *[]byte) bool {
+	if f == nil {
+		return false
+	}
+	for _, l := range f.exact {
+		if bytes.Contains(line, l) {
+			return true
+		}
+	}
+	if len(f.fold) == 0 {
+		return false
+	}
+	low := append((*scratch)[:0], line...)
+	for i, c := range low {
+		if 'A' <= c && c <= 'Z' {
+			low[i] = c + 'a' - 'A'
+		}
+	}
+	*scratch = low
+	for _, l := range f.fold {
+		if bytes.Contains(low, l) {
+			return true
+		}
+	}
+	return false
+}

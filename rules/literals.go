@@ -1,0 +1,123 @@
+package rules
+
+import (
+	"regexp/syntax"
+	"strings"
+
+	"github.com/mgtriage/mgtriage/parser"
+)
+
+// LineLiterals returns, for every enabled user rule (read with Override),
+// literals that any line its cause pattern (and a nodeLogClass pattern) can
+// match must contain: the parser keeps the node-log lines that hold one of
+// them even where its fixed selection would drop them
+// (parser.Options.KeepLines), so that a user rule sees the lines it asks
+// for. The built-in rules' patterns are written for the lines the fixed
+// selection keeps and add nothing (widening by them costs about a fifth more
+// CPU on a full must-gather for no finding). A pattern with no literal of at
+// least three characters that every match must contain (`.*error`, `[0-9]+`)
+// adds none; docs/rules.md says so next to `cause`.
+func (t *Table) LineLiterals() []parser.Literal {
+	var out []parser.Literal
+	seen := map[parser.Literal]bool{}
+	add := func(pattern string) {
+		for _, l := range requiredLiterals(pattern) {
+			if !seen[l] {
+				seen[l] = true
+				out = append(out, l)
+			}
+		}
+	}
+	for _, r := range t.Rules {
+		if r.Disabled || !r.local {
+			continue
+		}
+		if r.cause != nil {
+			add(r.cause.String())
+		}
+		if m, ok := r.matcher.(*nodeLogClass); ok && m.pattern != nil {
+			add(m.pattern.String())
+		}
+	}
+	return out
+}
+
+// requiredLiterals returns literals of which every match of pattern contains
+// at least one, or nil when there is no such set of literals of at least
+// minRequired bytes each.
+func requiredLiterals(pattern string) []parser.Literal {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	lits, ok := required(re.Simplify())
+	if !ok {
+		return nil
+	}
+	return lits
+}
+
+// minRequired is the shortest literal worth filtering on.
+const minRequired = 3
+
+// required computes the literal set of one regexp node: for a literal, itself;
+// for a concatenation, the best set among its parts (the one whose shortest
+// literal is longest); for an alternation, the union of its branches' sets
+// (every branch needs one). ok is false when no set exists.
+func required(re *syntax.Regexp) ([]parser.Literal, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if len(string(re.Rune)) < minRequired {
+			return nil, false
+		}
+		fold := re.Flags&syntax.FoldCase != 0
+		text := string(re.Rune)
+		if fold {
+			text = strings.ToLower(text)
+		}
+		return []parser.Literal{{Text: text, Fold: fold}}, true
+	case syntax.OpCapture:
+		return required(re.Sub[0])
+	case syntax.OpPlus:
+		return required(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return required(re.Sub[0])
+		}
+		return nil, false
+	case syntax.OpConcat:
+		var best []parser.Literal
+		bestLen := 0
+		for _, sub := range re.Sub {
+			lits, ok := required(sub)
+			if !ok {
+				continue
+			}
+			if m := shortest(lits); m > bestLen {
+				best, bestLen = lits, m
+			}
+		}
+		return best, best != nil
+	case syntax.OpAlternate:
+		var all []parser.Literal
+		for _, sub := range re.Sub {
+			lits, ok := required(sub)
+			if !ok {
+				return nil, false
+			}
+			all = append(all, lits...)
+		}
+		return all, len(all) > 0
+	}
+	return nil, false
+}
+
+func shortest(lits []parser.Literal) int {
+	m := -1
+	for _, l := range lits {
+		if m < 0 || len(l.Text) < m {
+			m = len(l.Text)
+		}
+	}
+	return m
+}
