@@ -303,16 +303,23 @@ type podFileErr struct {
 // decode, unless its namespace's pods.yaml holds that pod complete (the file
 // is then a redundant copy, or a placeholder, and nothing is lost).
 func (b *builder) settlePodFileErrors() {
+	if len(b.podFileErrs) == 0 {
+		return
+	}
 	sort.Slice(b.podFileErrs, func(i, j int) bool { return b.podFileErrs[i].path < b.podFileErrs[j].path })
+	complete := map[nsKey]map[string]bool{}
 	for _, e := range b.podFileErrs {
-		covered := false
-		for _, p := range b.listPods[e.k] {
-			if p.Object.Name == e.pod && !p.partial {
-				covered = true
-				break
+		names, ok := complete[e.k]
+		if !ok {
+			names = map[string]bool{}
+			for _, p := range b.listPods[e.k] {
+				if !p.partial {
+					names[p.Object.Name] = true
+				}
 			}
+			complete[e.k] = names
 		}
-		if !covered {
+		if !names[e.pod] {
 			b.problem(e.path, e.err)
 		}
 	}
