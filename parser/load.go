@@ -353,48 +353,64 @@ type podFileErr struct {
 // decode, unless its namespace's pods.yaml holds that pod complete (the file
 // is then a redundant copy, or a placeholder, and nothing is lost).
 func (b *builder) settlePodFileErrors() {
+	if len(b.podFileErrs) == 0 {
+		return
+	}
 	sort.Slice(b.podFileErrs, func(i, j int) bool { return b.podFileErrs[i].path < b.podFileErrs[j].path })
+	complete := map[nsKey]map[string]bool{}
 	for _, e := range b.podFileErrs {
-		covered := false
-		for _, p := range b.listPods[e.k] {
-			if p.Object.Name == e.pod && !p.partial {
-				covered = true
-				break
+		names, ok := complete[e.k]
+		if !ok {
+			names = map[string]bool{}
+			for _, p := range b.listPods[e.k] {
+				if !p.partial {
+					names[p.Object.Name] = true
+				}
 			}
+			complete[e.k] = names
 		}
-		if !covered {
+		if !names[e.pod] {
 			b.problem(e.path, e.err)
 		}
 	}
 }
 
-// collapseProblems folds problems with the same text into the first of
-// them: "<error> (the same in N more files, e.g. a, b, c)".
+// collapseMin is the number of problems with the same text from which they
+// are folded into one line; fewer are listed one by one (each path matters
+// when there are a few, e.g. the hostile members of an archive).
+const collapseMin = 10
+
+// collapseProblems folds collapseMin or more problems with the same text into
+// the first of them: "<error> (the same in N more files, e.g. a, b, c, …)".
 func (b *builder) collapseProblems() {
 	const examples = 3
-	type group struct {
-		first int
-		paths []string
+	count := map[string]int{}
+	for _, p := range b.g.Problems {
+		count[p.Error]++
 	}
-	groups := map[string]*group{}
+	first := map[string]int{}       // error → index in out of its folded line
+	others := map[string][]string{} // error → paths folded into it
 	var out []Problem
 	for _, p := range b.g.Problems {
-		if g, ok := groups[p.Error]; ok && p.Error != "" {
-			g.paths = append(g.paths, p.Path)
+		if count[p.Error] < collapseMin || p.Error == "" {
+			out = append(out, p)
 			continue
 		}
-		groups[p.Error] = &group{first: len(out)}
+		if _, ok := first[p.Error]; ok {
+			others[p.Error] = append(others[p.Error], p.Path)
+			continue
+		}
+		first[p.Error] = len(out)
 		out = append(out, p)
 	}
-	for _, g := range groups {
-		if n := len(g.paths); n > 0 {
-			ex := g.paths[:min(n, examples)]
-			more := ""
-			if n > examples {
-				more = ", …"
-			}
-			out[g.first].Error = cutText(out[g.first].Error + fmt.Sprintf(" (the same in %d more files, e.g. %s%s)", n, strings.Join(ex, ", "), more))
+	for e, i := range first {
+		paths := others[e]
+		more := ""
+		if len(paths) > examples {
+			more = ", …"
 		}
+		out[i].Error = cutText(out[i].Error + fmt.Sprintf(" (the same in %d more files, e.g. %s%s)",
+			len(paths), strings.Join(paths[:min(len(paths), examples)], ", "), more))
 	}
 	b.g.Problems = out
 }
