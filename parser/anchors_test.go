@@ -3,6 +3,7 @@ package parser
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -88,9 +89,7 @@ func TestHasAnchor(t *testing.T) {
 			t.Errorf("hasAnchor(%q) = %v, want %v", in, got, want)
 		}
 	}
-	if _, _, ok := SplitList([]byte(redumpedPodList)); ok {
-		t.Error("a list with anchors must not be split into items")
-	}
+
 }
 
 func TestDecodeItemsAnchorsAcrossItems(t *testing.T) {
@@ -166,5 +165,31 @@ func TestLoadKeepsPodsSharingAnchors(t *testing.T) {
 	}
 	if objs, _ := g.Objects.List(store.Pods, "shop"); len(objs) != 3 {
 		t.Errorf("object store holds %d pods, want 3", len(objs))
+	}
+}
+
+func TestLoadKeepsObjectsSharingAnchors(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "must-gather.local.7")
+	writeTree(t, dir, map[string]string{
+		"timestamp": "2026-11-20 09:00:00.0 +0000 UTC m=+0.1\n",
+		"namespaces/shop/core/configmaps.yaml": "apiVersion: v1\nitems:\n- apiVersion: v1\n  data: &d\n    a: \"1\"\n  kind: ConfigMap\n  metadata:\n    labels: &l {app: web}\n    name: one\n    namespace: shop\n" +
+			"- apiVersion: v1\n  data: *d\n  kind: ConfigMap\n  metadata:\n    labels: *l\n    name: two\n    namespace: shop\nkind: ConfigMapList\n",
+	})
+	g, err := Load(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, _ := g.Objects.List(store.ConfigMaps, "shop")
+	var got []string
+	for _, o := range objs {
+		got = append(got, o.Name+" "+strings.Join(o.Keys, ","))
+	}
+	if d := cmp.Diff([]string{"one a", "two a"}, got); d != "" {
+		t.Errorf("config maps (-want +got):\n%s", d)
+	}
+	for _, p := range g.Problems {
+		if p.Path != "timestamp" {
+			t.Errorf("problem: %s: %s", p.Path, p.Error)
+		}
 	}
 }

@@ -26,13 +26,11 @@ type ListItem struct {
 // closed is false when the file ends inside the items: oc and kubectl write
 // the keys sorted, so `kind:` follows `items:`, and a file that ends before it
 // is a truncated copy (unless `kind:` came first, as some tools write it).
-// A document with YAML anchors (as Python tools write when they re-dump a
-// gather) is not split either: an alias in one item may refer to an anchor in
-// another.
+// An item whose alias refers to an anchor in another item (as Python tools
+// write when they re-dump a gather) does not decode on its own: callers fall
+// back to the whole document (decodeItemsWith) or do not split documents
+// with anchors (readObjects).
 func SplitList(data []byte) (items []ListItem, closed, ok bool) {
-	if hasAnchor(data) {
-		return nil, false, false
-	}
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	inItems := false
 	kindFirst := false

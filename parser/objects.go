@@ -167,8 +167,10 @@ func (b *builder) readObjects(p string, c classified, data []byte) []error {
 	case c.Kind == kindObject:
 		return errList(add(data, 1))
 	default:
+		// A document with anchors is decoded whole: an alias in one item
+		// may refer to an anchor in another.
 		items, _, ok := SplitList(data)
-		if !ok {
+		if !ok || hasAnchor(data) {
 			return errList(b.readObjectsWhole(data, add))
 		}
 		for _, it := range items {
