@@ -91,6 +91,7 @@ var usedLabels = []struct {
 	{kindClusterVersion, "ClusterVersion"},
 	{kindClusterOperators, "ClusterOperator lists"},
 	{kindInfrastructure, "Infrastructure"},
+	{kindDNS, "DNS config"},
 	{kindContainerLog, "container logs"},
 	{kindServiceLog, "node journals (service logs)"},
 	{kindNodeKubeletLog, "node journals (per node)"},

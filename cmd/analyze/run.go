@@ -165,8 +165,19 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	if _, err := os.Stat(o.Path); err != nil {
 		return inputError{fmt.Errorf("%s: %v", o.Path, statReason(err))}
 	}
+	_, statErr := os.Stat(o.Output)
 	if err := prepareOutput(o.Output); err != nil {
 		return err
+	}
+	if os.IsNotExist(statErr) {
+		// A folder made here for an input that turns out not analysable is
+		// removed again (only while still empty): nothing is left that could
+		// pass for a report.
+		defer func() {
+			if entries, err := os.ReadDir(o.Output); err == nil && len(entries) == 0 {
+				os.Remove(o.Output)
+			}
+		}()
 	}
 	input := make(chan inputResult, 1)
 	go func() { input <- identifyInput(o.Path) }()

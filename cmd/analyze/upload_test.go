@@ -118,8 +118,8 @@ func TestTwoClustersInOneUploadAreRefused(t *testing.T) {
 	})
 	out := filepath.Join(t.TempDir(), "out")
 	code, _, stderr := run(t, dir, "-o", out)
-	if code != exitUsage {
-		t.Errorf("exit %d, want %d", code, exitUsage)
+	if code != exitInput {
+		t.Errorf("exit %d, want %d", code, exitInput)
 	}
 	for _, w := range []string{"different cluster IDs", "must-gather.local.1/ (must-gather", "cluster e0666b73-33c5-437e-b12f-04c2a6eb05d9", "must-gather.local.2/ (must-gather", "cluster 7b1d0c2e-4f6a-4e8b-9c3d-5a7f9e1b2c4d"} {
 		if !strings.Contains(stderr, w) {
@@ -170,8 +170,8 @@ func TestNothingAnalysableExitsTwo(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			code, stdout, stderr := run(t, in, "-o", out)
-			if code != exitUsage {
-				t.Errorf("exit %d, want %d", code, exitUsage)
+			if code != exitInput {
+				t.Errorf("exit %d, want %d", code, exitInput)
 			}
 			for _, w := range append([]string{"nothing analysable"}, parser.KnownLayouts...) {
 				if !strings.Contains(stderr, w) {
