@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,4 +111,40 @@ func FuzzInstallText(f *testing.F) {
 			}
 		}
 	})
+}
+
+// installMaybe is only a prefilter: it must pass every path the marker
+// expression matches.
+func TestInstallMaybePassesEveryMarkerMatch(t *testing.T) {
+	for _, p := range []string{
+		"log-bundle-20261120/bootstrap/journals/bootkube.log", "bootstrap/containers/etcd-1.log", "x/control-plane/10.0.0.5/journals/kubelet.log",
+		"log-bundle-1/resources/pods.json", "resources/masters.list", "log-bundle-1/failed-units.txt", "a/unit-status/x", "a/rendered-assets/y",
+		"gather.log", "log-bundle-1/gather.log",
+		"must-gather/cluster-scoped-resources/core/nodes/n.yaml", "must-gather/namespaces/a/pods/p/p.yaml", "foo/bar",
+	} {
+		if installMarkerRe.MatchString(p) && !installMaybe(p) {
+			t.Errorf("installMaybe(%q) = false, but the marker expression matches", p)
+		}
+	}
+}
+
+// The same over every path of the project's fixtures.
+func TestInstallMaybeOnFixturePaths(t *testing.T) {
+	root := filepath.Join("..", "fixtures")
+	n := 0
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		n++
+		if installMarkerRe.MatchString(rel) && !installMaybe(rel) {
+			t.Errorf("installMaybe(%q) = false, but the marker expression matches", rel)
+		}
+		return nil
+	})
+	if n < 100 {
+		t.Fatalf("only %d fixture paths walked", n)
+	}
 }
