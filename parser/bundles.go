@@ -527,6 +527,14 @@ func (b *builder) settleDistribution() {
 			openshift = true
 		}
 	}
+	// A node sosreport of OpenShift (an RHCOS host that never joined, say)
+	// has no ClusterVersion, but its runtime runs the openshift-* static pods.
+	for _, p := range g.Pods {
+		if strings.HasPrefix(p.Object.Namespace, "openshift-") {
+			openshift = true
+			break
+		}
+	}
 	g.Distribution = DistributionKubernetes
 	if openshift {
 		g.Distribution = DistributionOpenShift

@@ -180,6 +180,16 @@ func (b *builder) choosePrinter() PrinterChoice {
 	case best.Major != 0:
 		return PrinterChoice{Version: best, From: "highest kubelet version " + bestRaw}
 	}
+	// Without Node objects: the version a sosreport's kubectl/oc printed, or
+	// the one a kubelet logged at start.
+	for _, src := range []struct{ raw, from string }{
+		{b.sosKubeVersion, "the sosreport's version output "},
+		{b.journalKubeVersion, "the kubelet's start line "},
+	} {
+		if v := ParseKubeVersion(src.raw); v.Major != 0 {
+			return PrinterChoice{Version: v, From: src.from + src.raw}
+		}
+	}
 	return PrinterChoice{From: "no version in the gather: the newest printer"}
 }
 

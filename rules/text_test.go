@@ -140,8 +140,9 @@ func checkText(t *testing.T, where string, fs []Finding) {
 }
 
 // TestFindingText runs textProblems over every finding of the rule cases,
-// fixtures/causes, the corpus gathers and ../shared/cases (the last two
-// skipped when absent or with -short).
+// fixtures/causes, the other fixture gathers (sample, sosreports, journals,
+// bundles, upload pieces, diff pairs), the corpus gathers and ../shared/cases
+// (the last two skipped when absent or with -short).
 func TestFindingText(t *testing.T) {
 	table := Builtin()
 	files, _ := filepath.Glob(filepath.Join("testdata", "cases", "*.yaml"))
@@ -172,6 +173,19 @@ func TestFindingText(t *testing.T) {
 		dirs, _ := filepath.Glob(filepath.Join("..", "fixtures", "causes", "*", "input"))
 		if len(dirs) == 0 {
 			t.Fatal("no fixtures under fixtures/causes")
+		}
+		for _, d := range dirs {
+			load(t, d)
+		}
+	})
+	t.Run("other fixtures", func(t *testing.T) {
+		var dirs []string
+		for _, pattern := range []string{"sample", "sos/*", "journals/*", "bundles/*", "upload/*", "diff/*/*"} {
+			m, _ := filepath.Glob(filepath.Join("..", "fixtures", pattern))
+			dirs = append(dirs, m...)
+		}
+		if len(dirs) < 12 {
+			t.Fatalf("only %d fixture gathers found: %v", len(dirs), dirs)
 		}
 		for _, d := range dirs {
 			load(t, d)
