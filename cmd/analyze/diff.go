@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"time"
@@ -152,25 +150,15 @@ func compareStrings(a, b string) int {
 
 // writeDiffReports renders each chosen format and writes diff.<format>.
 func writeDiffReports(o *diffOptions, d *report.Diff) error {
-	if err := os.MkdirAll(o.Output, 0o755); err != nil {
-		return fmt.Errorf("create output folder: %w", err)
-	}
-	for _, f := range o.Formats {
-		name := "diff." + f
-		err := writeFileAtomic(filepath.Join(o.Output, name), func(w io.Writer) error {
-			switch f {
-			case "json":
-				return report.WriteDiffJSON(w, d)
-			case "md":
-				return report.WriteDiffMarkdown(w, d)
-			case "html":
-				return report.WriteDiffHTML(w, d)
-			}
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("write %s: %w", name, err)
+	return writeFormats(o.Output, "diff", o.Formats, func(f string, w io.Writer) error {
+		switch f {
+		case "json":
+			return report.WriteDiffJSON(w, d)
+		case "md":
+			return report.WriteDiffMarkdown(w, d)
+		case "html":
+			return report.WriteDiffHTML(w, d)
 		}
-	}
-	return nil
+		return nil
+	})
 }

@@ -236,28 +236,38 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	return nil
 }
 
+// writeFormats creates dir and writes <base>.<format> for each format with
+// render, each file atomically (a rendering error leaves no half-written
+// file); errors name the file.
+func writeFormats(dir, base string, formats []string, render func(format string, w io.Writer) error) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create output folder: %w", err)
+	}
+	for _, f := range formats {
+		name := base + "." + f
+		if err := writeFileAtomic(filepath.Join(dir, name), func(w io.Writer) error { return render(f, w) }); err != nil {
+			return fmt.Errorf("write %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
 // writeReports renders each chosen format in memory first, then writes the
 // files, so a rendering error leaves no half-written report behind.
 func writeReports(o *analyzeOptions, r *report.Report) error {
-	if err := os.MkdirAll(o.Output, 0o755); err != nil {
-		return fmt.Errorf("create output folder: %w", err)
-	}
-	for _, f := range o.Formats {
-		name := "report." + f
-		err := writeFileAtomic(filepath.Join(o.Output, name), func(w io.Writer) error {
-			switch f {
-			case "json":
-				return report.WriteJSON(w, r)
-			case "md":
-				return report.WriteMarkdown(w, r, report.MarkdownOptions{MaxKB: o.MarkdownMaxKB})
-			case "html":
-				return report.WriteHTML(w, r)
-			}
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("write %s: %w", name, err)
+	err := writeFormats(o.Output, "report", o.Formats, func(f string, w io.Writer) error {
+		switch f {
+		case "json":
+			return report.WriteJSON(w, r)
+		case "md":
+			return report.WriteMarkdown(w, r, report.MarkdownOptions{MaxKB: o.MarkdownMaxKB})
+		case "html":
+			return report.WriteHTML(w, r)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	// A report of another format left by an earlier run would not match this one.
 	for _, f := range knownFormats {
