@@ -66,6 +66,10 @@ func bundleRoot(p string) (root, layout string, ok bool) {
 		if m := insightsObjectRe.FindStringSubmatch(p[i:]); m != nil && insightsDir(m[2]) {
 			return bundleRoot(p[:i] + "config/id")
 		}
+		// config/version.json and config/infrastructure.json.
+		if insightsVersionRe.MatchString(p[i:]) {
+			return bundleRoot(p[:i] + "config/id")
+		}
 	}
 	return "", "", false
 }

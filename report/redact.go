@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -142,7 +143,7 @@ func (rd *redactor) learn(r *Report) {
 			if len(short) >= 3 && !allDigits(short) {
 				shorts = append(shorts, short, host)
 			}
-			rd.addDomain(domain, 2)
+			rd.addDomain(domain, 2, true)
 		}
 	}
 	// Short names after full names, so a full name that equals another
@@ -158,7 +159,9 @@ func (rd *redactor) learn(r *Report) {
 			return
 		}
 		for _, m := range clusterFQDN.FindAllStringSubmatch(s, -1) {
-			rd.addDomain(m[1], 3)
+			// api-int.<domain> exists only inside a cluster; api.<domain>
+			// and *.apps.<domain> may be a public service's.
+			rd.addDomain(m[1], 3, strings.HasPrefix(strings.ToLower(m[0]), "api-int."))
 		}
 	})
 }
@@ -168,15 +171,15 @@ func (rd *redactor) learn(r *Report) {
 // infrastructure and cluster names, the cluster ID and the input path.
 func (rd *redactor) learnCluster(g Gather) {
 	if base := strings.ToLower(strings.Trim(strings.TrimSpace(g.BaseDomain), ".")); base != "" {
-		rd.addDomain(base, 2)
+		rd.addDomain(base, 2, true)
 		if _, parent, ok := strings.Cut(base, "."); ok {
-			rd.addDomain(parent, 2)
+			rd.addDomain(parent, 2, true)
 		}
 	}
 	if host := urlHost(g.APIServerURL); host != "" {
 		for _, prefix := range []string{"api.", "api-int."} {
 			if d, ok := strings.CutPrefix(host, prefix); ok {
-				rd.addDomain(d, 2)
+				rd.addDomain(d, 2, true)
 			}
 		}
 	}
@@ -238,9 +241,16 @@ func urlHost(u string) string {
 
 // addDomain records a domain of the cluster when it has at least minLabels
 // labels and is not a well-known public one.
-func (rd *redactor) addDomain(d string, minLabels int) {
+func (rd *redactor) addDomain(d string, minLabels int, own bool) {
 	d = strings.ToLower(strings.Trim(d, "."))
-	if rd.domains[d] || strings.Count(d, ".")+1 < minLabels || publicDomain(d) || isKeptToken(d) || !fqdnWhole.MatchString(d) {
+	public := publicDomain(d)
+	if own {
+		// The cluster's own objects name it (node names, the DNS config, the
+		// API URL): a cluster under a vendor's domain (a lab cluster under
+		// redhat.com) is still private; only a public domain itself is kept.
+		public = slices.Contains(publicDomains, d)
+	}
+	if rd.domains[d] || strings.Count(d, ".")+1 < minLabels || public || isKeptToken(d) || !fqdnWhole.MatchString(d) {
 		return
 	}
 	if _, isNode := rd.literals[d]; isNode {

@@ -201,3 +201,35 @@ func TestRedactKnowsTheCluster(t *testing.T) {
 		t.Errorf("mapping[cluster ID] = %q", p)
 	}
 }
+
+// A cluster whose domain lies under a vendor's public domain (a lab cluster
+// under redhat.com) is still redacted when its own objects or its api-int
+// host name it, while the vendor's public hosts (docs, registries) stay.
+func TestRedactOwnDomainUnderPublicSuffix(t *testing.T) {
+	for name, set := range map[string]func(r *Report){
+		"API URL":   func(r *Report) { r.Gather.APIServerURL = "https://api.lab7.qe.rdu2.redhat.com:6443" },
+		"api-int":   func(r *Report) {},
+		"node name": func(r *Report) { r.Nodes = append(r.Nodes, Node{Name: "master-0.lab7.qe.rdu2.redhat.com"}) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := redactReport(
+				"GET https://api-int.lab7.qe.rdu2.redhat.com:6443/apis/quota.openshift.io/v1 throttled",
+				"pulled registry.redhat.io/ubi9/ubi:latest; see https://docs.openshift.com/container-platform/latest/",
+			)
+			set(r)
+			red, _ := Redact(r)
+			var all bytes.Buffer
+			if err := WriteJSON(&all, red); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(all.String(), "lab7") {
+				t.Errorf("the cluster's domain survives:\n%s", all.String())
+			}
+			for _, keep := range []string{"registry.redhat.io/ubi9", "docs.openshift.com"} {
+				if !strings.Contains(all.String(), keep) {
+					t.Errorf("public host %q was replaced", keep)
+				}
+			}
+		})
+	}
+}
