@@ -438,6 +438,8 @@ func (b *builder) markFiltered(c classified, layout string) {
 		b.objects.MarkFiltered(store.Kind{Group: c.Group, Resource: c.Resource}, "*")
 	case filteredLayouts[layout] && (c.Kind == kindPod || c.Kind == kindCaptureObjects):
 		b.objects.MarkFiltered(store.Pods, "*")
+	case filteredLayouts[layout] && c.Kind == kindAnyEvents:
+		b.objects.MarkFiltered(store.Events, "*")
 	}
 }
 

@@ -90,7 +90,11 @@ func (c *timeCandidates) infer() (time.Time, string) {
 	for i, s := range sources {
 		parts[i] = fmt.Sprintf("%s %d", s, c.from[s])
 	}
-	how := fmt.Sprintf("inferred: the latest of %d times in the gather (%s)", len(c.times), strings.Join(parts, ", "))
+	times := fmt.Sprintf("the latest of %d times", len(c.times))
+	if len(c.times) == 1 {
+		times = "the only time"
+	}
+	how := fmt.Sprintf("inferred: %s in the gather (%s)", times, strings.Join(parts, ", "))
 	if len(dropped) > 0 {
 		how += fmt.Sprintf("; %d later time(s) set aside as outliers, latest %s", len(dropped), dropped[0].UTC().Format(time.RFC3339))
 	}

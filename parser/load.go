@@ -557,7 +557,8 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		b.objects.MarkGathered(store.Pods, c.Namespace)
 	case kindNode, kindNodeList:
 		b.objects.MarkGathered(store.Nodes, "")
-	case kindEventList:
+	case kindEventList, kindAnyEvents:
+		// An Insights archive's events/ are also marked filtered (markFiltered).
 		b.objects.MarkGathered(store.Events, c.Namespace)
 	}
 	switch c.Kind {

@@ -108,7 +108,7 @@ func coverageLines(r *Report) []coverageLine {
 		read = append(read, fmt.Sprintf("%s %d", f.What, f.Files))
 	}
 	if c.JournalLines > 0 {
-		read = append(read, fmt.Sprintf("%d journal lines", c.JournalLines))
+		read = append(read, countNoun(c.JournalLines, "journal line", "journal lines"))
 	}
 	out = append(out, coverageLine{"Read and used", orNone(bounded(read))})
 	var kinds, gaps []string

@@ -329,6 +329,11 @@ func writeRedactMap(path string, mapping map[string]string) error {
 	if err := os.WriteFile(path, append(b, '\n'), 0o600); err != nil {
 		return fmt.Errorf("write --redact-map: %w", err)
 	}
+	// WriteFile keeps the mode of a file that existed: the map holds every
+	// original value, so it is made private either way.
+	if err := os.Chmod(path, 0o600); err != nil {
+		return fmt.Errorf("write --redact-map: %w", err)
+	}
 	return nil
 }
 
