@@ -152,18 +152,34 @@ func (b *builder) units() []*gatherUnit {
 			u.clusters[id] = true
 		}
 	}
-	addNode := func(root, name string) {
-		if u := rootUnit[root]; u != nil && name != "" && !u.sos() {
+	// The unit of a path: its gather root's, else that of the longest layout
+	// root the path lies under (support bundles, Insights archives and pod
+	// captures keep their nodes and pods below their own roots).
+	roots := sortedKeys(rootUnit)
+	sort.SliceStable(roots, func(i, j int) bool { return len(roots[i]) > len(roots[j]) })
+	unitOf := func(root, p string) *gatherUnit {
+		if u := rootUnit[root]; u != nil {
+			return u
+		}
+		for _, r := range roots {
+			if r != "" && strings.HasPrefix(p, r) {
+				return rootUnit[r]
+			}
+		}
+		return rootUnit[""]
+	}
+	addNode := func(root, p, name string) {
+		if u := unitOf(root, p); u != nil && name != "" && !u.sos() {
 			u.nodes[store.HostKey(name)] = name
 		}
 	}
 	for _, n := range b.nodes {
-		addNode(rootOf(n.Source.Path), n.Object.Name)
+		addNode(rootOf(n.Source.Path), n.Source.Path, n.Object.Name)
 	}
 	for _, pods := range []map[nsKey][]*Pod{b.listPods, b.filePods} {
 		for k, ps := range pods {
 			for _, p := range ps {
-				addNode(k.root, p.Object.Spec.NodeName)
+				addNode(k.root, p.Source.Path, p.Object.Spec.NodeName)
 			}
 		}
 	}
@@ -229,6 +245,12 @@ func link(a, c *gatherUnit) (why, conflict string) {
 	return "nothing tells them apart (no cluster ID or node names to compare)", ""
 }
 
+// weakLink reports whether link's reason is only the gather times or the
+// absence of anything to compare.
+func weakLink(why string) bool {
+	return strings.HasPrefix(why, "gathered within") || strings.HasPrefix(why, "nothing tells them apart")
+}
+
 func absDuration(d time.Duration) time.Duration {
 	if d < 0 {
 		return -d
@@ -269,16 +291,30 @@ func (b *builder) combine(g *Gather) error {
 			progress := false
 			var rest []*gatherUnit
 			for _, c := range pending {
-				why := ""
+				// A cluster ID or a node in common links c to the accepted
+				// gathers; a weak link (gathered within the hour, or nothing
+				// to compare) only when no accepted gather contradicts it by
+				// naming other nodes, so one gather without node names cannot
+				// chain unrelated clusters together.
+				why, weak, contradicted := "", "", false
 				for _, a := range accepted {
 					w, conflict := link(a, c)
 					if conflict != "" {
 						return b.refuse(clusters, conflict)
 					}
-					if w != "" {
+					switch {
+					case w == "":
+						contradicted = true
+					case weakLink(w):
+						if weak == "" {
+							weak = fmt.Sprintf("%s: read with %s/, %s", c.describe(), a.top, w)
+						}
+					case why == "":
 						why = fmt.Sprintf("%s: read with %s/, %s", c.describe(), a.top, w)
-						break
 					}
+				}
+				if why == "" && !contradicted {
+					why = weak
 				}
 				if why == "" {
 					rest = append(rest, c)

@@ -240,3 +240,19 @@ func TestManyGathersAreBounded(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A gather that names no nodes (an install log bundle whose API never
+// answered) links weakly to anything; it must not chain gathers that name
+// different nodes into one cluster.
+func TestCombineWeakLinkDoesNotChainClusters(t *testing.T) {
+	_, err := Load(context.Background(), filepath.Join("..", "fixtures", "bundles"))
+	var several *SeveralGathersError
+	if !errors.As(err, &several) {
+		t.Fatalf("Load(fixtures/bundles) = %v, want a SeveralGathersError", err)
+	}
+	for _, want := range []string{"insights-archive/", "support-bundle/", "pod-captures/"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("refusal does not name %s:\n%v", want, err)
+		}
+	}
+}
