@@ -229,9 +229,11 @@ func FuzzDiffWriters(f *testing.F) {
 	f.Add("Deployment/shop/cart", "hint", "evidence\n```", "BackOff", "worker-1")
 	f.Add("<img src=x onerror=alert(1)>", "]]><!--", "\x1b[31m\u202e", "<b>", "</style><script>")
 	f.Fuzz(func(t *testing.T, subject, hint, text, reason, node string) {
-		// A marker in front of each string finds it in the page: the
-		// template's own markup never follows it.
-		subject, hint, text, reason, node = "ZQ"+subject, "ZQ"+hint, "ZQ"+text, "ZQ"+reason, "ZQ"+node
+		// Markers around each string find it in the page: the template's
+		// own markup never sits between them (a marker in front only is
+		// fooled when the writer drops the rest, such as terminal escapes,
+		// and the template's "</td>" follows).
+		subject, hint, text, reason, node = "ZQ"+subject+"QZ", "ZQ"+hint+"QZ", "ZQ"+text+"QZ", "ZQ"+reason+"QZ", "ZQ"+node+"QZ"
 		a, b := snap("old", t0), snap("new", t0.Add(time.Hour))
 		a.Gathered["pods/shop"], b.Gathered["pods/shop"] = true, true
 		sf := snapF("crashloop-back-off", "high", subject, "pods/shop")
