@@ -87,6 +87,7 @@ func (b *builder) finish() *Gather {
 		}
 		byKey[p.Key()] = p
 		p.Logs = b.logs[p.Key()]
+		dropQuietTails(p)
 		sort.Slice(p.Logs, func(i, j int) bool {
 			a, c := p.Logs[i], p.Logs[j]
 			if a.Container != c.Container {
@@ -507,4 +508,16 @@ func operatorSummary(o *openshift.ClusterOperator, src Source) Operator {
 		op.Message = availMsg
 	}
 	return op
+}
+
+// dropQuietTails keeps of the logs of a container that never failed
+// (quietStatus) only the line count, as readContainerLog does when the pod
+// was decoded before the log was read: which of the two came first depends
+// on the decode workers, and the report must not.
+func dropQuietTails(p *Pod) {
+	for _, l := range p.Logs {
+		if quietStatus(&p.Object, l.Container) {
+			l.Tail, l.Errors, l.ErrorCount = nil, nil, 0
+		}
+	}
 }

@@ -872,6 +872,10 @@ func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
 // pod was read earlier in the pass and the container never failed (running
 // and ready, or completed, with no restart). Its log is then only counted,
 // which keeps memory flat on gathers of thousands of healthy pods.
+//
+// Whether the pod has been decoded when its log is read depends on the
+// decode workers' timing, so finish applies the same test again to every
+// log (dropQuietTails): the report never depends on that timing.
 func (b *builder) quietContainer(k nsKey, pod, container string) bool {
 	b.mu.Lock()
 	p := b.known[k.root+k.ns+"/"+pod]
@@ -879,7 +883,14 @@ func (b *builder) quietContainer(k nsKey, pod, container string) bool {
 	if p == nil {
 		return false
 	}
-	for _, list := range [][]corev1.ContainerStatus{p.Object.Status.ContainerStatuses, p.Object.Status.InitContainerStatuses} {
+	return quietStatus(&p.Object, container)
+}
+
+// quietStatus reports whether the pod's container (or init container) never
+// failed: running and ready, or completed with exit code 0, with no restart
+// and no last termination state.
+func quietStatus(p *corev1.Pod, container string) bool {
+	for _, list := range [][]corev1.ContainerStatus{p.Status.ContainerStatuses, p.Status.InitContainerStatuses} {
 		for _, st := range list {
 			if st.Name != container {
 				continue

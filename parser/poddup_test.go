@@ -1,6 +1,12 @@
 package parser
 
 import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -97,4 +103,87 @@ func FuzzPodIdentity(f *testing.F) {
 		}
 		latestTransition(data)
 	})
+}
+
+// TestQuietLogTailDoesNotDependOnOrder reads a container log before and
+// after its pod's pods.yaml in the archive: the healthy container's log
+// keeps only its line count either way (whichever the decode workers reach
+// first), and the restarted container's log keeps its tail.
+func TestQuietLogTailDoesNotDependOnOrder(t *testing.T) {
+	pods := `apiVersion: v1
+items:
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: web-1
+    namespace: shop
+    uid: 11111111-0000-0000-0000-000000000001
+  spec:
+    containers:
+    - name: web
+    - name: sidecar
+  status:
+    containerStatuses:
+    - name: web
+      ready: true
+      restartCount: 0
+      state:
+        running:
+          startedAt: "2026-11-20T09:00:00Z"
+    - name: sidecar
+      ready: false
+      restartCount: 3
+      state:
+        waiting:
+          reason: CrashLoopBackOff
+    phase: Running
+kind: List
+`
+	const root = "must-gather.local.1/quay-io-image/"
+	logOf := func(c string) string { return root + "namespaces/shop/pods/web-1/" + c + "/" + c + "/logs/current.log" }
+	members := map[string]string{
+		root + "timestamp":                     "2026-11-20 09:12:33.000000000 +0000 UTC m=+0.01\n",
+		root + "namespaces/shop/core/pods.yaml": pods,
+		logOf("web"):                           "2026-11-20T09:00:01Z serving on :8080\n2026-11-20T09:00:02Z ready\n",
+		logOf("sidecar"):                       "2026-11-20T09:10:00Z panic: boom\n",
+	}
+	tails := map[string]string{}
+	for _, logsFirst := range []bool{true, false} {
+		order := []string{root + "timestamp", root + "namespaces/shop/core/pods.yaml", logOf("web"), logOf("sidecar")}
+		if logsFirst {
+			order = []string{root + "timestamp", logOf("web"), logOf("sidecar"), root + "namespaces/shop/core/pods.yaml"}
+		}
+		var buf bytes.Buffer
+		tw := tar.NewWriter(&buf)
+		for _, name := range order {
+			if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(members[name])), Typeflag: tar.TypeReg}); err != nil {
+				t.Fatal(err)
+			}
+			tw.Write([]byte(members[name]))
+		}
+		tw.Close()
+		path := filepath.Join(t.TempDir(), "g.tar")
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		g, err := Load(context.Background(), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(g.Pods) != 1 {
+			t.Fatalf("%d pods", len(g.Pods))
+		}
+		for _, l := range g.Pods[0].Logs {
+			tails[fmt.Sprintf("%s logsFirst=%v", l.Container, logsFirst)] = fmt.Sprintf("lines %d, tail %d, errors %d", l.Lines, len(l.Tail), l.ErrorCount)
+		}
+	}
+	want := map[string]string{
+		"web logsFirst=true":      "lines 2, tail 0, errors 0",
+		"web logsFirst=false":     "lines 2, tail 0, errors 0",
+		"sidecar logsFirst=true":  "lines 1, tail 1, errors 1",
+		"sidecar logsFirst=false": "lines 1, tail 1, errors 1",
+	}
+	if d := cmp.Diff(want, tails); d != "" {
+		t.Errorf("container logs (-want +got):\n%s", d)
+	}
 }
