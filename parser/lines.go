@@ -47,7 +47,8 @@ func scanLines(r io.Reader, fn func(n int, line []byte)) error {
 
 // scanLinesCounted is scanLines that counts the lines it cuts in cut.
 func scanLinesCounted(r io.Reader, fn func(n int, line []byte), cut *longLines) error {
-	br := bufio.NewReaderSize(r, 64*1024)
+	br := getReader(r)
+	defer putReader(br)
 	n := 0
 	var long []byte
 	var longLen int64

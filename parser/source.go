@@ -13,6 +13,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/mholt/archives"
@@ -480,19 +481,41 @@ func (w *walker) nested(name string, size int64, open func() (io.ReadCloser, err
 // else r itself. The content decides, never the name (a hostile or renamed
 // member may hold anything). What comes out of a decompressor is counted
 // against budget. close releases the decompressor.
+//
+// The buffer of r comes from a pool and goes back to it on close, so out must
+// not be read after close: a pass over tens of thousands of members would
+// otherwise allocate a 64 KiB buffer for each (gigabytes at ×10 scale, most
+// of the collector's work).
 func decompress(ctx context.Context, name string, r io.Reader, budget *readBudget) (out io.Reader, close func(), err error) {
-	br := bufio.NewReaderSize(r, 64*1024)
+	br := getReader(r)
 	head, _ := br.Peek(6)
 	d := decompressorFor(head)
 	if d == nil {
-		return br, func() {}, nil
+		return br, func() { putReader(br) }, nil
 	}
 	kind := strings.TrimPrefix(d.(archives.Format).Extension(), ".")
 	rc, err := d.OpenReader(br)
 	if err != nil {
+		putReader(br)
 		return nil, nil, fmt.Errorf("damaged %s data: %w", kind, err)
 	}
-	return budget.reader(&damagedReader{rc, kind}), func() { rc.Close() }, nil
+	return budget.reader(&damagedReader{rc, kind}), func() { rc.Close(); putReader(br) }, nil
+}
+
+// readerPool holds 64 KiB bufio.Readers for decompress and scanLinesCounted.
+var readerPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64*1024) }}
+
+// getReader returns a pooled 64 KiB reader over r.
+func getReader(r io.Reader) *bufio.Reader {
+	br := readerPool.Get().(*bufio.Reader)
+	br.Reset(r)
+	return br
+}
+
+// putReader returns br to the pool, dropping its source.
+func putReader(br *bufio.Reader) {
+	br.Reset(nil)
+	readerPool.Put(br)
 }
 
 // damagedReader says which compression a read error comes from ("damaged gz
