@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sync"
 
+	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -13,8 +14,16 @@ import (
 // sigs.k8s.io/yaml.Unmarshal gives: through yamlToJSON and encoding/json where
 // the document is in the subset it converts and T holds no field that keeps
 // raw JSON, else (or when encoding/json fails) through the library. With lean,
-// metadata.managedFields may be left out.
+// metadata.managedFields may be left out, and an Event is first tried by
+// decodeEventYAML, whose result differs only in what compactEvent drops.
 func unmarshalYAML[T any](data []byte, lean bool) (*T, error) {
+	if lean {
+		if _, isEvent := any((*T)(nil)).(*corev1.Event); isEvent {
+			if e, ok := decodeEventYAML(data); ok {
+				return any(e).(*T), nil
+			}
+		}
+	}
 	if fastDecodable(reflect.TypeFor[T](), lean) {
 		if j, ok := yamlToJSON(data, lean); ok {
 			obj := new(T)
