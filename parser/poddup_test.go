@@ -142,10 +142,10 @@ kind: List
 	const root = "must-gather.local.1/quay-io-image/"
 	logOf := func(c string) string { return root + "namespaces/shop/pods/web-1/" + c + "/" + c + "/logs/current.log" }
 	members := map[string]string{
-		root + "timestamp":                     "2026-11-20 09:12:33.000000000 +0000 UTC m=+0.01\n",
+		root + "timestamp":                      "2026-11-20 09:12:33.000000000 +0000 UTC m=+0.01\n",
 		root + "namespaces/shop/core/pods.yaml": pods,
-		logOf("web"):                           "2026-11-20T09:00:01Z serving on :8080\n2026-11-20T09:00:02Z ready\n",
-		logOf("sidecar"):                       "2026-11-20T09:10:00Z panic: boom\n",
+		logOf("web"):                            "2026-11-20T09:00:01Z serving on :8080\n2026-11-20T09:00:02Z ready\n",
+		logOf("sidecar"):                        "2026-11-20T09:10:00Z panic: boom\n",
 	}
 	tails := map[string]string{}
 	for _, logsFirst := range []bool{true, false} {
