@@ -1,6 +1,9 @@
 package parser
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -54,4 +57,80 @@ func TestPathLiteralsNeverBlind(t *testing.T) {
 			t.Errorf("%s: not classified", p)
 		}
 	}
+}
+
+// sameMatches fails t when matchRule differs from the rule's whole pattern
+// on p for any rule.
+func sameMatches(t *testing.T, p string) {
+	t.Helper()
+	for i, r := range pathRules {
+		if d := cmp.Diff(r.re.FindStringSubmatch(p), matchRule(i, p)); d != "" {
+			t.Errorf("%q, rule %d (%s): matchRule differs from the pattern (-want +got):\n%s", p, i, r.re, d)
+		}
+	}
+}
+
+// TestMatchRuleSameAsPattern checks the tail matcher against the patterns on
+// paths with repeated and nested anchors (a root that itself holds
+// "namespaces/", a namespace called "namespaces"), and that most rules have
+// a tail (else classify's speed is gone).
+func TestMatchRuleSameAsPattern(t *testing.T) {
+	for _, p := range []string{
+		"must-gather.local.1/img/namespaces/shop/core/pods.yaml",
+		"a/namespaces/namespaces/core/pods.yaml",
+		"namespaces/x/namespaces/y/core/events.yaml",
+		"img/namespaces/shop/pods/a-1/a-1.yaml",
+		"img/namespaces/shop/pods/a-1/c/c/logs/previous.insecure.log",
+		"x/namespaces/a/pods/namespaces/b/pods/p/p.yaml",
+		"img/cluster-scoped-resources/core/nodes/n1.yaml",
+		"cluster-scoped-resources/cluster-scoped-resources/core/nodes.yaml",
+		"img/nodes/n1/n1_kubelet.gz", "nodes/nodes/kubelet",
+		"timestamp", "a/timestamp", "/timestamp", "a//timestamp", "", "/", "//",
+		"sos/sos_commands/crio/crictl_inspect_0123456789ab",
+		"sos/sos_commands/logs/journalctl_--no-pager_--unit_kubelet", "sos/sos_commands/host/hostname", "hostname", "x/date",
+		"img/namespaces/shop/apps/deployments.yaml", "img/namespaces/shop/apps/deployments/web.yaml",
+		"img/cluster-scoped-resources/machineconfiguration.openshift.io/kubeletconfigs/x.yaml",
+	} {
+		sameMatches(t, p)
+	}
+	tails := 0
+	for _, tl := range pathTails {
+		if tl != nil {
+			tails++
+		}
+	}
+	if tails < len(pathRules)*3/4 {
+		t.Errorf("only %d of %d path rules have a tail matcher", tails, len(pathRules))
+	}
+}
+
+// TestMatchRuleCorpus compares the tail matcher with the patterns on every
+// file path of the shared corpus.
+func TestMatchRuleCorpus(t *testing.T) {
+	root := filepath.Join("..", "..", "shared", "corpus")
+	if _, err := os.Stat(root); err != nil {
+		t.Skipf("corpus absent: %v", err)
+	}
+	n := 0
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(root, p)
+			sameMatches(t, filepath.ToSlash(rel))
+			n++
+		}
+		return nil
+	})
+	t.Logf("%d corpus paths", n)
+}
+
+func FuzzMatchRule(f *testing.F) {
+	f.Add("must-gather.local.1/img/namespaces/shop/core/pods.yaml")
+	f.Add("a/namespaces/namespaces/pods/p/c/c/logs/current.log")
+	f.Add("sos/sos_commands/logs/journalctl_--no-pager_--unit_kubelet.xz")
+	f.Fuzz(func(t *testing.T, p string) {
+		if len(p) > 4096 {
+			return
+		}
+		sameMatches(t, p)
+	})
 }

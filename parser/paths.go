@@ -122,7 +122,7 @@ func classify(p string) classified {
 		if !containsAll(p, pathLiterals[i]) {
 			continue
 		}
-		m := r.re.FindStringSubmatch(p)
+		m := matchRule(i, p)
 		if m == nil {
 			continue
 		}
