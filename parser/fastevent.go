@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -39,8 +40,7 @@ func decodeEventYAML(data []byte) (*corev1.Event, bool) {
 	}
 	e := new(corev1.Event)
 	d := eventDecoder{c: c}
-	n := c.lines[c.i].indent
-	if isSeqItem(c.lines[c.i].text) || !d.fields(n, d.event(e)) {
+	if isSeqItem(c.lines[c.i].text) || !d.event(c.lines[c.i].indent, e) {
 		return nil, false
 	}
 	c.skipBlank()
@@ -55,64 +55,76 @@ type eventDecoder struct {
 	c *yconv
 }
 
-// fields walks the block mapping at indent n, calling field for each key
-// with the text after "key:" on its line; field reads the value (moving
-// c.i past it) and returns false for a key it does not know. Duplicate keys
-// (compared without case, as encoding/json matches them) are refused.
-func (d eventDecoder) fields(n int, field func(key, rest []byte, n int) bool) bool {
-	c := d.c
-	var keys [8][]byte
-	seen := keys[:0]
-	for !c.bad {
-		c.skipBlank()
-		if c.i >= len(c.lines) || c.lines[c.i].indent < n {
-			break
-		}
-		ln := c.lines[c.i]
-		if ln.indent > n || isSeqItem(ln.text) || docMarker(ln) {
-			return false
-		}
-		key, rest, ok := splitKey(ln.text)
-		if !ok {
-			return false
-		}
-		for _, k := range seen {
-			if bytes.EqualFold(k, key) {
-				return false
-			}
-		}
-		seen = append(seen, key)
-		c.i++
-		if !field(key, rest, n) {
-			return false
-		}
-	}
-	return !c.bad
+// keys walks one block mapping: next returns its keys in turn.
+type keys struct {
+	n    int
+	seen [24][]byte // an Event has 17 fields; more keys cannot all be known
+	len  int
 }
 
-// nested reads the value of a key at indent n whose value must be a mapping
-// (or null, or {}): it returns present=false for null and walks the block
-// mapping with field.
-func (d eventDecoder) nested(rest []byte, n int, field func(key, rest []byte, n int) bool) (present, ok bool) {
+// next moves to the next key of the block mapping at indent k.n and returns
+// it with the text after "key:" on its line; more=false at the mapping's end
+// or, with d.c.bad set, on anything that is not a plain key line. The value
+// must be read (moving c.i past it) before next is called again. Duplicate
+// keys (compared without case, as encoding/json matches them) are refused.
+func (d eventDecoder) next(k *keys) (key, rest []byte, more bool) {
 	c := d.c
-	switch string(rest) {
-	case "{}":
-		return true, true
-	case "", "~", "null", "Null", "NULL":
-	default:
-		return false, false
+	if c.bad {
+		return nil, nil, false
 	}
 	c.skipBlank()
-	if c.i >= len(c.lines) || c.lines[c.i].indent <= n {
-		if c.i < len(c.lines) && c.lines[c.i].indent == n && isSeqItem(c.lines[c.i].text) {
-			return false, false // a sequence where a mapping belongs
+	if c.i >= len(c.lines) || c.lines[c.i].indent < k.n {
+		return nil, nil, false
+	}
+	ln := c.lines[c.i]
+	if ln.indent > k.n || isSeqItem(ln.text) || docMarker(ln) {
+		c.bad = true
+		return nil, nil, false
+	}
+	key, rest, ok := splitKey(ln.text)
+	if !ok || k.len == len(k.seen) {
+		c.bad = true
+		return nil, nil, false
+	}
+	for _, s := range k.seen[:k.len] {
+		if bytes.EqualFold(s, key) {
+			c.bad = true
+			return nil, nil, false
 		}
-		return false, len(rest) == 0 || rest[0] != '{'
 	}
-	if len(rest) > 0 || isSeqItem(c.lines[c.i].text) {
-		return false, false
+	k.seen[k.len] = key
+	k.len++
+	c.i++
+	return key, rest, true
+}
+
+// nested starts reading the value of a key at indent n that must be a
+// mapping: present=false for null or nothing, and for {} an empty mapping
+// (child.n is then past every line, so next ends at once). ok=false for
+// anything else.
+func (d eventDecoder) nested(rest []byte, n int) (child keys, present, ok bool) {
+	c := d.c
+	child.n = 1 << 30
+	switch string(rest) {
+	case "{}":
+		return child, true, true
+	case "", "~", "null", "Null", "NULL":
+	default:
+		return child, false, false
 	}
-	return true, d.fields(c.lines[c.i].indent, field)
+	c.skipBlank()
+	if c.i >= len(c.lines) || c.lines[c.i].indent < n {
+		return child, false, true
+	}
+	ln := c.lines[c.i]
+	if ln.indent == n {
+		return child, false, !isSeqItem(ln.text) // a sequence at the key's indent is not a mapping
+	}
+	if len(rest) > 0 || isSeqItem(ln.text) {
+		return child, false, false
+	}
+	child.n = ln.indent
+	return child, true, true
 }
 
 // scalar converts the scalar value of a key at indent n to its JSON text
@@ -155,6 +167,12 @@ func (d eventDecoder) str(dst *string, rest []byte, n int) bool {
 	return json.Unmarshal(js, dst) == nil
 }
 
+// skipStr reads a string value and drops it.
+func (d eventDecoder) skipStr(rest []byte, n int) bool {
+	js, ok := d.scalar(rest, n)
+	return ok && (js[0] == '"' || string(js) == "null")
+}
+
 // int32 reads an integer value (null is 0).
 func (d eventDecoder) int32(dst *int32, rest []byte, n int) bool {
 	js, ok := d.scalar(rest, n)
@@ -173,165 +191,210 @@ func (d eventDecoder) int32(dst *int32, rest []byte, n int) bool {
 	return true
 }
 
-// time reads a metav1.Time through its own UnmarshalJSON (null is zero).
-func (d eventDecoder) time(dst *metav1.Time, rest []byte, n int) bool {
+// timeValue reads a time in layout into *dst as metav1.Time and MicroTime
+// decode their JSON: null is zero, else the parsed time in the local zone.
+func (d eventDecoder) timeValue(dst *time.Time, layout string, rest []byte, n int) bool {
 	js, ok := d.scalar(rest, n)
-	if !ok || js[0] != '"' && string(js) != "null" {
+	if !ok {
 		return false
 	}
-	return dst.UnmarshalJSON(js) == nil
-}
-
-// microTime reads a metav1.MicroTime through its own UnmarshalJSON.
-func (d eventDecoder) microTime(dst *metav1.MicroTime, rest []byte, n int) bool {
-	js, ok := d.scalar(rest, n)
-	if !ok || js[0] != '"' && string(js) != "null" {
+	if string(js) == "null" {
+		*dst = time.Time{}
+		return true
+	}
+	if js[0] != '"' {
 		return false
 	}
-	return dst.UnmarshalJSON(js) == nil
+	s := string(js[1 : len(js)-1])
+	if bytes.IndexByte(js, '\\') >= 0 && json.Unmarshal(js, &s) != nil {
+		return false
+	}
+	t, err := time.Parse(layout, s)
+	if err != nil {
+		return false
+	}
+	*dst = t.Local()
+	return true
 }
 
 // stringMap checks that a map[string]string value (labels, annotations)
 // holds only strings or nulls, without keeping it.
 func (d eventDecoder) stringMap(rest []byte, n int) bool {
-	var scratch string
-	_, ok := d.nested(rest, n, func(_, rest []byte, n int) bool { return d.str(&scratch, rest, n) })
-	return ok
-}
-
-// skipManagedFields passes over metadata.managedFields, which yamlToJSON's
-// lean mode skips the same way.
-func (d eventDecoder) skipManagedFields(rest []byte, n int) bool {
-	if len(rest) > 0 {
+	k, _, ok := d.nested(rest, n)
+	if !ok {
 		return false
 	}
-	d.c.skipBlock(n)
-	return true
+	for {
+		_, rest, more := d.next(&k)
+		if !more {
+			return !d.c.bad
+		}
+		if !d.skipStr(rest, k.n) {
+			return false
+		}
+	}
 }
 
-func (d eventDecoder) event(e *corev1.Event) func(key, rest []byte, n int) bool {
-	return func(key, rest []byte, n int) bool {
+// event reads the Event mapping at indent n into e.
+func (d eventDecoder) event(n int, e *corev1.Event) bool {
+	k := keys{n: n}
+	for {
+		key, rest, more := d.next(&k)
+		if !more {
+			return !d.c.bad
+		}
+		ok := false
 		switch string(key) {
 		case "apiVersion":
-			return d.str(&e.APIVersion, rest, n)
+			ok = d.str(&e.APIVersion, rest, n)
 		case "kind":
-			return d.str(&e.Kind, rest, n)
+			ok = d.str(&e.Kind, rest, n)
 		case "metadata":
-			_, ok := d.nested(rest, n, d.meta(&e.ObjectMeta))
-			return ok
+			ok = d.meta(rest, n, &e.ObjectMeta)
 		case "involvedObject":
-			_, ok := d.nested(rest, n, d.reference(&e.InvolvedObject))
-			return ok
+			_, ok = d.reference(rest, n, &e.InvolvedObject)
 		case "related":
 			var r corev1.ObjectReference
-			present, ok := d.nested(rest, n, d.reference(&r))
+			var present bool
+			present, ok = d.reference(rest, n, &r)
+			e.Related = nil
 			if present {
 				e.Related = &r
-			} else {
-				e.Related = nil
 			}
-			return ok
 		case "reason":
-			return d.str(&e.Reason, rest, n)
+			ok = d.str(&e.Reason, rest, n)
 		case "message":
-			return d.str(&e.Message, rest, n)
+			ok = d.str(&e.Message, rest, n)
 		case "type":
-			return d.str(&e.Type, rest, n)
+			ok = d.str(&e.Type, rest, n)
 		case "action":
-			return d.str(&e.Action, rest, n)
+			ok = d.str(&e.Action, rest, n)
 		case "reportingComponent":
-			return d.str(&e.ReportingController, rest, n)
+			ok = d.str(&e.ReportingController, rest, n)
 		case "reportingInstance":
-			return d.str(&e.ReportingInstance, rest, n)
+			ok = d.str(&e.ReportingInstance, rest, n)
 		case "count":
-			return d.int32(&e.Count, rest, n)
+			ok = d.int32(&e.Count, rest, n)
 		case "firstTimestamp":
-			return d.time(&e.FirstTimestamp, rest, n)
+			ok = d.timeValue(&e.FirstTimestamp.Time, time.RFC3339, rest, n)
 		case "lastTimestamp":
-			return d.time(&e.LastTimestamp, rest, n)
+			ok = d.timeValue(&e.LastTimestamp.Time, time.RFC3339, rest, n)
 		case "eventTime":
-			return d.microTime(&e.EventTime, rest, n)
+			ok = d.timeValue(&e.EventTime.Time, metav1.RFC3339Micro, rest, n)
 		case "source":
-			_, ok := d.nested(rest, n, func(key, rest []byte, n int) bool {
-				switch string(key) {
-				case "component":
-					return d.str(&e.Source.Component, rest, n)
-				case "host":
-					return d.str(&e.Source.Host, rest, n)
-				}
-				return false
-			})
-			return ok
+			ok = d.source(rest, n, &e.Source)
 		case "series":
-			var s corev1.EventSeries
-			present, ok := d.nested(rest, n, func(key, rest []byte, n int) bool {
-				switch string(key) {
-				case "count":
-					return d.int32(&s.Count, rest, n)
-				case "lastObservedTime":
-					return d.microTime(&s.LastObservedTime, rest, n)
-				}
-				return false
-			})
-			if present {
-				e.Series = &s
-			} else {
-				e.Series = nil
-			}
-			return ok
+			ok = d.series(rest, n, e)
 		}
-		return false
+		if !ok {
+			d.c.bad = true
+			return false
+		}
 	}
+}
+
+func (d eventDecoder) source(rest []byte, n int, s *corev1.EventSource) bool {
+	k, _, ok := d.nested(rest, n)
+	for ok {
+		key, rest, more := d.next(&k)
+		if !more {
+			return !d.c.bad
+		}
+		switch string(key) {
+		case "component":
+			ok = d.str(&s.Component, rest, k.n)
+		case "host":
+			ok = d.str(&s.Host, rest, k.n)
+		default:
+			ok = false
+		}
+	}
+	return false
+}
+
+func (d eventDecoder) series(rest []byte, n int, e *corev1.Event) bool {
+	k, present, ok := d.nested(rest, n)
+	e.Series = nil
+	if !ok || !present {
+		return ok
+	}
+	s := &corev1.EventSeries{}
+	e.Series = s
+	for ok {
+		key, rest, more := d.next(&k)
+		if !more {
+			return !d.c.bad
+		}
+		switch string(key) {
+		case "count":
+			ok = d.int32(&s.Count, rest, k.n)
+		case "lastObservedTime":
+			ok = d.timeValue(&s.LastObservedTime.Time, metav1.RFC3339Micro, rest, k.n)
+		default:
+			ok = false
+		}
+	}
+	return false
 }
 
 // meta reads the event's own metadata: the namespace and creationTimestamp
 // are kept (as compactEvent keeps them), the identity fields are read and
 // dropped, labels and annotations only checked.
-func (d eventDecoder) meta(m *metav1.ObjectMeta) func(key, rest []byte, n int) bool {
-	var scratch string
-	return func(key, rest []byte, n int) bool {
+func (d eventDecoder) meta(rest []byte, n int, m *metav1.ObjectMeta) bool {
+	k, _, ok := d.nested(rest, n)
+	for ok {
+		key, rest, more := d.next(&k)
+		if !more {
+			return !d.c.bad
+		}
 		switch string(key) {
 		case "namespace":
-			return d.str(&m.Namespace, rest, n)
+			ok = d.str(&m.Namespace, rest, k.n)
 		case "creationTimestamp":
-			return d.time(&m.CreationTimestamp, rest, n)
+			ok = d.timeValue(&m.CreationTimestamp.Time, time.RFC3339, rest, k.n)
 		case "name", "generateName", "uid", "resourceVersion", "selfLink":
-			return d.str(&scratch, rest, n)
+			ok = d.skipStr(rest, k.n)
 		case "labels", "annotations":
-			return d.stringMap(rest, n)
+			ok = d.stringMap(rest, k.n)
 		case "managedFields":
-			return d.skipManagedFields(rest, n)
+			ok = len(rest) == 0
+			d.c.skipBlock(k.n) // as yamlToJSON's lean mode skips it
+		default:
+			ok = false
 		}
-		return false
 	}
+	return false
 }
 
 // reference reads an ObjectReference (involvedObject, related); its
 // resourceVersion is dropped as compactEvent drops it.
-func (d eventDecoder) reference(r *corev1.ObjectReference) func(key, rest []byte, n int) bool {
-	var scratch string
-	return func(key, rest []byte, n int) bool {
+func (d eventDecoder) reference(rest []byte, n int, r *corev1.ObjectReference) (present, ok bool) {
+	k, present, ok := d.nested(rest, n)
+	for ok {
+		key, rest, more := d.next(&k)
+		if !more {
+			return present, !d.c.bad
+		}
 		switch string(key) {
 		case "apiVersion":
-			return d.str(&r.APIVersion, rest, n)
+			ok = d.str(&r.APIVersion, rest, k.n)
 		case "kind":
-			return d.str(&r.Kind, rest, n)
+			ok = d.str(&r.Kind, rest, k.n)
 		case "name":
-			return d.str(&r.Name, rest, n)
+			ok = d.str(&r.Name, rest, k.n)
 		case "namespace":
-			return d.str(&r.Namespace, rest, n)
+			ok = d.str(&r.Namespace, rest, k.n)
 		case "uid":
 			var uid string
-			if !d.str(&uid, rest, n) {
-				return false
-			}
+			ok = d.str(&uid, rest, k.n)
 			r.UID = types.UID(uid)
-			return true
 		case "fieldPath":
-			return d.str(&r.FieldPath, rest, n)
+			ok = d.str(&r.FieldPath, rest, k.n)
 		case "resourceVersion":
-			return d.str(&scratch, rest, n)
+			ok = d.skipStr(rest, k.n)
+		default:
+			ok = false
 		}
-		return false
 	}
+	return present, false
 }
