@@ -5,7 +5,6 @@ import (
 	"unique"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // intern returns s from a process-wide table of canonical strings, so that
@@ -18,19 +17,33 @@ func intern(s string) string {
 	return unique.Make(s).Value()
 }
 
-// compactEvent prepares a decoded Event for the model, which keeps every
-// event until the end: the event's own identity (name, UID, resourceVersion,
-// labels, annotations, owner references), which no reader uses and which is
-// unique per event, is dropped, and the other strings are interned.
-func compactEvent(e *corev1.Event) {
-	e.ObjectMeta = metav1.ObjectMeta{Namespace: intern(e.Namespace), CreationTimestamp: e.CreationTimestamp}
-	e.Kind, e.APIVersion = intern(e.Kind), intern(e.APIVersion)
-	io := &e.InvolvedObject
+// EventObjectOf returns the part of a decoded Event the model keeps
+// (EventObject), with its strings interned: the event's own identity (name,
+// UID, resourceVersion, labels, annotations, owner references), which no
+// reader uses and which is unique per event, is dropped, as is the involved
+// object's resourceVersion.
+func EventObjectOf(e *corev1.Event) EventObject {
+	io := e.InvolvedObject
 	io.Kind, io.Namespace, io.Name, io.APIVersion, io.FieldPath = intern(io.Kind), intern(io.Namespace), intern(io.Name), intern(io.APIVersion), intern(io.FieldPath)
 	io.ResourceVersion = ""
-	e.Reason, e.Message, e.Type = intern(e.Reason), intern(e.Message), intern(e.Type)
-	e.Source.Component, e.Source.Host = intern(e.Source.Component), intern(e.Source.Host)
-	e.Action, e.ReportingController, e.ReportingInstance = intern(e.Action), intern(e.ReportingController), intern(e.ReportingInstance)
+	return EventObject{
+		Namespace:           intern(e.Namespace),
+		CreationTimestamp:   e.CreationTimestamp,
+		InvolvedObject:      io,
+		Reason:              intern(e.Reason),
+		Message:             intern(e.Message),
+		Type:                intern(e.Type),
+		Source:              corev1.EventSource{Component: intern(e.Source.Component), Host: intern(e.Source.Host)},
+		FirstTimestamp:      e.FirstTimestamp,
+		LastTimestamp:       e.LastTimestamp,
+		EventTime:           e.EventTime,
+		Series:              e.Series,
+		Count:               e.Count,
+		Action:              intern(e.Action),
+		ReportingController: intern(e.ReportingController),
+		ReportingInstance:   intern(e.ReportingInstance),
+		Related:             e.Related,
+	}
 }
 
 // internAll interns every string reachable from v (fields, slice elements,

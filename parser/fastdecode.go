@@ -15,7 +15,7 @@ import (
 // the document is in the subset it converts and T holds no field that keeps
 // raw JSON, else (or when encoding/json fails) through the library. With lean,
 // metadata.managedFields may be left out, and an Event is first tried by
-// decodeEventYAML, whose result differs only in what compactEvent drops.
+// decodeEventYAML, whose result differs only in what EventObjectOf drops.
 func unmarshalYAML[T any](data []byte, lean bool) (*T, error) {
 	if lean {
 		if _, isEvent := any((*T)(nil)).(*corev1.Event); isEvent {

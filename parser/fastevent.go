@@ -18,7 +18,7 @@ import (
 // events' share of the decoding cost (tens of thousands of events per
 // gather), which the route through JSON and reflection made the largest.
 //
-// Like the model's compact form (compactEvent), it keeps of the event's own
+// Like the model's compact form (EventObjectOf), it keeps of the event's own
 // metadata only the namespace and creationTimestamp, and reads labels,
 // annotations and managedFields only to check their shape. It returns
 // ok=false for anything else: a key the Event type does not have under
@@ -338,7 +338,7 @@ func (d eventDecoder) series(rest []byte, n int, e *corev1.Event) bool {
 }
 
 // meta reads the event's own metadata: the namespace and creationTimestamp
-// are kept (as compactEvent keeps them), the identity fields are read and
+// are kept (as EventObjectOf keeps them), the identity fields are read and
 // dropped, labels and annotations only checked.
 func (d eventDecoder) meta(rest []byte, n int, m *metav1.ObjectMeta) bool {
 	k, _, ok := d.nested(rest, n)
@@ -367,7 +367,7 @@ func (d eventDecoder) meta(rest []byte, n int, m *metav1.ObjectMeta) bool {
 }
 
 // reference reads an ObjectReference (involvedObject, related); its
-// resourceVersion is dropped as compactEvent drops it.
+// resourceVersion is dropped as EventObjectOf drops it.
 func (d eventDecoder) reference(rest []byte, n int, r *corev1.ObjectReference) (present, ok bool) {
 	k, present, ok := d.nested(rest, n)
 	for ok {

@@ -30,7 +30,7 @@ func eventViaJSON(data []byte) (*corev1.Event, bool) {
 
 // sameEvent reports whether decodeEventYAML took data, and fails t when
 // what it made differs from the general path in anything the model keeps
-// (both are compared after compactEvent), or when it took an item the
+// (both are compared after EventObjectOf), or when it took an item the
 // general path refuses.
 func sameEvent(t *testing.T, what string, data []byte) bool {
 	t.Helper()
@@ -43,9 +43,7 @@ func sameEvent(t *testing.T, what string, data []byte) bool {
 		t.Errorf("%s: the direct decoder took an item the general path refuses:\n%s", what, data)
 		return true
 	}
-	compactEvent(fast)
-	compactEvent(want)
-	if d := cmp.Diff(want, fast); d != "" {
+	if d := cmp.Diff(EventObjectOf(want), EventObjectOf(fast)); d != "" {
 		t.Errorf("%s: direct decoder differs from the general path (-want +got):\n%s\ninput:\n%s", what, d, data)
 	}
 	return true

@@ -628,9 +628,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		var events []*Event
 		var starts []int
 		errs = decodeItemsLean(data, func(o *corev1.Event, line int, _ bool) bool {
-			when := eventTime(o)
-			compactEvent(o)
-			ev := &Event{Object: *o, Source: Source{Path: p, Line: line}, When: when}
+			ev := &Event{Object: EventObjectOf(o), Source: Source{Path: p, Line: line}, When: eventTime(o)}
 			if line > 0 {
 				if starts == nil {
 					starts = lineStarts(data)

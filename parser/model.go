@@ -13,6 +13,7 @@ import (
 	"github.com/mgtriage/mgtriage/parser/podstatus"
 	"github.com/mgtriage/mgtriage/parser/store"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // Source is where a record came from: a path relative to the input and a
@@ -174,7 +175,7 @@ func (p *Pod) Log(container string, previous bool) *ContainerLog {
 
 // Event is one Event object with the time it last happened.
 type Event struct {
-	Object corev1.Event
+	Object EventObject
 	Source Source
 	// When is series.lastObservedTime, else lastTimestamp, else eventTime,
 	// else firstTimestamp, else creationTimestamp.
@@ -182,6 +183,33 @@ type Event struct {
 	// MessageLine is the 1-based line of the event's message field in its
 	// file; 0 when unknown (JSON, a flow mapping).
 	MessageLine int
+}
+
+// EventObject is the part of a core/v1 Event the model keeps: every field
+// readers use, under the names corev1.Event gives them, without the event's
+// own identity (name, UID, resourceVersion, labels, annotations, managed
+// fields), which no reader uses and which made an event cost 600 bytes where
+// a gather holds hundreds of thousands of them. Strings are interned.
+type EventObject struct {
+	// Namespace and CreationTimestamp are the event's own metadata.
+	Namespace         string
+	CreationTimestamp metav1.Time
+	// InvolvedObject is the object the event is about (resourceVersion dropped).
+	InvolvedObject corev1.ObjectReference
+	Reason         string
+	Message        string
+	// Type is Normal or Warning.
+	Type                string
+	Source              corev1.EventSource
+	FirstTimestamp      metav1.Time
+	LastTimestamp       metav1.Time
+	EventTime           metav1.MicroTime
+	Series              *corev1.EventSeries
+	Count               int32
+	Action              string
+	ReportingController string
+	ReportingInstance   string
+	Related             *corev1.ObjectReference
 }
 
 // Count is how many times the event happened (series.count, else count, at least 1).
