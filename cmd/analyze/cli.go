@@ -31,7 +31,8 @@ const exitCodesHelp = `Exit codes:
   0   analysis done, reports written
   1   --fail-on: a finding at or above that severity exists (reports written)
   2   input not analysable: PATH missing, unreadable, or no gather in it
-  3   reports not written (output folder or --redact-map not writable)
+  3   reports not written (-o or --redact-map cannot be written: an existing file, a folder
+      that cannot be created or written in)
   64  usage error: unknown flag, bad flag value, wrong arguments`
 
 // IOStreams are the process's streams and what they are connected to.
