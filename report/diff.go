@@ -342,7 +342,7 @@ func sameCluster(a, b *Snapshot) (string, error) {
 	}
 	if len(differ) > 0 {
 		return "", &ClusterMismatchError{OldPath: a.Path, NewPath: b.Path, By: "namespace UIDs",
-			Detail: fmt.Sprintf("hold %d namespaces of the same names with different UIDs (%s)", len(differ), strings.Join(firstN(differ, 3), ", "))}
+			Detail: fmt.Sprintf("hold %s (%s)", countNoun(len(differ), "namespace of the same name with a different UID", "namespaces of the same names with different UIDs"), strings.Join(firstN(differ, 3), ", "))}
 	}
 	if len(a.NodeUIDs) > 0 && len(b.NodeUIDs) > 0 && !sharesKey(a.NodeUIDs, b.NodeUIDs) {
 		return "", &ClusterMismatchError{OldPath: a.Path, NewPath: b.Path, By: "node names",

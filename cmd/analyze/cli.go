@@ -176,8 +176,8 @@ Every flag and the output folder are checked before the input is read.
 // JSON report's schema version.
 func versionText() string {
 	t := rules.Builtin()
-	return fmt.Sprintf("mgtriage analyze %s\nrule table %s (%d rules, schema %d)\nreport schema %d",
-		version, t.Version, len(t.Rules), t.SchemaVersion, report.SchemaVersion)
+	return fmt.Sprintf("mgtriage analyze %s\nrule table %s (%s, schema %d)\nreport schema %d",
+		version, t.Version, count(len(t.Rules), "rule", "rules"), t.SchemaVersion, report.SchemaVersion)
 }
 
 func newVersionCmd(io IOStreams) *cobra.Command {
