@@ -88,25 +88,29 @@ type mdDoc struct {
 	// number of findings in each finding entry, in order.
 	summary, findings *mdSection
 	groupSizes        []int
+	// gather's lines point at the health and coverage sections ("see
+	// Coverage"); when fit leaves every line of one out, they point at
+	// report.html instead.
+	gather, health, coverage *mdSection
 	maxKB             int  // the bound that made cuts, for the note
 	over              bool // only the header and the summary counts are written
 	limit             int  // the bound in bytes, when over
 }
 
 func markdownDoc(r *Report) *mdDoc {
-	d := &mdDoc{summary: mdSummary(r), findings: mdFindings(r)}
+	d := &mdDoc{summary: mdSummary(r), findings: mdFindings(r), gather: mdGather(r), health: mdHealth(r), coverage: mdCoverage(r)}
 	for _, g := range groupFindings(r.Findings) {
 		d.groupSizes = append(d.groupSizes, len(g.Findings))
 	}
 	d.sections = []*mdSection{
 		{head: mdHeader(r)},
 		d.summary,
-		mdGather(r),
+		d.gather,
 		d.findings,
 		mdPods(r),
 		mdNodes(r),
-		mdHealth(r),
-		mdCoverage(r),
+		d.health,
+		d.coverage,
 		mdProblems(r),
 	}
 	return d
@@ -141,7 +145,7 @@ func (d *mdDoc) fit(limit int) {
 	for _, s := range d.sections {
 		worst = append(worst, &mdSection{items: s.items, unit: s.unit, one: s.one})
 	}
-	room := limit - len((&mdDoc{sections: worst, maxKB: d.maxKB}).note()) - 1 - d.moreLineMax()
+	room := limit - len((&mdDoc{sections: worst, maxKB: d.maxKB}).note()) - 1 - d.moreLineMax() - 2*len(inReportHTML)
 	for _, step := range cutSteps {
 		for _, s := range d.sections {
 			if s.unit != step.unit {
@@ -165,6 +169,24 @@ func (d *mdDoc) size() int {
 		n += s.size()
 	}
 	return n
+}
+
+// inReportHTML is what pointer adds to "(see Coverage)".
+const inReportHTML = " in report.html"
+
+// pointer rewrites a cluster and gather line's "(see Gather health)" or
+// "(see Coverage)" to "(see Coverage in report.html)" when fit left every
+// line of that section out of this file.
+func (d *mdDoc) pointer(line string) string {
+	for _, p := range []struct {
+		s    *mdSection
+		name string
+	}{{d.health, "Gather health"}, {d.coverage, "Coverage"}} {
+		if p.s != nil && p.s.cutAll() {
+			line = strings.Replace(line, "(see "+p.name+")", "(see "+p.name+inReportHTML+")", 1)
+		}
+	}
+	return line
 }
 
 // moreLine closes the summary when it lists fewer finding entries than the
@@ -265,6 +287,9 @@ func (d *mdDoc) String() string {
 		}
 		b.WriteString(s.title + s.head)
 		for _, it := range s.items[:s.kept] {
+			if s == d.gather {
+				it = d.pointer(it)
+			}
 			b.WriteString(it)
 		}
 		if s == d.summary && len(d.groupSizes) > 0 {
@@ -393,10 +418,7 @@ func examples(list []string, n int) string {
 func mdGather(r *Report) *mdSection {
 	var lines []string
 	g := r.Gather
-	cluster := "OpenShift " + mdText(orUnknown(g.ClusterVersion)) + ", Kubernetes " + mdText(orUnknown(g.KubernetesVersion))
-	if g.Distribution == "Kubernetes" && g.ClusterVersion == "" {
-		cluster = "Kubernetes " + mdText(orUnknown(g.KubernetesVersion)) + " (not OpenShift: commands are kubectl's)"
-	}
+	cluster := mdText(versionWords(g).Cluster)
 	var extra []string
 	if g.Platform != "" {
 		extra = append(extra, "platform "+mdText(g.Platform))
