@@ -92,9 +92,9 @@ type mdDoc struct {
 	// Coverage"); when fit leaves every line of one out, they point at
 	// report.html instead.
 	gather, health, coverage *mdSection
-	maxKB             int  // the bound that made cuts, for the note
-	over              bool // only the header and the summary counts are written
-	limit             int  // the bound in bytes, when over
+	maxKB                    int  // the bound that made cuts, for the note
+	over                     bool // only the header and the summary counts are written
+	limit                    int  // the bound in bytes, when over
 }
 
 func markdownDoc(r *Report) *mdDoc {
