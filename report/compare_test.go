@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"errors"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
@@ -306,4 +307,33 @@ func TestDiffPlurals(t *testing.T) {
 			t.Errorf("%s has a plural after 1 or a (s): %q", name, m)
 		}
 	}
+}
+
+// FuzzReadDiffJSON: any bytes given to render --from are told apart (report,
+// diff or neither) without a panic, and a diff that decodes renders in each
+// format.
+func FuzzReadDiffJSON(f *testing.F) {
+	f.Add([]byte(`{"schemaVersion":1,"old":{"path":"a","findings":1},"new":{"path":"b"},"sameCluster":"cluster ID","swapped":true,"notes":["n"]}`))
+	f.Add([]byte(`{"schemaVersion":1,"gather":{"files":3}}`))
+	f.Add([]byte(`{"old":{},"new":{},"sameCluster":"x","findings":[{"state":"new","old":null,"new":{"ruleID":"r","evidence":[{"path":"p","line":1,"text":"<b>"}]}}]}`))
+	f.Add([]byte(`[1,2`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		kind, why := JSONKind(b)
+		if (kind == "") == (why == "") {
+			t.Fatalf("JSONKind = %q, %q: exactly one of them must be set", kind, why)
+		}
+		if kind != KindDiff {
+			return
+		}
+		d, err := ReadDiffJSON(bytes.NewReader(b))
+		if err != nil {
+			_ = JSONErrorText(err)
+			return
+		}
+		for _, w := range []func(io.Writer, *Diff) error{WriteDiffMarkdown, WriteDiffHTML, WriteDiffJSON} {
+			if err := w(io.Discard, d); err != nil {
+				t.Fatalf("a diff that decodes does not render: %v", err)
+			}
+		}
+	})
 }

@@ -287,7 +287,9 @@ func ruleFiles(path string) ([]string, error) {
 func (t *Table) add(name string, data []byte, builtin bool) Errors {
 	js, err := yaml.YAMLToJSON(data)
 	if err != nil {
-		return Errors{{File: name, Line: yamlErrorLine(err), Msg: yamlSyntaxText(err)}}
+		// The YAML parser may place an error at the end of the input one line
+		// past the last: cite the last line.
+		return Errors{{File: name, Line: min(yamlErrorLine(err), bytes.Count(data, []byte("\n"))+1), Msg: yamlSyntaxText(err)}}
 	}
 	if s := bytes.TrimSpace(js); len(s) > 0 && s[0] == '[' {
 		return Errors{{File: name, Line: 1, Msg: "a rule file is a mapping: `schemaVersion: 1` and `rules:` holding the list of rules (see docs/rules.md)"}}

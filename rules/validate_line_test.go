@@ -186,3 +186,26 @@ func TestValidateFileShapes(t *testing.T) {
 		})
 	}
 }
+
+// FuzzValidateRuleFile: any rule file gives errors with lines inside the file
+// (or 0) and never panics, whatever its YAML.
+func FuzzValidateRuleFile(f *testing.F) {
+	f.Add("schemaVersion: 1\nrules:\n  - id: x\n    severty: high\n    match: {matcher: podStatus, params: {colour: 1}}\n")
+	f.Add("- id: y\n")
+	f.Add("schemaVersion: one\nrules: {a: b}\n")
+	f.Add("schemaVersion: 1\nrules:\n- version: 1\n  id: z\n  remediation: x\n  docs: {a: 1}\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		lines := strings.Count(s, "\n") + 1
+		tbl := &Table{}
+		errs := tbl.add("r.yaml", []byte(s), false)
+		errs = append(errs, tbl.compile()...)
+		for _, e := range errs {
+			if e.Line < 0 || e.Line > lines {
+				t.Fatalf("error at line %d of a %d-line file: %v", e.Line, lines, e)
+			}
+			if strings.Contains(e.Msg, "json: ") || strings.Contains(e.Msg, "Go struct") {
+				t.Fatalf("error in Go's words: %v", e)
+			}
+		}
+	})
+}
