@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"errors"
+	"io"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -33,7 +35,7 @@ func TestSameCluster(t *testing.T) {
 		{"other cluster ID", func(s *Snapshot) { s.ClusterID = "c1" }, func(s *Snapshot) { s.ClusterID = "c2" }, "", "is cluster c2"},
 		{"node UIDs when one has no cluster ID", func(s *Snapshot) { s.ClusterID = "c1"; s.NodeUIDs["w1"] = "u1" }, func(s *Snapshot) { s.NodeUIDs["w1"] = "u1" }, "node UIDs", ""},
 		{"namespace UIDs", func(s *Snapshot) { s.NamespaceUIDs["kube-system"] = "n1" }, func(s *Snapshot) { s.NamespaceUIDs["kube-system"] = "n1" }, "namespace UIDs", ""},
-		{"namespaces of the same name, other UIDs", func(s *Snapshot) { s.NamespaceUIDs["kube-system"] = "n1" }, func(s *Snapshot) { s.NamespaceUIDs["kube-system"] = "n2" }, "", "1 namespaces of the same names with different UIDs (kube-system)"},
+		{"namespaces of the same name, other UIDs", func(s *Snapshot) { s.NamespaceUIDs["kube-system"] = "n1" }, func(s *Snapshot) { s.NamespaceUIDs["kube-system"] = "n2" }, "", "1 namespace of the same name with a different UID (kube-system)"},
 		{"no node name in common", func(s *Snapshot) { s.NodeUIDs["a-1"] = "u1" }, func(s *Snapshot) { s.NodeUIDs["b-1"] = "u2" }, "", "no node name in common (a-1; b-1)"},
 		{"nodes re-created under the same names", func(s *Snapshot) { s.NodeUIDs["w1"] = "u1" }, func(s *Snapshot) { s.NodeUIDs["w1"] = "u2" }, "not verified", ""},
 		{"nothing to compare", func(*Snapshot) {}, func(*Snapshot) {}, "not verified", ""},
@@ -260,6 +262,77 @@ func FuzzDiffWriters(f *testing.F) {
 		for _, s := range []string{subject, hint, text, reason, node} {
 			if strings.ContainsAny(s, "<>") && strings.Contains(html.String(), s) {
 				t.Errorf("html holds %q unescaped", s)
+			}
+		}
+	})
+}
+
+// TestDiffPlurals: every count of the diff views takes the singular with 1
+// and the plural otherwise, in the cards, the OLD/NEW lines and the closing
+// lines of a section.
+func TestDiffPlurals(t *testing.T) {
+	d := &Diff{
+		Old:     DiffSide{Path: "old", Findings: 1, Pods: 1},
+		New:     DiffSide{Path: "new", Findings: 2, Pods: 3},
+		Summary: DiffSummary{New: 1, Changed: 1, StillFailing: 2, Resolved: 0, NewlyUnhealthy: 1, Recovered: 2, Restarted: 1, WarningEvents: 2},
+		Pods:    PodChanges{Appeared: 1, CompletedGone: 2},
+	}
+	var md, html bytes.Buffer
+	if err := WriteDiffMarkdown(&md, d); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteDiffHTML(&html, d); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"(1 finding, 1 pod)", "(2 findings, 3 pods)",
+		"1 healthy pod appeared; 2 completed pods (installer, pruner, Job runs) left.",
+	} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("diff.md lacks %q", want)
+		}
+	}
+	for _, want := range []string{
+		"1 finding, 1 pod</dd>", "2 findings, 3 pods</dd>",
+		"<b>1</b>new finding</div>", "<b>1</b>pod newly unhealthy</div>", "<b>2</b>pods recovered</div>",
+		"<b>1</b>container restarted</div>", "<b>2</b>warning events since OLD</div>",
+		"1 healthy pod appeared; 2 completed pods (installer, pruner, Job runs) left.",
+	} {
+		if !strings.Contains(html.String(), want) {
+			t.Errorf("diff.html lacks %q", want)
+		}
+	}
+	for name, out := range map[string]string{"diff.md": md.String(), "diff.html": html.String()} {
+		if m := regexp.MustCompile(`\b1</b>[a-z ]*s\b[^a-z]|\b1 [a-z]+s\b|[a-z]\(s\)`).FindString(out); m != "" && !strings.Contains(m, "1 of") {
+			t.Errorf("%s has a plural after 1 or a (s): %q", name, m)
+		}
+	}
+}
+
+// FuzzReadDiffJSON: any bytes given to render --from are told apart (report,
+// diff or neither) without a panic, and a diff that decodes renders in each
+// format.
+func FuzzReadDiffJSON(f *testing.F) {
+	f.Add([]byte(`{"schemaVersion":1,"old":{"path":"a","findings":1},"new":{"path":"b"},"sameCluster":"cluster ID","swapped":true,"notes":["n"]}`))
+	f.Add([]byte(`{"schemaVersion":1,"gather":{"files":3}}`))
+	f.Add([]byte(`{"old":{},"new":{},"sameCluster":"x","findings":[{"state":"new","old":null,"new":{"ruleID":"r","evidence":[{"path":"p","line":1,"text":"<b>"}]}}]}`))
+	f.Add([]byte(`[1,2`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		kind, why := JSONKind(b)
+		if (kind == "") == (why == "") {
+			t.Fatalf("JSONKind = %q, %q: exactly one of them must be set", kind, why)
+		}
+		if kind != KindDiff {
+			return
+		}
+		d, err := ReadDiffJSON(bytes.NewReader(b))
+		if err != nil {
+			_ = JSONErrorText(err)
+			return
+		}
+		for _, w := range []func(io.Writer, *Diff) error{WriteDiffMarkdown, WriteDiffHTML, WriteDiffJSON} {
+			if err := w(io.Discard, d); err != nil {
+				t.Fatalf("a diff that decodes does not render: %v", err)
 			}
 		}
 	})

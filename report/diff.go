@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -341,7 +342,7 @@ func sameCluster(a, b *Snapshot) (string, error) {
 	}
 	if len(differ) > 0 {
 		return "", &ClusterMismatchError{OldPath: a.Path, NewPath: b.Path, By: "namespace UIDs",
-			Detail: fmt.Sprintf("hold %d namespaces of the same names with different UIDs (%s)", len(differ), strings.Join(firstN(differ, 3), ", "))}
+			Detail: fmt.Sprintf("hold %s (%s)", countNoun(len(differ), "namespace of the same name with a different UID", "namespaces of the same names with different UIDs"), strings.Join(firstN(differ, 3), ", "))}
 	}
 	if len(a.NodeUIDs) > 0 && len(b.NodeUIDs) > 0 && !sharesKey(a.NodeUIDs, b.NodeUIDs) {
 		return "", &ClusterMismatchError{OldPath: a.Path, NewPath: b.Path, By: "node names",
@@ -398,4 +399,52 @@ func arrow(a, b string) string {
 		b = "—"
 	}
 	return a + " → " + b
+}
+
+// ReadDiffJSON decodes a diff written by WriteDiffJSON. It returns an error
+// when the schemaVersion is newer than this program understands.
+func ReadDiffJSON(rd io.Reader) (*Diff, error) {
+	var d Diff
+	if err := json.NewDecoder(rd).Decode(&d); err != nil {
+		return nil, fmt.Errorf("decode diff: %w", err)
+	}
+	if d.SchemaVersion > DiffSchemaVersion {
+		return nil, fmt.Errorf("diff schemaVersion %d is newer than %d", d.SchemaVersion, DiffSchemaVersion)
+	}
+	d.Normalize()
+	return &d, nil
+}
+
+// JSON document kinds that JSONKind tells apart.
+const (
+	KindReport = "report" // report.json of analyze: a "gather" object
+	KindDiff   = "diff"   // diff.json of analyze diff: "old", "new" and "sameCluster"
+)
+
+// JSONKind says which mgtriage document b is by its top-level keys:
+// KindReport, KindDiff, or "" when b is not a JSON object or has the keys of
+// neither (then why, in words, for an error message).
+func JSONKind(b []byte) (kind, why string) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return "", "empty"
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil {
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) {
+			return "", fmt.Sprintf("not valid JSON (byte %d: %s)", syn.Offset, strings.TrimPrefix(err.Error(), "json: "))
+		}
+		return "", "JSON, but not an object"
+	}
+	_, gather := top["gather"]
+	_, old := top["old"]
+	_, cur := top["new"]
+	_, same := top["sameCluster"]
+	switch {
+	case gather:
+		return KindReport, ""
+	case old && cur && same:
+		return KindDiff, ""
+	}
+	return "", "a JSON object with neither a \"gather\" object (report.json) nor \"old\", \"new\" and \"sameCluster\" (diff.json)"
 }

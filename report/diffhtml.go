@@ -11,7 +11,7 @@ import (
 //go:embed templates/diff.html.tmpl
 var diffTemplateText string
 
-var diffTemplate = template.Must(template.New("diff.html").Funcs(template.FuncMap{"ts": tsText}).Parse(diffTemplateText))
+var diffTemplate = template.Must(template.New("diff.html").Funcs(template.FuncMap{"ts": tsText, "count": countNoun, "noun": nounFor, "podsAppeared": podsAppearedLine}).Parse(diffTemplateText))
 
 // tsText formats a time for the page; "" for nil.
 func tsText(t *time.Time) string {

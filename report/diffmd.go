@@ -60,7 +60,7 @@ func mdDiffHeader(d *Diff) string {
 		if s.ClusterVersion != "" {
 			v = ", " + mdText(s.ClusterVersion)
 		}
-		return fmt.Sprintf("- **%s:** %s, collected %s%s (%d findings, %d pods)", label, mdCode(s.Path), t, v, s.Findings, s.Pods)
+		return fmt.Sprintf("- **%s:** %s, collected %s%s (%s, %s)", label, mdCode(s.Path), t, v, countNoun(s.Findings, "finding", "findings"), countNoun(s.Pods, "pod", "pods"))
 	}
 	out := line("OLD", d.Old) + "\n" + line("NEW", d.New)
 	if d.IntervalSeconds > 0 {
@@ -191,7 +191,7 @@ func mdDiffPods(p func(string, ...any), d *Diff) {
 		}
 		p("\n")
 	}
-	p("%d healthy pods appeared; %d completed pods (installer, pruner, Job runs) left.\n\n", pc.Appeared, pc.CompletedGone)
+	p("%s\n\n", podsAppearedLine(pc))
 }
 
 func joinStatus(status, ready string) string {
@@ -256,7 +256,7 @@ func mdDiffEventsSection(p func(string, ...any), d *Diff) {
 	p("| type | reason | object | count | last |\n|---|---|---|---|---|\n")
 	for i, g := range d.Events.Groups {
 		if i == mdDiffEvents {
-			p("\n… %d more groups in diff.html and diff.json\n", len(d.Events.Groups)-mdDiffEvents+d.Events.Omitted)
+			p("\n… %s in diff.html and diff.json\n", countNoun(len(d.Events.Groups)-mdDiffEvents+d.Events.Omitted, "more group", "more groups"))
 			break
 		}
 		last := ""
@@ -265,4 +265,20 @@ func mdDiffEventsSection(p func(string, ...any), d *Diff) {
 		}
 		p("%s", mdRow(g.Type, g.Reason, g.Object, fmt.Sprint(g.Count), last))
 	}
+}
+
+// podsAppearedLine closes the pod changes: the healthy pods that appeared and
+// the completed ones that left, which are not changes worth a row.
+func podsAppearedLine(pc PodChanges) string {
+	return countNoun(pc.Appeared, "healthy pod", "healthy pods") + " appeared; " +
+		countNoun(pc.CompletedGone, "completed pod", "completed pods") + " (installer, pruner, Job runs) left."
+}
+
+// nounFor is one with n == 1, else many: the label of a count shown apart
+// from it (a card's number).
+func nounFor(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

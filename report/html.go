@@ -361,8 +361,8 @@ func htmlOverview(r *Report) []htmlField {
 	}
 	s := r.Summary
 	fields := []htmlField{
-		{"Cluster version", cleanLine(orUnknown(g.ClusterVersion))},
-		{"Kubernetes version", cleanLine(orUnknown(g.KubernetesVersion))},
+		{"Cluster version", versionWords(g).ClusterVersion},
+		{"Kubernetes version", versionWords(g).Kubernetes},
 	}
 	if g.Printer != nil {
 		fields = append(fields, htmlField{"Pod columns", printerLine(g.Printer)})

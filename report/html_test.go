@@ -272,3 +272,12 @@ func TestHTMLEvidenceBounded(t *testing.T) {
 		t.Errorf("evidence text not cut")
 	}
 }
+
+// TestHTMLExplainsPlural: a node finding that explains one pod finding says
+// "1 pod finding", not "1 pod finding(s)".
+func TestHTMLExplainsPlural(t *testing.T) {
+	out := render(t, func(b *bytes.Buffer, r *Report) error { return WriteHTML(b, r) })
+	if !strings.Contains(out, "<dd>1 pod finding on this node:") || strings.Contains(out, "finding(s)") {
+		t.Errorf("the Explains field does not say \"1 pod finding on this node\"")
+	}
+}

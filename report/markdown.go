@@ -47,111 +47,253 @@ func WriteMarkdown(w io.Writer, r *Report, opt MarkdownOptions) error {
 	return err
 }
 
-// mdSection is fixed text (head, tail) around units that may be cut from the end.
+// mdSection is one section of the Markdown: its heading (title), fixed text
+// (head, tail) and items that fit may leave out from the end.
 type mdSection struct {
+	title      string // "## Heading\n\n"; "" for the header above the summary
 	head, tail string
 	items      []string
 	kept       int
-	unit       string // what an item is, for the cut note; "" when none can be cut
+	keptBytes  int    // bytes of items[:kept]
+	unit, one  string // what an item is, plural and singular, for the cut note; "" when none can be cut
+	// keepHead: with every item cut, head and tail are still written (the summary's counts).
+	keepHead bool
+}
+
+// cutAll reports whether fit left out every item of a section that had
+// some: the section is then its heading and one line saying so, never an
+// empty table.
+func (s *mdSection) cutAll() bool {
+	return s.unit != "" && s.title != "" && !s.keepHead && len(s.items) > 0 && s.kept == 0
+}
+
+// allCutLine is the body of a section whose items were all left out.
+func (s *mdSection) allCutLine() string {
+	return countNoun(len(s.items), s.one, s.unit) + " left out to fit the size bound; see report.html.\n\n"
+}
+
+// size is the section's length in bytes as String writes it (without the
+// summary's closing line, which mdDoc.moreLine writes).
+func (s *mdSection) size() int {
+	if s.cutAll() {
+		return len(s.title) + len(s.allCutLine())
+	}
+	return len(s.title) + len(s.head) + s.keptBytes + len(s.tail)
 }
 
 type mdDoc struct {
 	sections []*mdSection
-	maxKB    int // the bound that made cuts, for the note
+	// summary and findings are the sections whose kept entries the summary's
+	// closing line ("… and 8 more findings below") counts; groupSizes is the
+	// number of findings in each finding entry, in order.
+	summary, findings *mdSection
+	groupSizes        []int
+	// gather's lines point at the health and coverage sections ("see
+	// Coverage"); when fit leaves every line of one out, they point at
+	// report.html instead.
+	gather, health, coverage *mdSection
+	maxKB                    int  // the bound that made cuts, for the note
+	over                     bool // only the header and the summary counts are written
+	limit                    int  // the bound in bytes, when over
 }
 
 func markdownDoc(r *Report) *mdDoc {
-	return &mdDoc{sections: []*mdSection{
+	d := &mdDoc{summary: mdSummary(r), findings: mdFindings(r), gather: mdGather(r), health: mdHealth(r), coverage: mdCoverage(r)}
+	for _, g := range groupFindings(r.Findings) {
+		d.groupSizes = append(d.groupSizes, len(g.Findings))
+	}
+	d.sections = []*mdSection{
 		{head: mdHeader(r)},
-		{head: mdSummary(r)},
-		{head: mdGather(r)},
-		mdFindings(r),
+		d.summary,
+		d.gather,
+		d.findings,
 		mdPods(r),
 		mdNodes(r),
-		mdHealth(r),
-		{head: mdCoverage(r)},
+		d.health,
+		d.coverage,
 		mdProblems(r),
-	}}
+	}
+	return d
 }
 
 // cutSteps is the order in which fit leaves items out: first the pod rows
 // (all of them are in report.html), problems and nodes down to a few, then the
-// findings down to the top ones, then the rest of each, the findings last.
+// findings down to the top ones, then the rest of each, the findings last of
+// the sections below the summary; then the coverage and the cluster and
+// gather lines, and only then the summary's finding lines.
 var cutSteps = []struct {
 	unit string
 	keep int
 }{
 	{"pod rows", 50}, {"gather problems", 10}, {"node rows", 20}, {"gather health lines", 10}, {"findings", mdTopFindings},
 	{"pod rows", 0}, {"gather problems", 0}, {"node rows", 0}, {"gather health lines", 0}, {"findings", 0},
+	{"coverage lines", 0}, {"cluster and gather lines", 0}, {"summary lines", 0},
 }
 
 // fit leaves out items from the end of their sections until the document,
-// with its cut note, is at most limit bytes.
+// with its cut note, is at most limit bytes. When even the header and the
+// summary's counts are over limit, only they are written (d.over), with a
+// note that says so.
 func (d *mdDoc) fit(limit int) {
-	if d.size() <= limit {
+	if len(d.String()) <= limit {
 		return
 	}
 	d.maxKB = limit / 1024
-	// Reserve room for the longest note this document can have.
+	// Reserve room for the longest note and summary closing line this
+	// document can have.
 	var worst []*mdSection
 	for _, s := range d.sections {
-		worst = append(worst, &mdSection{items: s.items, unit: s.unit})
+		worst = append(worst, &mdSection{items: s.items, unit: s.unit, one: s.one})
 	}
-	limit -= len((&mdDoc{sections: worst, maxKB: d.maxKB}).note()) + 1
-	size := d.size()
+	room := limit - len((&mdDoc{sections: worst, maxKB: d.maxKB}).note()) - 1 - d.moreLineMax() - 2*len(inReportHTML)
 	for _, step := range cutSteps {
 		for _, s := range d.sections {
 			if s.unit != step.unit {
 				continue
 			}
-			for s.kept > step.keep && size > limit {
+			for s.kept > step.keep && d.size() > room {
 				s.kept--
-				size -= len(s.items[s.kept])
+				s.keptBytes -= len(s.items[s.kept])
 			}
 		}
 	}
+	if d.size() > room && len(d.String()) > limit {
+		d.over, d.limit = true, limit
+	}
 }
 
+// size is the document's length without the note and the summary's closing line.
 func (d *mdDoc) size() int {
 	n := 0
 	for _, s := range d.sections {
-		n += len(s.head) + len(s.tail)
-		for _, it := range s.items[:s.kept] {
-			n += len(it)
-		}
+		n += s.size()
 	}
 	return n
 }
 
+// inReportHTML is what pointer adds to "(see Coverage)".
+const inReportHTML = " in report.html"
+
+// pointer rewrites a cluster and gather line's "(see Gather health)" or
+// "(see Coverage)" to "(see Coverage in report.html)" when fit left every
+// line of that section out of this file.
+func (d *mdDoc) pointer(line string) string {
+	for _, p := range []struct {
+		s    *mdSection
+		name string
+	}{{d.health, "Gather health"}, {d.coverage, "Coverage"}} {
+		if p.s != nil && p.s.cutAll() {
+			line = strings.Replace(line, "(see "+p.name+")", "(see "+p.name+inReportHTML+")", 1)
+		}
+	}
+	return line
+}
+
+// moreLine closes the summary when it lists fewer finding entries than the
+// report has: how many findings it leaves unnamed and where they are, below
+// under Findings or, when fit left them out there, only in report.html.
+func (d *mdDoc) moreLine() string {
+	k, m := d.summary.kept, d.findings.kept
+	if d.over {
+		m = 0
+	}
+	if k >= len(d.groupSizes) {
+		return ""
+	}
+	rest, below := 0, 0
+	for i, n := range d.groupSizes[k:] {
+		rest += n
+		if k+i < m {
+			below += n
+		}
+	}
+	what := countNoun(rest, "finding", "findings")
+	if k > 0 {
+		what = "… and " + countNoun(rest, "more finding", "more findings")
+	}
+	switch {
+	case below == rest:
+		return "- " + what + " below\n"
+	case below == 0:
+		return "- " + what + " in report.html\n"
+	}
+	return fmt.Sprintf("- %s: %d below, %d only in report.html\n", what, below, rest-below)
+}
+
+// moreLineMax is the length of the longest closing line moreLine can write.
+func (d *mdDoc) moreLineMax() int {
+	total := 0
+	for _, n := range d.groupSizes {
+		total += n
+	}
+	return len(fmt.Sprintf("- … and %d more findings: %d below, %d only in report.html\n", total, total, total))
+}
+
 // note says what fit left out: always the findings and pod rows, the others
-// only when some were cut.
+// only when some were cut. With d.over it says instead that the bound is
+// below what the header and summary counts need, and what was written.
 func (d *mdDoc) note() string {
+	if d.over {
+		// The note's own length counts: the short form when the header, the
+		// summary counts and it fit, else the form that says the bound is not kept.
+		base := len(d.sections[0].head) + d.summary.size() + len(d.moreLine()) + 1
+		short := fmt.Sprintf("**Shortened to fit %d KB:** only the title, input, tool and summary counts were written. report.html has everything.\n", d.maxKB)
+		if base+len(short) <= d.limit {
+			return short
+		}
+		const form = "**Over the size bound:** %d KB is less than the %s that the title, input, tool and summary counts need; only these were written. report.html has everything.\n"
+		need := base + len(fmt.Sprintf(form, d.maxKB, humanBytes(int64(base))))
+		return fmt.Sprintf(form, d.maxKB, humanBytes(int64(need)))
+	}
 	var cuts []string
+	verb := "were"
 	for _, s := range d.sections {
 		cut := len(s.items) - s.kept
 		if s.unit == "" || (cut == 0 && s.unit != "findings" && s.unit != "pod rows") {
 			continue
 		}
-		cuts = append(cuts, fmt.Sprintf("%d of %d %s", cut, len(s.items), s.unit))
+		noun := s.unit
+		if len(s.items) == 1 {
+			noun = s.one
+		}
+		cuts = append(cuts, fmt.Sprintf("%d of %d %s", cut, len(s.items), noun))
+		if len(cuts) == 1 && cut == 1 {
+			verb = "was"
+		} else {
+			verb = "were"
+		}
 	}
-	return fmt.Sprintf("**Shortened to fit %d KB:** %s were left out of this file. report.html has everything.\n",
-		d.maxKB, joinAnd(cuts))
+	return fmt.Sprintf("**Shortened to fit %d KB:** %s %s left out of this file. report.html has everything.\n",
+		d.maxKB, joinAnd(cuts), verb)
 }
 
 // String writes the sections in order, with the cut note (when fit left
 // anything out) right after the header, above the summary, where a reader
 // sees it before anything it qualifies.
 func (d *mdDoc) String() string {
-	cut := false
+	cut := d.over
 	for _, s := range d.sections {
 		cut = cut || s.kept < len(s.items)
 	}
 	var b strings.Builder
-	b.Grow(d.size() + 256)
+	b.Grow(d.size() + 512)
 	for i, s := range d.sections {
-		b.WriteString(s.head)
+		if d.over && i > 0 && s != d.summary {
+			continue
+		}
+		if s.cutAll() {
+			b.WriteString(s.title + s.allCutLine())
+			continue
+		}
+		b.WriteString(s.title + s.head)
 		for _, it := range s.items[:s.kept] {
+			if s == d.gather {
+				it = d.pointer(it)
+			}
 			b.WriteString(it)
+		}
+		if s == d.summary && len(d.groupSizes) > 0 {
+			b.WriteString(d.moreLine())
 		}
 		b.WriteString(s.tail)
 		if i == 0 && cut {
@@ -161,8 +303,12 @@ func (d *mdDoc) String() string {
 	return b.String()
 }
 
-func newSection(head, tail, unit string, items []string) *mdSection {
-	return &mdSection{head: head, tail: tail, items: items, kept: len(items), unit: unit}
+func newSection(title, head, tail, unit, one string, items []string) *mdSection {
+	n := 0
+	for _, it := range items {
+		n += len(it)
+	}
+	return &mdSection{title: title, head: head, tail: tail, items: items, kept: len(items), keptBytes: n, unit: unit, one: one}
 }
 
 func joinAnd(s []string) string {
@@ -211,10 +357,9 @@ const mdSummaryEntries = 10
 // mdSummary is what a ticket comment starts with: the counts in one line,
 // then one line per finding (low and info findings of one rule as one line
 // with their count and examples): severity, title, where, and the hint (why).
-func mdSummary(r *Report) string {
+func mdSummary(r *Report) *mdSection {
 	var b strings.Builder
 	s := r.Summary
-	b.WriteString("## Summary\n\n")
 	var counts []string
 	for _, c := range severityCounts(r) {
 		if c.Count > 0 {
@@ -232,22 +377,20 @@ func mdSummary(r *Report) string {
 		} else {
 			b.WriteString("No rule fired.\n\n")
 		}
-		return b.String()
+		return newSection("## Summary\n\n", b.String(), "", "", "", nil)
 	}
-	groups := groupFindings(r.Findings)
-	for i, g := range groups {
+	// The closing line ("… and 8 more findings below") is mdDoc.moreLine's:
+	// it depends on what fit keeps here and under Findings.
+	var lines []string
+	for i, g := range groupFindings(r.Findings) {
 		if i == mdSummaryEntries {
-			rest := 0
-			for _, g := range groups[i:] {
-				rest += len(g.Findings)
-			}
-			fmt.Fprintf(&b, "- … and %s below\n", countNoun(rest, "more finding", "more findings"))
 			break
 		}
-		b.WriteString(mdSummaryLine(g) + "\n")
+		lines = append(lines, mdSummaryLine(g)+"\n")
 	}
-	b.WriteString("\n")
-	return b.String()
+	sec := newSection("## Summary\n\n", b.String(), "\n", "summary lines", "summary line", lines)
+	sec.keepHead = true
+	return sec
 }
 
 // mdSummaryLine is one summary line: "**HIGH** title — where: hint", or for a
@@ -272,14 +415,10 @@ func examples(list []string, n int) string {
 }
 
 // mdGather is the cluster and gather detail under the summary.
-func mdGather(r *Report) string {
-	var b strings.Builder
+func mdGather(r *Report) *mdSection {
+	var lines []string
 	g := r.Gather
-	b.WriteString("## Cluster and gather\n\n")
-	cluster := "OpenShift " + mdText(orUnknown(g.ClusterVersion)) + ", Kubernetes " + mdText(orUnknown(g.KubernetesVersion))
-	if g.Distribution == "Kubernetes" && g.ClusterVersion == "" {
-		cluster = "Kubernetes " + mdText(orUnknown(g.KubernetesVersion)) + " (not OpenShift: commands are kubectl's)"
-	}
+	cluster := mdText(versionWords(g).Cluster)
 	var extra []string
 	if g.Platform != "" {
 		extra = append(extra, "platform "+mdText(g.Platform))
@@ -290,33 +429,32 @@ func mdGather(r *Report) string {
 	if len(extra) > 0 {
 		cluster += " (" + strings.Join(extra, ", ") + ")"
 	}
-	fmt.Fprintf(&b, "- **Cluster:** %s\n", cluster)
+	lines = append(lines, fmt.Sprintf("- **Cluster:** %s\n", cluster))
 	if g.Printer != nil {
-		fmt.Fprintf(&b, "- **Columns:** %s\n", mdText(printerLine(g.Printer)))
+		lines = append(lines, fmt.Sprintf("- **Columns:** %s\n", mdText(printerLine(g.Printer))))
 	}
-	fmt.Fprintf(&b, "- **Gathered:** %s\n", gatherTime(g))
+	lines = append(lines, fmt.Sprintf("- **Gathered:** %s\n", gatherTime(g)))
 	input := mdCode(truncateRunes(cleanLine(orUnknown(g.Path)), 300))
 	if g.Files > 0 {
 		input += fmt.Sprintf(" (%s, %s)", countNoun(g.Files, "file", "files"), humanBytes(g.Bytes))
 	}
-	fmt.Fprintf(&b, "- **Read from:** %s\n", input)
+	lines = append(lines, fmt.Sprintf("- **Read from:** %s\n", input))
 	s := r.Summary
-	fmt.Fprintf(&b, "- **Pods:** %d, %d not healthy; %s; %s (%s)\n",
-		s.Pods, s.UnhealthyPods, countNoun(s.Nodes, "node", "nodes"), countNoun(s.Events, "event", "events"), countNoun(s.WarningEvents, "warning", "warnings"))
+	lines = append(lines, fmt.Sprintf("- **Pods:** %d, %d not healthy; %s; %s (%s)\n",
+		s.Pods, s.UnhealthyPods, countNoun(s.Nodes, "node", "nodes"), countNoun(s.Events, "event", "events"), countNoun(s.WarningEvents, "warning", "warnings")))
 	if gaps := healthGaps(g.Health); len(gaps) > 0 {
-		fmt.Fprintf(&b, "- **Gather gaps:** %s (see Gather health)\n", strings.Join(gaps, ", "))
+		lines = append(lines, fmt.Sprintf("- **Gather gaps:** %s (see Gather health)\n", strings.Join(gaps, ", ")))
 	}
 	missing := coverageGaps(r)
 	if len(missing) > 0 {
-		fmt.Fprintf(&b, "- **Not in the input:** %s (see Coverage)\n", joinAnd(missing))
+		lines = append(lines, fmt.Sprintf("- **Not in the input:** %s (see Coverage)\n", joinAnd(missing)))
 	}
-	b.WriteString("\n")
-	return b.String()
+	return newSection("## Cluster and gather\n\n", "", "\n", "cluster and gather lines", "cluster and gather line", lines)
 }
 
 func mdFindings(r *Report) *mdSection {
 	if len(r.Findings) == 0 {
-		return newSection("## Findings\n\nNone.\n\n", "", "", nil)
+		return newSection("## Findings\n\n", "None.\n\n", "", "", "", nil)
 	}
 	groups := groupFindings(r.Findings)
 	items := make([]string, len(groups))
@@ -327,7 +465,7 @@ func mdFindings(r *Report) *mdSection {
 			items[i] = mdFindingGroup(i+1, g)
 		}
 	}
-	return newSection("## Findings\n\n", "", "findings", items)
+	return newSection("## Findings\n\n", "", "", "findings", "finding", items)
 }
 
 // mdFindingGroup writes several low or info findings of one rule as one
@@ -478,16 +616,16 @@ func mdPods(r *Report) *mdSection {
 		}
 	}
 	if len(rows) == 0 {
-		return newSection(head+"None.\n\n", "", "", nil)
+		return newSection(head, "None.\n\n", "", "", "", nil)
 	}
 	table := "| NAMESPACE | NAME | READY | STATUS | RESTARTS | AGE | STAGE | NODE |\n|---|---|---|---|---|---|---|---|\n"
-	return newSection(head+table, "\n", "pod rows", rows)
+	return newSection(head, table, "\n", "pod rows", "pod row", rows)
 }
 
 func mdNodes(r *Report) *mdSection {
 	const head = "## Nodes\n\n"
 	if len(r.Nodes) == 0 {
-		return newSection(head+"None in the gather.\n\n", "", "", nil)
+		return newSection(head, "None in the gather.\n\n", "", "", "", nil)
 	}
 	var rows []string
 	hidden := 0
@@ -499,14 +637,14 @@ func mdNodes(r *Report) *mdSection {
 		rows = append(rows, mdRow(n.Name, n.Ready, strings.Join(n.Roles, ","), n.KubeletVersion, strings.Join(n.Conditions, "; ")))
 	}
 	if len(rows) == 0 {
-		return newSection(head+fmt.Sprintf("All %d nodes are Ready with no other condition.\n\n", hidden), "", "", nil) // hidden > mdAllNodesUpTo
+		return newSection(head, fmt.Sprintf("All %d nodes are Ready with no other condition.\n\n", hidden), "", "", "", nil) // hidden > mdAllNodesUpTo
 	}
 	tail := "\n"
 	if hidden > 0 {
 		tail = "\n" + countNoun(hidden, "other node is", "other nodes are") + " Ready with no other condition.\n\n"
 	}
 	table := "| NAME | READY | ROLES | VERSION | CONDITIONS |\n|---|---|---|---|---|\n"
-	return newSection(head+table, tail, "node rows", rows)
+	return newSection(head, table, tail, "node rows", "node row", rows)
 }
 
 // mdHealth is the Gather health section: the gathers found in the input, then
@@ -562,21 +700,19 @@ func mdHealth(r *Report) *mdSection {
 		tail = "No " + joinOr(fine) + ".\n\n"
 	}
 	if len(items) == 0 {
-		return newSection(head+tail, "", "", nil)
+		return newSection(head, tail, "", "", "", nil)
 	}
-	return newSection(head, tail, "gather health lines", items)
+	return newSection(head, "", tail, "gather health lines", "gather health line", items)
 }
 
 // mdCoverage is the Coverage section: what was read and used, recognised
 // and not used, not placed, and the state of each kind the analysis reads.
-func mdCoverage(r *Report) string {
-	var b strings.Builder
-	b.WriteString("## Coverage\n\n")
+func mdCoverage(r *Report) *mdSection {
+	var lines []string
 	for _, l := range coverageLines(r) {
-		fmt.Fprintf(&b, "- **%s:** %s\n", l.Label, mdText(truncateRunes(cleanLine(l.Text), mdCoverageRunes)))
+		lines = append(lines, fmt.Sprintf("- **%s:** %s\n", l.Label, mdText(truncateRunes(cleanLine(l.Text), mdCoverageRunes))))
 	}
-	b.WriteString("\n")
-	return b.String()
+	return newSection("## Coverage\n\n", "", "\n", "coverage lines", "coverage line", lines)
 }
 
 // mdCoverageRunes bounds one line of the Coverage section.
@@ -622,13 +758,13 @@ func orDot(s string) string {
 func mdProblems(r *Report) *mdSection {
 	const head = "## Gather problems\n\n"
 	if len(r.Problems) == 0 {
-		return newSection(head+"None.\n\n", "", "", nil)
+		return newSection(head, "None.\n\n", "", "", "", nil)
 	}
 	items := make([]string, len(r.Problems))
 	for i, p := range r.Problems {
 		items[i] = "- " + mdCode(truncateRunes(cleanLine(p.Path), 300)) + ": " + mdText(p.Error) + "\n"
 	}
-	return newSection(head, "\n", "gather problems", items)
+	return newSection(head, "", "\n", "gather problems", "gather problem", items)
 }
 
 // mdRow is one GFM table row of escaped cells.

@@ -202,7 +202,98 @@ var (
 	cutNote     = regexp.MustCompile(`\*\*Shortened to fit (\d+) KB:\*\* .* were left out of this file\. report\.html has everything\.\n`)
 	cutFindings = regexp.MustCompile(`(\d+) of (\d+) findings`)
 	cutPodRows  = regexp.MustCompile(`(\d+) of (\d+) pod rows`)
+	summaryMore = regexp.MustCompile(`(?m)^- (… and )?\d+ (more )?findings?[ :].*\n`)
 )
+
+// TestMarkdownSmallBounds renders the hand-made report and the big one at
+// every bound from 1 to 14 KB: the file keeps the bound or says plainly that
+// the bound is below what its header and summary counts need; the summary's
+// closing line counts exactly the findings that are below it and the ones
+// only in report.html; no section is left as an empty heading or table.
+func TestMarkdownSmallBounds(t *testing.T) {
+	long := bigReport()
+	long.Gather.Incomplete = strings.Repeat("the input ended early ", 100) // a header over 2 KB
+	for name, r := range map[string]*Report{"golden": loadReport(t), "big": bigReport(), "long header": long} {
+		entries := groupFindings(r.Findings)
+		for kb := 1; kb <= 14; kb++ {
+			t.Run(fmt.Sprintf("%s/%dKB", name, kb), func(t *testing.T) {
+				var buf bytes.Buffer
+				if err := WriteMarkdown(&buf, r, MarkdownOptions{MaxKB: kb}); err != nil {
+					t.Fatal(err)
+				}
+				out := buf.String()
+				var full bytes.Buffer
+				if err := WriteMarkdown(&full, r, MarkdownOptions{}); err != nil {
+					t.Fatal(err)
+				}
+				if full.Len() <= kb*1024 {
+					if out != full.String() {
+						t.Errorf("the report fits in %d KB but was changed", kb)
+					}
+					return
+				}
+				over := regexp.MustCompile(`\*\*Over the size bound:\*\* (\d+) KB is less than the ([0-9.]+ KiB|\d+ B) that the title, input, tool and summary counts need; only these were written\. report\.html has everything\.\n`).FindStringSubmatch(out)
+				switch {
+				case over != nil:
+					if over[1] != fmt.Sprint(kb) || len(out) <= kb*1024 {
+						t.Errorf("says it is over %s KB but is %d bytes", over[1], len(out))
+					}
+					if strings.Contains(out, "## Findings") || strings.Contains(out, "## Cluster and gather") {
+						t.Errorf("over the bound, but more than the header and summary written:\n%s", out)
+					}
+				case len(out) > kb*1024:
+					t.Fatalf("%d bytes, over %d KB, and no note says so:\n%s", len(out), kb, out[:min(len(out), 3000)])
+				case cutNote.FindString(out) == "" && !strings.Contains(out, "only the title, input, tool and summary counts were written. report.html has everything.\n"):
+					t.Fatalf("cut without the note:\n%s", out[:min(len(out), 3000)])
+				}
+				summary := out[strings.Index(out, "## Summary"):]
+				if end := strings.Index(summary, "\n\n## "); end >= 0 {
+					summary = summary[:end+1]
+				}
+				listed := strings.Count(summary, "\n- **")
+				below := strings.Count(out, "\n### ")
+				rest, inBelow := 0, 0
+				for i, g := range entries {
+					if i >= listed {
+						rest += len(g.Findings)
+						if i < below {
+							inBelow += len(g.Findings)
+						}
+					}
+				}
+				line := summaryMore.FindString(out)
+				if rest == 0 {
+					if line != "" {
+						t.Errorf("every finding is in the summary, but it closes with %q", line)
+					}
+					return
+				}
+				var want string
+				switch {
+				case inBelow == rest:
+					want = fmt.Sprintf("%d", rest) + ".* below\n"
+				case inBelow == 0:
+					want = fmt.Sprintf("%d", rest) + ".* in report.html\n"
+				default:
+					want = fmt.Sprintf("%d.*: %d below, %d only in report.html\n", rest, inBelow, rest-inBelow)
+				}
+				if !regexp.MustCompile(want).MatchString(line) {
+					t.Errorf("summary lists %d entries, %d are below: closing line %q, want /%s/", listed, below, line, want)
+				}
+				for section, cut := range map[string]string{"Coverage": "coverage line", "Gather health": "gather health line"} {
+					if strings.Contains(out, "(see "+section+")") && strings.Contains(out, "## "+section+"\n\n") && regexp.MustCompile(`## `+section+`\n\n\d+ `+cut+`s? left out`).MatchString(out) {
+						t.Errorf("a line points at %s, whose lines were all left out", section)
+					}
+				}
+				for _, empty := range []string{"|\n\n", "## Findings\n\n## ", "## Findings\n\n\n", "## Pods that are not healthy\n\n## ", "## Coverage\n\n## ", "## Coverage\n\n\n"} {
+					if strings.Contains(out, empty) {
+						t.Errorf("an empty table or section (%q) in:\n%s", empty, out)
+					}
+				}
+			})
+		}
+	}
+}
 
 func TestMarkdownMaxKB(t *testing.T) {
 	r := bigReport()
@@ -250,9 +341,12 @@ func TestMarkdownMaxKB(t *testing.T) {
 			if kb >= 60 && (keptFindings < mdTopFindings || keptRows < 50) {
 				t.Errorf("kept %d findings and %d pod rows, want at least %d and 50", keptFindings, keptRows, mdTopFindings)
 			}
-			// What is kept is the start of the full report, cut at whole units.
-			body := strings.Replace(out, m[0]+"\n", "", 1)
-			if !strings.HasPrefix(full.String(), body[:strings.Index(body, "## Pods")]) {
+			// What is kept is the start of the full report, cut at whole units
+			// (the summary's closing line says where the rest is, so it differs).
+			// So do the pointers at sections whose lines were all cut.
+			body := summaryMore.ReplaceAllString(strings.Replace(out, m[0]+"\n", "", 1), "")
+			body = strings.ReplaceAll(body, inReportHTML+")", ")")
+			if !strings.HasPrefix(summaryMore.ReplaceAllString(full.String(), ""), body[:strings.Index(body, "## Pods")]) {
 				t.Errorf("the findings kept are not the first ones of the full report")
 			}
 		})
@@ -313,8 +407,8 @@ func TestMarkdownManyNodes(t *testing.T) {
 	for i := range 30 {
 		r.Nodes = append(r.Nodes, Node{Name: fmt.Sprintf("worker-%02d", i), Ready: "True"})
 	}
-	if got, want := mdNodes(r).head, "## Nodes\n\nAll 30 nodes are Ready with no other condition.\n\n"; got != want {
-		t.Errorf("healthy nodes: %q, want %q", got, want)
+	if s := mdNodes(r); s.title+s.head != "## Nodes\n\nAll 30 nodes are Ready with no other condition.\n\n" {
+		t.Errorf("healthy nodes: %q", s.title+s.head)
 	}
 	r.Nodes[3].Ready = "False"
 	r.Nodes[7].Conditions = []string{"MemoryPressure=True"}
@@ -350,7 +444,7 @@ func TestMarkdownHealth(t *testing.T) {
 	}}
 	var b strings.Builder
 	s := mdHealth(r)
-	b.WriteString(s.head)
+	b.WriteString(s.title + s.head)
 	for _, it := range s.items {
 		b.WriteString(it)
 	}
@@ -364,7 +458,7 @@ func TestMarkdownHealth(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("health section (-want +got):\n%s", diff)
 	}
-	if h := mdHealth(&Report{}); h.head != "## Gather health\n\nNo must-gather.logs errors, namespaces without pods.yaml, pods without logs or nodes without kubelet logs.\n\n" {
-		t.Errorf("empty health: %q", h.head)
+	if h := mdHealth(&Report{}); h.title+h.head != "## Gather health\n\nNo must-gather.logs errors, namespaces without pods.yaml, pods without logs or nodes without kubelet logs.\n\n" {
+		t.Errorf("empty health: %q", h.title+h.head)
 	}
 }

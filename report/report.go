@@ -9,8 +9,11 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -508,4 +511,62 @@ func ReadJSON(rd io.Reader) (*Report, error) {
 	}
 	r.Normalize()
 	return &r, nil
+}
+
+// JSONErrorText words an error of ReadJSON or ReadDiffJSON for a person:
+// which field holds what kind of value where another belongs, or where the
+// JSON breaks, instead of Go's type names.
+func JSONErrorText(err error) string {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te):
+		field := te.Field
+		if field == "" {
+			field = "the top level"
+		}
+		return fmt.Sprintf("field %s holds %s where %s belongs (byte %d)", field, jsonValueWords(te.Value), jsonTypeWords(te.Type), te.Offset)
+	case errors.As(err, &se):
+		return fmt.Sprintf("not valid JSON at byte %d (%v)", se.Offset, se)
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return "the JSON ends early (a truncated file?)"
+	case strings.Contains(err.Error(), "Time.UnmarshalJSON") || strings.Contains(err.Error(), "parsing time"):
+		return "a time is not an RFC 3339 string such as \"2026-11-20T09:12:33Z\""
+	}
+	return err.Error()
+}
+
+func jsonValueWords(v string) string {
+	switch v {
+	case "string", "number", "bool", "array", "object":
+		return map[string]string{"string": "a string", "number": "a number", "bool": "true or false", "array": "an array", "object": "an object"}[v]
+	}
+	if strings.HasPrefix(v, "number") {
+		return "a number (" + strings.TrimSpace(strings.TrimPrefix(v, "number")) + ")"
+	}
+	return v
+}
+
+func jsonTypeWords(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == reflect.TypeOf(time.Time{}) {
+		return "a time string"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "another kind of value"
 }

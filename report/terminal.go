@@ -136,13 +136,7 @@ func newTerminalTable() table.Writer {
 // terminalHeader is the one-line summary: cluster, gather time, pods.
 func terminalHeader(r *Report) string {
 	g := r.Gather
-	parts := []string{"mgtriage: OpenShift " + cleanLine(orUnknown(g.ClusterVersion))}
-	if g.KubernetesVersion != "" {
-		parts[0] += " (Kubernetes " + cleanLine(g.KubernetesVersion) + ")"
-	}
-	if g.Distribution == "Kubernetes" && g.ClusterVersion == "" {
-		parts[0] = "mgtriage: Kubernetes " + cleanLine(orUnknown(g.KubernetesVersion))
-	}
+	parts := []string{"mgtriage: " + versionWords(g).Short}
 	parts = append(parts,
 		"gathered "+gatherTime(g),
 		countNoun(r.Summary.Pods, "pod", "pods")+", "+strconv.Itoa(r.Summary.UnhealthyPods)+" not healthy",

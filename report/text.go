@@ -518,3 +518,54 @@ func plural(n int) string {
 	}
 	return "s"
 }
+
+// versionsKnown says what the input tells about the cluster's versions, in
+// the words every view uses. Cluster is the long form (the Markdown's and the
+// HTML's Cluster line), Short the terminal header's; ClusterVersion and
+// Kubernetes are the HTML fields. Without a ClusterVersion (a node sosreport,
+// an inspect of some namespaces) they say that the cluster version is not in
+// the input and why, and name the Kubernetes version as the kubelet's,
+// instead of "OpenShift unknown".
+type versionsKnown struct {
+	Cluster, Short, ClusterVersion, Kubernetes string
+}
+
+func versionWords(g Gather) versionsKnown {
+	cv, kv := cleanLine(g.ClusterVersion), cleanLine(g.KubernetesVersion)
+	switch {
+	case cv != "":
+		short := "OpenShift " + cv
+		if kv != "" {
+			short += " (Kubernetes " + kv + ")"
+		}
+		return versionsKnown{Cluster: "OpenShift " + cv + ", Kubernetes " + orUnknown(kv), Short: short, ClusterVersion: cv, Kubernetes: orUnknown(kv)}
+	case g.Distribution == "Kubernetes":
+		return versionsKnown{Cluster: "Kubernetes " + orUnknown(kv) + " (not OpenShift: commands are kubectl's)", Short: "Kubernetes " + orUnknown(kv),
+			ClusterVersion: "none: not OpenShift", Kubernetes: orUnknown(kv)}
+	}
+	what, why := "OpenShift", "no ClusterVersion was gathered"
+	if nodeOnly(g.Layouts) {
+		what, why = "OpenShift node", "a node sosreport holds no ClusterVersion"
+	}
+	v := versionsKnown{ClusterVersion: "not in the input (" + why + ")"}
+	if kv != "" {
+		v.Kubernetes = kv + " (the kubelet's)"
+		v.Cluster = what + ", Kubernetes " + kv + " (the kubelet's); the cluster version is not in the input: " + why
+		v.Short = what + ", Kubernetes " + kv + " (cluster version not in the input)"
+		return v
+	}
+	v.Kubernetes = "not in the input either"
+	v.Cluster = what + "; neither the cluster version nor the Kubernetes version is in the input: " + why + ", and no kubelet version was found"
+	v.Short = what + " (cluster and Kubernetes versions not in the input)"
+	return v
+}
+
+// nodeOnly reports whether every gather of the input is a node sosreport.
+func nodeOnly(ls []Layout) bool {
+	for _, l := range ls {
+		if l.Kind != "sosreport" {
+			return false
+		}
+	}
+	return len(ls) > 0
+}

@@ -253,3 +253,59 @@ func TestWriteJSONEscapesHidden(t *testing.T) {
 		t.Errorf("round trip: %q, %v", back.Gather.Path, err)
 	}
 }
+
+// TestVersionWords: a report without a ClusterVersion says what is known
+// (the kubelet's Kubernetes version) and that the cluster version is not in
+// the input, and why, in every view; never "OpenShift unknown".
+func TestVersionWords(t *testing.T) {
+	sos := []Layout{{Kind: "sosreport", Node: "master-0"}}
+	mg := []Layout{{Kind: "must-gather"}}
+	tests := []struct {
+		name string
+		g    Gather
+		want versionsKnown
+	}{
+		{"cluster version", Gather{ClusterVersion: "4.14.8", KubernetesVersion: "v1.27.8", Layouts: mg},
+			versionsKnown{"OpenShift 4.14.8, Kubernetes v1.27.8", "OpenShift 4.14.8 (Kubernetes v1.27.8)", "4.14.8", "v1.27.8"}},
+		{"node sosreport", Gather{KubernetesVersion: "v1.27.8+4fab27b", Distribution: "OpenShift", Layouts: sos},
+			versionsKnown{"OpenShift node, Kubernetes v1.27.8+4fab27b (the kubelet's); the cluster version is not in the input: a node sosreport holds no ClusterVersion",
+				"OpenShift node, Kubernetes v1.27.8+4fab27b (cluster version not in the input)",
+				"not in the input (a node sosreport holds no ClusterVersion)", "v1.27.8+4fab27b (the kubelet's)"}},
+		{"inspect without ClusterVersion", Gather{KubernetesVersion: "v1.29.1", Distribution: "OpenShift", Layouts: append(mg, sos...)},
+			versionsKnown{"OpenShift, Kubernetes v1.29.1 (the kubelet's); the cluster version is not in the input: no ClusterVersion was gathered",
+				"OpenShift, Kubernetes v1.29.1 (cluster version not in the input)",
+				"not in the input (no ClusterVersion was gathered)", "v1.29.1 (the kubelet's)"}},
+		{"no version at all", Gather{Layouts: sos},
+			versionsKnown{"OpenShift node; neither the cluster version nor the Kubernetes version is in the input: a node sosreport holds no ClusterVersion, and no kubelet version was found",
+				"OpenShift node (cluster and Kubernetes versions not in the input)",
+				"not in the input (a node sosreport holds no ClusterVersion)", "not in the input either"}},
+		{"vanilla Kubernetes", Gather{KubernetesVersion: "v1.30.2", Distribution: "Kubernetes"},
+			versionsKnown{"Kubernetes v1.30.2 (not OpenShift: commands are kubectl's)", "Kubernetes v1.30.2", "none: not OpenShift", "v1.30.2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, versionWords(tt.g)); diff != "" {
+				t.Errorf("versionWords (-want +got):\n%s", diff)
+			}
+			r := &Report{Gather: tt.g}
+			var md, html, term bytes.Buffer
+			if err := WriteMarkdown(&md, r, MarkdownOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteHTML(&html, r); err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteTerminal(&term, r, TerminalOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			for name, out := range map[string]string{"md": md.String(), "html": html.String(), "terminal": term.String()} {
+				if strings.Contains(out, "OpenShift unknown") {
+					t.Errorf("%s says OpenShift unknown", name)
+				}
+			}
+			if !strings.Contains(term.String(), "mgtriage: "+tt.want.Short) {
+				t.Errorf("terminal header lacks %q:\n%s", tt.want.Short, term.String())
+			}
+		})
+	}
+}

@@ -329,7 +329,7 @@ rules:
 	}
 	errs := Validate(dir)
 	text := errs.Error()
-	for _, want := range []string{"bad.yaml:5: rule my-rule: severity", "bad.yaml:7: rule my-rule: match: params of containerWaiting", "bad.yaml:8: rule my-rule: hint", "NoSuchVar", "bad.yaml:10: rule Bad_ID: id", "bad.yaml:11: rule Bad_ID: version must be 1", "bad.yaml:14: rule Bad_ID: match: unknown matcher \"nope\""} {
+	for _, want := range []string{"bad.yaml:5: rule my-rule: severity", "bad.yaml:7: rule my-rule: unknown key \"colour\" in the params of matcher containerWaiting", "bad.yaml:8: rule my-rule: hint", "NoSuchVar", "bad.yaml:10: rule Bad_ID: id", "bad.yaml:11: rule Bad_ID: version must be 1", "bad.yaml:14: rule Bad_ID: match: unknown matcher \"nope\""} {
 		if !strings.Contains(text, want) {
 			t.Errorf("validation output lacks %q:\n%s", want, text)
 		}

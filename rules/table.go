@@ -82,6 +82,9 @@ type Rule struct {
 	// ("severity", "match.cause", "remediation[1]"), so that a validation
 	// error points at the offending line, not at the rule's first.
 	fieldLines map[string]int
+	// badKeys holds the keys (fieldLines paths) whose values did not decode:
+	// compile does not report them a second time.
+	badKeys map[string]bool
 
 	// local marks a rule read from a user file (Override), not the embedded table.
 	local    bool
@@ -207,6 +210,13 @@ func (t *Table) Override(path string) Errors {
 	}
 	errs = append(errs, user.compile()...)
 	if len(errs) > 0 {
+		// In file and line order, as a reader goes through the files.
+		sort.SliceStable(errs, func(i, j int) bool {
+			if errs[i].File != errs[j].File {
+				return errs[i].File < errs[j].File
+			}
+			return errs[i].Line < errs[j].Line
+		})
 		return errs
 	}
 	index := map[string]int{}
@@ -268,33 +278,52 @@ func ruleFiles(path string) ([]string, error) {
 	return matches, nil
 }
 
-// add decodes one rule file strictly. A header file (builtin) may set the
-// table version; every file must state schemaVersion.
+// add decodes one rule file strictly and returns every problem it finds, not
+// the first: each key the file or a rule does not have and each value of the
+// wrong kind, at its line and with the rule's id. A rule with such problems
+// is still added, so compile checks its other keys (and skips the ones that
+// did not decode). A header file (builtin) may set the table version; every
+// file must state schemaVersion.
 func (t *Table) add(name string, data []byte, builtin bool) Errors {
-	var f file
-	if err := yaml.UnmarshalStrict(data, &f); err != nil {
-		msg := err.Error()
-		if strings.Contains(msg, "cannot unmarshal array") {
-			msg = "a rule file is a mapping: `schemaVersion: 1` and `rules:` holding the list of rules (see docs/rules.md)"
-		}
-		return Errors{{File: name, Line: yamlErrorLine(err), Msg: msg}}
+	js, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		// The YAML parser may place an error at the end of the input one line
+		// past the last: cite the last line.
+		return Errors{{File: name, Line: min(yamlErrorLine(err), bytes.Count(data, []byte("\n"))+1), Msg: yamlSyntaxText(err)}}
 	}
-	if f.SchemaVersion != SchemaVersion {
-		return Errors{{File: name, Msg: fmt.Sprintf("schemaVersion is %d, this program reads %d", f.SchemaVersion, SchemaVersion)}}
+	if s := bytes.TrimSpace(js); len(s) > 0 && s[0] == '[' {
+		return Errors{{File: name, Line: 1, Msg: "a rule file is a mapping: `schemaVersion: 1` and `rules:` holding the list of rules (see docs/rules.md)"}}
+	}
+	text := strings.Split(string(data), "\n")
+	top := topKeyLines(text)
+	var errs Errors
+	var f file
+	bad := map[string]bool{}
+	for _, p := range decodeKeys(js, &f, "", "a rule file (its keys: schemaVersion, version, released, rules)") {
+		bad[p.Key] = true
+		errs = append(errs, ValidationError{File: name, Line: top[p.Key], Msg: p.Msg})
+	}
+	switch {
+	case bad["schemaVersion"]:
+	case f.SchemaVersion == 0 && top["schemaVersion"] == 0:
+		errs = append(errs, ValidationError{File: name, Line: 1, Msg: fmt.Sprintf("schemaVersion is missing; add `schemaVersion: %d` at the top", SchemaVersion)})
+	case f.SchemaVersion != SchemaVersion:
+		errs = append(errs, ValidationError{File: name, Line: top["schemaVersion"], Msg: fmt.Sprintf("schemaVersion is %d, this program reads %d", f.SchemaVersion, SchemaVersion)})
 	}
 	if f.Version != "" && builtin {
 		t.SchemaVersion, t.Version, t.Released = f.SchemaVersion, f.Version, f.Released
 	}
 	if len(f.Rules) == 0 || string(f.Rules) == "null" {
-		return nil
+		return errs
 	}
 	var raw []json.RawMessage
 	if err := json.Unmarshal(f.Rules, &raw); err != nil {
-		return Errors{{File: name, Msg: "rules: " + err.Error()}}
+		return append(errs, ValidationError{File: name, Line: top["rules"], Msg: fmt.Sprintf("rules holds %s where a list of rules belongs (each item starts with `- id:`)", yamlKindOf(f.Rules))})
 	}
 	lines := ruleLines(data)
-	text := strings.Split(string(data), "\n")
-	var errs Errors
+	if len(lines) != len(raw) {
+		lines = nil // a flow list or an unusual layout: rules are placed by their first line only when every one is found
+	}
 	for i, r := range raw {
 		rule := &Rule{File: name, local: !builtin}
 		fields := map[string]int{}
@@ -306,22 +335,45 @@ func (t *Table) add(name string, data []byte, builtin bool) Errors {
 			}
 			fields = fieldLines(text, rule.Line, end)
 		}
-		dec := json.NewDecoder(bytes.NewReader(r))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(rule); err != nil {
-			line := rule.Line
-			if m := unknownFieldRe.FindStringSubmatch(err.Error()); m != nil {
-				line = lineOf(fields, m[1], rule.Line)
-			} else if m := typeErrorRe.FindStringSubmatch(err.Error()); m != nil {
-				line = lineOf(fields, m[1], rule.Line)
-			}
-			errs = append(errs, ValidationError{File: name, Line: line, Msg: err.Error()})
-			continue
-		}
+		probs := decodeKeys(r, rule, "", "a rule")
 		rule.fieldLines = fields
+		rule.badKeys = map[string]bool{}
+		where := rule.ID
+		if where == "" {
+			where = fmt.Sprintf("#%d (no id)", i+1)
+		}
+		for _, p := range probs {
+			rule.badKeys[p.Key] = true
+			if p.Meant != "" {
+				rule.badKeys[p.Meant] = true
+			}
+			line := rule.Line
+			if p.Key != "" {
+				line = lineOf(fields, p.Key, rule.Line)
+			}
+			errs = append(errs, ValidationError{File: name, Line: line, Rule: where, Msg: p.Msg})
+		}
 		t.Rules = append(t.Rules, rule)
 	}
 	return errs
+}
+
+// topKeyLines maps the top-level keys of a YAML file (no indent) to their
+// 1-based lines.
+func topKeyLines(text []string) map[string]int {
+	out := map[string]int{}
+	for i, line := range text {
+		if line == "" || line[0] == ' ' || line[0] == '\t' || line[0] == '#' || line[0] == '-' {
+			continue
+		}
+		if key, _, ok := strings.Cut(line, ":"); ok {
+			key = strings.Trim(strings.TrimSpace(key), `"'`)
+			if _, seen := out[key]; !seen {
+				out[key] = i + 1
+			}
+		}
+	}
+	return out
 }
 
 var (
@@ -409,12 +461,29 @@ func lineOf(fields map[string]int, field string, fallback int) int {
 	return fallback
 }
 
-// ruleLines returns the 1-based line of each "- id:" item under rules:.
+// ruleLines returns the 1-based line of each item of the list under the
+// top-level rules: key (a line "- key: ..." at the list's indent), whatever
+// the item's first key.
 func ruleLines(data []byte) []int {
 	var out []int
+	in, indent := false, -1
 	for i, line := range strings.Split(string(data), "\n") {
 		trimmed := strings.TrimLeft(line, " ")
-		if strings.HasPrefix(trimmed, "- id:") {
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
+			continue
+		}
+		n := len(line) - len(trimmed)
+		if n == 0 && !strings.HasPrefix(trimmed, "-") {
+			in = strings.HasPrefix(trimmed, "rules:")
+			continue
+		}
+		if !in || !(strings.HasPrefix(trimmed, "- ") || trimmed == "-") {
+			continue
+		}
+		if indent < 0 {
+			indent = n
+		}
+		if n == indent {
 			out = append(out, i+1)
 		}
 	}
@@ -442,6 +511,11 @@ func (t *Table) compile() Errors {
 		// flow mapping "match: {matcher: x}" is one line), else at the rule's
 		// first line (a missing title is the rule's problem, not a line's).
 		bad := func(field, format string, args ...any) {
+			for f := field; f != ""; f = parentField(f) {
+				if r.badKeys[f] {
+					return // reported by add
+				}
+			}
 			line := r.Line
 			for f := field; f != ""; f = parentField(f) {
 				if n, ok := r.fieldLines[f]; ok {
@@ -464,7 +538,9 @@ func (t *Table) compile() Errors {
 		if r.Version < 1 {
 			bad("version", "version must be 1 or more")
 		}
-		if !severities[r.Severity] {
+		if r.Severity == "" {
+			bad("severity", "severity is missing: one of critical, high, medium, low, info")
+		} else if !severities[r.Severity] {
 			bad("severity", "severity %q is not one of critical, high, medium, low, info", r.Severity)
 		}
 		if strings.TrimSpace(r.Title) == "" {
@@ -481,8 +557,15 @@ func (t *Table) compile() Errors {
 				bad(fmt.Sprintf("docs[%d]", i), "docs link %q must start with https://", d)
 			}
 		}
-		m, err := newMatcher(r.Match.Matcher, r.Match.Params)
-		if err != nil {
+		var m matcher
+		var err error
+		if r.Match.Matcher == "" {
+			bad("match.matcher", "match names no matcher: add `match:` with `matcher:` one of %s", strings.Join(MatcherNames(), ", "))
+		} else if probs := paramProblems(r.Match); len(probs) > 0 {
+			for _, p := range probs {
+				bad(p.Key, "%s", p.Msg)
+			}
+		} else if m, err = newMatcher(r.Match.Matcher, r.Match.Params); err != nil {
 			field := "match.matcher"
 			if _, ok := r.fieldLines["match.params"]; ok && strings.HasPrefix(err.Error(), "params of ") {
 				field = "match.params"

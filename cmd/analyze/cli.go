@@ -31,7 +31,8 @@ const exitCodesHelp = `Exit codes:
   0   analysis done, reports written
   1   --fail-on: a finding at or above that severity exists (reports written)
   2   input not analysable: PATH missing, unreadable, or no gather in it
-  3   reports not written (output folder or --redact-map not writable)
+  3   reports not written (-o or --redact-map cannot be written: an existing file, a folder
+      that cannot be created or written in)
   64  usage error: unknown flag, bad flag value, wrong arguments`
 
 // IOStreams are the process's streams and what they are connected to.
@@ -175,8 +176,8 @@ Every flag and the output folder are checked before the input is read.
 // JSON report's schema version.
 func versionText() string {
 	t := rules.Builtin()
-	return fmt.Sprintf("mgtriage analyze %s\nrule table %s (%d rules, schema %d)\nreport schema %d",
-		version, t.Version, len(t.Rules), t.SchemaVersion, report.SchemaVersion)
+	return fmt.Sprintf("mgtriage analyze %s\nrule table %s (%s, schema %d)\nreport schema %d",
+		version, t.Version, count(len(t.Rules), "rule", "rules"), t.SchemaVersion, report.SchemaVersion)
 }
 
 func newVersionCmd(io IOStreams) *cobra.Command {

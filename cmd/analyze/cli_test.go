@@ -59,9 +59,8 @@ func TestFlagsCheckedBeforeReading(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{"-o names an existing file", []string{"-o", file}, "is an existing file, not a folder"},
-		{"--redact-map is a folder", []string{"-o", filepath.Join(dir, "out"), "--redact", "--redact-map", dir}, "is a folder"},
-		{"--redact-map in a missing folder", []string{"-o", filepath.Join(dir, "out"), "--redact", "--redact-map", filepath.Join(dir, "no", "map.json")}, "does not exist"},
+		{"--redact-map without --redact", []string{"-o", filepath.Join(dir, "out"), "--redact-map", filepath.Join(dir, "map.json")}, "--redact-map needs --redact"},
+		{"-o empty", []string{"-o", ""}, "names no folder"},
 		{"--fail-on unknown", []string{"-o", filepath.Join(dir, "out"), "--fail-on", "urgent"}, "--fail-on \"urgent\""},
 		{"--max-read bad", []string{"-o", filepath.Join(dir, "out"), "--max-read", "lots"}, "--max-read"},
 		{"--top negative", []string{"-o", filepath.Join(dir, "out"), "--top", "-1"}, "--top"},
@@ -72,6 +71,46 @@ func TestFlagsCheckedBeforeReading(t *testing.T) {
 			code, _, stderr := runWithin(t, 20*time.Second, append(tt.args, fifoInput(t))...)
 			if code != exitUsage || !strings.Contains(stderr, tt.msg) {
 				t.Errorf("exit %d, want %d with %q; stderr:\n%s", code, exitUsage, tt.msg, stderr)
+			}
+		})
+	}
+}
+
+// TestUnwritableOutputBeforeReading: an -o or --redact-map path the file
+// system refuses is the README's exit 3 ("reports not written: the output
+// folder or --redact-map file could not be written"), for analyze and diff
+// alike, found before any input is read (the input is a FIFO nobody writes)
+// and leaving no output folder behind.
+func TestUnwritableOutputBeforeReading(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "report.txt")
+	must(t, os.WriteFile(file, []byte("x"), 0o644))
+	out := filepath.Join(dir, "out")
+	tests := []struct {
+		name string
+		args func(in string) []string
+		msg  string
+	}{
+		{"analyze -o names an existing file", func(in string) []string { return []string{"-o", file, in} }, `-o "` + file + `" is an existing file, not a folder; name a folder for report.md`},
+		{"diff -o names an existing file", func(in string) []string { return []string{"diff", "-o", file, in, in} }, `-o "` + file + `" is an existing file, not a folder; name a folder for diff.md`},
+		{"-o under a file", func(in string) []string { return []string{"-o", filepath.Join(file, "out"), in} }, "cannot create the output folder"},
+		{"diff -o under a file", func(in string) []string { return []string{"diff", "-o", filepath.Join(file, "out"), in, in} }, "cannot create the output folder"},
+		{"--redact-map is a folder", func(in string) []string { return []string{"-o", out, "--redact", "--redact-map", dir, in} }, "is a folder"},
+		{"--redact-map in a missing folder", func(in string) []string {
+			return []string{"-o", out, "--redact", "--redact-map", filepath.Join(dir, "no", "map.json"), in}
+		}, "cannot be written: its folder " + filepath.Join(dir, "no") + " does not exist"},
+		{"--redact-map under a file", func(in string) []string {
+			return []string{"-o", out, "--redact", "--redact-map", filepath.Join(file, "map.json"), in}
+		}, "cannot be written"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runWithin(t, 20*time.Second, tt.args(fifoInput(t))...)
+			if code != exitWrite || !strings.Contains(stderr, tt.msg) || strings.Count(stderr, "analyze:") != 1 {
+				t.Errorf("exit %d, want %d with %q; stderr:\n%s", code, exitWrite, tt.msg, stderr)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("the output folder %s was left behind", out)
 			}
 		})
 	}
@@ -108,8 +147,10 @@ func TestFailOnAnyCase(t *testing.T) {
 // checks that --help and README.md document every one.
 func TestExitCodes(t *testing.T) {
 	blocked := filepath.Join(t.TempDir(), "out")
-	// report.md as a folder: the report cannot be renamed over it.
+	// report.md and diff.md as folders: the report cannot be renamed over them.
 	must(t, os.MkdirAll(filepath.Join(blocked, "report.md", "x"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(blocked, "diff.md", "x"), 0o755))
+	must(t, os.WriteFile(filepath.Join(blocked, "file"), []byte("x"), 0o644))
 	tests := []struct {
 		name string
 		args []string
@@ -120,6 +161,10 @@ func TestExitCodes(t *testing.T) {
 		{"input missing", []string{filepath.Join(t.TempDir(), "nope.tar.gz"), "-o", filepath.Join(t.TempDir(), "out")}, exitInput},
 		{"no gather in input", []string{t.TempDir(), "-o", filepath.Join(t.TempDir(), "out")}, exitInput},
 		{"reports not written", []string{tinyGather(t), "-o", blocked, "--format", "md"}, exitWrite},
+		{"-o is an existing file", []string{tinyGather(t), "-o", filepath.Join(blocked, "file")}, exitWrite},
+		{"--redact-map not writable", []string{tinyGather(t), "-o", filepath.Join(t.TempDir(), "out"), "--redact", "--redact-map", filepath.Join(t.TempDir(), "no", "map.json")}, exitWrite},
+		{"diff: -o is an existing file", []string{"diff", tinyGather(t), tinyGather(t), "-o", filepath.Join(blocked, "file")}, exitWrite},
+		{"diff: reports not written", []string{"diff", tinyGather(t), tinyGather(t), "-o", blocked, "--format", "md"}, exitWrite},
 		{"unknown flag", []string{"--nope", tinyGather(t)}, exitUsage},
 		{"two paths", []string{tinyGather(t), tinyGather(t)}, exitUsage},
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"slices"
 	"time"
@@ -67,6 +68,9 @@ func (o *diffOptions) validate() error {
 			return usageError{fmt.Errorf("--format %q: choose from md, html, json", f)}
 		}
 	}
+	if o.Output == "" {
+		return usageError{errors.New("-o/--output names no folder")}
+	}
 	if o.MaxMembers < 0 {
 		return usageError{errors.New("--max-members must be 0 (default) or more")}
 	}
@@ -91,6 +95,17 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	if err != nil {
 		return err
 	}
+	if _, err := os.Stat(o.Old); err != nil {
+		return inputError{fmt.Errorf("%s: %v", o.Old, statReason(err))}
+	}
+	if _, err := os.Stat(o.New); err != nil {
+		return inputError{fmt.Errorf("%s: %v", o.New, statReason(err))}
+	}
+	release, err := claimOutput(o.Output, "diff.md, diff.html and diff.json", "")
+	if err != nil {
+		return err
+	}
+	defer release()
 	start := time.Now()
 	// One gather at a time: the first is reduced to its snapshot and released
 	// before the second is read, so memory is bounded by the larger one.

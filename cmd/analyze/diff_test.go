@@ -138,6 +138,18 @@ func TestDiffTimeOrder(t *testing.T) {
 	if backward.Old.Path != changesOld {
 		t.Errorf("OLD is %s", backward.Old.Path)
 	}
+	// Each view says so, not only diff.md: diff.json by swapped and its note.
+	out := filepath.Join(t.TempDir(), "out")
+	if code, _, stderr := run(t, "diff", changesNew, changesOld, "-o", out); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, name := range []string{"diff.md", "diff.html", "diff.json"} {
+		b, err := os.ReadFile(filepath.Join(out, name))
+		must(t, err)
+		if !strings.Contains(string(b), "was collected before the first") || !strings.Contains(string(b), "compared in time order") {
+			t.Errorf("%s does not say the gathers were swapped", name)
+		}
+	}
 }
 
 // TestDiffQuietPairs: healthy churn (a static pod re-created, installer and

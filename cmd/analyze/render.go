@@ -1,21 +1,28 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/mgtriage/mgtriage/report"
 	"github.com/spf13/cobra"
 )
 
+// maxRenderInput bounds what render reads from --from: a report.json or
+// diff.json is far smaller; anything larger is not one.
+const maxRenderInput = 2 << 30
+
 func newRenderCmd(io IOStreams) *cobra.Command {
 	var from, format string
 	var maxKB int
 	var redact bool
 	cmd := &cobra.Command{
-		Use:   "render --from report.json --format md|html",
-		Short: "Re-render a saved report.json as Markdown or HTML on stdout",
+		Use:   "render --from report.json|diff.json --format md|html|json",
+		Short: "Re-render a saved report.json (or a diff.json of 'analyze diff') as Markdown, HTML or JSON on stdout",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if from == "" {
@@ -27,28 +34,18 @@ func newRenderCmd(io IOStreams) *cobra.Command {
 			if maxKB < 0 {
 				return usageError{fmt.Errorf("--md-max-kb must be 0 or more")}
 			}
-			f, err := os.Open(from)
+			b, err := readRenderInput(from)
 			if err != nil {
 				return inputError{err}
-			}
-			defer f.Close()
-			r, err := report.ReadJSON(f)
-			if err != nil {
-				return inputError{err}
-			}
-			if redact {
-				r, _ = report.Redact(r)
 			}
 			var buf bytes.Buffer
-			switch format {
-			case "md":
-				err = report.WriteMarkdown(&buf, r, report.MarkdownOptions{MaxKB: maxKB})
-			case "html":
-				err = report.WriteHTML(&buf, r)
-			case "json":
-				err = report.WriteJSON(&buf, r)
+			switch kind, why := report.JSONKind(b); kind {
+			case report.KindReport:
+				err = renderReport(&buf, from, b, format, maxKB, redact)
+			case report.KindDiff:
+				err = renderDiff(&buf, from, b, format, redact)
 			default:
-				return usageError{fmt.Errorf("--format %q: choose md, html or json", format)}
+				return inputError{fmt.Errorf("%s is not a report of mgtriage: it is %s. render reads the report.json that 'analyze PATH' writes and the diff.json that 'analyze diff OLD NEW' writes", from, why)}
 			}
 			if err != nil {
 				return err
@@ -57,9 +54,68 @@ func newRenderCmd(io IOStreams) *cobra.Command {
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&from, "from", "", "a report.json written by analyze")
+	cmd.Flags().StringVar(&from, "from", "", "a report.json written by analyze, or a diff.json written by analyze diff")
 	cmd.Flags().StringVar(&format, "format", "md", "md, html or json")
-	cmd.Flags().IntVar(&maxKB, "md-max-kb", 60, "upper bound of the Markdown in KiB (0: no bound)")
-	cmd.Flags().BoolVar(&redact, "redact", false, "replace IP addresses, node and host names, the cluster's domains, name and ID, the input path, e-mail addresses and secrets by placeholders")
+	cmd.Flags().IntVar(&maxKB, "md-max-kb", 60, "upper bound of a report's Markdown in KiB (0: no bound; a diff's Markdown has none)")
+	cmd.Flags().BoolVar(&redact, "redact", false, "replace IP addresses, node and host names, the cluster's domains, name and ID, the input path, e-mail addresses and secrets by placeholders (report.json only)")
 	return cmd
+}
+
+// readRenderInput reads the --from file, at most maxRenderInput bytes; what
+// does not start with a JSON object ({ after blanks) is refused after its
+// first bytes, so a device or a binary file is not read to its end.
+func readRenderInput(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, statReason(err))
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	head, _ := br.Peek(64 << 10)
+	if t := bytes.TrimLeft(head, " \t\r\n"); len(t) > 0 && t[0] != '{' {
+		return nil, fmt.Errorf("%s is not a report of mgtriage: it does not start with a JSON object. render reads the report.json that 'analyze PATH' writes and the diff.json that 'analyze diff OLD NEW' writes", path)
+	}
+	b, err := io.ReadAll(io.LimitReader(br, maxRenderInput+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if len(b) > maxRenderInput {
+		return nil, fmt.Errorf("%s is over %d GiB: not a report of mgtriage", path, maxRenderInput>>30)
+	}
+	return b, nil
+}
+
+func renderReport(w io.Writer, from string, b []byte, format string, maxKB int, redact bool) error {
+	r, err := report.ReadJSON(bytes.NewReader(b))
+	if err != nil {
+		return inputError{fmt.Errorf("%s looks like a report.json of analyze but cannot be read: %s", from, report.JSONErrorText(err))}
+	}
+	if redact {
+		r, _ = report.Redact(r)
+	}
+	switch format {
+	case "md":
+		return report.WriteMarkdown(w, r, report.MarkdownOptions{MaxKB: maxKB})
+	case "html":
+		return report.WriteHTML(w, r)
+	}
+	return report.WriteJSON(w, r)
+}
+
+// renderDiff renders a diff.json with the writers of analyze diff.
+func renderDiff(w io.Writer, from string, b []byte, format string, redact bool) error {
+	if redact {
+		return usageError{errors.New("--redact: " + from + " is a diff.json of 'analyze diff', which render cannot redact; redact the two gathers' reports with 'analyze --redact' instead")}
+	}
+	d, err := report.ReadDiffJSON(bytes.NewReader(b))
+	if err != nil {
+		return inputError{fmt.Errorf("%s looks like a diff.json of 'analyze diff' but cannot be read: %s", from, report.JSONErrorText(err))}
+	}
+	switch format {
+	case "md":
+		return report.WriteDiffMarkdown(w, d)
+	case "html":
+		return report.WriteDiffHTML(w, d)
+	}
+	return report.WriteDiffJSON(w, d)
 }

@@ -27,7 +27,7 @@ func newRulesCmd(io IOStreams) *cobra.Command {
 			}
 			tw := table.NewWriter()
 			tw.SetStyle(table.StyleLight)
-			tw.SetTitle(fmt.Sprintf("rule table %s (schema %d), %d rules", t.Version, t.SchemaVersion, len(t.Rules)))
+			tw.SetTitle(fmt.Sprintf("rule table %s (schema %d), %s", t.Version, t.SchemaVersion, count(len(t.Rules), "rule", "rules")))
 			tw.AppendHeader(table.Row{"ID", "VERSION", "SEVERITY", "CATEGORY", "TITLE"})
 			for _, r := range t.Rules {
 				tw.AppendRow(table.Row{r.ID, r.Version, r.Severity, r.Category, r.Title})
@@ -69,7 +69,7 @@ func newRulesCmd(io IOStreams) *cobra.Command {
 				for _, w := range warnings {
 					fmt.Fprintf(io.Out, "warning: %s\n", w.Error())
 				}
-				fmt.Fprintf(io.Out, "%s: valid (%d warnings)\n", args[0], len(warnings))
+				fmt.Fprintf(io.Out, "%s: valid (%s)\n", args[0], count(len(warnings), "warning", "warnings"))
 				return nil
 			}
 			var b strings.Builder

@@ -76,17 +76,6 @@ func (o *analyzeOptions) validate() error {
 	if o.Output == "" {
 		return usageError{errors.New("-o/--output names no folder")}
 	}
-	if fi, err := os.Stat(o.Output); err == nil && !fi.IsDir() {
-		return usageError{fmt.Errorf("-o %q is an existing file, not a folder; name a folder for report.md, report.html and report.json", o.Output)}
-	}
-	if o.RedactMap != "" {
-		if fi, err := os.Stat(o.RedactMap); err == nil && fi.IsDir() {
-			return usageError{fmt.Errorf("--redact-map %q is a folder; name a file", o.RedactMap)}
-		}
-		if fi, err := os.Stat(filepath.Dir(o.RedactMap)); err != nil || !fi.IsDir() {
-			return usageError{fmt.Errorf("--redact-map %q: its folder %s does not exist", o.RedactMap, filepath.Dir(o.RedactMap))}
-		}
-	}
 	if o.MaxRead != "" {
 		n, err := parseSize(o.MaxRead)
 		if err != nil {
@@ -97,21 +86,69 @@ func (o *analyzeOptions) validate() error {
 	return nil
 }
 
-// prepareOutput creates the -o folder when missing and checks that a file
-// can be written in it, before any input is read: a folder that cannot be
-// created or written ends the run with exitWrite before minutes of analysis
-// are spent. (validate has refused a path that is an existing file.)
-func prepareOutput(dir string) error {
+// claimOutput checks, before any input is read, that the reports can be
+// written: dir (-o) is created when missing and a file is written in it,
+// names is what it will receive ("report.md, report.html and report.json"),
+// and redactMap, when not "", must be a file that can be written. Paths that
+// cannot be written end the run with exitWrite (the README's "reports not
+// written"), not exitUsage: the flag's value is well formed, the file system
+// refuses it. release removes dir again when this run made it and it is still
+// empty, so a refused input leaves nothing that could pass for a report.
+func claimOutput(dir, names, redactMap string) (release func(), err error) {
+	release = func() {}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return release, exitError{code: exitWrite, msg: fmt.Sprintf("-o %q is an existing file, not a folder; name a folder for %s", dir, names)}
+	}
+	if redactMap != "" {
+		if err := checkRedactMap(redactMap); err != nil {
+			return release, exitError{code: exitWrite, msg: err.Error()}
+		}
+	}
+	_, statErr := os.Stat(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return exitError{code: exitWrite, msg: fmt.Sprintf("-o %q: cannot create the output folder: %v", dir, err)}
+		return release, exitError{code: exitWrite, msg: fmt.Sprintf("-o %q: cannot create the output folder: %v", dir, err)}
+	}
+	if os.IsNotExist(statErr) {
+		release = func() {
+			if entries, err := os.ReadDir(dir); err == nil && len(entries) == 0 {
+				os.Remove(dir)
+			}
+		}
 	}
 	f, err := os.CreateTemp(dir, ".write-check-*")
 	if err != nil {
-		return exitError{code: exitWrite, msg: fmt.Sprintf("-o %q: cannot write in the output folder: %v", dir, err)}
+		release()
+		return func() {}, exitError{code: exitWrite, msg: fmt.Sprintf("-o %q: cannot write in the output folder: %v", dir, err)}
 	}
 	f.Close()
 	os.Remove(f.Name())
-	return nil
+	return release, nil
+}
+
+// checkRedactMap reports why the --redact-map file p could not be written:
+// a folder, a folder that does not exist, or one (or an existing file) that
+// refuses writing. It leaves no file behind.
+func checkRedactMap(p string) error {
+	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		return fmt.Errorf("--redact-map %q is a folder; name a file", p)
+	}
+	dir := filepath.Dir(p)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("--redact-map %q cannot be written: its folder %s does not exist", p, dir)
+	}
+	if _, err := os.Stat(p); err == nil {
+		f, err := os.OpenFile(p, os.O_WRONLY, 0)
+		if err != nil {
+			return fmt.Errorf("--redact-map %q cannot be written: %v", p, statReason(err))
+		}
+		return f.Close()
+	}
+	f, err := os.CreateTemp(dir, ".redact-map-check-*")
+	if err != nil {
+		return fmt.Errorf("--redact-map %q cannot be written in %s: %v", p, dir, statReason(err))
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // parseSize reads a byte count: a whole number with an optional unit, B, KiB,
@@ -165,20 +202,11 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	if _, err := os.Stat(o.Path); err != nil {
 		return inputError{fmt.Errorf("%s: %v", o.Path, statReason(err))}
 	}
-	_, statErr := os.Stat(o.Output)
-	if err := prepareOutput(o.Output); err != nil {
+	release, err := claimOutput(o.Output, "report.md, report.html and report.json", o.RedactMap)
+	if err != nil {
 		return err
 	}
-	if os.IsNotExist(statErr) {
-		// A folder made here for an input that turns out not analysable is
-		// removed again (only while still empty): nothing is left that could
-		// pass for a report.
-		defer func() {
-			if entries, err := os.ReadDir(o.Output); err == nil && len(entries) == 0 {
-				os.Remove(o.Output)
-			}
-		}()
-	}
+	defer release()
 	input := make(chan inputResult, 1)
 	go func() { input <- identifyInput(o.Path) }()
 	if o.RulesPath != "" {
