@@ -31,22 +31,39 @@ type ListItem struct {
 // back to the whole document (decodeItemsWith) or do not split documents
 // with anchors (readObjects).
 func SplitList(data []byte) (items []ListItem, closed, ok bool) {
-	lines := bytes.SplitAfter(data, []byte("\n"))
+	// The items' de-indented text goes into one buffer (never longer than
+	// data plus the line break added after a last line without one), and
+	// each item is a slice of it: one allocation per file, not per line
+	// and item.
+	out := make([]byte, 0, len(data)+1)
+	type span struct{ line, start int }
+	var spans []span
 	inItems := false
 	kindFirst := false
 	indent := -1
-	var cur *ListItem
-	var buf bytes.Buffer
-	flush := func() {
-		if cur != nil {
-			cur.Data = append([]byte(nil), buf.Bytes()...)
-			items = append(items, *cur)
-			cur = nil
-			buf.Reset()
+	cur := -1 // index in spans of the open item
+	finish := func() []ListItem {
+		items := make([]ListItem, len(spans))
+		for k, sp := range spans {
+			end := len(out)
+			if k+1 < len(spans) {
+				end = spans[k+1].start
+			}
+			items[k] = ListItem{Line: sp.line, Data: out[sp.start:end:end]}
 		}
+		return items
 	}
-	for i, raw := range lines {
-		line := bytes.TrimRight(raw, "\r\n")
+	// Lines as bytes.SplitAfter gives them: the last one is what follows the
+	// last line break, empty when data ends with one.
+	for i, rest := 0, data; ; i++ {
+		var line []byte
+		if k := bytes.IndexByte(rest, '\n'); k >= 0 {
+			line, rest = rest[:k+1], rest[k+1:]
+		} else {
+			line, rest = rest, nil
+		}
+		last := rest == nil
+		line = bytes.TrimRight(line, "\r\n")
 		if !inItems {
 			if bytes.HasPrefix(line, []byte("kind:")) {
 				kindFirst = true
@@ -56,12 +73,18 @@ func SplitList(data []byte) (items []ListItem, closed, ok bool) {
 			} else if bytes.HasPrefix(line, []byte("items: []")) {
 				return nil, true, true
 			}
+			if last {
+				break
+			}
 			continue
 		}
 		trimmed := bytes.TrimLeft(line, " ")
 		if len(trimmed) == 0 || trimmed[0] == '#' {
-			if cur != nil {
-				buf.WriteString("\n")
+			if cur >= 0 {
+				out = append(out, '\n')
+			}
+			if last {
+				break
 			}
 			continue
 		}
@@ -74,25 +97,26 @@ func SplitList(data []byte) (items []ListItem, closed, ok bool) {
 		}
 		switch {
 		case lead == indent && bytes.HasPrefix(trimmed, []byte("- ")) || lead == indent && bytes.Equal(trimmed, []byte("-")):
-			flush()
-			cur = &ListItem{Line: i + 1}
-			buf.Write(dedent(line, indent+2, true))
-			buf.WriteByte('\n')
-		case lead > indent && cur != nil:
-			buf.Write(dedent(line, indent+2, false))
-			buf.WriteByte('\n')
+			spans = append(spans, span{line: i + 1, start: len(out)})
+			cur = len(spans) - 1
+			out = append(out, dedent(line, indent+2, true)...)
+			out = append(out, '\n')
+		case lead > indent && cur >= 0:
+			out = append(out, dedent(line, indent+2, false)...)
+			out = append(out, '\n')
 		case lead == 0 && indent == 0 && trimmed[0] != '-', lead < indent:
-			flush()
-			return items, true, true
+			return finish(), true, true
 		default:
 			return nil, false, false
 		}
+		if last {
+			break
+		}
 	}
-	flush()
 	if !inItems {
 		return nil, false, false
 	}
-	return items, kindFirst, true
+	return finish(), kindFirst, true
 }
 
 // hasAnchor reports whether data may define a YAML anchor: an "&name" that

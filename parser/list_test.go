@@ -1,6 +1,11 @@
 package parser
 
 import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -86,6 +91,117 @@ func FuzzSplitList(f *testing.F) {
 			}
 			prev = it.Line
 		}
+		sameSplit(t, data)
 		_ = decodeItems(data, func(*corev1.Pod, int) {})
 	})
+}
+
+// sameSplit fails t when SplitList differs from splitListReference on data.
+func sameSplit(t *testing.T, data []byte) {
+	t.Helper()
+	items, closed, ok := SplitList(data)
+	wItems, wClosed, wOK := splitListReference(data)
+	if len(items) == 0 {
+		items = nil
+	}
+	if len(wItems) == 0 {
+		wItems = nil
+	}
+	same := len(items) == len(wItems) && closed == wClosed && ok == wOK
+	for i := 0; same && i < len(items); i++ {
+		same = items[i].Line == wItems[i].Line && bytes.Equal(items[i].Data, wItems[i].Data)
+	}
+	if !same {
+		d := cmp.Diff(wItems, items)
+		t.Errorf("SplitList differs from the line-by-line reference: closed %v/%v ok %v/%v (-want +got):\n%s", closed, wClosed, ok, wOK, d)
+	}
+}
+
+// TestSplitListSameAsReference runs both splitters on every YAML file of
+// the shared corpus.
+func TestSplitListSameAsReference(t *testing.T) {
+	for _, s := range []string{"", "\n", "items:", "items:\n", "items:\n- a\n", "items:\n- a", "items:\r\n- a: 1\r\n  b: 2\r\nkind: List",
+		"items:\n- a\n\n  # c\n\n- b\n", "kind: List\nitems:\n  - a: 1\n    b: |\n      x\n\n  - c\n", "items:\n- a\n x\n"} {
+		sameSplit(t, []byte(s))
+	}
+	root := filepath.Join("..", "..", "shared", "corpus")
+	if _, err := os.Stat(root); err != nil || testing.Short() {
+		t.Skip("corpus absent or -short")
+	}
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
+			return nil
+		}
+		if data, err := os.ReadFile(p); err == nil && len(data) < 32<<20 {
+			sameSplit(t, data)
+		}
+		return nil
+	})
+}
+
+// splitListReference is SplitList as first written, line by line with a
+// copy per item: the oracle the single-buffer version is checked against.
+func splitListReference(data []byte) (items []ListItem, closed, ok bool) {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	inItems := false
+	kindFirst := false
+	indent := -1
+	var cur *ListItem
+	var buf bytes.Buffer
+	flush := func() {
+		if cur != nil {
+			cur.Data = append([]byte(nil), buf.Bytes()...)
+			items = append(items, *cur)
+			cur = nil
+			buf.Reset()
+		}
+	}
+	for i, raw := range lines {
+		line := bytes.TrimRight(raw, "\r\n")
+		if !inItems {
+			if bytes.HasPrefix(line, []byte("kind:")) {
+				kindFirst = true
+			}
+			if bytes.Equal(bytes.TrimRight(line, " "), []byte("items:")) {
+				inItems = true
+			} else if bytes.HasPrefix(line, []byte("items: []")) {
+				return nil, true, true
+			}
+			continue
+		}
+		trimmed := bytes.TrimLeft(line, " ")
+		if len(trimmed) == 0 || trimmed[0] == '#' {
+			if cur != nil {
+				buf.WriteString("\n")
+			}
+			continue
+		}
+		lead := len(line) - len(trimmed)
+		if indent < 0 {
+			if trimmed[0] != '-' {
+				return nil, false, false
+			}
+			indent = lead
+		}
+		switch {
+		case lead == indent && bytes.HasPrefix(trimmed, []byte("- ")) || lead == indent && bytes.Equal(trimmed, []byte("-")):
+			flush()
+			cur = &ListItem{Line: i + 1}
+			buf.Write(dedent(line, indent+2, true))
+			buf.WriteByte('\n')
+		case lead > indent && cur != nil:
+			buf.Write(dedent(line, indent+2, false))
+			buf.WriteByte('\n')
+		case lead == 0 && indent == 0 && trimmed[0] != '-', lead < indent:
+			flush()
+			return items, true, true
+		default:
+			return nil, false, false
+		}
+	}
+	flush()
+	if !inItems {
+		return nil, false, false
+	}
+	return items, kindFirst, true
 }
