@@ -2,7 +2,6 @@ package parser
 
 import (
 	"bytes"
-	"encoding/json"
 	"strconv"
 	"time"
 
@@ -29,7 +28,7 @@ func decodeEventYAML(data []byte) (*corev1.Event, bool) {
 	if !fastYAMLBytesOK(data) {
 		return nil, false
 	}
-	c := &yconv{lines: splitYAMLLines(data), lean: true}
+	c := &yconv{lines: splitYAMLLines(data), lean: true, raw: true}
 	c.skipBlank()
 	if c.i < len(c.lines) && c.lines[c.i].indent == 0 && string(c.lines[c.i].text) == "---" {
 		c.i++
@@ -127,9 +126,9 @@ func (d eventDecoder) nested(rest []byte, n int) (child keys, present, ok bool) 
 	return child, true, true
 }
 
-// scalar converts the scalar value of a key at indent n to its JSON text
-// (a string, null, true/false or an integer); ok=false for a mapping, a
-// sequence or anything yamlToJSON would refuse.
+// scalar converts the scalar value of a key at indent n: null, true/false
+// or an integer as JSON text, a string as '"' and its raw bytes (yconv.raw);
+// ok=false for a mapping, a sequence or anything yamlToJSON would refuse.
 func (d eventDecoder) scalar(rest []byte, n int) ([]byte, bool) {
 	c := d.c
 	if len(rest) == 0 {
@@ -160,11 +159,9 @@ func (d eventDecoder) str(dst *string, rest []byte, n int) bool {
 		return true
 	case js[0] != '"':
 		return false
-	case bytes.IndexByte(js, '\\') < 0:
-		*dst = string(js[1 : len(js)-1])
-		return true
 	}
-	return json.Unmarshal(js, dst) == nil
+	*dst = string(js[1:])
+	return true
 }
 
 // skipStr reads a string value and drops it.
@@ -205,11 +202,7 @@ func (d eventDecoder) timeValue(dst *time.Time, layout string, rest []byte, n in
 	if js[0] != '"' {
 		return false
 	}
-	s := string(js[1 : len(js)-1])
-	if bytes.IndexByte(js, '\\') >= 0 && json.Unmarshal(js, &s) != nil {
-		return false
-	}
-	t, err := time.Parse(layout, s)
+	t, err := time.Parse(layout, string(js[1:]))
 	if err != nil {
 		return false
 	}

@@ -201,3 +201,24 @@ func FuzzEventYAML(f *testing.F) {
 		sameEvent(t, "fuzz input", data)
 	})
 }
+
+// BenchmarkDecodeEvents decodes an events.yaml the way the pass does: the
+// biggest of the corpus metal gather when present, else eventItem repeated.
+func BenchmarkDecodeEvents(b *testing.B) {
+	data := []byte("apiVersion: v1\nitems:\n" + strings.Repeat("- "+strings.ReplaceAll(strings.TrimSuffix(eventItem, "\n"), "\n", "\n  ")+"\n", 500) + "kind: List\nmetadata:\n  resourceVersion: \"\"\n")
+	if p := os.Getenv("BENCH_EVENTS"); p != "" {
+		if d, err := os.ReadFile(p); err == nil {
+			data = d
+		}
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		n := 0
+		decodeItemsLean(data, func(o *corev1.Event, line int, _ bool) bool {
+			_ = EventObjectOf(o)
+			n++
+			return true
+		})
+	}
+}

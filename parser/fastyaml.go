@@ -101,6 +101,33 @@ type yconv struct {
 	out   []byte
 	bad   bool
 	lean  bool
+	// raw: a string scalar is written as '"' and its bytes, unescaped and
+	// unterminated (the event decoder's scalars; never a whole document).
+	raw bool
+	// scratch is reused for the text of quoted scalars.
+	scratch []byte
+}
+
+// indexQuoteOrBackslash returns the index of the first '"' or '\\' in s, or -1.
+func indexQuoteOrBackslash(s []byte) int {
+	q := bytes.IndexByte(s, '"')
+	e := bytes.IndexByte(s, '\\')
+	switch {
+	case q < 0:
+		return e
+	case e < 0 || q < e:
+		return q
+	}
+	return e
+}
+
+// appendStr writes a string scalar's value: as a JSON string, or raw.
+func (c *yconv) appendStr(s []byte) {
+	if c.raw {
+		c.out = append(append(c.out, '"'), s...)
+		return
+	}
+	c.out = appendJSONString(c.out, s)
 }
 
 func (c *yconv) skipBlank() {
@@ -365,7 +392,7 @@ func (c *yconv) plain(first []byte, n int) {
 	}
 	switch scalarKind(text) {
 	case 's':
-		c.out = appendJSONString(c.out, text)
+		c.appendStr(text)
 	case 'n':
 		c.out = append(c.out, "null"...)
 	case 'b', 'i':
@@ -445,11 +472,23 @@ func isCanonicalInt(s []byte) bool {
 // quoted converts a single- or double-quoted scalar that starts at rest and
 // may continue on the following lines (indented deeper than n).
 func (c *yconv) quoted(rest []byte, n int, double bool) {
-	var b []byte
+	b := c.scratch[:0]
+	defer func() { c.scratch = b[:0] }()
 	protected := 0 // b[:protected] came from escapes and is not trimmed at a line end
 	s := rest[1:]
 	for {
 		for len(s) > 0 {
+			// Copy up to the next byte that may end or escape.
+			k := bytes.IndexByte(s, '\'')
+			if double {
+				k = indexQuoteOrBackslash(s)
+			}
+			if k < 0 {
+				b, s = append(b, s...), nil
+				break
+			}
+			b = append(b, s[:k]...)
+			s = s[k:]
 			ch := s[0]
 			switch {
 			case !double && ch == '\'':
@@ -549,7 +588,7 @@ func (c *yconv) endQuoted(b, after []byte) {
 		c.bad = true
 		return
 	}
-	c.out = appendJSONString(c.out, b)
+	c.appendStr(b)
 }
 
 var yamlSimpleEscapes = map[byte]rune{'0': 0, 'a': 7, 'b': 8, 't': 9, '\t': 9, 'n': 10, 'v': 11, 'f': 12, 'r': 13,
@@ -636,7 +675,7 @@ func (c *yconv) literal(header []byte, n int) {
 	if !strip {
 		b = append(b, '\n')
 	}
-	c.out = appendJSONString(c.out, b)
+	c.appendStr(b)
 }
 
 // appendJSONString appends s as a JSON string.
