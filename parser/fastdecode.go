@@ -17,15 +17,22 @@ import (
 // metadata.managedFields may be left out, and an Event is first tried by
 // decodeEventYAML, whose result differs only in what EventObjectOf drops.
 func unmarshalYAML[T any](data []byte, lean bool) (*T, error) {
+	return unmarshalYAMLChecked[T](data, lean, false)
+}
+
+// unmarshalYAMLChecked is unmarshalYAML; bytesOK says that data is already
+// known to pass fastYAMLBytesOK (an item of a file that passed it: SplitList
+// only removes indentation and line ends), so the fast paths skip that scan.
+func unmarshalYAMLChecked[T any](data []byte, lean, bytesOK bool) (*T, error) {
 	if lean {
 		if _, isEvent := any((*T)(nil)).(*corev1.Event); isEvent {
-			if e, ok := decodeEventYAML(data); ok {
+			if e, ok := decodeEvent(data, bytesOK); ok {
 				return any(e).(*T), nil
 			}
 		}
 	}
 	if fastDecodable(reflect.TypeFor[T](), lean) {
-		if j, ok := yamlToJSON(data, lean); ok {
+		if j, ok := yamlToJSONChecked(data, lean, bytesOK); ok {
 			obj := new(T)
 			if json.Unmarshal(j, obj) == nil {
 				return obj, nil

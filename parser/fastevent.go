@@ -25,7 +25,12 @@ import (
 // yamlToJSON's subset. The caller then decodes the item the general way, so
 // the result never depends on which path ran (FuzzEventYAML, TestEventYAMLCorpus).
 func decodeEventYAML(data []byte) (*corev1.Event, bool) {
-	if !fastYAMLBytesOK(data) {
+	return decodeEvent(data, false)
+}
+
+// decodeEvent is decodeEventYAML that skips the byte scan when bytesOK.
+func decodeEvent(data []byte, bytesOK bool) (*corev1.Event, bool) {
+	if !bytesOK && !fastYAMLBytesOK(data) {
 		return nil, false
 	}
 	c := &yconv{lines: splitYAMLLines(data), lean: true, raw: true}

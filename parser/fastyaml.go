@@ -22,7 +22,12 @@ import (
 // it is often half of an object's text), and a managedFields key anywhere
 // else makes the document fall back to the library.
 func yamlToJSON(data []byte, lean bool) ([]byte, bool) {
-	if !fastYAMLBytesOK(data) {
+	return yamlToJSONChecked(data, lean, false)
+}
+
+// yamlToJSONChecked is yamlToJSON that skips the byte scan when bytesOK.
+func yamlToJSONChecked(data []byte, lean, bytesOK bool) ([]byte, bool) {
+	if !bytesOK && !fastYAMLBytesOK(data) {
 		return nil, false
 	}
 	c := yconv{lines: splitYAMLLines(data), lean: lean, out: make([]byte, 0, len(data))}

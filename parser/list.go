@@ -201,6 +201,7 @@ func decodeItemsWith[T any](data []byte, lean bool, add func(obj *T, line int, p
 	}
 	var errs []error
 	if items, closed, ok := SplitList(data); ok {
+		bytesOK := fastYAMLBytesOK(data)
 		// whole holds the items of the whole document, decoded once the
 		// first item fails on its own: valid YAML that splitting breaks
 		// then still gives every object.
@@ -208,7 +209,7 @@ func decodeItemsWith[T any](data []byte, lean bool, add func(obj *T, line int, p
 		wholeTried := false
 		for i, it := range items {
 			truncated := !closed && i == len(items)-1
-			obj, err := unmarshalYAML[T](it.Data, lean)
+			obj, err := unmarshalYAMLChecked[T](it.Data, lean, bytesOK)
 			if err != nil && !wholeTried {
 				wholeTried = true
 				var list struct {
