@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mgtriage/mgtriage/parser/store"
 	"reflect"
 	"sort"
 	"strings"
@@ -206,31 +207,11 @@ func nearestKey(k string, known map[string][]int) string {
 		if strings.EqualFold(c, k) {
 			return c
 		}
-		if d := editDistance(strings.ToLower(k), strings.ToLower(c)); d < bestD {
+		if d := store.EditDistance(strings.ToLower(k), strings.ToLower(c), 64); d < bestD {
 			best, bestD = c, d
 		}
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // yamlSyntaxText words an error of converting a rule file's YAML: its line

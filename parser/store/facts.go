@@ -180,7 +180,7 @@ func NearestName(name string, candidates []string) string {
 		if c == name {
 			continue
 		}
-		d := editDistance(name, c, 64)
+		d := EditDistance(name, c, 64)
 		if strings.HasPrefix(name, c+"-") || strings.HasPrefix(c, name+"-") {
 			d = min(d, 2)
 		}
@@ -194,9 +194,10 @@ func NearestName(name string, candidates []string) string {
 	return ""
 }
 
-// editDistance is the Levenshtein distance of a and b, or limit when either
-// is longer than limit (names are short; this bounds hostile input).
-func editDistance(a, b string, limit int) int {
+// EditDistance is the Levenshtein distance of a and b (single-byte edits),
+// or limit when either is longer than limit bytes (names and keys are short;
+// this bounds the work on hostile input).
+func EditDistance(a, b string, limit int) int {
 	if len(a) > limit || len(b) > limit {
 		return limit
 	}
