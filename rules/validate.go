@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mgtriage/mgtriage/parser/store"
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/mgtriage/mgtriage/parser/store"
 )
 
 // keyProblem is one problem of a key of a rule file, found while decoding:
