@@ -376,10 +376,7 @@ func topKeyLines(text []string) map[string]int {
 	return out
 }
 
-var (
-	unknownFieldRe = regexp.MustCompile(`unknown field "([^"]+)"`)
-	typeErrorRe    = regexp.MustCompile(`into Go struct field [A-Za-z]+\.([A-Za-z.]+) of type`)
-)
+var unknownFieldRe = regexp.MustCompile(`unknown field "([^"]+)"`)
 
 // fieldLines maps the keys of one rule item, lines [start, end) of a rule
 // file (1-based), to their lines: top-level keys by name ("severity"),
