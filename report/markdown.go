@@ -494,26 +494,33 @@ func mdFindingGroup(n int, g findingGroup) string {
 	}
 	fmt.Fprintf(&b, "- **Objects:** %s\n", strings.Join(cells, "; "))
 	fmt.Fprintf(&b, "- **Hint** (first of them): %s\n\n", mdText(f.Hint))
-	if len(f.Remediation) > 0 {
-		b.WriteString("**Remediation** (first of them)\n\n")
-		for i, step := range f.Remediation {
-			fmt.Fprintf(&b, "%d. %s\n", i+1, mdStep(step))
-		}
-		b.WriteString("\n")
-	}
-	if len(f.Docs) > 0 {
-		b.WriteString("**Docs**\n\n")
-		for _, d := range f.Docs {
-			fmt.Fprintf(&b, "- %s\n", mdLink(d))
-		}
-		b.WriteString("\n")
-	}
+	mdRemediationDocs(&b, f, " (first of them)")
 	if len(f.Evidence) > 0 {
 		b.WriteString("**Evidence** (first of them)\n\n")
 		b.WriteString(mdEvidenceN(f.Evidence, mdGroupEvidenceLines))
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// mdRemediationDocs writes a finding's numbered remediation steps and its
+// docs links; note follows the Remediation heading (" (first of them)" for
+// a group of findings).
+func mdRemediationDocs(b *strings.Builder, f Finding, note string) {
+	if len(f.Remediation) > 0 {
+		b.WriteString("**Remediation**" + note + "\n\n")
+		for i, step := range f.Remediation {
+			fmt.Fprintf(b, "%d. %s\n", i+1, mdStep(step))
+		}
+		b.WriteString("\n")
+	}
+	if len(f.Docs) > 0 {
+		b.WriteString("**Docs**\n\n")
+		for _, d := range f.Docs {
+			fmt.Fprintf(b, "- %s\n", mdLink(d))
+		}
+		b.WriteString("\n")
+	}
 }
 
 func mdFinding(n int, f Finding) string {
@@ -560,20 +567,7 @@ func mdFinding(n int, f Finding) string {
 		fmt.Fprintf(&b, "- **Missing evidence:** %s\n", strings.Join(miss, "; "))
 	}
 	b.WriteString("\n")
-	if len(f.Remediation) > 0 {
-		b.WriteString("**Remediation**\n\n")
-		for i, step := range f.Remediation {
-			fmt.Fprintf(&b, "%d. %s\n", i+1, mdStep(step))
-		}
-		b.WriteString("\n")
-	}
-	if len(f.Docs) > 0 {
-		b.WriteString("**Docs**\n\n")
-		for _, d := range f.Docs {
-			fmt.Fprintf(&b, "- %s\n", mdLink(d))
-		}
-		b.WriteString("\n")
-	}
+	mdRemediationDocs(&b, f, "")
 	if len(f.Evidence) > 0 {
 		b.WriteString("**Evidence**\n\n")
 		b.WriteString(mdEvidence(f.Evidence))
