@@ -441,8 +441,7 @@ func scalarKind(s []byte) byte {
 	if _, err := strconv.ParseUint(string(plain), 0, 64); err == nil {
 		return 0
 	}
-	if yamlFloatRe.Match(plain) || bytes.HasPrefix(plain, []byte("0b")) || bytes.HasPrefix(plain, []byte("-0b")) ||
-		bytes.HasPrefix(plain, []byte("+0b")) {
+	if yamlFloatRe.Match(plain) || yamlBinary(plain) {
 		return 0
 	}
 	if s[0] == '.' || len(s) > 1 && s[1] == '.' {
@@ -455,6 +454,23 @@ func scalarKind(s []byte) byte {
 		}
 	}
 	return 's'
+}
+
+// yamlBinary reports a YAML 1.1 binary integer ("0b1010", signed too): the
+// library reads those as numbers, while "0bf7def6-..." (a UID) stays a string.
+func yamlBinary(s []byte) bool {
+	if len(s) > 0 && (s[0] == '-' || s[0] == '+') {
+		s = s[1:]
+	}
+	if !bytes.HasPrefix(s, []byte("0b")) || len(s) == 2 {
+		return false
+	}
+	for _, b := range s[2:] {
+		if b != '0' && b != '1' {
+			return false
+		}
+	}
+	return true
 }
 
 // isCanonicalInt matches 0 and -?[1-9][0-9]{0,17}.

@@ -79,6 +79,18 @@ func SplitList(data []byte) (items []ListItem, closed, ok bool) {
 			continue
 		}
 		trimmed := bytes.TrimLeft(line, " ")
+		lead := len(line) - len(trimmed)
+		if cur >= 0 && len(trimmed) > 0 && trimmed[0] == '#' && lead >= indent+2 {
+			// Inside an item's content a "#" line may be the text of a
+			// block scalar (a script's "#!/bin/sh", a config file's
+			// comments): keep it; where it is a comment YAML skips it.
+			out = append(out, line[indent+2:]...)
+			out = append(out, '\n')
+			if last {
+				break
+			}
+			continue
+		}
 		if len(trimmed) == 0 || trimmed[0] == '#' {
 			if cur >= 0 {
 				out = append(out, '\n')
@@ -88,7 +100,6 @@ func SplitList(data []byte) (items []ListItem, closed, ok bool) {
 			}
 			continue
 		}
-		lead := len(line) - len(trimmed)
 		if indent < 0 {
 			if trimmed[0] != '-' {
 				return nil, false, false

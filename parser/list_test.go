@@ -61,6 +61,33 @@ func TestDecodeItemsKeepsGoodItemsAndLines(t *testing.T) {
 	}
 }
 
+// TestSplitListKeepsHashLinesOfBlockScalars: a script in a container's
+// command starts with "#!/bin/sh" and carries "# ..." lines; splitting the
+// list must keep them, or the item's command loses them (and the fast YAML
+// path refused every such pod, sending it to the slow library).
+func TestSplitListKeepsHashLinesOfBlockScalars(t *testing.T) {
+	in := "apiVersion: v1\nitems:\n- kind: Pod\n  # a comment of the list\n  spec:\n    containers:\n    - command:\n      - /bin/sh\n      - -c\n      - |\n        #!/bin/sh\n        set -eu\n\n        # wait for the port\n        exec sleep 1\n      name: c\n# a comment at column 0\n- kind: Pod\nkind: PodList\n"
+	want := []string{"/bin/sh", "-c", "#!/bin/sh\nset -eu\n\n# wait for the port\nexec sleep 1\n"}
+	var got [][]string
+	errs := decodeItems(in2b(in), func(p *corev1.Pod, line int) {
+		var cmd []string
+		if len(p.Spec.Containers) > 0 {
+			cmd = p.Spec.Containers[0].Command
+		}
+		got = append(got, cmd)
+	})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if diff := cmp.Diff([][]string{want, nil}, got); diff != "" {
+		t.Errorf("commands (-want +got):\n%s", diff)
+	}
+	items, _, _ := SplitList(in2b(in))
+	if _, ok := yamlToJSON(items[0].Data, true); !ok {
+		t.Errorf("the fast path refused an item whose script has # lines:\n%s", items[0].Data)
+	}
+}
+
 func TestDecodeItemsJSONList(t *testing.T) {
 	var names []string
 	errs := decodeItems(in2b(`{"apiVersion":"v1","kind":"PodList","items":[{"metadata":{"name":"a"}},{"metadata":{"name":"b"}}]}`),
@@ -170,6 +197,11 @@ func splitListReference(data []byte) (items []ListItem, closed, ok bool) {
 			continue
 		}
 		trimmed := bytes.TrimLeft(line, " ")
+		if cur != nil && len(trimmed) > 0 && trimmed[0] == '#' && len(line)-len(trimmed) >= indent+2 {
+			buf.Write(line[indent+2:])
+			buf.WriteByte('\n')
+			continue
+		}
 		if len(trimmed) == 0 || trimmed[0] == '#' {
 			if cur != nil {
 				buf.WriteString("\n")
