@@ -306,7 +306,16 @@ func (w *walker) archive(ex archives.Extractor, stream io.Reader, prefix string,
 	switch f := ex.(type) {
 	case archives.CompressedArchive:
 		if f.Compression != nil && f.Extraction != nil {
-			rc, err := f.Compression.OpenReader(stream)
+			c := f.Compression
+			if gz, ok := c.(archives.Gz); ok {
+				// The archive's stream is inflated ahead on its own
+				// goroutine (pgzip), so that inflating overlaps with
+				// reading the members: one core alone cannot keep
+				// up with both on a large gather.
+				gz.Multithreaded = true
+				c = gz
+			}
+			rc, err := c.OpenReader(stream)
 			if err != nil {
 				return err
 			}
