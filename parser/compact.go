@@ -18,31 +18,23 @@ func intern(s string) string {
 }
 
 // EventObjectOf returns the part of a decoded Event the model keeps
-// (EventObject), with its strings interned: the event's own identity (name,
-// UID, resourceVersion, labels, annotations, owner references), which no
-// reader uses and which is unique per event, is dropped, as is the involved
-// object's resourceVersion.
+// (EventObject), with its strings interned; see EventObject for what is
+// dropped and why.
 func EventObjectOf(e *corev1.Event) EventObject {
 	io := e.InvolvedObject
-	io.Kind, io.Namespace, io.Name, io.APIVersion, io.FieldPath = intern(io.Kind), intern(io.Namespace), intern(io.Name), intern(io.APIVersion), intern(io.FieldPath)
-	io.ResourceVersion = ""
 	return EventObject{
-		Namespace:           intern(e.Namespace),
-		CreationTimestamp:   e.CreationTimestamp,
-		InvolvedObject:      io,
-		Reason:              intern(e.Reason),
-		Message:             intern(e.Message),
-		Type:                intern(e.Type),
-		Source:              corev1.EventSource{Component: intern(e.Source.Component), Host: intern(e.Source.Host)},
-		FirstTimestamp:      e.FirstTimestamp,
-		LastTimestamp:       e.LastTimestamp,
-		EventTime:           e.EventTime,
-		Series:              e.Series,
-		Count:               e.Count,
-		Action:              intern(e.Action),
-		ReportingController: intern(e.ReportingController),
-		ReportingInstance:   intern(e.ReportingInstance),
-		Related:             e.Related,
+		Namespace:         intern(e.Namespace),
+		CreationTimestamp: e.CreationTimestamp,
+		InvolvedObject: EventReference{Kind: intern(io.Kind), Namespace: intern(io.Namespace), Name: intern(io.Name),
+			UID: io.UID, FieldPath: intern(io.FieldPath)},
+		Reason:         intern(e.Reason),
+		Message:        intern(e.Message),
+		Type:           intern(e.Type),
+		FirstTimestamp: e.FirstTimestamp,
+		LastTimestamp:  e.LastTimestamp,
+		EventTime:      e.EventTime,
+		Series:         e.Series,
+		Count:          e.Count,
 	}
 }
 

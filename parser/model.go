@@ -14,6 +14,7 @@ import (
 	"github.com/mgtriage/mgtriage/parser/store"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // Source is where a record came from: a path relative to the input and a
@@ -185,31 +186,41 @@ type Event struct {
 	MessageLine int
 }
 
-// EventObject is the part of a core/v1 Event the model keeps: every field
-// readers use, under the names corev1.Event gives them, without the event's
-// own identity (name, UID, resourceVersion, labels, annotations, managed
-// fields), which no reader uses and which made an event cost 600 bytes where
-// a gather holds hundreds of thousands of them. Strings are interned.
+// EventObject is the part of a core/v1 Event the model keeps: the fields
+// readers use, under the names corev1.Event gives them. Left out are the
+// event's own identity (name, UID, resourceVersion, labels,
+// annotations, managed fields) and what no reader looks at (source,
+// reporting controller and instance, action, related object): a gather holds
+// hundreds of thousands of events, and each kept field costs that many
+// times over (a whole corev1.Event is about 650 bytes, this about 220).
+// Strings are interned.
 type EventObject struct {
-	// Namespace and CreationTimestamp are the event's own metadata.
+	// Namespace and CreationTimestamp are the event's own metadata (an
+	// Insights archive's trimmed events name only their namespace).
 	Namespace         string
 	CreationTimestamp metav1.Time
-	// InvolvedObject is the object the event is about (resourceVersion dropped).
-	InvolvedObject corev1.ObjectReference
+	// InvolvedObject is the object the event is about.
+	InvolvedObject EventReference
 	Reason         string
 	Message        string
 	// Type is Normal or Warning.
-	Type                string
-	Source              corev1.EventSource
-	FirstTimestamp      metav1.Time
-	LastTimestamp       metav1.Time
-	EventTime           metav1.MicroTime
-	Series              *corev1.EventSeries
-	Count               int32
-	Action              string
-	ReportingController string
-	ReportingInstance   string
-	Related             *corev1.ObjectReference
+	Type           string
+	FirstTimestamp metav1.Time
+	LastTimestamp  metav1.Time
+	EventTime      metav1.MicroTime
+	Series         *corev1.EventSeries
+	Count          int32
+}
+
+// EventReference is an event's involvedObject without its apiVersion and
+// resourceVersion, which no reader uses.
+type EventReference struct {
+	Kind      string
+	Namespace string
+	Name      string
+	UID       types.UID
+	// FieldPath names the container of a pod, e.g. "spec.containers{app}".
+	FieldPath string
 }
 
 // Count is how many times the event happened (series.count, else count, at least 1).
