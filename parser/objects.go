@@ -31,11 +31,11 @@ var typedKinds = map[store.Kind]func([]byte) (any, error){
 	store.Endpoints:                  decodeAs[corev1.Endpoints],
 	store.ServiceAccounts:            decodeAs[corev1.ServiceAccount],
 	store.DaemonSets:                 decodeAs[appsv1.DaemonSet],
-	store.ReplicaSets:                decodeAs[appsv1.ReplicaSet],
-	store.Jobs:                       decodeAs[batchv1.Job],
+	store.ReplicaSets:                decodeReplicaSet,
+	store.Jobs:                       decodeJobNoTemplate,
 	store.CertificateSigningRequests: decodeCSR,
 	store.Namespaces:                 decodeAs[corev1.Namespace],
-	store.StatefulSets:               decodeAs[appsv1.StatefulSet],
+	store.StatefulSets:               decodeStatefulSet,
 	store.CSINodes:                   decodeAs[storagev1.CSINode],
 	store.StorageClasses:             decodeAs[storagev1.StorageClass],
 	store.NetworkPolicies:            decodeAs[networkingv1.NetworkPolicy],
@@ -78,6 +78,66 @@ func decodeAs[T any](data []byte) (any, error) {
 		m.SetManagedFields(nil)
 	}
 	return obj, nil
+}
+
+// Controllers without their pod template: the joins read a ReplicaSet's,
+// StatefulSet's or Job's replicas and status, never its template, which is
+// most of the object (a Deployment keeps ten old ReplicaSets, each with the
+// whole pod spec). DaemonSets keep theirs: the scheduling joins read its
+// tolerations and node selector.
+type (
+	replicaSetNoTemplate struct {
+		metav1.TypeMeta   `json:",inline"`
+		metav1.ObjectMeta `json:"metadata,omitempty"`
+		Spec              struct {
+			Replicas *int32 `json:"replicas,omitempty"`
+		} `json:"spec,omitempty"`
+		Status appsv1.ReplicaSetStatus `json:"status,omitempty"`
+	}
+	statefulSetNoTemplate struct {
+		metav1.TypeMeta   `json:",inline"`
+		metav1.ObjectMeta `json:"metadata,omitempty"`
+		Spec              struct {
+			Replicas *int32 `json:"replicas,omitempty"`
+		} `json:"spec,omitempty"`
+		Status appsv1.StatefulSetStatus `json:"status,omitempty"`
+	}
+	jobNoTemplate struct {
+		metav1.TypeMeta   `json:",inline"`
+		metav1.ObjectMeta `json:"metadata,omitempty"`
+		Status            batchv1.JobStatus `json:"status,omitempty"`
+	}
+)
+
+// decodeReplicaSet decodes a ReplicaSet without its spec.template (a typed
+// *appsv1.ReplicaSet whose template is empty).
+func decodeReplicaSet(data []byte) (any, error) {
+	o, err := decodeAs[replicaSetNoTemplate](data)
+	if err != nil {
+		return nil, err
+	}
+	t := o.(*replicaSetNoTemplate)
+	return &appsv1.ReplicaSet{TypeMeta: t.TypeMeta, ObjectMeta: t.ObjectMeta, Spec: appsv1.ReplicaSetSpec{Replicas: t.Spec.Replicas}, Status: t.Status}, nil
+}
+
+// decodeStatefulSet decodes a StatefulSet without its spec.template.
+func decodeStatefulSet(data []byte) (any, error) {
+	o, err := decodeAs[statefulSetNoTemplate](data)
+	if err != nil {
+		return nil, err
+	}
+	t := o.(*statefulSetNoTemplate)
+	return &appsv1.StatefulSet{TypeMeta: t.TypeMeta, ObjectMeta: t.ObjectMeta, Spec: appsv1.StatefulSetSpec{Replicas: t.Spec.Replicas}, Status: t.Status}, nil
+}
+
+// decodeJobNoTemplate decodes a Job without its spec (template, selector, limits).
+func decodeJobNoTemplate(data []byte) (any, error) {
+	o, err := decodeAs[jobNoTemplate](data)
+	if err != nil {
+		return nil, err
+	}
+	t := o.(*jobNoTemplate)
+	return &batchv1.Job{TypeMeta: t.TypeMeta, ObjectMeta: t.ObjectMeta, Status: t.Status}, nil
 }
 
 // keepLabels are the kinds whose labels joins match against selectors
