@@ -97,27 +97,60 @@ func cleanText(line []byte) string {
 // ErrorLines bounds the error-looking lines kept per container log.
 const ErrorLines = 20
 
-// errorMarkers are substrings of container-log lines that look like errors.
-var errorMarkers = [][]byte{
-	[]byte("panic:"), []byte("fatal error:"), []byte("Exception"), []byte("Traceback (most recent call last)"),
-	[]byte("level=error"), []byte("level=fatal"), []byte(`"level":"error"`), []byte(`"level":"fatal"`),
-	[]byte("ERROR"), []byte("FATAL"), []byte("Error:"), []byte("error:"),
-}
-
 // looksLikeError reports whether a container-log line looks like an error:
-// one of errorMarkers, or a klog E/F header ("E1120 09:01:02.123456").
+// it contains "panic:", "fatal error:", "Exception", "Traceback (most recent
+// call last)", "level=error", "level=fatal", `"level":"error"`,
+// `"level":"fatal"`, "ERROR", "FATAL", "Error:" or "error:", or starts with a
+// klog E/F header ("E1120 09:01:02.123456").
 func looksLikeError(text []byte) bool {
 	if len(text) > 6 && (text[0] == 'E' || text[0] == 'F') && text[5] == ' ' &&
 		text[1] >= '0' && text[1] <= '9' && text[4] >= '0' && text[4] <= '9' {
 		return true
 	}
-	for _, m := range errorMarkers {
+	return hasErrorMarker(text)
+}
+
+// hasErrorMarker reports whether text contains one of those markers, in
+// seven scans of the line rather than one per marker: "Error:", "error:"
+// and "fatal error:" all end in "rror:" after an 'e' or 'E', and the four
+// level markers all follow "level". Every container-log line of a kept log
+// goes through it (errorMarkersReference in the tests is the plain loop).
+func hasErrorMarker(text []byte) bool {
+	for _, m := range plainErrorMarkers {
 		if bytes.Contains(text, m) {
 			return true
 		}
 	}
-	return false
+	for rest, off := text, 0; ; {
+		i := bytes.Index(rest, []byte("rror:"))
+		if i < 0 {
+			break
+		}
+		if at := off + i; at > 0 && (text[at-1] == 'e' || text[at-1] == 'E') {
+			return true
+		}
+		rest, off = rest[i+1:], off+i+1
+	}
+	for rest, off := text, 0; ; {
+		i := bytes.Index(rest, []byte("level"))
+		if i < 0 {
+			return false
+		}
+		at := off + i
+		after := text[at+5:]
+		if bytes.HasPrefix(after, []byte("=error")) || bytes.HasPrefix(after, []byte("=fatal")) {
+			return true
+		}
+		if at > 0 && text[at-1] == '"' && (bytes.HasPrefix(after, []byte(`":"error"`)) || bytes.HasPrefix(after, []byte(`":"fatal"`))) {
+			return true
+		}
+		rest, off = rest[i+1:], off+i+1 // occurrences may overlap ("levelevel=")
+	}
 }
+
+// plainErrorMarkers are the markers hasErrorMarker looks for as they are.
+var plainErrorMarkers = [][]byte{[]byte("ERROR"), []byte("FATAL"), []byte("panic:"), []byte("Exception"),
+	[]byte("Traceback (most recent call last)")}
 
 // afterTimestamp drops the CRI timestamp ("2026-11-20T09:01:02.1Z ") that
 // starts a container log line.

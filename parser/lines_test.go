@@ -135,3 +135,44 @@ func TestReadTailKeepsErrorLines(t *testing.T) {
 		t.Errorf("error lines (-want +got):\n%s (count %d)", diff, l.ErrorCount)
 	}
 }
+
+// errorMarkersReference is the marker list hasErrorMarker must agree with,
+// searched one marker at a time.
+var errorMarkersReference = []string{"panic:", "fatal error:", "Exception", "Traceback (most recent call last)",
+	"level=error", "level=fatal", `"level":"error"`, `"level":"fatal"`, "ERROR", "FATAL", "Error:", "error:"}
+
+func hasErrorMarkerReference(text []byte) bool {
+	for _, m := range errorMarkersReference {
+		if strings.Contains(string(text), m) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestHasErrorMarkerSameAsReference(t *testing.T) {
+	lines := []string{
+		"", "error", "error:", "Error: x", "fatal error: all goroutines are asleep", "mirror: ok", "Mirror: ok",
+		"terror: x", "rror:", "eRROR:", "ERROR", "level=error msg=x", "level=info msg=error", "level=fatal",
+		`{"level":"error","msg":"x"}`, `{"level":"info","msg":"error"}`, `level":"error"`, `{ "level": "error" }`,
+		"levellevel=error", "level", "level=", `"level":"fata`, "panic: runtime error", "java.lang.NullPointerException",
+		"Traceback (most recent call last):", "FATAL", "fatal", "Exceptional", "rror:rror: error:",
+		"no errors: none", "I1120 09:01:02.123456 all fine", "loglevel=errors",
+	}
+	for _, l := range lines {
+		if got, want := hasErrorMarker([]byte(l)), hasErrorMarkerReference([]byte(l)); got != want {
+			t.Errorf("%q: hasErrorMarker = %v, the marker list says %v", l, got, want)
+		}
+	}
+}
+
+func FuzzHasErrorMarker(f *testing.F) {
+	for _, s := range []string{"x error: y", "mirror:", `{"level":"fatal"}`, "level=error", "Exception"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := hasErrorMarker(b), hasErrorMarkerReference(b); got != want {
+			t.Fatalf("%q: hasErrorMarker = %v, the marker list says %v", b, got, want)
+		}
+	})
+}

@@ -177,6 +177,10 @@ var (
 	cgroupPodRe  = regexp.MustCompile(`pod([0-9a-f]{8}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{12})`)
 )
 
+// podFindLiterals are text that podNameUIDRe, forPodRe and podQuotedRe
+// (in that order) cannot match without.
+var podFindLiterals = [3]string{"pod=", `for "`, "(UID: "}
+
 // findPod fills Pod, PodUID and Container from the fields and the message.
 func findPod(e *Entry) {
 	if v := Get(e.Fields, "pod"); strings.Contains(v, "/") {
@@ -200,7 +204,12 @@ func findPod(e *Entry) {
 	if !strings.Contains(whole, "pod") {
 		return
 	}
-	for _, re := range []*regexp.Regexp{podNameUIDRe, forPodRe} {
+	// Each expression needs its literal (podFindLiterals): a cheap test
+	// first spares most lines the regular expression.
+	for i, re := range []*regexp.Regexp{podNameUIDRe, forPodRe} {
+		if !strings.Contains(whole, podFindLiterals[i]) {
+			continue
+		}
 		if m := re.FindStringSubmatch(whole); m != nil {
 			if e.Pod == "" {
 				e.Pod = m[2] + "/" + m[1]
@@ -211,7 +220,10 @@ func findPod(e *Entry) {
 			return
 		}
 	}
-	if m := podQuotedRe.FindStringSubmatch(whole); m != nil && e.PodUID == "" {
+	if e.PodUID != "" || !strings.Contains(whole, podFindLiterals[2]) {
+		return
+	}
+	if m := podQuotedRe.FindStringSubmatch(whole); m != nil {
 		e.PodUID = m[2]
 	}
 }
