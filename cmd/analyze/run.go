@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"strconv"
 	"strings"
 	"time"
@@ -271,10 +272,23 @@ func writeFormats(dir, base string, formats []string, render func(format string,
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create output folder: %w", err)
 	}
-	for _, f := range formats {
-		name := base + "." + f
-		if err := writeFileAtomic(filepath.Join(dir, name), func(w io.Writer) error { return render(f, w) }); err != nil {
-			return fmt.Errorf("write %s: %w", name, err)
+	// The formats are rendered at once, one goroutine each (render only
+	// reads the report): on a large gather the JSON alone takes a core for
+	// a while. The error returned is that of the first format, in order.
+	errs := make([]error, len(formats))
+	var wg sync.WaitGroup
+	for i, f := range formats {
+		wg.Go(func() {
+			name := base + "." + f
+			if err := writeFileAtomic(filepath.Join(dir, name), func(w io.Writer) error { return render(f, w) }); err != nil {
+				errs[i] = fmt.Errorf("write %s: %w", name, err)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
 		}
 	}
 	return nil
