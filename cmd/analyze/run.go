@@ -13,9 +13,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sync"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser"
