@@ -128,10 +128,10 @@ func (b *builder) sniffJournal(m Member) error {
 	if !LooksLikeJournal(head) {
 		return nil
 	}
-	if b.seen[m.Path] {
+	if _, dup := b.seen[memberKeyOf(m.Path)]; dup {
 		return nil
 	}
-	b.seen[m.Path] = true
+	b.seen[memberKeyOf(m.Path)] = struct{}{}
 	b.countSniffed(m.Path)
 	lr := &limitedReader{r: br, left: MaxLogBytes}
 	c := classified{Kind: kindServiceLog, Root: rootOf(m.Path), Node: journalHostFromPath(m.Path)}
