@@ -86,59 +86,48 @@ func decodeAs[T any](data []byte) (any, error) {
 // whole pod spec). DaemonSets keep theirs: the scheduling joins read its
 // tolerations and node selector.
 type (
-	replicaSetNoTemplate struct {
+	// withoutTemplate is a controller with its status type St and a spec
+	// that holds the replicas alone.
+	withoutTemplate[St any] struct {
 		metav1.TypeMeta   `json:",inline"`
 		metav1.ObjectMeta `json:"metadata,omitempty"`
 		Spec              struct {
 			Replicas *int32 `json:"replicas,omitempty"`
 		} `json:"spec,omitempty"`
-		Status appsv1.ReplicaSetStatus `json:"status,omitempty"`
+		Status St `json:"status,omitempty"`
 	}
-	statefulSetNoTemplate struct {
-		metav1.TypeMeta   `json:",inline"`
-		metav1.ObjectMeta `json:"metadata,omitempty"`
-		Spec              struct {
-			Replicas *int32 `json:"replicas,omitempty"`
-		} `json:"spec,omitempty"`
-		Status appsv1.StatefulSetStatus `json:"status,omitempty"`
-	}
-	jobNoTemplate struct {
-		metav1.TypeMeta   `json:",inline"`
-		metav1.ObjectMeta `json:"metadata,omitempty"`
-		Status            batchv1.JobStatus `json:"status,omitempty"`
-	}
+	replicaSetNoTemplate  = withoutTemplate[appsv1.ReplicaSetStatus]
+	statefulSetNoTemplate = withoutTemplate[appsv1.StatefulSetStatus]
+	jobNoTemplate         = withoutTemplate[batchv1.JobStatus]
 )
 
-// decodeReplicaSet decodes a ReplicaSet without its spec.template (a typed
-// *appsv1.ReplicaSet whose template is empty).
-func decodeReplicaSet(data []byte) (any, error) {
-	o, err := decodeAs[replicaSetNoTemplate](data)
-	if err != nil {
-		return nil, err
+// decodeAsInto decodes data as S (decodeAs) and hands the result to typed,
+// which builds the object the store keeps: a slim decode type that leaves
+// out what no join reads, returned as the kind's usual type.
+func decodeAsInto[S any](typed func(*S) any) func([]byte) (any, error) {
+	return func(data []byte) (any, error) {
+		o, err := decodeAs[S](data)
+		if err != nil {
+			return nil, err
+		}
+		return typed(o.(*S)), nil
 	}
-	t := o.(*replicaSetNoTemplate)
-	return &appsv1.ReplicaSet{TypeMeta: t.TypeMeta, ObjectMeta: t.ObjectMeta, Spec: appsv1.ReplicaSetSpec{Replicas: t.Spec.Replicas}, Status: t.Status}, nil
 }
 
-// decodeStatefulSet decodes a StatefulSet without its spec.template.
-func decodeStatefulSet(data []byte) (any, error) {
-	o, err := decodeAs[statefulSetNoTemplate](data)
-	if err != nil {
-		return nil, err
-	}
-	t := o.(*statefulSetNoTemplate)
-	return &appsv1.StatefulSet{TypeMeta: t.TypeMeta, ObjectMeta: t.ObjectMeta, Spec: appsv1.StatefulSetSpec{Replicas: t.Spec.Replicas}, Status: t.Status}, nil
-}
-
-// decodeJobNoTemplate decodes a Job without its spec (template, selector, limits).
-func decodeJobNoTemplate(data []byte) (any, error) {
-	o, err := decodeAs[jobNoTemplate](data)
-	if err != nil {
-		return nil, err
-	}
-	t := o.(*jobNoTemplate)
-	return &batchv1.Job{TypeMeta: t.TypeMeta, ObjectMeta: t.ObjectMeta, Status: t.Status}, nil
-}
+// decodeReplicaSet, decodeStatefulSet and decodeJobNoTemplate decode a
+// controller without its pod template: a typed *appsv1.ReplicaSet,
+// *appsv1.StatefulSet or *batchv1.Job whose spec holds the replicas alone.
+var (
+	decodeReplicaSet = decodeAsInto(func(t *replicaSetNoTemplate) any {
+		return &appsv1.ReplicaSet{TypeMeta: t.TypeMeta, ObjectMeta: t.ObjectMeta, Spec: appsv1.ReplicaSetSpec{Replicas: t.Spec.Replicas}, Status: t.Status}
+	})
+	decodeStatefulSet = decodeAsInto(func(t *statefulSetNoTemplate) any {
+		return &appsv1.StatefulSet{TypeMeta: t.TypeMeta, ObjectMeta: t.ObjectMeta, Spec: appsv1.StatefulSetSpec{Replicas: t.Spec.Replicas}, Status: t.Status}
+	})
+	decodeJobNoTemplate = decodeAsInto(func(t *jobNoTemplate) any {
+		return &batchv1.Job{TypeMeta: t.TypeMeta, ObjectMeta: t.ObjectMeta, Status: t.Status}
+	})
+)
 
 // keepLabels are the kinds whose labels joins match against selectors
 // without decoding them (Namespaces for NetworkPolicy namespaceSelectors);
