@@ -128,10 +128,11 @@ func (b *builder) sniffJournal(m Member) error {
 	if !LooksLikeJournal(head) {
 		return nil
 	}
-	if _, dup := b.seen[memberKeyOf(m.Path)]; dup {
+	key := memberKeyOf(m.Path)
+	if _, dup := b.seen[key]; dup {
 		return nil
 	}
-	b.seen[memberKeyOf(m.Path)] = struct{}{}
+	b.seen[key] = struct{}{}
 	b.countSniffed(m.Path)
 	lr := &limitedReader{r: br, left: MaxLogBytes}
 	c := classified{Kind: kindServiceLog, Root: rootOf(m.Path), Node: journalHostFromPath(m.Path)}

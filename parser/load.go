@@ -460,10 +460,11 @@ func (b *builder) visit(m Member) error {
 		}
 		return nil
 	}
-	if _, dup := b.seen[memberKeyOf(m.Path)]; dup {
+	key := memberKeyOf(m.Path)
+	if _, dup := b.seen[key]; dup {
 		return fmt.Errorf("appears more than once in the input: this later copy is skipped")
 	}
-	b.seen[memberKeyOf(m.Path)] = struct{}{}
+	b.seen[key] = struct{}{}
 	if !logKinds[c.Kind] && m.Size > MaxObjectFileBytes {
 		return fmt.Errorf("file of %d MiB is larger than the %d MiB limit for one object file, skipped", m.Size>>20, MaxObjectFileBytes>>20)
 	}
