@@ -2,9 +2,10 @@ package parser
 
 import (
 	"bytes"
-	"regexp"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/mgtriage/mgtriage/parser/internal/yaml11"
 )
 
 // yamlToJSON converts one YAML document in the block style that oc and
@@ -349,7 +350,7 @@ func splitKey(text []byte) (key, rest []byte, ok bool) {
 		return nil, nil, false
 	}
 	key = bytes.TrimRight(text[:j], " ")
-	if len(key) == 0 || bytes.IndexByte(key, '\t') >= 0 || bytes.Contains(key, []byte(" #")) || scalarKind(key) != 's' {
+	if len(key) == 0 || bytes.IndexByte(key, '\t') >= 0 || bytes.Contains(key, []byte(" #")) || yaml11.Resolve(key) != yaml11.String {
 		return nil, nil, false
 	}
 	if len(rest) > 0 && rest[0] == '#' {
@@ -395,99 +396,16 @@ func (c *yconv) plain(first []byte, n int) {
 		text = folded
 		c.i++
 	}
-	switch scalarKind(text) {
-	case 's':
+	switch yaml11.Resolve(text) {
+	case yaml11.String:
 		c.appendStr(text)
-	case 'n':
+	case yaml11.Null:
 		c.out = append(c.out, "null"...)
-	case 'b', 'i':
+	case yaml11.Bool, yaml11.Int:
 		c.out = append(c.out, text...)
 	default:
 		c.bad = true
 	}
-}
-
-var yamlFloatRe = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
-
-// scalarKind says what the YAML library (YAML 1.1 resolution) makes of a
-// plain scalar: 's' a string, 'n' null, 'b' the JSON booleans true/false,
-// 'i' a decimal integer that JSON writes the same way, and 0 for anything
-// else (other booleans, floats, hex, octal, binary, big or signed numbers).
-func scalarKind(s []byte) byte {
-	if len(s) == 0 {
-		return 'n'
-	}
-	switch string(s) {
-	case "~", "null", "Null", "NULL":
-		return 'n'
-	case "true", "false":
-		return 'b'
-	case "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "True", "TRUE", "False", "FALSE",
-		"on", "On", "ON", "off", "Off", "OFF", "<<":
-		return 0
-	}
-	switch c := s[0]; {
-	case c >= '0' && c <= '9', c == '-', c == '+', c == '.':
-	default:
-		return 's'
-	}
-	if isCanonicalInt(s) {
-		return 'i'
-	}
-	plain := bytes.ReplaceAll(s, []byte("_"), nil)
-	if _, err := strconv.ParseInt(string(plain), 0, 64); err == nil {
-		return 0
-	}
-	if _, err := strconv.ParseUint(string(plain), 0, 64); err == nil {
-		return 0
-	}
-	if yamlFloatRe.Match(plain) || yamlBinary(plain) {
-		return 0
-	}
-	if s[0] == '.' || len(s) > 1 && s[1] == '.' {
-		if _, err := strconv.ParseFloat(string(s), 64); err == nil {
-			return 0
-		}
-		switch string(bytes.ToLower(s)) {
-		case ".inf", "-.inf", "+.inf", ".nan":
-			return 0
-		}
-	}
-	return 's'
-}
-
-// yamlBinary reports a YAML 1.1 binary integer ("0b1010", signed too): the
-// library reads those as numbers, while "0bf7def6-..." (a UID) stays a string.
-func yamlBinary(s []byte) bool {
-	if len(s) > 0 && (s[0] == '-' || s[0] == '+') {
-		s = s[1:]
-	}
-	if !bytes.HasPrefix(s, []byte("0b")) || len(s) == 2 {
-		return false
-	}
-	for _, b := range s[2:] {
-		if b != '0' && b != '1' {
-			return false
-		}
-	}
-	return true
-}
-
-// isCanonicalInt matches 0 and -?[1-9][0-9]{0,17}.
-func isCanonicalInt(s []byte) bool {
-	d := s
-	if d[0] == '-' {
-		d = d[1:]
-	}
-	if len(d) == 0 || len(d) > 18 || d[0] == '0' && (len(d) > 1 || len(s) != len(d)) {
-		return false
-	}
-	for _, b := range d {
-		if b < '0' || b > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // quoted converts a single- or double-quoted scalar that starts at rest and

@@ -2,10 +2,10 @@ package store
 
 import (
 	"bytes"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
+
+	"github.com/mgtriage/mgtriage/parser/internal/yaml11"
 )
 
 // Meta is what ScanMeta reads of one object.
@@ -180,42 +180,11 @@ func ownerField(m *Meta, kv []byte) bool {
 	return true
 }
 
-// yamlFloat is the float form the YAML library resolves (with ParseFloat).
-var yamlFloat = regexp.MustCompile(`^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$`)
-
 // resolvesToNonString reports whether the YAML library reads a plain scalar
-// as a number, a boolean or null rather than a string (YAML 1.1 rules as
-// go-yaml v2 applies them); oc quotes such strings, so the scanner leaves any
-// plain one to the library.
+// as anything but a string (a number, a boolean, null); oc quotes such
+// strings, so the scanner leaves any plain one to the library.
 func resolvesToNonString(s string) bool {
-	switch s {
-	case "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
-		"on", "On", "ON", "off", "Off", "OFF", "~", "null", "Null", "NULL",
-		".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN":
-		return true
-	}
-	if s == "" {
-		return false
-	}
-	if c := s[0]; !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.') {
-		return false
-	}
-	if _, err := strconv.ParseInt(s, 0, 64); err == nil {
-		return true
-	}
-	if _, err := strconv.ParseUint(s, 0, 64); err == nil {
-		return true
-	}
-	if yamlFloat.MatchString(s) {
-		if _, err := strconv.ParseFloat(s, 64); err == nil {
-			return true
-		}
-	}
-	if t := strings.TrimLeft(s, "+-"); strings.HasPrefix(t, "0b") {
-		_, err := strconv.ParseInt(t[2:], 2, 64)
-		return err == nil
-	}
-	return false
+	return yaml11.Resolve([]byte(s)) != yaml11.String
 }
 
 // splitKey cuts "key: value" (or "key:") into the key, unquoted, and the

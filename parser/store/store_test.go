@@ -50,6 +50,8 @@ metadata:
 		{"flow labels", "metadata:\n  labels: {a: b}\n  name: x\n", false, Meta{}, false},
 		{"no name", "metadata:\n  namespace: x\n", false, Meta{}, false},
 		{"number-like name", "metadata:\n  name: 010\n", false, Meta{}, false},
+		{"number with an underscore", "metadata:\n  name: 0_\n", false, Meta{}, false},
+		{"number-like key", "data:\n  1_000: x\nmetadata:\n  name: a\n", true, Meta{}, false},
 		{"uid starting with a digit", "metadata:\n  name: a\n  uid: 0b2e5c4a-1d3f-4e5a-8b7c-9d0e1f2a3b4c\n", false, Meta{Name: "a", UID: "0b2e5c4a-1d3f-4e5a-8b7c-9d0e1f2a3b4c"}, true},
 		{"tab indentation", "metadata:\n\tname: x\n", false, Meta{}, false},
 	} {
