@@ -322,7 +322,7 @@ func decodeAnyEvents(p, ns string, data []byte) ([]*Event, []error) {
 		if e.InvolvedObject.Namespace == "" && e.InvolvedObject.Kind != "" && e.InvolvedObject.Kind != "Node" {
 			e.InvolvedObject.Namespace = e.Namespace
 		}
-		events = append(events, &Event{Object: EventObjectOf(&e), Source: Source{Path: p, Line: line}, When: eventTime(&e)})
+		events = append(events, &Event{Object: EventObjectOf(&e), Source: Source{Path: p, Line: line}, At: StampOf(eventTime(&e))})
 		return true
 	})
 	return events, errs

@@ -85,8 +85,8 @@ func TestDecodeAnyEvents(t *testing.T) {
 		t.Fatalf("got %d events, errors %v", len(events), errs)
 	}
 	e := events[0]
-	if e.Object.Namespace != "openshift-ingress" || e.Object.Reason != "FailedScheduling" || e.Object.Type != "Warning" || e.When.Format("15:04") != "20:40" {
-		t.Errorf("trimmed event read as %+v at %s", e.Object, e.When)
+	if e.Object.Namespace != "openshift-ingress" || e.Object.Reason != "FailedScheduling" || e.Object.Type != "Warning" || e.When().Format("15:04") != "20:40" {
+		t.Errorf("trimmed event read as %+v at %s", e.Object, e.When())
 	}
 	if e.Object.InvolvedObject.Kind != "" {
 		t.Errorf("a trimmed event names no involved object, got %+v", e.Object.InvolvedObject)

@@ -24,18 +24,25 @@ func EventObjectOf(e *corev1.Event) EventObject {
 	io := e.InvolvedObject
 	return EventObject{
 		Namespace:         intern(e.Namespace),
-		CreationTimestamp: e.CreationTimestamp,
+		CreationTimestamp: StampOf(e.CreationTimestamp.Time),
 		InvolvedObject: EventReference{Kind: intern(io.Kind), Namespace: intern(io.Namespace), Name: intern(io.Name),
 			UID: io.UID, FieldPath: intern(io.FieldPath)},
 		Reason:         intern(e.Reason),
 		Message:        intern(e.Message),
 		Type:           intern(e.Type),
-		FirstTimestamp: e.FirstTimestamp,
-		LastTimestamp:  e.LastTimestamp,
-		EventTime:      e.EventTime,
-		Series:         e.Series,
+		FirstTimestamp: StampOf(e.FirstTimestamp.Time),
+		LastTimestamp:  StampOf(e.LastTimestamp.Time),
+		EventTime:      StampOf(e.EventTime.Time),
+		SeriesCount:    seriesCount(e.Series),
 		Count:          e.Count,
 	}
+}
+
+func seriesCount(s *corev1.EventSeries) int32 {
+	if s == nil {
+		return 0
+	}
+	return s.Count
 }
 
 // internAll interns every string reachable from v (fields, slice elements,

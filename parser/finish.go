@@ -46,8 +46,8 @@ func (b *builder) finish() *Gather {
 	// order in the file.
 	sort.SliceStable(g.Events, func(i, j int) bool {
 		a, c := g.Events[i], g.Events[j]
-		if !a.When.Equal(c.When) {
-			return a.When.Before(c.When)
+		if a.At != c.At {
+			return a.At < c.At
 		}
 		if a.Source.Path != c.Source.Path {
 			return a.Source.Path < c.Source.Path
@@ -137,12 +137,12 @@ func crashLoopSince(p *Pod) {
 			if e.Object.Reason != "BackOff" || !strings.Contains(e.Object.Message+" ", needle) {
 				continue
 			}
-			first := e.Object.FirstTimestamp.Time
+			first := e.Object.FirstTimestamp.Time()
 			if first.IsZero() {
-				first = e.Object.EventTime.Time
+				first = e.Object.EventTime.Time()
 			}
 			if first.IsZero() {
-				first = e.When
+				first = e.When()
 			}
 			if !first.IsZero() && (c.CrashLoopSince.IsZero() || first.Before(c.CrashLoopSince)) {
 				c.CrashLoopSince = first.UTC()
@@ -394,9 +394,9 @@ func (b *builder) settleTime() {
 	c.add("pod condition", b.dedup.latest) // per-pod files not decoded as duplicates
 	c.add("install bundle container", b.installLatest)
 	for _, e := range b.g.Events {
-		c.add("event", e.When)
-		c.add("event", e.Object.FirstTimestamp.Time)
-		c.add("event", e.Object.EventTime.Time)
+		c.add("event", e.When())
+		c.add("event", e.Object.FirstTimestamp.Time())
+		c.add("event", e.Object.EventTime.Time())
 	}
 	for _, pods := range []map[nsKey][]*Pod{b.listPods, b.filePods} {
 		for _, ps := range pods {

@@ -5,13 +5,12 @@ import (
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser/podstatus"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 func TestCrashLoopSinceFromOldestBackOffEvent(t *testing.T) {
 	t0 := time.Date(2026, 11, 20, 8, 0, 0, 0, time.UTC)
 	ev := func(msg string, first time.Time) *Event {
-		return &Event{Object: EventObject{Reason: "BackOff", Message: msg, FirstTimestamp: metav1.NewTime(first)}}
+		return &Event{Object: EventObject{Reason: "BackOff", Message: msg, FirstTimestamp: StampOf(first)}}
 	}
 	p := &Pod{
 		Containers: []podstatus.Container{{Name: "app", Reason: "CrashLoopBackOff"}, {Name: "app-sidecar", Reason: "CrashLoopBackOff"}},

@@ -115,7 +115,7 @@ func FuzzDecodeItems(f *testing.F) {
 			return true
 		})
 		_ = decodeItems(data, func(e *corev1.Event, _ int) {
-			ev := &Event{Object: EventObjectOf(e), When: eventTime(e)}
+			ev := &Event{Object: EventObjectOf(e), At: StampOf(eventTime(e))}
 			_ = ev.Count()
 		})
 		_ = decodeItems(data, func(n *corev1.Node, _ int) {})

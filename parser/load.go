@@ -630,7 +630,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		var events []*Event
 		var starts []int
 		errs = decodeItemsLean(data, func(o *corev1.Event, line int, _ bool) bool {
-			ev := &Event{Object: EventObjectOf(o), Source: Source{Path: p, Line: line}, When: eventTime(o)}
+			ev := &Event{Object: EventObjectOf(o), Source: Source{Path: p, Line: line}, At: StampOf(eventTime(o))}
 			if line > 0 {
 				if starts == nil {
 					starts = lineStarts(data)

@@ -13,7 +13,6 @@ import (
 	"github.com/mgtriage/mgtriage/parser/podstatus"
 	"github.com/mgtriage/mgtriage/parser/store"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -178,39 +177,71 @@ func (p *Pod) Log(container string, previous bool) *ContainerLog {
 type Event struct {
 	Object EventObject
 	Source Source
-	// When is series.lastObservedTime, else lastTimestamp, else eventTime,
-	// else firstTimestamp, else creationTimestamp.
-	When time.Time
+	// At is when the event last happened: series.lastObservedTime, else
+	// lastTimestamp, else eventTime, else firstTimestamp, else
+	// creationTimestamp. When returns it as a time.Time.
+	At Stamp
 	// MessageLine is the 1-based line of the event's message field in its
 	// file; 0 when unknown (JSON, a flow mapping).
 	MessageLine int
 }
 
+// When is At as a time.Time in UTC; the zero time when the event names no time.
+func (e *Event) When() time.Time { return e.At.Time() }
+
 // EventObject is the part of a core/v1 Event the model keeps: the fields
-// readers use, under the names corev1.Event gives them. Left out are the
-// event's own identity (name, UID, resourceVersion, labels,
-// annotations, managed fields) and what no reader looks at (source,
-// reporting controller and instance, action, related object): a gather holds
-// hundreds of thousands of events, and each kept field costs that many
-// times over (a whole corev1.Event is about 650 bytes, this about 220).
-// Strings are interned.
+// readers use, under the names corev1.Event gives them, with times as Stamps.
+// Left out are the event's own identity (name, UID, resourceVersion, labels,
+// annotations, managed fields), what no reader looks at (source, reporting
+// controller and instance, action, related object) and the series' last
+// observed time, which only Event.At needs: a gather holds hundreds of
+// thousands of events, and each kept field costs that many times over (a
+// whole corev1.Event is about 650 bytes, an Event 224). Strings are interned.
 type EventObject struct {
 	// Namespace and CreationTimestamp are the event's own metadata (an
 	// Insights archive's trimmed events name only their namespace).
 	Namespace         string
-	CreationTimestamp metav1.Time
+	CreationTimestamp Stamp
 	// InvolvedObject is the object the event is about.
 	InvolvedObject EventReference
 	Reason         string
 	Message        string
 	// Type is Normal or Warning.
 	Type           string
-	FirstTimestamp metav1.Time
-	LastTimestamp  metav1.Time
-	EventTime      metav1.MicroTime
-	Series         *corev1.EventSeries
-	Count          int32
+	FirstTimestamp Stamp
+	LastTimestamp  Stamp
+	EventTime      Stamp
+	// SeriesCount is series.count; 0 when the event has no series.
+	SeriesCount int32
+	Count       int32
 }
+
+// Stamp is a point in time as microseconds since the Unix epoch (UTC), the
+// precision of the finest event time (eventTime, series.lastObservedTime);
+// 0 stands for no time, so an instant exactly at the epoch reads as none.
+// It is the compact form the model keeps for event times: 8 bytes and no
+// pointer, where a metav1.Time is 24 bytes with one.
+type Stamp int64
+
+// StampOf returns t as a Stamp, 0 for the zero time. Times beyond about
+// 292,000 years from 1970 (never in a real gather) saturate.
+func StampOf(t time.Time) Stamp {
+	if t.IsZero() {
+		return 0
+	}
+	return Stamp(t.UnixMicro())
+}
+
+// Time returns the Stamp in UTC, the zero time for 0.
+func (s Stamp) Time() time.Time {
+	if s == 0 {
+		return time.Time{}
+	}
+	return time.UnixMicro(int64(s)).UTC()
+}
+
+// IsZero reports whether the Stamp names no time.
+func (s Stamp) IsZero() bool { return s == 0 }
 
 // EventReference is an event's involvedObject without its apiVersion and
 // resourceVersion, which no reader uses.
@@ -226,8 +257,8 @@ type EventReference struct {
 // Count is how many times the event happened (series.count, else count, at least 1).
 func (e *Event) Count() int {
 	switch {
-	case e.Object.Series != nil && e.Object.Series.Count > 0:
-		return int(e.Object.Series.Count)
+	case e.Object.SeriesCount > 0:
+		return int(e.Object.SeriesCount)
 	case e.Object.Count > 0:
 		return int(e.Object.Count)
 	}

@@ -238,10 +238,10 @@ func buildLogTails(p *parser.Pod, short func(string) string) []LogTail {
 // MaxEventMessageRunes.
 func buildPodEvent(e *parser.Event, short func(string) string) PodEvent {
 	o := e.Object
-	out := PodEvent{Time: timePtr(e.When), Type: o.Type, Reason: o.Reason, Count: e.Count(),
+	out := PodEvent{Time: timePtr(e.When()), Type: o.Type, Reason: o.Reason, Count: e.Count(),
 		Message: truncateRunes(o.Message, MaxEventMessageRunes), Path: short(e.Source.Path), Line: e.Source.Line}
-	if first := o.FirstTimestamp.Time; !first.IsZero() && !first.Equal(e.When) {
-		out.FirstTime = timePtr(first)
+	if first := o.FirstTimestamp; !first.IsZero() && first != e.At {
+		out.FirstTime = timePtr(first.Time())
 	}
 	return out
 }

@@ -193,17 +193,17 @@ func TakeSnapshot(g *parser.Gather, t *rules.Table, findings []rules.Finding) *S
 	for _, e := range g.Events {
 		io := e.Object.InvolvedObject
 		s.Events = append(s.Events, SnapEvent{Type: e.Object.Type, Reason: e.Object.Reason,
-			Object: io.Kind + "/" + objName(io.Namespace, io.Name), When: e.When, Count: e.Count()})
-		first := e.When
-		if ft := e.Object.FirstTimestamp.Time; !ft.IsZero() && ft.Before(first) {
-			first = ft.UTC()
+			Object: io.Kind + "/" + objName(io.Namespace, io.Name), When: e.When(), Count: e.Count()})
+		first := e.At
+		if ft := e.Object.FirstTimestamp; !ft.IsZero() && ft < first {
+			first = ft
 		}
-		if !e.When.IsZero() {
-			if s.EventFirst.IsZero() || first.Before(s.EventFirst) {
-				s.EventFirst = first
+		if !e.At.IsZero() {
+			if s.EventFirst.IsZero() || first.Time().Before(s.EventFirst) {
+				s.EventFirst = first.Time()
 			}
-			if e.When.After(s.EventLast) {
-				s.EventLast = e.When
+			if e.When().After(s.EventLast) {
+				s.EventLast = e.When()
 			}
 		}
 	}

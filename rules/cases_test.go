@@ -134,7 +134,7 @@ func (gc gatherCase) build(t *testing.T) *parser.Gather {
 		if obj.InvolvedObject.Namespace == "" {
 			obj.InvolvedObject.Namespace = "shop"
 		}
-		e := &parser.Event{Object: parser.EventObjectOf(&obj), Source: parser.Source{Path: "namespaces/shop/core/events.yaml", Line: 100 + 10*i}, When: caseNow.Add(-time.Minute)}
+		e := &parser.Event{Object: parser.EventObjectOf(&obj), Source: parser.Source{Path: "namespaces/shop/core/events.yaml", Line: 100 + 10*i}, At: parser.StampOf(caseNow.Add(-time.Minute))}
 		g.Events = append(g.Events, e)
 		if p := byName[obj.InvolvedObject.Name]; p != nil && (obj.InvolvedObject.Kind == "Pod" || obj.InvolvedObject.Kind == "") {
 			p.Events = append(p.Events, e)

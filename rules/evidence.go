@@ -387,7 +387,7 @@ func (c *evalContext) eventEvidence(p *parser.Pod, keep func(*parser.Event) bool
 			typ = "(no type)"
 		}
 		text := fmt.Sprintf("%s %s: %s", typ, e.Object.Reason, strings.TrimSpace(e.Object.Message))
-		ev = append(ev, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Text: text, Count: e.Count()})
+		ev = append(ev, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Text: text, Count: e.Count()})
 	}
 	if len(ev) > maxEventsPerFinding {
 		ev = ev[len(ev)-maxEventsPerFinding:]
@@ -413,7 +413,7 @@ func (c *evalContext) claimEvidence(p *parser.Pod) []Evidence {
 		if io.Kind != "PersistentVolumeClaim" || io.Namespace != p.Object.Namespace || !claims[io.Name] || e.Object.Type == corev1.EventTypeNormal {
 			continue
 		}
-		ev = append(ev, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Count: e.Count(),
+		ev = append(ev, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Count: e.Count(),
 			Text: fmt.Sprintf("%s %s on PersistentVolumeClaim %s: %s", eventType(e), e.Object.Reason, io.Name, strings.TrimSpace(e.Object.Message))})
 	}
 	if len(ev) > maxEventsPerFinding {

@@ -59,8 +59,8 @@ func (m *podFallback) match(c *evalContext, p *parser.Pod) []hit {
 	if last != nil {
 		msg := strings.TrimSpace(last.Object.Message)
 		h.Vars["Reason"], h.Vars["Message"] = last.Object.Reason, msg
-		h.Vars["About"] = fmtTime(last.When)
-		h.Evidence = append(h.Evidence, Evidence{Source: eventSource(last), Kind: "event", Time: last.When, Count: last.Count(), Quote: msg,
+		h.Vars["About"] = fmtTime(last.When())
+		h.Evidence = append(h.Evidence, Evidence{Source: eventSource(last), Kind: "event", Time: last.When(), Count: last.Count(), Quote: msg,
 			Text: fmt.Sprintf("%s %s: %s", eventType(last), last.Object.Reason, msg)})
 	}
 	for _, cs := range containers(p, nil) {

@@ -691,7 +691,7 @@ func joinCSINodePlugin(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	for _, e := range p.Events {
 		if m := csiDriverRe.FindStringSubmatch(e.Object.Message); m != nil {
 			driver = m[1]
-			res.Evidence = append(res.Evidence, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Count: e.Count(),
+			res.Evidence = append(res.Evidence, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Count: e.Count(),
 				Text: fmt.Sprintf("%s %s: %s", eventType(e), e.Object.Reason, strings.TrimSpace(e.Object.Message))})
 			break
 		}
@@ -931,14 +931,14 @@ func joinNodeOOM(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		if e.Object.Reason != "SystemOOM" {
 			continue
 		}
-		first := e.Object.FirstTimestamp.Time
+		first := e.Object.FirstTimestamp.Time()
 		if first.IsZero() {
-			first = e.When
+			first = e.When()
 		}
 		count += e.Count()
-		if !killed.IsZero() && !killed.Before(first.Add(-oomWindow)) && !killed.After(e.When.Add(oomWindow)) {
+		if !killed.IsZero() && !killed.Before(first.Add(-oomWindow)) && !killed.After(e.When().Add(oomWindow)) {
 			coincide++
-			res.Evidence = append(res.Evidence, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Count: e.Count(),
+			res.Evidence = append(res.Evidence, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Count: e.Count(),
 				Text: fmt.Sprintf("%s SystemOOM on node %s: %s", eventType(e), node, strings.TrimSpace(e.Object.Message))})
 		}
 	}
@@ -1610,13 +1610,13 @@ func joinCNIAgent(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		if e.Object.Reason != "FailedCreatePodSandBox" {
 			continue
 		}
-		t := e.Object.FirstTimestamp.Time
+		t := e.Object.FirstTimestamp.Time()
 		if t.IsZero() {
-			t = e.When
+			t = e.When()
 		}
 		if first.IsZero() || t.Before(first) {
 			first = t
-			ev := Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Count: e.Count(), Text: fmt.Sprintf("%s %s: %s", eventType(e), e.Object.Reason, strings.TrimSpace(e.Object.Message))}
+			ev := Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Count: e.Count(), Text: fmt.Sprintf("%s %s: %s", eventType(e), e.Object.Reason, strings.TrimSpace(e.Object.Message))}
 			firstEv = &ev
 		}
 	}

@@ -38,7 +38,7 @@ func testPod(t *testing.T, doc string, events ...string) *parser.Pod {
 		if err := yaml.UnmarshalStrict([]byte(e), &ev); err != nil {
 			t.Fatalf("test event: %v", err)
 		}
-		p.Events = append(p.Events, &parser.Event{Object: parser.EventObjectOf(&ev), Source: parser.Source{Path: "namespaces/shop/core/events.yaml", Line: 100 + i}, When: gatherTime})
+		p.Events = append(p.Events, &parser.Event{Object: parser.EventObjectOf(&ev), Source: parser.Source{Path: "namespaces/shop/core/events.yaml", Line: 100 + i}, At: parser.StampOf(gatherTime)})
 	}
 	return p
 }

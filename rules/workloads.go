@@ -113,10 +113,10 @@ func (m *workloadEvent) matchWorkload(c *evalContext, w *workloadRef) []hit {
 			continue
 		}
 		last = strings.TrimSpace(e.Object.Message)
-		if e.When.After(lastAt) {
-			lastAt = e.When
+		if e.When().After(lastAt) {
+			lastAt = e.When()
 		}
-		ev = append(ev, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When, Count: e.Count(),
+		ev = append(ev, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Count: e.Count(),
 			Text: fmt.Sprintf("%s %s on %s %s: %s", eventType(e), e.Object.Reason, w.Kind, o.Name, last)})
 	}
 	if len(ev) == 0 {
