@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"regexp"
 	"strings"
 
@@ -376,7 +375,7 @@ func (b *builder) decodeBundle(p string, c classified, data []byte) []error {
 					})
 					return false
 				}
-				internAll(reflect.ValueOf(o).Elem())
+				b.parts.add(o)
 				pods = append(pods, &Pod{Object: *o, Source: Source{Path: p, Line: line}, partial: partial})
 				return true
 			})
@@ -393,7 +392,7 @@ func (b *builder) decodeBundle(p string, c classified, data []byte) []error {
 		if o.Name == "" {
 			return []error{fmt.Errorf("not a Pod object (no metadata.name)")}
 		}
-		internAll(reflect.ValueOf(o).Elem())
+		b.parts.add(o)
 		b.addCapturedPods(c, []*Pod{{Object: *o, Source: Source{Path: p, Line: 1}}})
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 // of every pod, and ties events and logs to their pods.
 func (b *builder) finish() *Gather {
 	g := b.g
+	b.parts = nil // the decode workers are done: the pods hold what they share
 	b.dropNestedCaptures()
 	g.Roots = sortedKeys(b.roots)
 	g.KubeletLogNodes = sortedKeys(b.logHosts)

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"reflect"
 	"runtime"
 	"sort"
 	"strings"
@@ -249,6 +248,7 @@ type builder struct {
 	apiserverVersion string
 
 	podFileErrs []podFileErr // per-pod files that did not decode
+	parts       *podParts    // the pods' shared parts, for the load only
 
 	groupBytes    int64 // text held by node-log groups
 	groupCapNoted bool
@@ -281,6 +281,7 @@ type builder struct {
 
 func newBuilder(input string) *builder {
 	return &builder{
+		parts: newPodParts(),
 		g:           &Gather{Input: input},
 		roots:       map[string]bool{},
 		listPods:    map[nsKey][]*Pod{},
@@ -586,7 +587,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 				})
 				return false
 			}
-			internAll(reflect.ValueOf(o).Elem())
+			b.parts.add(o)
 			pod := &Pod{Object: *o, Source: Source{Path: p, Line: line}, partial: partial}
 			if line > 0 && worthFieldLines(o) {
 				if starts == nil {
@@ -618,7 +619,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 			b.mu.Unlock()
 			return nil
 		}
-		internAll(reflect.ValueOf(o).Elem())
+		b.parts.add(o)
 		b.mu.Lock()
 		pod := &Pod{Object: *o, Source: Source{Path: p, Line: 1}}
 		if worthFieldLines(o) && !isJSON(data) {

@@ -1,0 +1,228 @@
+package parser
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+)
+
+const sharedPodYAML = `apiVersion: v1
+kind: Pod
+metadata:
+  name: %[1]s
+  namespace: shop
+  labels:
+    app: web
+    pod-template-hash: 7d9f
+  ownerReferences:
+  - apiVersion: apps/v1
+    kind: ReplicaSet
+    name: web-7d9f
+    uid: 1111
+    controller: true
+spec:
+  nodeName: %[2]s
+  containers:
+  - name: app
+    image: quay.io/shop/web:1.2
+    args: ["--port=8080"]
+    env:
+    - name: MODE
+      value: %[3]s
+    resources:
+      limits:
+        memory: %[4]s
+      requests:
+        cpu: 100m
+    readinessProbe:
+      httpGet:
+        path: /healthz
+        port: 8080
+    volumeMounts:
+    - name: config
+      mountPath: /etc/web
+    - name: %[5]s
+      mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+  volumes:
+  - name: config
+    configMap:
+      name: web-config
+      defaultMode: 420
+  - name: %[5]s
+    projected:
+      defaultMode: 420
+      sources:
+      - serviceAccountToken:
+          expirationSeconds: 3607
+          path: token
+      - configMap:
+          name: kube-root-ca.crt
+          items:
+          - key: ca.crt
+            path: ca.crt
+  tolerations:
+  - key: node.kubernetes.io/not-ready
+    operator: Exists
+    effect: NoExecute
+    tolerationSeconds: 300
+status:
+  phase: Running
+  podIP: %[6]s
+`
+
+func sharedTestPod(t *testing.T, name, node, mode, memory, token, ip string) *corev1.Pod {
+	t.Helper()
+	p, err := decodeObjectLean[corev1.Pod]([]byte(fmt.Sprintf(sharedPodYAML, name, node, mode, memory, token, ip)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func podJSON(t *testing.T, p *corev1.Pod) string {
+	t.Helper()
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestPodPartsShareEqualParts: replicas that differ in their names, node,
+// token volume and status share every other part of their spec, and each
+// pod still reads exactly as it was decoded.
+func TestPodPartsShareEqualParts(t *testing.T) {
+	pp := newPodParts()
+	a := sharedTestPod(t, "web-7d9f-a", "node-1", "prod", "512Mi", "kube-api-access-aaaaa", "10.128.0.5")
+	b := sharedTestPod(t, "web-7d9f-b", "node-2", "prod", "512Mi", "kube-api-access-bbbbb", "10.128.0.6")
+	wantA, wantB := podJSON(t, a), podJSON(t, b)
+	pp.add(a)
+	pp.add(b)
+	if diff := cmp.Diff(wantA, podJSON(t, a)); diff != "" {
+		t.Errorf("first pod changed (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantB, podJSON(t, b)); diff != "" {
+		t.Errorf("second pod changed (-want +got):\n%s", diff)
+	}
+	ca, cb := &a.Spec.Containers[0], &b.Spec.Containers[0]
+	same := func(what string, x, y any) {
+		t.Helper()
+		if reflect.ValueOf(x).UnsafePointer() != reflect.ValueOf(y).UnsafePointer() {
+			t.Errorf("%s is not shared", what)
+		}
+	}
+	same("env", ca.Env, cb.Env)
+	same("args", ca.Args, cb.Args)
+	same("resource limits", ca.Resources.Limits, cb.Resources.Limits)
+	same("readiness probe", ca.ReadinessProbe, cb.ReadinessProbe)
+	same("configMap volume source", a.Spec.Volumes[0].ConfigMap, b.Spec.Volumes[0].ConfigMap)
+	same("projected volume source", a.Spec.Volumes[1].Projected, b.Spec.Volumes[1].Projected)
+	same("tolerations", a.Spec.Tolerations, b.Spec.Tolerations)
+	same("labels", a.Labels, b.Labels)
+	same("owner references", a.OwnerReferences, b.OwnerReferences)
+	// The volume lists and mounts differ in the token volume's name.
+	if reflect.ValueOf(a.Spec.Volumes).UnsafePointer() == reflect.ValueOf(b.Spec.Volumes).UnsafePointer() {
+		t.Error("volume lists with different names are shared")
+	}
+	if pp.shared == 0 {
+		t.Error("shared count not kept")
+	}
+}
+
+// TestPodPartsKeepDifferences: parts that differ in one value (an env value,
+// a memory limit) stay apart.
+func TestPodPartsKeepDifferences(t *testing.T) {
+	pp := newPodParts()
+	a := sharedTestPod(t, "a", "n", "prod", "512Mi", "tok", "10.0.0.1")
+	b := sharedTestPod(t, "b", "n", "test", "1Gi", "tok", "10.0.0.2")
+	wantA, wantB := podJSON(t, a), podJSON(t, b)
+	pp.add(a)
+	pp.add(b)
+	if a.Spec.Containers[0].Env[0].Value != "prod" || b.Spec.Containers[0].Env[0].Value != "test" {
+		t.Errorf("env values %q and %q", a.Spec.Containers[0].Env[0].Value, b.Spec.Containers[0].Env[0].Value)
+	}
+	la, lb := a.Spec.Containers[0].Resources.Limits, b.Spec.Containers[0].Resources.Limits
+	if la.Memory().String() != "512Mi" || lb.Memory().String() != "1Gi" {
+		t.Errorf("memory limits %s and %s", la.Memory(), lb.Memory())
+	}
+	if podJSON(t, a) != wantA || podJSON(t, b) != wantB {
+		t.Error("a pod changed")
+	}
+	// Everything else is shared still.
+	if a.Spec.Volumes[1].Projected != b.Spec.Volumes[1].Projected {
+		t.Error("projected volume source not shared")
+	}
+}
+
+// TestPodPartsConcurrent adds pods from several workers at once (run with
+// -race); every pod reads as decoded.
+func TestPodPartsConcurrent(t *testing.T) {
+	pp := newPodParts()
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 25 {
+				p := sharedTestPod(t, fmt.Sprintf("p-%d-%d", w, i), "n", []string{"a", "b"}[i%2], "1Gi", fmt.Sprintf("tok-%d", i%3), "10.0.0.1")
+				want := podJSON(t, p)
+				pp.add(p)
+				if got := podJSON(t, p); got != want {
+					t.Errorf("pod %s changed", p.Name)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// corpusPods decodes every pods.yaml of the corpus metal gather (skipping
+// when the corpus is absent), once per call.
+func corpusPods(b *testing.B, files [][]byte) []*corev1.Pod {
+	var pods []*corev1.Pod
+	for _, data := range files {
+		_ = decodeItemsLean(data, func(o *corev1.Pod, _ int, _ bool) bool {
+			pods = append(pods, o)
+			return true
+		})
+	}
+	return pods
+}
+
+// BenchmarkPodParts compares interning a real gather's pods alone with
+// interning and sharing their parts (ns/op and B/op per gather's pods; the
+// decode is outside the timer).
+func BenchmarkPodParts(b *testing.B) {
+	dir := corpusDir(b, "mg-metal-ocp49")
+	var files [][]byte
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == "pods.yaml" {
+			if data, err := os.ReadFile(p); err == nil {
+				files = append(files, data)
+			}
+		}
+		return nil
+	})
+	for _, bc := range []struct {
+		name  string
+		parts func() *podParts
+	}{{"intern", func() *podParts { return nil }}, {"intern+share", newPodParts}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				pods := corpusPods(b, files)
+				pp := bc.parts()
+				b.StartTimer()
+				for _, p := range pods {
+					pp.add(p)
+				}
+			}
+		})
+	}
+}
