@@ -281,7 +281,7 @@ type builder struct {
 
 func newBuilder(input string) *builder {
 	return &builder{
-		parts: newPodParts(),
+		parts:       newPodParts(),
 		g:           &Gather{Input: input},
 		roots:       map[string]bool{},
 		listPods:    map[nsKey][]*Pod{},
