@@ -32,12 +32,21 @@ type Owner struct {
 // does not recognise (flow style, JSON, quoting with escapes, no name) it
 // returns ok=false and the caller decodes the document with a YAML library.
 func ScanMeta(doc []byte, keys bool) (m Meta, ok bool) {
+	if hasBareBreak(doc) {
+		return Meta{}, false
+	}
 	section := "" // the current top-level key
 	sub := ""     // the current key at indent 2 under metadata
 	// valueIndent is the indentation of the key whose one-line scalar was
 	// just read; a deeper line after it continues that scalar (a multi-line
 	// plain scalar), which the scanner leaves to the library.
 	valueIndent := -1
+	// parent is the indentation of the key just read with no value on its
+	// line (-1 otherwise): its block follows, and oc indents that block two
+	// spaces deeper (a sequence may sit at the key's own indentation). A
+	// block at any other indentation would put the lines the scanner reads at
+	// levels it does not expect, so it leaves such a document to the library.
+	parent := -1
 	for len(doc) > 0 {
 		var line []byte
 		if i := bytes.IndexByte(doc, '\n'); i >= 0 {
@@ -61,10 +70,21 @@ func ScanMeta(doc []byte, keys bool) (m Meta, ok bool) {
 			return Meta{}, false
 		}
 		valueIndent = -1
-		if trimmed[0] == '-' && (len(trimmed) == 1 || trimmed[1] == ' ') {
+		isItem := trimmed[0] == '-' && (len(trimmed) == 1 || trimmed[1] == ' ')
+		if parent >= 0 && indent > parent && indent != parent+2 {
+			return Meta{}, false
+		}
+		parent = -1
+		if indent == 1 || section == "metadata" && indent == 3 {
+			return Meta{}, false // between the levels oc writes
+		}
+		if isItem {
 			// A sequence item: go-yaml writes a sequence at the indentation of
 			// its key. Only owner references are read from sequences.
-			if section == "metadata" && sub == "ownerReferences" && indent == 2 {
+			if section == "metadata" && sub == "ownerReferences" {
+				if indent != 2 {
+					return Meta{}, false
+				}
 				m.Owners = append(m.Owners, Owner{})
 				if !ownerField(&m, bytes.TrimLeft(trimmed[1:], " ")) {
 					return Meta{}, false
@@ -78,17 +98,23 @@ func ScanMeta(doc []byte, keys bool) (m Meta, ok bool) {
 			if trimmed[0] == '{' || trimmed[0] == '[' || trimmed[0] == '-' {
 				return Meta{}, false
 			}
-			k, _, found := splitKey(trimmed)
+			k, v, found := splitKey(trimmed)
 			if !found {
 				return Meta{}, false
 			}
 			section, sub = k, ""
+			if len(v) == 0 {
+				parent = 0
+			}
 		case section == "metadata" && indent == 2:
 			k, v, found := splitKey(trimmed)
 			if !found {
 				return Meta{}, false
 			}
 			sub = k
+			if len(v) == 0 {
+				parent = 2
+			}
 			switch k {
 			case "name", "namespace", "uid":
 				s, sok := scalar(v)
@@ -185,6 +211,24 @@ func ownerField(m *Meta, kv []byte) bool {
 // strings, so the scanner leaves any plain one to the library.
 func resolvesToNonString(s string) bool {
 	return yaml11.Resolve([]byte(s)) != yaml11.String
+}
+
+// hasBareBreak reports a line break the YAML library honours but the
+// scanner's line split does not: a carriage return not followed by a line
+// feed, NEL (U+0085), and the line and paragraph separators U+2028 and
+// U+2029.
+func hasBareBreak(doc []byte) bool {
+	for rest := doc; ; {
+		i := bytes.IndexByte(rest, '\r')
+		if i < 0 {
+			break
+		}
+		if i+1 == len(rest) || rest[i+1] != '\n' {
+			return true
+		}
+		rest = rest[i+2:]
+	}
+	return bytes.Contains(doc, []byte("\u0085")) || bytes.Contains(doc, []byte("\u2028")) || bytes.Contains(doc, []byte("\u2029"))
 }
 
 // splitKey cuts "key: value" (or "key:") into the key, unquoted, and the

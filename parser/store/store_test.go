@@ -54,6 +54,13 @@ metadata:
 		{"number-like key", "data:\n  1_000: x\nmetadata:\n  name: a\n", true, Meta{}, false},
 		{"uid starting with a digit", "metadata:\n  name: a\n  uid: 0b2e5c4a-1d3f-4e5a-8b7c-9d0e1f2a3b4c\n", false, Meta{Name: "a", UID: "0b2e5c4a-1d3f-4e5a-8b7c-9d0e1f2a3b4c"}, true},
 		{"tab indentation", "metadata:\n\tname: x\n", false, Meta{}, false},
+		{"data keys one space in", "metadata:\n  name: a\ndata:\n 00:\n  A: b\n", true, Meta{}, false},
+		{"labels three spaces in", "metadata:\n  labels:\n   app: web\n  name: a\n", false, Meta{}, false},
+		{"owner references indented under their key", "metadata:\n  name: a\n  ownerReferences:\n    - kind: ReplicaSet\n      name: r\n", false, Meta{}, false},
+		{"carriage return inside a line", "metadata:\n  name: 0\r#0\n", false, Meta{}, false},
+		{"line separator inside a name", "metadata:\n  name: a\u2028b\n", false, Meta{}, false},
+		{"CRLF line ends", "metadata:\r\n  name: a\r\n", false, Meta{Name: "a"}, true},
+		{"empty data", "data:\nmetadata:\n  name: a\n", true, Meta{Name: "a"}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, ok := ScanMeta([]byte(tt.doc), tt.keys)

@@ -54,6 +54,15 @@ func Resolve(s []byte) Kind {
 	if isCanonicalInt(s) {
 		return Int
 	}
+	if s[0] == '.' || len(s) > 1 && s[1] == '.' {
+		switch string(bytes.ToLower(s)) {
+		case ".inf", "-.inf", "+.inf", ".nan":
+			return Other
+		}
+	}
+	if notNumeric(s) {
+		return String // most such scalars: IPs, UIDs, versions, dates
+	}
 	plain := bytes.ReplaceAll(s, []byte("_"), nil)
 	if _, err := strconv.ParseInt(string(plain), 0, 64); err == nil {
 		return Other
@@ -68,12 +77,39 @@ func Resolve(s []byte) Kind {
 		if _, err := strconv.ParseFloat(string(s), 64); err == nil {
 			return Other
 		}
-		switch string(bytes.ToLower(s)) {
-		case ".inf", "-.inf", "+.inf", ".nan":
-			return Other
-		}
 	}
 	return String
+}
+
+// notNumeric reports, from its characters alone, that no number form the
+// library tries can read s: decimal, hex, octal and binary integers and
+// decimal floats use only digits, a-f, x, o, underscores, one dot, and a
+// sign at the start, after an exponent's e, or after a binary prefix's b.
+// It spares the strconv calls, whose failures allocate, for the scalars that
+// start like a number but are not one.
+func notNumeric(s []byte) bool {
+	dots := 0
+	for i, c := range s {
+		switch {
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'f', c >= 'A' && c <= 'F', c == 'x', c == 'X', c == 'o', c == 'O', c == '_':
+		case c == '.':
+			if dots++; dots > 1 {
+				return true
+			}
+		case c == '+' || c == '-':
+			if i == 0 {
+				continue
+			}
+			switch s[i-1] {
+			case 'e', 'E', 'b', '_':
+				continue
+			}
+			return true
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // binary reports a YAML 1.1 binary integer ("0b1010", signed before or

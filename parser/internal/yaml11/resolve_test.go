@@ -31,6 +31,8 @@ func TestResolve(t *testing.T) {
 		{"0b101", Other}, {"-0b1", Other}, {"0b-1", Other}, {"0b", String},
 		{"0b2e5c4a-1d3f-4e5a-8b7c-9d0e1f2a3b4c", String}, {"0bf7", String},
 		{"2001-12-14", String}, {"1.2.3", String}, {"v1", String}, {"-foo", String}, {"web-0", String},
+		{"10.128.0.5", String}, {"1e-5", Other}, {"1E+5", Other}, {"-1_0", Other}, {"1_000-2", String},
+		{"5e0c1a2b-7f3d-4c1e-9a2b-1c3d5e7f9a0b", String}, {"0x1p-2", String}, {"1.5e3", Other}, {"+.5", Other},
 	} {
 		t.Run(tt.in, func(t *testing.T) {
 			if got := Resolve([]byte(tt.in)); got != tt.want {
