@@ -223,8 +223,9 @@ type EventObject struct {
 // pointer, where a metav1.Time is 24 bytes with one.
 type Stamp int64
 
-// StampOf returns t as a Stamp, 0 for the zero time. Times beyond about
-// 292,000 years from 1970 (never in a real gather) saturate.
+// StampOf returns t as a Stamp, 0 for the zero time; below a microsecond
+// is dropped. Every time a gather can hold fits (Kubernetes writes years of
+// four digits; an int64 of microseconds spans about ±292,000 years).
 func StampOf(t time.Time) Stamp {
 	if t.IsZero() {
 		return 0
