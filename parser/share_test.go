@@ -96,6 +96,24 @@ func podJSON(t *testing.T, p *corev1.Pod) string {
 	return string(b)
 }
 
+// addUnchanged adds pods to pp in order and fails when adding changed what
+// any of them reads (their JSON, before and after).
+func addUnchanged(t *testing.T, pp *podParts, pods ...*corev1.Pod) {
+	t.Helper()
+	want := make([]string, len(pods))
+	for i, p := range pods {
+		want[i] = podJSON(t, p)
+	}
+	for _, p := range pods {
+		pp.add(p)
+	}
+	for i, p := range pods {
+		if diff := cmp.Diff(want[i], podJSON(t, p)); diff != "" {
+			t.Errorf("pod %s changed (-want +got):\n%s", p.Name, diff)
+		}
+	}
+}
+
 // TestPodPartsShareEqualParts: replicas that differ in their names, node,
 // token volume and status share every other part of their spec, and each
 // pod still reads exactly as it was decoded.
@@ -103,15 +121,7 @@ func TestPodPartsShareEqualParts(t *testing.T) {
 	pp := newPodParts()
 	a := sharedTestPod(t, "web-7d9f-a", "node-1", "prod", "512Mi", "kube-api-access-aaaaa", "10.128.0.5")
 	b := sharedTestPod(t, "web-7d9f-b", "node-2", "prod", "512Mi", "kube-api-access-bbbbb", "10.128.0.6")
-	wantA, wantB := podJSON(t, a), podJSON(t, b)
-	pp.add(a)
-	pp.add(b)
-	if diff := cmp.Diff(wantA, podJSON(t, a)); diff != "" {
-		t.Errorf("first pod changed (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(wantB, podJSON(t, b)); diff != "" {
-		t.Errorf("second pod changed (-want +got):\n%s", diff)
-	}
+	addUnchanged(t, pp, a, b)
 	ca, cb := &a.Spec.Containers[0], &b.Spec.Containers[0]
 	same := func(what string, x, y any) {
 		t.Helper()
@@ -143,18 +153,13 @@ func TestPodPartsKeepDifferences(t *testing.T) {
 	pp := newPodParts()
 	a := sharedTestPod(t, "a", "n", "prod", "512Mi", "tok", "10.0.0.1")
 	b := sharedTestPod(t, "b", "n", "test", "1Gi", "tok", "10.0.0.2")
-	wantA, wantB := podJSON(t, a), podJSON(t, b)
-	pp.add(a)
-	pp.add(b)
+	addUnchanged(t, pp, a, b)
 	if a.Spec.Containers[0].Env[0].Value != "prod" || b.Spec.Containers[0].Env[0].Value != "test" {
 		t.Errorf("env values %q and %q", a.Spec.Containers[0].Env[0].Value, b.Spec.Containers[0].Env[0].Value)
 	}
 	la, lb := a.Spec.Containers[0].Resources.Limits, b.Spec.Containers[0].Resources.Limits
 	if la.Memory().String() != "512Mi" || lb.Memory().String() != "1Gi" {
 		t.Errorf("memory limits %s and %s", la.Memory(), lb.Memory())
-	}
-	if podJSON(t, a) != wantA || podJSON(t, b) != wantB {
-		t.Error("a pod changed")
 	}
 	// Everything else is shared still.
 	if a.Spec.Volumes[1].Projected != b.Spec.Volumes[1].Projected {
@@ -171,11 +176,7 @@ func TestPodPartsConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for i := range 25 {
 				p := sharedTestPod(t, fmt.Sprintf("p-%d-%d", w, i), "n", []string{"a", "b"}[i%2], "1Gi", fmt.Sprintf("tok-%d", i%3), "10.0.0.1")
-				want := podJSON(t, p)
-				pp.add(p)
-				if got := podJSON(t, p); got != want {
-					t.Errorf("pod %s changed", p.Name)
-				}
+				addUnchanged(t, pp, p)
 			}
 		})
 	}
@@ -224,5 +225,26 @@ func BenchmarkPodParts(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestPodPartsHashCollision: two different parts under one hash stay apart
+// (the deep-equality check, not the hash, decides).
+func TestPodPartsHashCollision(t *testing.T) {
+	pp := newPodParts()
+	a := sharedTestPod(t, "a", "n", "prod", "512Mi", "tok", "10.0.0.1")
+	b := sharedTestPod(t, "b", "n", "test", "1Gi", "tok", "10.0.0.2")
+	va := reflect.ValueOf(&a.Spec.Containers[0].Env).Elem()
+	vb := reflect.ValueOf(&b.Spec.Containers[0].Env).Elem()
+	pp.share(va, 42)
+	pp.share(vb, 42)
+	if got := b.Spec.Containers[0].Env[0].Value; got != "test" {
+		t.Errorf("env value %q after a hash collision, want test", got)
+	}
+	pp.share(reflect.ValueOf(&b.Spec.Tolerations).Elem(), 7)
+	c := sharedTestPod(t, "c", "n", "prod", "512Mi", "tok", "10.0.0.3")
+	pp.share(reflect.ValueOf(&c.Spec.Tolerations).Elem(), 7)
+	if reflect.ValueOf(b.Spec.Tolerations).UnsafePointer() != reflect.ValueOf(c.Spec.Tolerations).UnsafePointer() {
+		t.Error("equal tolerations under one hash not shared")
 	}
 }
