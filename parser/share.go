@@ -49,11 +49,18 @@ func (pp *podParts) add(pod *corev1.Pod) {
 		internAll(reflect.ValueOf(pod).Elem())
 		return
 	}
-	internAll(reflect.ValueOf(&pod.ObjectMeta).Elem())
+	// walk interns as it goes: each field is interned once, by one or the other.
+	meta := reflect.ValueOf(&pod.ObjectMeta).Elem()
+	for i := range meta.NumField() {
+		switch meta.Type().Field(i).Name {
+		case "Labels", "OwnerReferences":
+			pp.walk(meta.Field(i))
+		default:
+			internAll(meta.Field(i))
+		}
+	}
 	internAll(reflect.ValueOf(&pod.Status).Elem())
-	pp.walk(reflect.ValueOf(&pod.Spec).Elem()) // interns as it goes
-	pp.walk(reflect.ValueOf(&pod.Labels).Elem())
-	pp.walk(reflect.ValueOf(&pod.OwnerReferences).Elem())
+	pp.walk(reflect.ValueOf(&pod.Spec).Elem())
 }
 
 var (
