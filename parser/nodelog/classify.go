@@ -3,6 +3,8 @@ package nodelog
 import (
 	"regexp"
 	"strings"
+
+	"github.com/mgtriage/mgtriage/parser/internal/lit"
 )
 
 // Class is what a node-log message is about. Rules match classes; the first
@@ -82,13 +84,7 @@ var (
 func Classify(e *Entry) {
 	findPod(e)
 	errText := Get(e.Fields, "err")
-	e.Class = ClassOther
-	for _, r := range classOrder {
-		if containsAny(e.Message, r.any) || (errText != "" && containsAny(errText, r.any)) {
-			e.Class = r.class
-			break
-		}
-	}
+	e.Class = classOf(e.Message, errText)
 	if e.Unit == UnitKernel && e.Class != ClassOOMKill {
 		e.Class = ClassOther
 	}
@@ -131,11 +127,32 @@ func Classify(e *Entry) {
 	}
 }
 
-func containsAny(s string, subs []string) bool {
-	for _, sub := range subs {
-		if strings.Contains(s, sub) {
-			return true
+// classIndex finds the first rule of classOrder with a substring in a text,
+// in one pass over it.
+var classIndex = func() *lit.Index {
+	groups := make([][]string, len(classOrder))
+	for i, r := range classOrder {
+		groups[i] = r.any
+	}
+	return lit.New(groups)
+}()
+
+// classOf is the class of the first rule of classOrder with a substring in
+// msg or in errText, else ClassOther. The error text is searched only for
+// rules before the message's.
+func classOf(msg, errText string) Class {
+	i := classIndex.First(msg)
+	if errText != "" {
+		limit := len(classOrder)
+		if i >= 0 {
+			limit = i
+		}
+		if j := classIndex.FirstBelow(errText, limit); j >= 0 {
+			i = j
 		}
 	}
-	return false
+	if i < 0 {
+		return ClassOther
+	}
+	return classOrder[i].class
 }
