@@ -8,6 +8,8 @@ import (
 	"io"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mgtriage/mgtriage/parser/internal/lit"
 )
 
 // MaxLineBytes bounds every log line kept in memory; longer lines are cut and
@@ -110,47 +112,19 @@ func looksLikeError(text []byte) bool {
 	return hasErrorMarker(text)
 }
 
-// hasErrorMarker reports whether text contains one of those markers, in
-// seven scans of the line rather than one per marker: "Error:", "error:"
-// and "fatal error:" all end in "rror:" after an 'e' or 'E', and the four
-// level markers all follow "level". Every container-log line of a kept log
-// goes through it (errorMarkersReference in the tests is the plain loop).
+// hasErrorMarker reports whether text contains one of errorMarkers, in one
+// pass over it: every container-log line of a kept log goes through it
+// (errorMarkersReference in the tests is the plain loop of bytes.Contains).
 func hasErrorMarker(text []byte) bool {
-	for _, m := range plainErrorMarkers {
-		if bytes.Contains(text, m) {
-			return true
-		}
-	}
-	for rest, off := text, 0; ; {
-		i := bytes.Index(rest, []byte("rror:"))
-		if i < 0 {
-			break
-		}
-		if at := off + i; at > 0 && (text[at-1] == 'e' || text[at-1] == 'E') {
-			return true
-		}
-		rest, off = rest[i+1:], off+i+1
-	}
-	for rest, off := text, 0; ; {
-		i := bytes.Index(rest, []byte("level"))
-		if i < 0 {
-			return false
-		}
-		at := off + i
-		after := text[at+5:]
-		if bytes.HasPrefix(after, []byte("=error")) || bytes.HasPrefix(after, []byte("=fatal")) {
-			return true
-		}
-		if at > 0 && text[at-1] == '"' && (bytes.HasPrefix(after, []byte(`":"error"`)) || bytes.HasPrefix(after, []byte(`":"fatal"`))) {
-			return true
-		}
-		rest, off = rest[i+1:], off+i+1 // occurrences may overlap ("levelevel=")
-	}
+	return errorMarkerIndex.FirstBytes(text) >= 0
 }
 
-// plainErrorMarkers are the markers hasErrorMarker looks for as they are.
-var plainErrorMarkers = [][]byte{[]byte("ERROR"), []byte("FATAL"), []byte("panic:"), []byte("Exception"),
-	[]byte("Traceback (most recent call last)")}
+// errorMarkers are the markers of an error line that looksLikeError looks
+// for anywhere in it.
+var errorMarkers = []string{"panic:", "fatal error:", "Exception", "Traceback (most recent call last)",
+	"level=error", "level=fatal", `"level":"error"`, `"level":"fatal"`, "ERROR", "FATAL", "Error:", "error:"}
+
+var errorMarkerIndex = lit.New([][]string{errorMarkers})
 
 // afterTimestamp drops the CRI timestamp ("2026-11-20T09:01:02.1Z ") that
 // starts a container log line.

@@ -1,7 +1,10 @@
 package parser
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -175,4 +178,35 @@ func FuzzHasErrorMarker(f *testing.F) {
 			t.Fatalf("%q: hasErrorMarker = %v, the marker list says %v", b, got, want)
 		}
 	})
+}
+
+// BenchmarkHasErrorMarker runs the marker search over the container-log
+// lines of the corpus metal gather (skipped when absent).
+func BenchmarkHasErrorMarker(b *testing.B) {
+	var lines [][]byte
+	filepath.WalkDir("../../shared/corpus/mg-metal-ocp49", func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".log") || !strings.Contains(p, "/logs/") || len(lines) > 100000 {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err == nil {
+			for _, l := range bytes.Split(data, []byte("\n")) {
+				lines = append(lines, afterTimestamp(l))
+			}
+		}
+		return nil
+	})
+	if len(lines) == 0 {
+		b.Skip("corpus absent")
+	}
+	var n int64
+	for _, l := range lines {
+		n += int64(len(l))
+	}
+	b.SetBytes(n)
+	for b.Loop() {
+		for _, l := range lines {
+			hasErrorMarker(l)
+		}
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mgtriage/mgtriage/parser/internal/lit"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/parser/openshift"
 	"github.com/mgtriage/mgtriage/parser/store"
@@ -926,15 +927,14 @@ func infoWorthParsing(msg []byte) bool {
 	if i := bytes.Index(msg, []byte("] ")); i > 0 && i < 80 {
 		msg = msg[i+2:]
 	}
-	for _, k := range infoKeywords {
-		if bytes.Contains(msg, k) {
-			return true
-		}
-	}
-	return false
+	return infoKeywordIndex.FirstBytes(msg) >= 0
 }
 
-var infoKeywords = [][]byte{[]byte("robe"), []byte("vict"), []byte("Killing"), []byte("OOM"), []byte("oom"), []byte("ack-off"), []byte("ailed"), []byte("rror")}
+// infoKeywords are the words of an info line worth parsing, searched in one
+// pass (infoWorthParsingReference in the tests is the plain loop).
+var infoKeywords = []string{"robe", "vict", "Killing", "OOM", "oom", "ack-off", "ailed", "rror"}
+
+var infoKeywordIndex = lit.New([][]string{infoKeywords})
 
 // keepEntry decides whether a parsed line becomes evidence: warnings and
 // errors, and info lines of the classes that describe a pod's trouble.

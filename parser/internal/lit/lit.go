@@ -5,7 +5,10 @@
 // literals in 14 ordered classes.
 package lit
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // Index is built once from ordered groups of literals; it is read-only after
 // New and safe for concurrent use.
@@ -14,9 +17,11 @@ type Index struct {
 	// pairs has bit p set when some literal starts with the two bytes p
 	// (first byte high): most positions of a text are ruled out by one test.
 	pairs [1 << 16 / 64]uint64
-	// starting lists the literals that start with each pair present, in
-	// group order.
-	starting map[uint16][]entry
+	// slot[p] is 1 + the index in starting of the literals that start with
+	// pair p, in group order (a table, not a map: pairs such as "er" and "le"
+	// start literals and occur every few dozen bytes of a log line).
+	slot     [1 << 16]uint8
+	starting [][]entry
 }
 
 type entry struct {
@@ -25,18 +30,26 @@ type entry struct {
 }
 
 // New indexes groups: group i is the list of literals groups[i]. Every
-// literal must be at least two bytes long; New panics otherwise (the lists
-// are the program's own constants).
+// literal must be at least two bytes long, and the literals may start with
+// at most 255 distinct pairs of bytes; New panics otherwise (the lists are the
+// program's own constants).
 func New(groups [][]string) *Index {
-	x := &Index{groups: len(groups), starting: map[uint16][]entry{}}
+	x := &Index{groups: len(groups)}
 	for g, lits := range groups {
 		for _, l := range lits {
 			if len(l) < 2 {
 				panic("lit: literal shorter than two bytes: " + l)
 			}
 			p := pairAt(l, 0)
+			if x.slot[p] == 0 {
+				if len(x.starting) == 255 {
+					panic("lit: more than 255 distinct two-byte prefixes")
+				}
+				x.starting = append(x.starting, nil)
+				x.slot[p] = uint8(len(x.starting))
+			}
 			x.pairs[p>>6] |= 1 << (p & 63)
-			x.starting[p] = append(x.starting[p], entry{l, g})
+			x.starting[x.slot[p]-1] = append(x.starting[x.slot[p]-1], entry{l, g})
 		}
 	}
 	return x
@@ -56,16 +69,20 @@ func (x *Index) First(s string) int {
 // search a second text only for groups earlier than the first text's answer.
 func (x *Index) FirstBelow(s string, limit int) int {
 	best := min(limit, x.groups)
-	for i := 0; i+1 < len(s); i++ {
-		p := pairAt(s, i)
+	if len(s) < 2 || best <= 0 {
+		return -1
+	}
+	p := uint16(s[0])
+	for i := 1; i < len(s); i++ {
+		p = p<<8 | uint16(s[i]) // the pair that starts at i-1
 		if x.pairs[p>>6]&(1<<(p&63)) == 0 {
 			continue
 		}
-		for _, e := range x.starting[p] {
+		for _, e := range x.starting[x.slot[p]-1] {
 			if e.group >= best {
 				break // entries are in group order
 			}
-			if strings.HasPrefix(s[i:], e.lit) {
+			if strings.HasPrefix(s[i-1:], e.lit) {
 				best = e.group
 				if best == 0 {
 					return 0
@@ -78,4 +95,10 @@ func (x *Index) FirstBelow(s string, limit int) int {
 		return -1
 	}
 	return best
+}
+
+// FirstBytes is First of b's bytes, without copying them: the index keeps
+// nothing of b.
+func (x *Index) FirstBytes(b []byte) int {
+	return x.First(unsafe.String(unsafe.SliceData(b), len(b)))
 }
