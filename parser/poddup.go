@@ -21,10 +21,9 @@ type podDedup struct {
 	disabled bool // tests: decode every per-pod file
 }
 
-// submit hands j to the decode workers, except a pods.yaml, which it decodes
-// itself (see below). It notes each pods.yaml and, for a per-pod file, which
-// pods.yaml decodes to wait for: only those submitted before it, so never
-// one still to come.
+// submit hands j to the decode workers, noting a pods.yaml in flight and,
+// for a per-pod file, which pods.yaml decodes to wait for (only those
+// submitted before it, which the workers take first: no deadlock).
 func (b *builder) submit(j decodeJob) {
 	d := &b.dedup
 	k := nsKey{j.c.Root, j.c.Namespace}
@@ -40,19 +39,6 @@ func (b *builder) submit(j decodeJob) {
 		j.after = append([]chan struct{}(nil), d.lists[k]...)
 	}
 	d.mu.Unlock()
-	if j.c.Kind == kindPodList {
-		// A namespace's pods.yaml is decoded here, in the pass, not by the
-		// workers: its container logs follow it in the archive, and only a
-		// pod already decoded lets readContainerLog count the log of a
-		// container that never failed instead of keeping its lines (which
-		// finish would drop). Behind a worker busy with a large events.yaml
-		// the list was decoded after most of its logs: on the corpus metal
-		// gather scaled x50 that held about 20 MB of such lines at a time.
-		if err := b.runJob(j); err != nil {
-			b.problem(j.path, err.Error())
-		}
-		return
-	}
 	b.jobs <- j
 }
 
