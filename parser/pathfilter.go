@@ -63,6 +63,104 @@ const rootPrefix = `^(.*/)?`
 type pathTail struct {
 	lead string
 	re   *regexp.Regexp
+	// segs, when set, matches what re matches, folder by folder, without
+	// the regexp engine (segmentTails).
+	segs []segment
+}
+
+// find is re.FindStringSubmatch(s), through segs when the tail has them.
+func (t *pathTail) find(s string) []string {
+	if t.segs != nil {
+		return matchSegments(t.segs, s)
+	}
+	return t.re.FindStringSubmatch(s)
+}
+
+// A segment is what one folder (or the file name) of a tail must be.
+type segment struct {
+	what    segmentKind
+	lit     string // segLiteral
+	capture bool   // segAny, segYAML: the text (the name without its extension) is a submatch
+}
+
+type segmentKind byte
+
+const (
+	segLiteral segmentKind = iota // exactly lit
+	segAny                        // [^/]+
+	segYAML                       // [^/]+\.(?:yaml|json)
+	segLog                        // (current|previous)(?:\.insecure)?\.log, "current" or "previous" captured
+)
+
+// segmentTails are the tails of the rules that every member of a gather is
+// tried against (container logs, per-pod files, object files), written as
+// segments: the engine's time on them was a tenth of the pass over a gather.
+// The key is the tail's pattern, so a rule whose pattern changes falls back
+// to the engine; TestMatchRuleSameAsPattern, TestMatchRuleCorpus and
+// FuzzMatchRule check each against its pattern.
+var segmentTails = func() map[string][]segment {
+	lit := func(s string) segment { return segment{what: segLiteral, lit: s} }
+	anyCap := segment{what: segAny, capture: true}
+	yamlCap := segment{what: segYAML, capture: true}
+	return map[string][]segment{
+		`namespaces/([^/]+)/pods/([^/]+)/([^/]+)\.(?:yaml|json)$`: {lit("namespaces"), anyCap, lit("pods"), anyCap, yamlCap},
+		`namespaces/([^/]+)/pods/([^/]+)/([^/]+)/[^/]+/logs/(current|previous)(?:\.insecure)?\.log$`: {
+			lit("namespaces"), anyCap, lit("pods"), anyCap, anyCap, {what: segAny}, lit("logs"), {what: segLog, capture: true}},
+		`namespaces/([^/]+)/([^/]+)\.(?:yaml|json)$`:                       {lit("namespaces"), anyCap, yamlCap},
+		`namespaces/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`:               {lit("namespaces"), anyCap, anyCap, yamlCap},
+		`namespaces/([^/]+)/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`:       {lit("namespaces"), anyCap, anyCap, anyCap, yamlCap},
+		`cluster-scoped-resources/([^/]+)/([^/]+)\.(?:yaml|json)$`:         {lit("cluster-scoped-resources"), anyCap, yamlCap},
+		`cluster-scoped-resources/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`: {lit("cluster-scoped-resources"), anyCap, anyCap, yamlCap},
+	}
+}()
+
+// matchSegments returns what FindStringSubmatch of the segments' pattern
+// (anchored at both ends) returns for s: s and the captures, or nil.
+func matchSegments(segs []segment, s string) []string {
+	m := make([]string, 1, 6)
+	m[0] = s
+	rest := s
+	for i, sg := range segs {
+		part := rest
+		if i < len(segs)-1 {
+			j := strings.IndexByte(rest, '/')
+			if j < 0 {
+				return nil
+			}
+			part, rest = rest[:j], rest[j+1:]
+		} else if strings.IndexByte(part, '/') >= 0 {
+			return nil
+		}
+		switch sg.what {
+		case segLiteral:
+			if part != sg.lit {
+				return nil
+			}
+			continue
+		case segAny:
+			if part == "" {
+				return nil
+			}
+		case segYAML:
+			if len(part) <= len(".yaml") || !strings.HasSuffix(part, ".yaml") && !strings.HasSuffix(part, ".json") {
+				return nil
+			}
+			part = part[:len(part)-len(".yaml")]
+		case segLog:
+			switch part {
+			case "current.log", "current.insecure.log":
+				part = "current"
+			case "previous.log", "previous.insecure.log":
+				part = "previous"
+			default:
+				return nil
+			}
+		}
+		if sg.capture {
+			m = append(m, part)
+		}
+	}
+	return m
 }
 
 // pathTails holds, for each of pathRules whose pattern begins with
@@ -89,7 +187,7 @@ var pathTails = func() []*pathTail {
 		if first.Op != syntax.OpLiteral || first.Flags&syntax.FoldCase != 0 || len(first.Rune) == 0 {
 			continue
 		}
-		out[i] = &pathTail{lead: string(first.Rune), re: regexp.MustCompile("^" + rest)}
+		out[i] = &pathTail{lead: string(first.Rune), re: regexp.MustCompile("^" + rest), segs: segmentTails[rest]}
 	}
 	return out
 }()
@@ -107,7 +205,7 @@ func matchRule(i int, p string) []string {
 		j := strings.LastIndexByte(p[:s], '/')
 		start := j + 1
 		if strings.HasPrefix(p[start:], t.lead) {
-			if m := t.re.FindStringSubmatch(p[start:]); m != nil {
+			if m := t.find(p[start:]); m != nil {
 				out := make([]string, len(m)+1)
 				out[0], out[1] = p, p[:start]
 				copy(out[2:], m[1:])

@@ -90,6 +90,12 @@ func TestMatchRuleSameAsPattern(t *testing.T) {
 		"sos/sos_commands/logs/journalctl_--no-pager_--unit_kubelet", "sos/sos_commands/host/hostname", "hostname", "x/date",
 		"img/namespaces/shop/apps/deployments.yaml", "img/namespaces/shop/apps/deployments/web.yaml",
 		"img/cluster-scoped-resources/machineconfiguration.openshift.io/kubeletconfigs/x.yaml",
+		// Segment edge cases: an extension alone, both extensions, empty folders, the insecure logs.
+		"namespaces/a/.yaml", "namespaces/a/b.yaml.json", "namespaces//b.yaml", "namespaces/a/b/.json",
+		"namespaces/a/pods/p/c/c/logs/current.insecure.log", "namespaces/a/pods/p/c/c/logs/previous.log.log",
+		"namespaces/a/pods/p/c//logs/current.log", "namespaces/a/pods/p/c/c/logs/", "namespaces/a/pods/p/p.yaml/",
+		"cluster-scoped-resources/x/y.yaml", "cluster-scoped-resources/x/y/z.json", "cluster-scoped-resources/x/y/z/w.yaml",
+		"namespaces/a\n/b\xff/c.yaml",
 	} {
 		sameMatches(t, p)
 	}
@@ -101,6 +107,19 @@ func TestMatchRuleSameAsPattern(t *testing.T) {
 	}
 	if tails < len(pathRules)*3/4 {
 		t.Errorf("only %d of %d path rules have a tail matcher", tails, len(pathRules))
+	}
+	// Every segment form names a rule's tail: a pattern edited without its
+	// segments would quietly go back to the engine.
+	used := map[string]bool{}
+	for i, tl := range pathTails {
+		if tl != nil && tl.segs != nil {
+			used[pathRules[i].re.String()[len(rootPrefix):]] = true
+		}
+	}
+	for src := range segmentTails {
+		if !used[src] {
+			t.Errorf("segmentTails has %q, the tail of no rule", src)
+		}
 	}
 }
 
@@ -133,4 +152,27 @@ func FuzzMatchRule(f *testing.F) {
 		}
 		sameMatches(t, p)
 	})
+}
+
+// BenchmarkClassify classifies every file path of the corpus metal gather
+// (skipped when absent), the member classification every pass makes.
+func BenchmarkClassify(b *testing.B) {
+	root := filepath.Join("..", "..", "shared", "corpus", "mg-metal-ocp49")
+	var paths []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(root, p)
+			paths = append(paths, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if len(paths) == 0 {
+		b.Skip("corpus absent")
+	}
+	b.ReportMetric(float64(len(paths)), "paths/op")
+	for b.Loop() {
+		for _, p := range paths {
+			classify(p)
+		}
+	}
 }
