@@ -1,10 +1,7 @@
 package parser
 
 import (
-	"bufio"
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -56,46 +53,16 @@ func FuzzInfoWorthParsing(f *testing.F) {
 	})
 }
 
-// BenchmarkInfoWorthParsing runs the test over the kubelet journal of the
-// corpus metal gather (skipped when absent), against the plain loop.
+// BenchmarkInfoWorthParsing runs the test over the messages of the kubelet
+// journal of the corpus metal gather (skipped when absent), against the
+// plain loop.
 func BenchmarkInfoWorthParsing(b *testing.B) {
-	var lines [][]byte
-	filepath.WalkDir("../../shared/corpus/mg-metal-ocp49", func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, "kubelet_service.log") {
-			return nil
+	message := func(l []byte) []byte {
+		if i := bytes.Index(l, []byte("]: ")); i > 0 {
+			return l[i+3:]
 		}
-		f, err := os.Open(p)
-		if err != nil {
-			return nil
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			if i := bytes.Index(sc.Bytes(), []byte("]: ")); i > 0 {
-				lines = append(lines, bytes.Clone(sc.Bytes()[i+3:]))
-			}
-		}
-		return nil
-	})
-	if len(lines) == 0 {
-		b.Skip("corpus absent")
+		return l
 	}
-	var n int64
-	for _, l := range lines {
-		n += int64(len(l))
-	}
-	for _, bc := range []struct {
-		name string
-		f    func([]byte) bool
-	}{{"index", infoWorthParsing}, {"reference", infoWorthParsingReference}} {
-		b.Run(bc.name, func(b *testing.B) {
-			b.SetBytes(n)
-			for b.Loop() {
-				for _, l := range lines {
-					bc.f(l)
-				}
-			}
-		})
-	}
+	lines := corpusLines(func(p string) bool { return strings.HasSuffix(p, "kubelet_service.log") }, message, 1<<30)
+	benchLineFuncs(b, lines, lineFunc{"index", infoWorthParsing}, lineFunc{"reference", infoWorthParsingReference})
 }

@@ -183,19 +183,43 @@ func FuzzHasErrorMarker(f *testing.F) {
 // BenchmarkHasErrorMarker runs the marker search over the container-log
 // lines of the corpus metal gather (skipped when absent).
 func BenchmarkHasErrorMarker(b *testing.B) {
+	lines := corpusLines(func(p string) bool { return strings.HasSuffix(p, ".log") && strings.Contains(p, "/logs/") },
+		afterTimestamp, 100000)
+	benchLineFuncs(b, lines, lineFunc{"index", hasErrorMarker}, lineFunc{"reference", hasErrorMarkerReference})
+}
+
+// corpusLines returns up to max lines, each passed through cut, of the
+// files of the corpus metal gather whose path want accepts; nil when the
+// corpus is absent.
+func corpusLines(want func(path string) bool, cut func([]byte) []byte, max int) [][]byte {
 	var lines [][]byte
 	filepath.WalkDir("../../shared/corpus/mg-metal-ocp49", func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".log") || !strings.Contains(p, "/logs/") || len(lines) > 100000 {
+		if err != nil || d.IsDir() || !want(p) || len(lines) >= max {
 			return nil
 		}
 		data, err := os.ReadFile(p)
-		if err == nil {
-			for _, l := range bytes.Split(data, []byte("\n")) {
-				lines = append(lines, afterTimestamp(l))
+		if err != nil {
+			return nil
+		}
+		for _, l := range bytes.Split(data, []byte("\n")) {
+			if len(lines) < max {
+				lines = append(lines, cut(l))
 			}
 		}
 		return nil
 	})
+	return lines
+}
+
+// lineFunc is a named test of one line, for benchLineFuncs.
+type lineFunc struct {
+	name string
+	f    func([]byte) bool
+}
+
+// benchLineFuncs runs each function over lines in a sub-benchmark of its
+// name, in bytes per second; skipped when lines is empty (corpus absent).
+func benchLineFuncs(b *testing.B, lines [][]byte, fs ...lineFunc) {
 	if len(lines) == 0 {
 		b.Skip("corpus absent")
 	}
@@ -203,10 +227,14 @@ func BenchmarkHasErrorMarker(b *testing.B) {
 	for _, l := range lines {
 		n += int64(len(l))
 	}
-	b.SetBytes(n)
-	for b.Loop() {
-		for _, l := range lines {
-			hasErrorMarker(l)
-		}
+	for _, lf := range fs {
+		b.Run(lf.name, func(b *testing.B) {
+			b.SetBytes(n)
+			for b.Loop() {
+				for _, l := range lines {
+					lf.f(l)
+				}
+			}
+		})
 	}
 }
