@@ -99,18 +99,18 @@ const (
 // to the engine; TestMatchRuleSameAsPattern, TestMatchRuleCorpus and
 // FuzzMatchRule check each against its pattern.
 var segmentTails = func() map[string][]segment {
-	lit := func(s string) segment { return segment{what: segLiteral, lit: s} }
+	folder := func(s string) segment { return segment{what: segLiteral, lit: s} }
 	anyCap := segment{what: segAny, capture: true}
 	yamlCap := segment{what: segYAML, capture: true}
 	return map[string][]segment{
-		`namespaces/([^/]+)/pods/([^/]+)/([^/]+)\.(?:yaml|json)$`: {lit("namespaces"), anyCap, lit("pods"), anyCap, yamlCap},
+		`namespaces/([^/]+)/pods/([^/]+)/([^/]+)\.(?:yaml|json)$`: {folder("namespaces"), anyCap, folder("pods"), anyCap, yamlCap},
 		`namespaces/([^/]+)/pods/([^/]+)/([^/]+)/[^/]+/logs/(current|previous)(?:\.insecure)?\.log$`: {
-			lit("namespaces"), anyCap, lit("pods"), anyCap, anyCap, {what: segAny}, lit("logs"), {what: segLog, capture: true}},
-		`namespaces/([^/]+)/([^/]+)\.(?:yaml|json)$`:                       {lit("namespaces"), anyCap, yamlCap},
-		`namespaces/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`:               {lit("namespaces"), anyCap, anyCap, yamlCap},
-		`namespaces/([^/]+)/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`:       {lit("namespaces"), anyCap, anyCap, anyCap, yamlCap},
-		`cluster-scoped-resources/([^/]+)/([^/]+)\.(?:yaml|json)$`:         {lit("cluster-scoped-resources"), anyCap, yamlCap},
-		`cluster-scoped-resources/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`: {lit("cluster-scoped-resources"), anyCap, anyCap, yamlCap},
+			folder("namespaces"), anyCap, folder("pods"), anyCap, anyCap, {what: segAny}, folder("logs"), {what: segLog, capture: true}},
+		`namespaces/([^/]+)/([^/]+)\.(?:yaml|json)$`:                       {folder("namespaces"), anyCap, yamlCap},
+		`namespaces/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`:               {folder("namespaces"), anyCap, anyCap, yamlCap},
+		`namespaces/([^/]+)/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`:       {folder("namespaces"), anyCap, anyCap, anyCap, yamlCap},
+		`cluster-scoped-resources/([^/]+)/([^/]+)\.(?:yaml|json)$`:         {folder("cluster-scoped-resources"), anyCap, yamlCap},
+		`cluster-scoped-resources/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`: {folder("cluster-scoped-resources"), anyCap, anyCap, yamlCap},
 	}
 }()
 
