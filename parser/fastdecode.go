@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sync"
 
+	"github.com/mgtriage/mgtriage/parser/internal/bufpool"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 )
@@ -34,7 +35,9 @@ func unmarshalYAMLChecked[T any](data []byte, lean, bytesOK bool) (*T, error) {
 	if fastDecodable(reflect.TypeFor[T](), lean) {
 		if j, ok := yamlToJSONChecked(data, lean, bytesOK); ok {
 			obj := new(T)
-			if json.Unmarshal(j, obj) == nil {
+			err := json.Unmarshal(j, obj) // obj holds copies of j's text
+			bufpool.Put(j)
+			if err == nil {
 				return obj, nil
 			}
 		}

@@ -33,7 +33,9 @@ func decodeEvent(data []byte, bytesOK bool) (*corev1.Event, bool) {
 	if !bytesOK && !fastYAMLBytesOK(data) {
 		return nil, false
 	}
-	c := &yconv{lines: splitYAMLLines(data), lean: true, raw: true}
+	lines := getYAMLLines(data)
+	defer putYAMLLines(lines)
+	c := &yconv{lines: *lines, lean: true, raw: true}
 	c.skipBlank()
 	if c.i < len(c.lines) && c.lines[c.i].indent == 0 && string(c.lines[c.i].text) == "---" {
 		c.i++

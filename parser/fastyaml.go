@@ -2,9 +2,12 @@ package parser
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
+	"github.com/mgtriage/mgtriage/parser/internal/bufpool"
 	"github.com/mgtriage/mgtriage/parser/internal/yaml11"
 )
 
@@ -27,11 +30,15 @@ func yamlToJSON(data []byte, lean bool) ([]byte, bool) {
 }
 
 // yamlToJSONChecked is yamlToJSON that skips the byte scan when bytesOK.
+// The JSON's buffer comes from bufpool: the caller may hand it back with
+// bufpool.Put once it keeps nothing of it.
 func yamlToJSONChecked(data []byte, lean, bytesOK bool) ([]byte, bool) {
 	if !bytesOK && !fastYAMLBytesOK(data) {
 		return nil, false
 	}
-	c := yconv{lines: splitYAMLLines(data), lean: lean, out: make([]byte, 0, len(data))}
+	lines := getYAMLLines(data)
+	defer putYAMLLines(lines)
+	c := yconv{lines: *lines, lean: lean, out: bufpool.Get(len(data) + len(data)/4)}
 	c.skipBlank()
 	if c.i < len(c.lines) && c.lines[c.i].indent == 0 && string(c.lines[c.i].text) == "---" {
 		c.i++
@@ -43,6 +50,7 @@ func yamlToJSONChecked(data []byte, lean, bytesOK bool) ([]byte, bool) {
 	c.block(c.lines[c.i].indent, 0)
 	c.skipBlank()
 	if c.bad || c.i < len(c.lines) {
+		bufpool.Put(c.out)
 		return nil, false
 	}
 	return c.out, true
@@ -86,8 +94,35 @@ type yline struct {
 	eol    bool   // a line break follows
 }
 
-func splitYAMLLines(data []byte) []yline {
-	lines := make([]yline, 0, bytes.Count(data, []byte{'\n'})+1)
+// yamlLinePool holds *[]yline for getYAMLLines: a gather has hundreds of
+// thousands of items to split, and a line is 64 bytes.
+var yamlLinePool sync.Pool
+
+// getYAMLLines returns the lines of data in a slice from yamlLinePool; hand
+// it back with putYAMLLines once done with them.
+func getYAMLLines(data []byte) *[]yline {
+	p, _ := yamlLinePool.Get().(*[]yline)
+	if p == nil {
+		p = new([]yline)
+	}
+	*p = appendYAMLLines((*p)[:0], data)
+	return p
+}
+
+// putYAMLLines clears the lines (they hold slices of the document) and hands
+// the slice back, unless it grew past a million lines.
+func putYAMLLines(p *[]yline) {
+	clear(*p)
+	if cap(*p) > 1<<20 {
+		return
+	}
+	*p = (*p)[:0]
+	yamlLinePool.Put(p)
+}
+
+// appendYAMLLines appends the lines of data to lines.
+func appendYAMLLines(lines []yline, data []byte) []yline {
+	lines = slices.Grow(lines, bytes.Count(data, []byte{'\n'})+1)
 	for len(data) > 0 {
 		raw, rest, eol := bytes.Cut(data, []byte{'\n'})
 		data = rest

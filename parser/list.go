@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/mgtriage/mgtriage/parser/internal/bufpool"
 	"sigs.k8s.io/yaml"
 )
 
@@ -31,11 +32,24 @@ type ListItem struct {
 // back to the whole document (decodeItemsWith) or do not split documents
 // with anchors (readObjects).
 func SplitList(data []byte) (items []ListItem, closed, ok bool) {
+	return splitListInto(make([]byte, 0, len(data)+1), data)
+}
+
+// splitListPooled is SplitList into a buffer from bufpool; release hands it
+// back, and the items must not be used after it.
+func splitListPooled(data []byte) (items []ListItem, closed, ok bool, release func()) {
+	buf := bufpool.Get(len(data) + 1)
+	items, closed, ok = splitListInto(buf, data)
+	return items, closed, ok, func() { bufpool.Put(buf) }
+}
+
+// splitListInto is SplitList writing the items' text into out, which must be
+// empty with a capacity of at least len(data)+1.
+func splitListInto(out, data []byte) (items []ListItem, closed, ok bool) {
 	// The items' de-indented text goes into one buffer (never longer than
 	// data plus the line break added after a last line without one), and
 	// each item is a slice of it: one allocation per file, not per line
 	// and item.
-	out := make([]byte, 0, len(data)+1)
 	type span struct{ line, start int }
 	var spans []span
 	inItems := false
@@ -211,7 +225,10 @@ func decodeItemsWith[T any](data []byte, lean bool, add func(obj *T, line int, p
 		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
 	}
 	var errs []error
-	if items, closed, ok := SplitList(data); ok {
+	items, closed, ok, release := splitListPooled(data)
+	// The decoded objects hold copies of the items' text, never slices of it.
+	defer release()
+	if ok {
 		bytesOK := fastYAMLBytesOK(data)
 		// whole holds the items of the whole document, decoded once the
 		// first item fails on its own: valid YAML that splitting breaks

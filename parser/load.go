@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mgtriage/mgtriage/parser/internal/bufpool"
 	"github.com/mgtriage/mgtriage/parser/internal/lit"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/parser/openshift"
@@ -691,6 +692,9 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 // bytes (a compressed member may declare a small size and inflate). When the
 // declared size is wrong it reads in chunks, so a bomb costs at most max bytes
 // of memory, not the growing buffer's two or three times that.
+//
+// The result's buffer comes from bufpool: a caller that has done with it, and
+// kept no slice of it, may hand it back with bufpool.Put (recycleData).
 func readBounded(r io.Reader, max, size int64) ([]byte, error) {
 	tooLarge := fmt.Errorf("file is larger than %d MiB once decompressed, skipped", max>>20)
 	first := int64(64 << 10)
@@ -700,7 +704,8 @@ func readBounded(r io.Reader, max, size int64) ([]byte, error) {
 	var chunks [][]byte
 	var total int64
 	for next := first; ; next = min(2*next, 16<<20) {
-		chunk := make([]byte, min(next, max+1-total))
+		n := int(min(next, max+1-total))
+		chunk := bufpool.Get(n)[:n]
 		n, err := io.ReadFull(r, chunk)
 		total += int64(n)
 		if total > max {
@@ -717,9 +722,10 @@ func readBounded(r io.Reader, max, size int64) ([]byte, error) {
 	if len(chunks) == 1 {
 		return chunks[0], nil
 	}
-	out := make([]byte, 0, total)
+	out := bufpool.Get(int(total))
 	for _, c := range chunks {
 		out = append(out, c...)
+		bufpool.Put(c)
 	}
 	return out, nil
 }

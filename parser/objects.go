@@ -218,7 +218,9 @@ func (b *builder) readObjects(p string, c classified, data []byte) []error {
 	default:
 		// A document with anchors is decoded whole: an alias in one item
 		// may refer to an anchor in another.
-		items, _, ok := SplitList(data)
+		items, _, ok, release := splitListPooled(data)
+		// objectOf copies what it keeps of an item.
+		defer release()
 		if !ok || hasAnchor(data) {
 			return errList(b.readObjectsWhole(data, add))
 		}

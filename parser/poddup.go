@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"sync"
 	"time"
+
+	"github.com/mgtriage/mgtriage/parser/internal/bufpool"
 )
 
 // podDedup recognises a per-pod file (pods/<pod>/<pod>.yaml) whose pod the
@@ -48,6 +50,9 @@ func (b *builder) runJob(j decodeJob) error {
 	if j.done != nil {
 		defer close(j.done)
 	}
+	if recycledKinds[j.c.Kind] {
+		defer bufpool.Put(j.data)
+	}
 	if j.c.Kind == kindPod && len(j.after) > 0 && !b.dedup.disabled {
 		for _, ch := range j.after {
 			<-ch
@@ -58,6 +63,15 @@ func (b *builder) runJob(j decodeJob) error {
 	}
 	return b.decodeHeavy(j.path, j.c, j.data)
 }
+
+// recycledKinds are the heavy kinds whose decoding keeps no slice of the
+// file's bytes (every string is a copy, FieldLines holds numbers), so that
+// runJob hands the buffer back to bufpool once decoded. The other kinds
+// (install bundles, alerts, etcd, Insights captures) are rare and left to the
+// collector. TestRecycledDataIsNotKept checks the model after overwriting
+// every recycled buffer.
+var recycledKinds = map[fileKind]bool{kindPodList: true, kindPod: true, kindEventList: true,
+	kindNode: true, kindNodeList: true, kindClusterOperators: true, kindObjectList: true, kindObject: true}
 
 // noteList records the items of a decoded pods.yaml.
 func (d *podDedup) noteList(k nsKey, pods []*Pod) {
