@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -121,11 +122,24 @@ func scanFieldLines(data []byte, lines []int, start int) FieldLines {
 			names[el] = strings.Trim(strings.TrimSpace(string(text[len(k)+1:])), `"'`)
 		}
 	}
+	// Every element of a path that has a name is named, the deepest first,
+	// so that naming one leaves the text of the elements above it as it was:
+	// "status.containerStatuses[2].volumeMounts[1].name" becomes
+	// "status.containerStatuses[app].volumeMounts[config].name".
+	els := make([]string, 0, len(names))
+	for el := range names {
+		els = append(els, el)
+	}
+	sort.Slice(els, func(i, j int) bool {
+		if len(els[i]) != len(els[j]) {
+			return len(els[i]) > len(els[j])
+		}
+		return els[i] < els[j]
+	})
 	for p, n := range raw {
-		for el, name := range names {
+		for _, el := range els {
 			if i := strings.LastIndexByte(el, '['); i >= 0 && strings.HasPrefix(p, el) && (len(p) == len(el) || p[len(el)] == '.') {
-				p = el[:i] + "[" + name + "]" + p[len(el):]
-				break
+				p = el[:i] + "[" + names[el] + "]" + p[len(el):]
 			}
 		}
 		out[p] = n

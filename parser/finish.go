@@ -21,6 +21,13 @@ func (b *builder) finish() *Gather {
 	g.Roots = sortedKeys(b.roots)
 	g.KubeletLogNodes = sortedKeys(b.logHosts)
 	b.settleSos()
+	if g.Etcd != nil {
+		// The decode workers add etcd_info files in the order they finish.
+		sort.Slice(g.Etcd.Sources, func(i, j int) bool {
+			a, c := g.Etcd.Sources[i], g.Etcd.Sources[j]
+			return a.Path < c.Path || a.Path == c.Path && a.Line < c.Line
+		})
+	}
 	if b.dnsBaseDomain != "" {
 		g.BaseDomain = b.dnsBaseDomain
 	}
