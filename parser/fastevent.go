@@ -33,9 +33,9 @@ func decodeEvent(data []byte, bytesOK bool) (*corev1.Event, bool) {
 	if !bytesOK && !fastYAMLBytesOK(data) {
 		return nil, false
 	}
-	lines := getYAMLLines(data)
-	defer putYAMLLines(lines)
-	c := &yconv{lines: *lines, lean: true, raw: true}
+	w := getYAMLWork(data)
+	c := &yconv{lines: w.lines, lean: true, raw: true, scratch: w.scratch}
+	defer func() { putYAMLWork(w, c.scratch) }()
 	c.skipBlank()
 	if c.i < len(c.lines) && c.lines[c.i].indent == 0 && string(c.lines[c.i].text) == "---" {
 		c.i++

@@ -36,9 +36,9 @@ func yamlToJSONChecked(data []byte, lean, bytesOK bool) ([]byte, bool) {
 	if !bytesOK && !fastYAMLBytesOK(data) {
 		return nil, false
 	}
-	lines := getYAMLLines(data)
-	defer putYAMLLines(lines)
-	c := yconv{lines: *lines, lean: lean, out: bufpool.Get(len(data) + len(data)/4)}
+	w := getYAMLWork(data)
+	c := yconv{lines: w.lines, lean: lean, out: bufpool.Get(len(data) + len(data)/4), scratch: w.scratch}
+	defer func() { putYAMLWork(w, c.scratch) }()
 	c.skipBlank()
 	if c.i < len(c.lines) && c.lines[c.i].indent == 0 && string(c.lines[c.i].text) == "---" {
 		c.i++
@@ -94,30 +94,35 @@ type yline struct {
 	eol    bool   // a line break follows
 }
 
-// yamlLinePool holds *[]yline for getYAMLLines: a gather has hundreds of
-// thousands of items to split, and a line is 64 bytes.
-var yamlLinePool sync.Pool
-
-// getYAMLLines returns the lines of data in a slice from yamlLinePool; hand
-// it back with putYAMLLines once done with them.
-func getYAMLLines(data []byte) *[]yline {
-	p, _ := yamlLinePool.Get().(*[]yline)
-	if p == nil {
-		p = new([]yline)
-	}
-	*p = appendYAMLLines((*p)[:0], data)
-	return p
+// yamlWork is what converting one document needs besides its output: its
+// lines and the scratch buffer of quoted scalars. A gather has hundreds of
+// thousands of items to convert, and a line is 64 bytes, so yamlWorkPool
+// keeps them from one item to the next.
+type yamlWork struct {
+	lines   []yline
+	scratch []byte
 }
 
-// putYAMLLines clears the lines (they hold slices of the document) and hands
-// the slice back, unless it grew past a million lines.
-func putYAMLLines(p *[]yline) {
-	clear(*p)
-	if cap(*p) > 1<<20 {
+var yamlWorkPool = sync.Pool{New: func() any { return new(yamlWork) }}
+
+// getYAMLWork returns a yamlWork holding the lines of data; hand it back
+// with putYAMLWork once done with them.
+func getYAMLWork(data []byte) *yamlWork {
+	w := yamlWorkPool.Get().(*yamlWork)
+	w.lines = appendYAMLLines(w.lines[:0], data)
+	return w
+}
+
+// putYAMLWork clears the lines (they hold slices of the document), keeps
+// scratch (the converter's copy of it, which may have grown) and hands w back,
+// unless it grew past a million lines.
+func putYAMLWork(w *yamlWork, scratch []byte) {
+	clear(w.lines)
+	if cap(w.lines) > 1<<20 || cap(scratch) > 1<<20 {
 		return
 	}
-	*p = (*p)[:0]
-	yamlLinePool.Put(p)
+	w.lines, w.scratch = w.lines[:0], scratch[:0]
+	yamlWorkPool.Put(w)
 }
 
 // appendYAMLLines appends the lines of data to lines.
@@ -205,7 +210,8 @@ func (c *yconv) block(n, depth int) {
 // top-level object's metadata.
 func (c *yconv) mapping(n, depth int, inMeta bool) {
 	c.out = append(c.out, '{')
-	var keys [][]byte
+	var seen [16][]byte // most mappings have fewer keys: no allocation
+	keys := seen[:0]
 	wrote := 0
 	for !c.bad {
 		c.skipBlank()

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -161,7 +162,12 @@ func pathOf[T any](stack []T, key func(T) string) string {
 
 // lineStarts returns the offset of the start of every line of data.
 func lineStarts(data []byte) []int {
-	out := []int{0}
+	return appendLineStarts(nil, data)
+}
+
+// appendLineStarts appends the offset of the start of every line of data to out.
+func appendLineStarts(out []int, data []byte) []int {
+	out = append(out, 0)
 	for i, c := range data {
 		if c == '\n' && i+1 < len(data) {
 			out = append(out, i+1)
@@ -220,4 +226,30 @@ func keyLine(data []byte, lines []int, start int, key string) int {
 		}
 	}
 	return 0
+}
+
+// lineIndex is lineStarts of one file, computed on first use into a slice
+// that release hands back for the next file.
+type lineIndex struct {
+	starts *[]int
+}
+
+var lineIndexPool = sync.Pool{New: func() any { return new([]int) }}
+
+// of returns the line starts of data; every call on one lineIndex must pass
+// the same data.
+func (x *lineIndex) of(data []byte) []int {
+	if x.starts == nil {
+		x.starts = lineIndexPool.Get().(*[]int)
+		*x.starts = appendLineStarts((*x.starts)[:0], data)
+	}
+	return *x.starts
+}
+
+// release hands the slice back; the starts must not be used after it.
+func (x *lineIndex) release() {
+	if x.starts != nil && cap(*x.starts) <= 1<<22 {
+		lineIndexPool.Put(x.starts)
+	}
+	x.starts = nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -137,6 +138,19 @@ func afterTimestamp(line []byte) []byte {
 	return line
 }
 
+// tailSlot is one line readTail holds while reading: its number and bytes.
+type tailSlot struct {
+	n    int
+	text []byte
+}
+
+// tailScratch is readTail's ring and error slots, reused from one log to the
+// next with their buffers (every kept line becomes a string copy at the end):
+// a gather has tens of thousands of container logs.
+type tailScratch struct{ ring, firstErrs, lastErrs []tailSlot }
+
+var tailScratchPool = sync.Pool{New: func() any { return new(tailScratch) }}
+
 // readTail reads a container log and keeps its last TailLines lines and its
 // error-looking lines (see ContainerLog.Errors); with keep false it only
 // counts lines (a container that never failed). Each line starts with the CRI
@@ -146,18 +160,25 @@ func afterTimestamp(line []byte) []byte {
 // whole log was read.
 func readTail(r io.Reader, log *ContainerLog, keep bool) error {
 	var cut longLines
-	type raw struct {
-		n    int
-		text []byte
-	}
-	var ring []raw
+	type raw = tailSlot
+	sc := tailScratchPool.Get().(*tailScratch)
+	defer tailScratchPool.Put(sc)
+	ring := sc.ring[:0]
 	start := 0
-	var firstErrs, lastErrs []raw
+	firstErrs, lastErrs := sc.firstErrs[:0], sc.lastErrs[:0]
+	defer func() { sc.ring, sc.firstErrs, sc.lastErrs = ring, firstErrs, lastErrs }()
 	errStart := 0
 	half := ErrorLines / 2
 	put := func(slot *raw, n int, line []byte) {
 		slot.n = n
 		slot.text = append(slot.text[:0], line...)
+	}
+	// grow adds a slot, reusing the one (and its buffer) a former log left.
+	grow := func(s []raw) []raw {
+		if len(s) < cap(s) {
+			return s[:len(s)+1]
+		}
+		return append(s, raw{})
 	}
 	err := scanLinesCounted(r, func(n int, line []byte) {
 		log.Lines = n
@@ -168,10 +189,10 @@ func readTail(r io.Reader, log *ContainerLog, keep bool) error {
 			log.ErrorCount++
 			switch {
 			case len(firstErrs) < half:
-				firstErrs = append(firstErrs, raw{})
+				firstErrs = grow(firstErrs)
 				put(&firstErrs[len(firstErrs)-1], n, line)
 			case len(lastErrs) < half:
-				lastErrs = append(lastErrs, raw{})
+				lastErrs = grow(lastErrs)
 				put(&lastErrs[len(lastErrs)-1], n, line)
 			default:
 				put(&lastErrs[errStart], n, line)
@@ -179,7 +200,7 @@ func readTail(r io.Reader, log *ContainerLog, keep bool) error {
 			}
 		}
 		if len(ring) < TailLines {
-			ring = append(ring, raw{})
+			ring = grow(ring)
 			put(&ring[len(ring)-1], n, line)
 		} else {
 			put(&ring[start], n, line)

@@ -581,7 +581,8 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		errs = errList(b.readEtcd(p, data))
 	case kindPodList:
 		var pods []*Pod
-		var starts []int
+		var lines lineIndex
+		defer lines.release()
 		errs = decodeItemsLean(data, func(o *corev1.Pod, line int, partial bool) bool {
 			if b.podCount.Add(1) > MaxPods {
 				b.podLimitOnce.Do(func() {
@@ -592,10 +593,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 			b.parts.add(o)
 			pod := &Pod{Object: *o, Source: Source{Path: p, Line: line}, partial: partial}
 			if line > 0 && worthFieldLines(o) {
-				if starts == nil {
-					starts = lineStarts(data)
-				}
-				pod.Fields = scanFieldLines(data, starts, line)
+				pod.Fields = scanFieldLines(data, lines.of(data), line)
 			}
 			pods = append(pods, pod)
 			return true
@@ -631,14 +629,12 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		b.mu.Unlock()
 	case kindEventList:
 		var events []*Event
-		var starts []int
+		var lines lineIndex
+		defer lines.release()
 		errs = decodeItemsLean(data, func(o *corev1.Event, line int, _ bool) bool {
 			ev := &Event{Object: EventObjectOf(o), Source: Source{Path: p, Line: line}, At: StampOf(eventTime(o))}
 			if line > 0 {
-				if starts == nil {
-					starts = lineStarts(data)
-				}
-				ev.MessageLine = keyLine(data, starts, line, "message")
+				ev.MessageLine = keyLine(data, lines.of(data), line, "message")
 			}
 			events = append(events, ev)
 			return true
