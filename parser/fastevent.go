@@ -3,7 +3,10 @@ package parser
 import (
 	"bytes"
 	"strconv"
+	"sync"
 	"time"
+	"unique"
+	"unsafe"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -44,7 +47,11 @@ func decodeEvent(data []byte, bytesOK bool) (*corev1.Event, bool) {
 	if c.i >= len(c.lines) {
 		return nil, false
 	}
-	e := new(corev1.Event)
+	e, _ := spareEvents.Get().(*corev1.Event)
+	if e == nil {
+		e = new(corev1.Event)
+	}
+	*e = corev1.Event{}
 	d := eventDecoder{c: c}
 	if isSeqItem(c.lines[c.i].text) || !d.event(c.lines[c.i].indent, e) {
 		return nil, false
@@ -54,6 +61,27 @@ func decodeEvent(data []byte, bytesOK bool) (*corev1.Event, bool) {
 		return nil, false
 	}
 	return e, true
+}
+
+// spareEvents holds the Events given back with releaseEvent, for
+// decodeEvent to fill again: a gather has hundreds of thousands of events,
+// and the model keeps each as an EventObject, not as the 650-byte Event.
+var spareEvents sync.Pool
+
+// releaseEvent hands e, which decodeEvent returned, back for the next
+// decode; the caller keeps nothing of it but its strings (which decodeEvent
+// interns, so they are never slices of a reused buffer).
+func releaseEvent(e *corev1.Event) { spareEvents.Put(e) }
+
+// internBytes returns intern(string(b)) without making that string first:
+// unique.Make copies a string it has not seen before keeping it, so the view
+// of b it is given never outlives the call (TestRecycledBuffersAreNotKept
+// overwrites the buffers such views point into).
+func internBytes(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unique.Make(unsafe.String(unsafe.SliceData(b), len(b))).Value()
 }
 
 // eventDecoder reads typed values out of a yconv's lines.
@@ -167,7 +195,24 @@ func (d eventDecoder) str(dst *string, rest []byte, n int) bool {
 	case js[0] != '"':
 		return false
 	}
-	*dst = string(js[1:])
+	*dst = internBytes(js[1:])
+	return true
+}
+
+// uid reads a string value without interning it: a UID names one object.
+func (d eventDecoder) uid(dst *types.UID, rest []byte, n int) bool {
+	js, ok := d.scalar(rest, n)
+	if !ok {
+		return false
+	}
+	switch {
+	case string(js) == "null":
+		*dst = ""
+		return true
+	case js[0] != '"':
+		return false
+	}
+	*dst = types.UID(js[1:])
 	return true
 }
 
@@ -385,9 +430,7 @@ func (d eventDecoder) reference(rest []byte, n int, r *corev1.ObjectReference) (
 		case "namespace":
 			ok = d.str(&r.Namespace, rest, k.n)
 		case "uid":
-			var uid string
-			ok = d.str(&uid, rest, k.n)
-			r.UID = types.UID(uid)
+			ok = d.uid(&r.UID, rest, k.n)
 		case "fieldPath":
 			ok = d.str(&r.FieldPath, rest, k.n)
 		case "resourceVersion":
