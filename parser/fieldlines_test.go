@@ -123,3 +123,29 @@ func FuzzKeyLine(f *testing.F) {
 		}
 	})
 }
+
+// TestScanFieldLinesNestedNames: an element inside a named element is named
+// at both levels, every time (the choice of one level used to follow map
+// order, so two loads of one gather differed).
+func TestScanFieldLinesNestedNames(t *testing.T) {
+	data := []byte(`status:
+  containerStatuses:
+  - name: app
+    ready: false
+    volumeMounts:
+    - mountPath: /config
+      name: config
+  phase: Running
+`)
+	want := FieldLines{
+		"status": 1, "status.containerStatuses": 2, "status.containerStatuses[app]": 3,
+		"status.containerStatuses[app].name": 3, "status.containerStatuses[app].ready": 4,
+		"status.containerStatuses[app].volumeMounts[config]": 6, "status.containerStatuses[app].volumeMounts[config].name": 7,
+		"status.phase": 8,
+	}
+	for range 20 {
+		if diff := cmp.Diff(want, scanFieldLines(data, lineStarts(data), 1)); diff != "" {
+			t.Fatalf("field lines (-want +got):\n%s", diff)
+		}
+	}
+}
