@@ -181,39 +181,37 @@ func (d eventDecoder) scalar(rest []byte, n int) ([]byte, bool) {
 	return c.out, !c.bad
 }
 
-// str reads a string value into *dst: null leaves it empty, a non-string
-// fails (as encoding/json fails on a number for a string field).
-func (d eventDecoder) str(dst *string, rest []byte, n int) bool {
+// text reads a string value: its bytes (nil for null); ok is false for a
+// non-string (as encoding/json fails on a number for a string field).
+func (d eventDecoder) text(rest []byte, n int) ([]byte, bool) {
 	js, ok := d.scalar(rest, n)
-	if !ok {
-		return false
-	}
 	switch {
+	case !ok:
+		return nil, false
 	case string(js) == "null":
-		*dst = ""
-		return true
+		return nil, true
 	case js[0] != '"':
-		return false
+		return nil, false
 	}
-	*dst = internBytes(js[1:])
-	return true
+	return js[1:], true
+}
+
+// str reads a string value into *dst, interned: null leaves it empty.
+func (d eventDecoder) str(dst *string, rest []byte, n int) bool {
+	b, ok := d.text(rest, n)
+	if ok {
+		*dst = internBytes(b)
+	}
+	return ok
 }
 
 // uid reads a string value without interning it: a UID names one object.
 func (d eventDecoder) uid(dst *types.UID, rest []byte, n int) bool {
-	js, ok := d.scalar(rest, n)
-	if !ok {
-		return false
+	b, ok := d.text(rest, n)
+	if ok {
+		*dst = types.UID(b)
 	}
-	switch {
-	case string(js) == "null":
-		*dst = ""
-		return true
-	case js[0] != '"':
-		return false
-	}
-	*dst = types.UID(js[1:])
-	return true
+	return ok
 }
 
 // skipStr reads a string value and drops it.
