@@ -691,7 +691,8 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 // of memory, not the growing buffer's two or three times that.
 //
 // The result's buffer comes from bufpool: a caller that has done with it, and
-// kept no slice of it, may hand it back with bufpool.Put (recycleData).
+// kept no slice of it, may hand it back with bufpool.Put (runJob does, for
+// recycledKinds).
 func readBounded(r io.Reader, max, size int64) ([]byte, error) {
 	tooLarge := fmt.Errorf("file is larger than %d MiB once decompressed, skipped", max>>20)
 	first := int64(64 << 10)
