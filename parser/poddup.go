@@ -68,7 +68,7 @@ func (b *builder) runJob(j decodeJob) error {
 // file's bytes (every string is a copy, FieldLines holds numbers), so that
 // runJob hands the buffer back to bufpool once decoded. The other kinds
 // (install bundles, alerts, etcd, Insights captures) are rare and left to the
-// collector. TestRecycledDataIsNotKept checks the model after overwriting
+// collector. TestRecycledBuffersAreNotKept checks the model after overwriting
 // every recycled buffer.
 var recycledKinds = map[fileKind]bool{kindPodList: true, kindPod: true, kindEventList: true,
 	kindNode: true, kindNodeList: true, kindClusterOperators: true, kindObjectList: true, kindObject: true}
