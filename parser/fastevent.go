@@ -37,8 +37,8 @@ func decodeEvent(data []byte, bytesOK bool) (*corev1.Event, bool) {
 		return nil, false
 	}
 	w := getYAMLWork(data)
-	c := &yconv{lines: w.lines, lean: true, raw: true, scratch: w.scratch}
-	defer func() { putYAMLWork(w, c.scratch) }()
+	c := &yconv{lines: w.lines, lean: true, raw: true, scratch: w.scratch, out: w.out[:0]}
+	defer func() { putYAMLWork(w, c.scratch, c.out) }()
 	c.skipBlank()
 	if c.i < len(c.lines) && c.lines[c.i].indent == 0 && string(c.lines[c.i].text) == "---" {
 		c.i++

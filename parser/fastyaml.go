@@ -38,7 +38,7 @@ func yamlToJSONChecked(data []byte, lean, bytesOK bool) ([]byte, bool) {
 	}
 	w := getYAMLWork(data)
 	c := yconv{lines: w.lines, lean: lean, out: bufpool.Get(len(data) + len(data)/4), scratch: w.scratch}
-	defer func() { putYAMLWork(w, c.scratch) }()
+	defer func() { putYAMLWork(w, c.scratch, nil) }()
 	c.skipBlank()
 	if c.i < len(c.lines) && c.lines[c.i].indent == 0 && string(c.lines[c.i].text) == "---" {
 		c.i++
@@ -101,6 +101,9 @@ type yline struct {
 type yamlWork struct {
 	lines   []yline
 	scratch []byte
+	// out is the output buffer of the event decoder, which reads one
+	// scalar at a time (yamlToJSON's output goes to its caller instead).
+	out []byte
 }
 
 var yamlWorkPool = sync.Pool{New: func() any { return new(yamlWork) }}
@@ -114,11 +117,15 @@ func getYAMLWork(data []byte) *yamlWork {
 }
 
 // putYAMLWork clears the lines (they hold slices of the document), keeps
-// scratch (the converter's copy of it, which may have grown) and hands w back,
-// unless it grew past a million lines.
-func putYAMLWork(w *yamlWork, scratch []byte) {
+// scratch and out (the converter's copies of them, which may have grown;
+// nil out keeps w's) and hands w back, unless it grew past a million lines
+// or a buffer past a megabyte.
+func putYAMLWork(w *yamlWork, scratch, out []byte) {
 	clear(w.lines)
-	if cap(w.lines) > 1<<20 || cap(scratch) > 1<<20 {
+	if out != nil {
+		w.out = out[:0]
+	}
+	if cap(w.lines) > 1<<20 || cap(scratch) > 1<<20 || cap(w.out) > 1<<20 {
 		return
 	}
 	w.lines, w.scratch = w.lines[:0], scratch[:0]
