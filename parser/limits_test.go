@@ -2,11 +2,13 @@ package parser
 
 import (
 	"archive/tar"
+	"archive/zip"
 	"bytes"
 	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -27,13 +29,23 @@ func TestReadBounded(t *testing.T) {
 		{"size right", int64(len(data)), 2 << 20, true},
 		{"size unknown", 0, 2 << 20, true},
 		{"size too small (compressed)", 1000, 2 << 20, true},
-		{"size too large", 1 << 20, 2 << 20, true},
+		{"size too large: the data and a shortMemberError", 1 << 20, 2 << 20, true},
 		{"exactly max", 0, int64(len(data)), true},
 		{"over max", 0, int64(len(data)) - 1, false},
 		{"over max, size lies", 10, 1000, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := readBounded(iotest.HalfReader(bytes.NewReader(data)), tt.max, tt.size)
+			var short *shortMemberError
+			if errors.As(err, &short) {
+				// The data is returned with the error: what the member holds.
+				if tt.size <= int64(len(data)) || short.got != int64(len(data)) || short.declared != tt.size {
+					t.Fatalf("short read for size %d: %v", tt.size, err)
+				}
+				err = nil
+			} else if tt.size > int64(len(data)) && tt.ok {
+				t.Fatalf("size %d over the %d bytes held: err = %v, want a shortMemberError", tt.size, len(data), err)
+			}
 			if tt.ok != (err == nil) {
 				t.Fatalf("err = %v", err)
 			}
@@ -135,5 +147,56 @@ func TestLimitsStopTheWalk(t *testing.T) {
 	var limit *LimitError
 	if !errors.As(err, &limit) || limit.Limit != "member" {
 		t.Errorf("walk error %v", err)
+	}
+}
+
+// TestZipMemberShorterThanDeclared: a zip entry whose header declares more
+// bytes than its data (a damaged copy; Go's zip reader then checks no CRC)
+// is read, and a problem says so, instead of passing as a whole file.
+func TestZipMemberShorterThanDeclared(t *testing.T) {
+	pods := `apiVersion: v1
+items:
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: api
+    namespace: shop
+    uid: 7d3c1e2a-0000-4000-8000-000000000001
+  status:
+    phase: Running
+kind: PodList
+`
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	name := "must-gather/namespaces/shop/core/pods.yaml"
+	w, err := zw.CreateRaw(&zip.FileHeader{Name: name, Method: zip.Store, CRC32: crc32.ChecksumIEEE([]byte(pods)),
+		CompressedSize64: uint64(len(pods)), UncompressedSize64: uint64(len(pods)) + 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte(pods))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(t.TempDir(), "mg.zip")
+	if err := os.WriteFile(in, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Load(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Pods) != 1 || g.Pods[0].Object.Name != "api" {
+		t.Errorf("pods = %v, want the one pod the member holds", podRows(g))
+	}
+	want := fmt.Sprintf("the file holds %d bytes where its archive header declares %d", len(pods), len(pods)+100)
+	found := false
+	for _, p := range g.Problems {
+		if strings.HasSuffix(p.Path, "pods.yaml") && strings.Contains(p.Error, want) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no problem %q on pods.yaml; problems: %v", want, g.Problems)
 	}
 }

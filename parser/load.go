@@ -476,7 +476,7 @@ func (b *builder) visit(m Member) error {
 		return err
 	}
 	defer rc.Close()
-	r, done, err := decompress(b.ctx, m.Path, rc, b.budget)
+	r, done, inflated, err := decompress(b.ctx, m.Path, rc, b.budget)
 	if err != nil {
 		return err
 	}
@@ -495,7 +495,16 @@ func (b *builder) visit(m Member) error {
 	if logKinds[c.Kind] {
 		return b.logReadError(err, lr)
 	}
-	data, err := readBounded(r, MaxObjectFileBytes, m.Size)
+	size := m.Size
+	if inflated {
+		size = 0 // the member's size is that of the compressed bytes
+	}
+	data, err := readBounded(r, MaxObjectFileBytes, size)
+	var short *shortMemberError
+	if errors.As(err, &short) {
+		b.problem(m.Path, err.Error()) // and read what it holds
+		err = nil
+	}
 	if err != nil {
 		return err
 	}
@@ -690,6 +699,12 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 // declared size is wrong it reads in chunks, so a bomb costs at most max bytes
 // of memory, not the growing buffer's two or three times that.
 //
+// A member that ends before its declared size (a zip entry whose header
+// claims more than its data, a tar cut inside a member) returns what it holds
+// with a *shortMemberError: the archive readers end such a member with
+// io.ErrUnexpectedEOF, which is also how a read of size+1 bytes ends when the
+// size is right, and a zip reader checks the CRC only when the size matches.
+//
 // The result's buffer comes from bufpool: a caller that has done with it, and
 // kept no slice of it, may hand it back with bufpool.Put (runJob does, for
 // recycledKinds).
@@ -717,15 +732,29 @@ func readBounded(r io.Reader, max, size int64) ([]byte, error) {
 			return nil, err
 		}
 	}
+	var err error
+	if size > 0 && total < size {
+		err = &shortMemberError{got: total, declared: size}
+	}
 	if len(chunks) == 1 {
-		return chunks[0], nil
+		return chunks[0], err
 	}
 	out := bufpool.Get(int(total))
 	for _, c := range chunks {
 		out = append(out, c...)
 		bufpool.Put(c)
 	}
-	return out, nil
+	return out, err
+}
+
+// shortMemberError is a member of an archive that holds fewer bytes than its
+// header declares (readBounded).
+type shortMemberError struct {
+	got, declared int64
+}
+
+func (e *shortMemberError) Error() string {
+	return fmt.Sprintf("the file holds %d bytes where its archive header declares %d: a truncated or damaged copy; what it holds was read", e.got, e.declared)
 }
 
 func (b *builder) decode(p string, c classified, data []byte) error {

@@ -489,26 +489,27 @@ func (w *walker) nested(name string, size int64, open func() (io.ReadCloser, err
 // gzip, xz, zstd or bzip2 (a .gz kubelet journal, a .xz sosreport journal),
 // else r itself. The content decides, never the name (a hostile or renamed
 // member may hold anything). What comes out of a decompressor is counted
-// against budget. close releases the decompressor.
+// against budget. close releases the decompressor. inflated says whether out
+// decompresses r (the member's declared size is then not out's).
 //
 // The buffer of r comes from a pool and goes back to it on close, so out must
 // not be read after close: a pass over tens of thousands of members would
 // otherwise allocate a 64 KiB buffer for each (gigabytes at ×10 scale, most
 // of the collector's work).
-func decompress(ctx context.Context, name string, r io.Reader, budget *readBudget) (out io.Reader, close func(), err error) {
+func decompress(ctx context.Context, name string, r io.Reader, budget *readBudget) (out io.Reader, close func(), inflated bool, err error) {
 	br := getReader(r)
 	head, _ := br.Peek(6)
 	d := decompressorFor(head)
 	if d == nil {
-		return br, func() { putReader(br) }, nil
+		return br, func() { putReader(br) }, false, nil
 	}
 	kind := strings.TrimPrefix(d.(archives.Format).Extension(), ".")
 	rc, err := d.OpenReader(br)
 	if err != nil {
 		putReader(br)
-		return nil, nil, fmt.Errorf("damaged %s data: %w", kind, err)
+		return nil, nil, false, fmt.Errorf("damaged %s data: %w", kind, err)
 	}
-	return budget.reader(&damagedReader{rc, kind}), func() { rc.Close(); putReader(br) }, nil
+	return budget.reader(&damagedReader{rc, kind}), func() { rc.Close(); putReader(br) }, true, nil
 }
 
 // readerPool holds 64 KiB bufio.Readers for decompress and scanLinesCounted.
