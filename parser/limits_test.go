@@ -178,14 +178,7 @@ kind: PodList
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	in := filepath.Join(t.TempDir(), "mg.zip")
-	if err := os.WriteFile(in, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	g, err := Load(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := loadArchiveBytes(t, "mg.zip", buf.Bytes())
 	if len(g.Pods) != 1 || g.Pods[0].Object.Name != "api" {
 		t.Errorf("pods = %v, want the one pod the member holds", podRows(g))
 	}
@@ -199,4 +192,19 @@ kind: PodList
 	if !found {
 		t.Errorf("no problem %q on pods.yaml; problems: %v", want, g.Problems)
 	}
+}
+
+// loadArchiveBytes writes an archive built in memory to a file named name
+// and loads it.
+func loadArchiveBytes(t *testing.T, name string, data []byte) *Gather {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Load(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }

@@ -3,10 +3,7 @@ package parser
 import (
 	"archive/tar"
 	"bytes"
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -162,14 +159,7 @@ kind: List
 			tw.Write([]byte(members[name]))
 		}
 		tw.Close()
-		path := filepath.Join(t.TempDir(), "g.tar")
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		g, err := Load(context.Background(), path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := loadArchiveBytes(t, "g.tar", buf.Bytes())
 		if len(g.Pods) != 1 {
 			t.Fatalf("%d pods", len(g.Pods))
 		}
