@@ -280,15 +280,7 @@ func normalizeFinding(f *Finding) {
 // same escaping as WriteJSON.
 func WriteDiffJSON(w io.Writer, d *Diff) error {
 	d.Normalize()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(true)
-	if err := enc.Encode(d); err != nil {
-		return err
-	}
-	_, err := w.Write(escapeHidden(buf.Bytes()))
-	return err
+	return writeIndentedJSON(w, d)
 }
 
 // ClusterMismatchError says two gathers are of different clusters; its

@@ -7,7 +7,6 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -463,15 +462,7 @@ func (r *Report) Normalize() {
 // strings are unchanged.
 func WriteJSON(w io.Writer, r *Report) error {
 	r.Normalize()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(true)
-	if err := enc.Encode(r); err != nil {
-		return err
-	}
-	_, err := w.Write(escapeHidden(buf.Bytes()))
-	return err
+	return writeIndentedJSON(w, r)
 }
 
 // escapeHidden replaces the hidden control characters (see isHiddenControl)
