@@ -8,6 +8,7 @@ import (
 
 	"github.com/mgtriage/mgtriage/parser/openshift"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
+	corev1 "k8s.io/api/core/v1"
 )
 
 // finish joins what the pass collected: picks each namespace's pods (the list,
@@ -524,8 +525,14 @@ func operatorSummary(o *openshift.ClusterOperator, src Source) Operator {
 // on the decode workers, and the report must not.
 func dropQuietTails(p *Pod) {
 	for _, l := range p.Logs {
-		if quietStatus(&p.Object, l.Container) {
-			l.Tail, l.Errors, l.ErrorCount = nil, nil, 0
-		}
+		dropQuietTail(&p.Object, l)
+	}
+}
+
+// dropQuietTail keeps of l only its line count when its container never
+// failed in pod p (quietStatus).
+func dropQuietTail(p *corev1.Pod, l *ContainerLog) {
+	if quietStatus(p, l.Container) {
+		l.Tail, l.Errors, l.ErrorCount = nil, nil, 0
 	}
 }

@@ -177,3 +177,59 @@ kind: List
 		t.Errorf("container logs (-want +got):\n%s", d)
 	}
 }
+
+// TestTailsSettleWhenThePodIsDecoded: a log read before its pod's pods.yaml
+// keeps its tail only until the pods.yaml is decoded, not until finish; a
+// restarted container keeps it, and a pod of another root (same namespace
+// and name) settles nothing.
+func TestTailsSettleWhenThePodIsDecoded(t *testing.T) {
+	const root = "mg/img/"
+	pods := `apiVersion: v1
+items:
+- metadata: {name: web-1, namespace: shop, uid: u1}
+  spec:
+    containers: [{name: web}, {name: sidecar}]
+  status:
+    phase: Running
+    containerStatuses:
+    - {name: web, ready: true, restartCount: 0, state: {running: {startedAt: "2026-11-20T09:00:00Z"}}}
+    - {name: sidecar, ready: false, restartCount: 3, state: {waiting: {reason: CrashLoopBackOff}}}
+kind: List
+`
+	b := newBuilder("in")
+	read := func(container string) *ContainerLog {
+		p := root + "namespaces/shop/pods/web-1/" + container + "/" + container + "/logs/current.log"
+		c := classify(p)
+		if c.Kind != kindContainerLog || c.Root != root {
+			t.Fatalf("%s classified as %+v", p, c)
+		}
+		if err := b.readContainerLog(p, c, strings.NewReader("2026-11-20T09:10:00Z error: boom\n")); err != nil {
+			t.Fatal(err)
+		}
+		logs := b.logs["shop/web-1"]
+		return logs[len(logs)-1]
+	}
+	web, sidecar := read("web"), read("sidecar")
+	state := func() string {
+		return fmt.Sprintf("web tail %d, sidecar tail %d, unsettled %d", len(web.Tail), len(sidecar.Tail), len(b.unsettled[root+"shop/web-1"]))
+	}
+	if got, want := state(), "web tail 1, sidecar tail 1, unsettled 2"; got != want {
+		t.Fatalf("before the pods.yaml: %s, want %s", got, want)
+	}
+	if err := b.decodeHeavy("other/img/namespaces/shop/core/pods.yaml", classify("other/img/namespaces/shop/core/pods.yaml"), []byte(pods)); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := state(), "web tail 1, sidecar tail 1, unsettled 2"; got != want {
+		t.Errorf("after another root's pods.yaml: %s, want %s", got, want)
+	}
+	if err := b.decodeHeavy(root+"namespaces/shop/core/pods.yaml", classify(root+"namespaces/shop/core/pods.yaml"), []byte(pods)); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := state(), "web tail 0, sidecar tail 1, unsettled 0"; got != want {
+		t.Errorf("after the pods.yaml: %s, want %s", got, want)
+	}
+	// A log read once the pod is known keeps no tail for a quiet container.
+	if l := read("web"); len(l.Tail) != 0 || len(b.unsettled) != 0 {
+		t.Errorf("log read after the pods.yaml: tail %d, unsettled %v", len(l.Tail), b.unsettled)
+	}
+}
