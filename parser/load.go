@@ -231,17 +231,17 @@ type builder struct {
 	logHosts      map[string]bool
 	groups        int
 
-	namespaces  map[nsKey]bool
-	versions    map[string]string // folder → image version from its version file
-	hostnames   map[string]string // folder → host name of a sosreport
-	sosRoots    map[string]bool
-	bundles     map[string]string // root → layout of a gather that is not a must-gather (bundles.go)
-	mgMarkers   map[string]bool   // folders holding must-gather-only content (nodes/, host_service_logs/, ...)
-	known       map[string]*Pod   // root + "ns/name" → pod from a pods.yaml read earlier in the pass
+	namespaces map[nsKey]bool
+	versions   map[string]string // folder → image version from its version file
+	hostnames  map[string]string // folder → host name of a sosreport
+	sosRoots   map[string]bool
+	bundles    map[string]string // root → layout of a gather that is not a must-gather (bundles.go)
+	mgMarkers  map[string]bool   // folders holding must-gather-only content (nodes/, host_service_logs/, ...)
+	known      map[string]*Pod   // root + "ns/name" → pod from a pods.yaml read earlier in the pass
 	// unsettled holds, by root + "ns/pod", the container logs read with
 	// their tails before their pod was known: when the pod's pods.yaml is
 	// decoded, the tails of its quiet containers are let go (settleTails).
-	unsettled map[string][]*ContainerLog
+	unsettled   map[string][]*ContainerLog
 	rootCluster map[string]string // root → cluster ID from its ClusterVersion
 	nsFolder    bool              // the input is a single namespace folder
 	clusterIDs  map[string]bool
