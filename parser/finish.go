@@ -237,7 +237,7 @@ func (b *builder) settleLogYears() {
 			ib.Steps[i].First, ib.Steps[i].Last = fix(ib.Steps[i].First), fix(ib.Steps[i].Last)
 		}
 	}
-	for _, m := range []map[string]map[string]*LogGroup{b.nodeLog, b.hostLog} {
+	for _, m := range []map[string]map[groupKey]*LogGroup{b.nodeLog, b.hostLog} {
 		for _, groups := range m {
 			for _, g := range groups {
 				g.First, g.Last = fix(g.First), fix(g.Last)
@@ -446,7 +446,7 @@ func (b *builder) podNodeLog(p *Pod) []*LogGroup {
 	return out
 }
 
-func sortGroups(groups map[string]*LogGroup) []*LogGroup {
+func sortGroups(groups map[groupKey]*LogGroup) []*LogGroup {
 	out := make([]*LogGroup, 0, len(groups))
 	for _, g := range groups {
 		out = append(out, g)

@@ -242,20 +242,23 @@ func cgroupPodUID(s string) string {
 // every run of digits becomes '#', so "back-off 2m40s" and "back-off 5m0s",
 // or the same error for two pods with numbered names, share one signature.
 func Signature(msg string) string {
-	var b strings.Builder
-	b.Grow(len(msg))
+	return string(AppendSignature(make([]byte, 0, len(msg)), msg))
+}
+
+// AppendSignature appends Signature(msg) to dst and returns it.
+func AppendSignature(dst []byte, msg string) []byte {
 	prevDigit := false
 	for i := 0; i < len(msg); i++ {
 		c := msg[i]
 		if c >= '0' && c <= '9' {
 			if !prevDigit {
-				b.WriteByte('#')
+				dst = append(dst, '#')
 			}
 			prevDigit = true
 			continue
 		}
 		prevDigit = false
-		b.WriteByte(c)
+		dst = append(dst, c)
 	}
-	return b.String()
+	return dst
 }
