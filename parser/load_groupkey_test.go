@@ -29,7 +29,10 @@ func TestGroupKeyGroupsAsTheText(t *testing.T) {
 		with(func(e *nodelog.Entry) { e.Host = "worker-1" }),
 		with(func(e *nodelog.Entry) { e.Host = "worker-" }),
 		with(func(e *nodelog.Entry) { e.Class = nodelog.ClassSandbox }),
-		with(func(e *nodelog.Entry) { e.Message = "Probe failed HTTP"; e.Detail = "probe failed with statuscode: 500" }), // same text across the split
+		with(func(e *nodelog.Entry) {
+			e.Message = "Probe failed HTTP"
+			e.Detail = "probe failed with statuscode: 500"
+		}), // same text across the split
 		with(func(e *nodelog.Entry) { e.Message = ""; e.Detail = "" }),
 		with(func(e *nodelog.Entry) { e.Severity = 0 }),
 		with(func(e *nodelog.Entry) { e.Host = "worker-0\x00E" }),
