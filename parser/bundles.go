@@ -310,6 +310,7 @@ type anyEvent struct {
 // involved object, so they belong to no pod.
 func decodeAnyEvents(p, ns string, data []byte) ([]*Event, []error) {
 	var events []*Event
+	refs := eventRefs{}
 	errs := decodeItemsLean(data, func(o *anyEvent, line int, _ bool) bool {
 		e := o.Event
 		if e.Namespace == "" {
@@ -321,7 +322,7 @@ func decodeAnyEvents(p, ns string, data []byte) ([]*Event, []error) {
 		if e.InvolvedObject.Namespace == "" && e.InvolvedObject.Kind != "" && e.InvolvedObject.Kind != "Node" {
 			e.InvolvedObject.Namespace = e.Namespace
 		}
-		events = append(events, &Event{Object: EventObjectOf(&e), Source: Source{Path: p, Line: line}, At: StampOf(eventTime(&e))})
+		events = append(events, &Event{Object: eventObjectOf(&e, refs), Source: Source{Path: p, Line: line}, At: StampOf(eventTime(&e))})
 		return true
 	})
 	return events, errs

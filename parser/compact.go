@@ -5,6 +5,7 @@ import (
 	"unique"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // intern returns s from a process-wide table of canonical strings, so that
@@ -18,15 +19,40 @@ func intern(s string) string {
 }
 
 // EventObjectOf returns the part of a decoded Event the model keeps
-// (EventObject), with its strings interned; see EventObject for what is
-// dropped and why.
+// (EventObject), with its strings interned and its InvolvedObject its own;
+// see EventObject for what is dropped and why.
 func EventObjectOf(e *corev1.Event) EventObject {
+	return eventObjectOf(e, nil)
+}
+
+// eventRefs shares the InvolvedObject of the events of one object among the
+// events read from one file: a namespace's events name each object about ten
+// times (Scheduled, Pulling, Pulled, Created, Started, ...), and a shared
+// reference costs an event 8 bytes instead of 80 (Event is 160 bytes where it
+// was 224, about 16 MB less for the 258,550 events of the corpus metal
+// gather scaled ×50). A nil eventRefs shares nothing.
+type eventRefs map[EventReference]*EventReference
+
+// of returns the shared copy of ref, adding ref when it is the first.
+func (r eventRefs) of(ref EventReference) *EventReference {
+	if p := r[ref]; p != nil {
+		return p
+	}
+	p := &ref
+	if r != nil {
+		r[ref] = p
+	}
+	return p
+}
+
+// eventObjectOf is EventObjectOf with the involved object taken from refs.
+func eventObjectOf(e *corev1.Event, refs eventRefs) EventObject {
 	io := e.InvolvedObject
 	return EventObject{
 		Namespace:         intern(e.Namespace),
 		CreationTimestamp: StampOf(e.CreationTimestamp.Time),
-		InvolvedObject: EventReference{Kind: intern(io.Kind), Namespace: intern(io.Namespace), Name: intern(io.Name),
-			UID: io.UID, FieldPath: intern(io.FieldPath)},
+		InvolvedObject: refs.of(EventReference{Kind: intern(io.Kind), Namespace: intern(io.Namespace), Name: intern(io.Name),
+			UID: types.UID(intern(string(io.UID))), FieldPath: intern(io.FieldPath)}),
 		Reason:         intern(e.Reason),
 		Message:        intern(e.Message),
 		Type:           intern(e.Type),

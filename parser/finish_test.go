@@ -10,7 +10,7 @@ import (
 func TestCrashLoopSinceFromOldestBackOffEvent(t *testing.T) {
 	t0 := time.Date(2026, 11, 20, 8, 0, 0, 0, time.UTC)
 	ev := func(msg string, first time.Time) *Event {
-		return &Event{Object: EventObject{Reason: "BackOff", Message: msg, FirstTimestamp: StampOf(first)}}
+		return &Event{Object: EventObject{InvolvedObject: &EventReference{Kind: "Pod"}, Reason: "BackOff", Message: msg, FirstTimestamp: StampOf(first)}}
 	}
 	p := &Pod{
 		Containers: []podstatus.Container{{Name: "app", Reason: "CrashLoopBackOff"}, {Name: "app-sidecar", Reason: "CrashLoopBackOff"}},

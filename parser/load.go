@@ -647,8 +647,9 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		var events []*Event
 		var lines lineIndex
 		defer lines.release()
+		refs := eventRefs{}
 		errs = decodeItemsLean(data, func(o *corev1.Event, line int, _ bool) bool {
-			ev := &Event{Object: EventObjectOf(o), Source: Source{Path: p, Line: line}, At: StampOf(eventTime(o))}
+			ev := &Event{Object: eventObjectOf(o, refs), Source: Source{Path: p, Line: line}, At: StampOf(eventTime(o))}
 			releaseEvent(o) // the model keeps the EventObject's copy
 			if line > 0 {
 				ev.MessageLine = keyLine(data, lines.of(data), line, "message")

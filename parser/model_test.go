@@ -80,10 +80,59 @@ func TestEventAt(t *testing.T) {
 }
 
 // TestEventSize keeps an Event within its allocation size class: a gather
-// holds hundreds of thousands of them, and every 8 bytes past 224 costs a
-// whole size class (240).
+// holds hundreds of thousands of them, and every 8 bytes past 160 costs a
+// whole size class (176).
 func TestEventSize(t *testing.T) {
-	if got := unsafe.Sizeof(Event{}); got > 224 {
-		t.Errorf("Event is %d bytes, want at most 224", got)
+	if got := unsafe.Sizeof(Event{}); got > 160 {
+		t.Errorf("Event is %d bytes, want at most 160", got)
+	}
+}
+
+// TestEventsShareTheirInvolvedObject: the events of one object in one
+// events.yaml share one InvolvedObject, equal to what each names; events of
+// another object, or of another file, have their own.
+func TestEventsShareTheirInvolvedObject(t *testing.T) {
+	events := `apiVersion: v1
+kind: List
+items:
+- involvedObject: {kind: Pod, namespace: shop, name: web-1, uid: u1, fieldPath: "spec.containers{web}"}
+  metadata: {name: a, namespace: shop}
+  reason: Pulling
+  type: Normal
+- involvedObject: {kind: Pod, namespace: shop, name: web-1, uid: u1, fieldPath: "spec.containers{web}"}
+  metadata: {name: b, namespace: shop}
+  reason: Started
+  type: Normal
+- involvedObject: {kind: Pod, namespace: shop, name: web-1, uid: u1}
+  metadata: {name: c, namespace: shop}
+  reason: Scheduled
+  type: Normal
+- involvedObject: {kind: Pod, namespace: shop, name: web-2, uid: u2, fieldPath: "spec.containers{web}"}
+  metadata: {name: d, namespace: shop}
+  reason: Pulling
+  type: Normal
+`
+	b := newBuilder("in")
+	for _, p := range []string{"mg/img/namespaces/shop/core/events.yaml", "mg/img2/namespaces/shop/core/events.yaml"} {
+		if err := b.decodeHeavy(p, classify(p), []byte(events)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := b.g.Events
+	if len(got) != 8 {
+		t.Fatalf("%d events, want 8", len(got))
+	}
+	want := EventReference{Kind: "Pod", Namespace: "shop", Name: "web-1", UID: "u1", FieldPath: "spec.containers{web}"}
+	if *got[0].Object.InvolvedObject != want {
+		t.Errorf("first event's involved object %+v, want %+v", *got[0].Object.InvolvedObject, want)
+	}
+	same := func(i, j int) bool { return got[i].Object.InvolvedObject == got[j].Object.InvolvedObject }
+	for _, c := range []struct {
+		i, j  int
+		share bool
+	}{{0, 1, true}, {0, 2, false}, {0, 3, false}, {0, 4, false}, {4, 5, true}} {
+		if same(c.i, c.j) != c.share {
+			t.Errorf("events %d and %d share their involved object: %v, want %v", c.i, c.j, same(c.i, c.j), c.share)
+		}
 	}
 }
