@@ -1,7 +1,10 @@
 package parser
 
 import (
+	"hash/maphash"
 	"reflect"
+	"sync"
+	"sync/atomic"
 	"unique"
 
 	corev1 "k8s.io/api/core/v1"
@@ -11,11 +14,79 @@ import (
 // intern returns s from a process-wide table of canonical strings, so that
 // the many repeats of one string in a gather (reasons, kinds, namespaces,
 // images, messages of the same event on every replica) share their bytes.
+// While a load runs (holdInterned), a string interned once is the same copy
+// for the rest of the load.
 func intern(s string) string {
 	if s == "" {
 		return ""
 	}
-	return unique.Make(s).Value()
+	return keepInterned(unique.Make(s))
+}
+
+// interned keeps a Handle of every string interned while a load runs.
+// unique.Make keeps its canonical copy of a string only as long as a Handle
+// of it is alive, and intern keeps only the string: once a collection had
+// run, the next Make of the same text made a new copy. So the repeats of one
+// string read in different collection cycles each kept their own copy: at
+// ×10 of the corpus metal gather the events' 3,008 distinct messages were
+// held as 18,484 copies (7.1 MB where 1.2 MB would do). Holding the handles
+// until the last load running ends makes a canonical copy last the load;
+// dropping them then leaves the model's strings as they are.
+var interned struct {
+	loads  atomic.Int32
+	shards [16]struct {
+		sync.Mutex
+		keep map[unique.Handle[string]]struct{}
+		_    [40]byte // one shard per cache line
+	}
+}
+
+// internSeed spreads handles over interned's shards.
+var internSeed = maphash.MakeSeed()
+
+// keepInterned returns h's string, keeping h alive while a load runs.
+func keepInterned(h unique.Handle[string]) string {
+	if interned.loads.Load() > 0 {
+		sh := &interned.shards[maphash.Comparable(internSeed, h)%uint64(len(interned.shards))]
+		sh.Lock()
+		if sh.keep != nil {
+			if _, ok := sh.keep[h]; !ok {
+				sh.keep[h] = struct{}{}
+			}
+		}
+		sh.Unlock()
+	}
+	return h.Value()
+}
+
+// holdInterned makes interned strings last until release is called, which
+// the caller does when its load is done; loads may overlap.
+func holdInterned() (release func()) {
+	if interned.loads.Add(1) == 1 {
+		for i := range interned.shards {
+			sh := &interned.shards[i]
+			sh.Lock()
+			if sh.keep == nil {
+				sh.keep = map[unique.Handle[string]]struct{}{}
+			}
+			sh.Unlock()
+		}
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			if interned.loads.Add(-1) == 0 {
+				for i := range interned.shards {
+					sh := &interned.shards[i]
+					sh.Lock()
+					if interned.loads.Load() == 0 {
+						sh.keep = nil
+					}
+					sh.Unlock()
+				}
+			}
+		})
+	}
 }
 
 // EventObjectOf returns the part of a decoded Event the model keeps

@@ -80,7 +80,7 @@ func internBytes(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
-	return unique.Make(unsafe.String(unsafe.SliceData(b), len(b))).Value()
+	return keepInterned(unique.Make(unsafe.String(unsafe.SliceData(b), len(b))))
 }
 
 // eventDecoder reads typed values out of a yconv's lines.

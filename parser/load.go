@@ -108,6 +108,7 @@ type Options struct {
 
 // LoadWith is Load with options.
 func LoadWith(ctx context.Context, input string, o Options) (*Gather, error) {
+	defer holdInterned()()
 	b := newBuilder(input)
 	b.ctx = ctx
 	if o.Decode != nil {
