@@ -143,7 +143,12 @@ type Store struct {
 	objects  map[objKey]*Object
 	byUID    map[string]*Object
 	byKind   map[Kind][]*Object
-	gathered map[listKey]bool
+	// gathered holds, by kind, the namespaces whose complete list the
+	// gather holds ("" for a cluster-scoped kind): two levels, not one map
+	// of (kind, namespace), which took 48-byte keys for a few thousand
+	// namespaces times every kind (10 MB at ×50 of the corpus metal gather)
+	// and a pass over all of them to tell whether a kind was gathered at all.
+	gathered map[Kind]map[string]bool
 	filtered map[listKey]bool
 	frozen   bool
 
@@ -160,7 +165,7 @@ func New() *Store {
 		objects:  map[objKey]*Object{},
 		byUID:    map[string]*Object{},
 		byKind:   map[Kind][]*Object{},
-		gathered: map[listKey]bool{},
+		gathered: map[Kind]map[string]bool{},
 		filtered: map[listKey]bool{},
 	}
 }
@@ -214,7 +219,12 @@ func (s *Store) NamespacesOf(kinds ...Kind) map[string]bool {
 // namespace ns ("" for cluster-scoped kinds): a name not found there is absent.
 func (s *Store) MarkGathered(k Kind, ns string) {
 	s.mu.Lock()
-	s.gathered[listKey{k, ns}] = true
+	m := s.gathered[k]
+	if m == nil {
+		m = map[string]bool{}
+		s.gathered[k] = m
+	}
+	m[ns] = true
 	s.mu.Unlock()
 }
 
@@ -261,7 +271,7 @@ func (s *Store) coverageLocked(k Kind, ns string) Coverage {
 	switch {
 	case s.filtered[listKey{k, ns}] || s.filtered[listKey{k, "*"}]:
 		return Filtered
-	case s.gathered[listKey{k, ns}]:
+	case s.gathered[k][ns]:
 		return Absent
 	}
 	return NotGathered
@@ -308,13 +318,8 @@ func (s *Store) List(k Kind, ns string) ([]*Object, Coverage) {
 		}
 	}
 	cov := s.coverageLocked(k, ns)
-	if ns == "*" {
-		for lk := range s.gathered {
-			if lk.Kind == k {
-				cov = Absent
-				break
-			}
-		}
+	if ns == "*" && len(s.gathered[k]) > 0 {
+		cov = Absent
 	}
 	if cov == Absent || len(out) > 0 && cov == NotGathered {
 		cov = Found
@@ -406,12 +411,14 @@ func (s *Store) Summary() []KindSummary {
 		}
 		ks.Namespaces = len(nss)
 	}
-	for lk := range s.gathered {
-		ks := get(lk.Kind)
-		if lk.Namespace == "" {
-			ks.ClusterListed = true
-		} else {
-			ks.ListedNamespaces = append(ks.ListedNamespaces, lk.Namespace)
+	for k, nss := range s.gathered {
+		ks := get(k)
+		for ns := range nss {
+			if ns == "" {
+				ks.ClusterListed = true
+			} else {
+				ks.ListedNamespaces = append(ks.ListedNamespaces, ns)
+			}
 		}
 	}
 	for lk := range s.filtered {
