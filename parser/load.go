@@ -1180,9 +1180,11 @@ func (b *builder) addLogEntry(src Source, e *nodelog.Entry, asked bool) {
 			text = e.Probe + " probe failed"
 		}
 	}
-	groups[gk] = &LogGroup{Source: src, Node: strings.Clone(e.Host), Unit: e.Unit, Severity: e.Severity, Class: e.Class,
+	// The host, unit, container, image and probe repeat from one group to
+	// the next (a pod's groups name its containers and images): interned.
+	groups[gk] = &LogGroup{Source: src, Node: intern(e.Host), Unit: nodelog.Unit(intern(string(e.Unit))), Severity: e.Severity, Class: e.Class,
 		First: e.Time, Last: e.Time, Count: 1, Text: strings.Clone(text),
-		Container: strings.Clone(e.Container), Image: strings.Clone(e.Image), Probe: strings.Clone(e.Probe), Detail: strings.Clone(e.Detail)}
+		Container: intern(e.Container), Image: intern(e.Image), Probe: intern(e.Probe), Detail: strings.Clone(e.Detail)}
 	b.groups++
 	b.groupBytes += int64(len(text) + len(e.Detail) + len(e.Container) + len(e.Image) + len(owner))
 }
