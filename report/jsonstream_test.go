@@ -137,3 +137,36 @@ func TestWriteIndentedJSONErrors(t *testing.T) {
 		t.Errorf("error of the writer: got %v, want disk full", err)
 	}
 }
+
+// FuzzWriteIndentedJSON puts hostile text (any bytes) in every kind of place
+// of a report, top-level fields and slice elements, and wants the streamed
+// JSON to equal the whole-document encoding.
+func FuzzWriteIndentedJSON(f *testing.F) {
+	for _, s := range []string{"", "<b>&amp;</b>", "\u2028\u202e\ufeff\u0085", "\xff\xfe\x00", "\"\\\n\t", "{\"a\": [1, 2]}"} {
+		f.Add(s, 1)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		r := loadReport(t)
+		r.Gather.Path = s
+		r.Gather.Roots = append(r.Gather.Roots, s)
+		for i := range r.Pods {
+			r.Pods[i].Name += s
+		}
+		for i := range r.Findings {
+			r.Findings[i].Hint = s
+		}
+		if n%3 == 0 {
+			r.Nodes = nil
+		}
+		if n%2 == 0 {
+			r.Problems = append(r.Problems, Problem{Path: s, Error: s})
+		}
+		var got bytes.Buffer
+		if err := writeIndentedJSON(&got, r); err != nil {
+			t.Fatal(err)
+		}
+		if want := wholeJSON(t, r); got.String() != want {
+			t.Errorf("streamed JSON differs from encoding/json's:\n%s", cmp.Diff(want, got.String()))
+		}
+	})
+}
