@@ -92,26 +92,18 @@ func TestEventSize(t *testing.T) {
 // events.yaml share one InvolvedObject, equal to what each names; events of
 // another object, or of another file, have their own.
 func TestEventsShareTheirInvolvedObject(t *testing.T) {
-	events := `apiVersion: v1
-kind: List
-items:
-- involvedObject: {kind: Pod, namespace: shop, name: web-1, uid: u1, fieldPath: "spec.containers{web}"}
-  metadata: {name: a, namespace: shop}
-  reason: Pulling
-  type: Normal
-- involvedObject: {kind: Pod, namespace: shop, name: web-1, uid: u1, fieldPath: "spec.containers{web}"}
-  metadata: {name: b, namespace: shop}
-  reason: Started
-  type: Normal
-- involvedObject: {kind: Pod, namespace: shop, name: web-1, uid: u1}
-  metadata: {name: c, namespace: shop}
-  reason: Scheduled
-  type: Normal
-- involvedObject: {kind: Pod, namespace: shop, name: web-2, uid: u2, fieldPath: "spec.containers{web}"}
-  metadata: {name: d, namespace: shop}
-  reason: Pulling
-  type: Normal
-`
+	item := func(name, pod, uid, fieldPath, reason string) string {
+		ref := "{kind: Pod, namespace: shop, name: " + pod + ", uid: " + uid
+		if fieldPath != "" {
+			ref += `, fieldPath: "` + fieldPath + `"`
+		}
+		return "- involvedObject: " + ref + "}\n  metadata: {name: " + name + ", namespace: shop}\n  reason: " + reason + "\n  type: Normal\n"
+	}
+	events := "apiVersion: v1\nkind: List\nitems:\n" +
+		item("a", "web-1", "u1", "spec.containers{web}", "Pulling") +
+		item("b", "web-1", "u1", "spec.containers{web}", "Started") +
+		item("c", "web-1", "u1", "", "Scheduled") +
+		item("d", "web-2", "u2", "spec.containers{web}", "Pulling")
 	b := newBuilder("in")
 	for _, p := range []string{"mg/img/namespaces/shop/core/events.yaml", "mg/img2/namespaces/shop/core/events.yaml"} {
 		if err := b.decodeHeavy(p, classify(p), []byte(events)); err != nil {
