@@ -139,10 +139,10 @@ type listKey struct {
 // Store is the index. It is safe for concurrent Add and MarkGathered during
 // the pass; after Freeze it is read-only and safe for concurrent reads.
 type Store struct {
-	mu       sync.Mutex
-	objects  map[objKey]*Object
-	byUID    map[string]*Object
-	byKind   map[Kind][]*Object
+	mu      sync.Mutex
+	objects map[objKey]*Object
+	byUID   map[string]*Object
+	byKind  map[Kind][]*Object
 	// gathered holds, by kind, the namespaces whose complete list the
 	// gather holds ("" for a cluster-scoped kind): two levels, not one map
 	// of (kind, namespace), which took 48-byte keys for a few thousand
