@@ -96,7 +96,7 @@ func (b *builder) finish() *Gather {
 		}
 		byKey[p.Key()] = p
 		p.Logs = b.logs[p.Key()]
-		dropQuietTails(p)
+		b.dropQuietTails(p)
 		sort.Slice(p.Logs, func(i, j int) bool {
 			a, c := p.Logs[i], p.Logs[j]
 			if a.Container != c.Container {
@@ -522,10 +522,17 @@ func operatorSummary(o *openshift.ClusterOperator, src Source) Operator {
 // dropQuietTails keeps of the logs of a container that never failed
 // (quietStatus) only the line count, as readContainerLog does when the pod
 // was decoded before the log was read: which of the two came first depends
-// on the decode workers, and the report must not.
-func dropQuietTails(p *Pod) {
+// on the decode workers, and the report must not. Each log is judged by the
+// pod readContainerLog and settleTails use, its own root's pods.yaml copy
+// (b.known), else by p: two roots may hold one pod in different states, and
+// p is the copy choosePods kept, from either.
+func (b *builder) dropQuietTails(p *Pod) {
 	for _, l := range p.Logs {
-		dropQuietTail(&p.Object, l)
+		judge := p
+		if q := b.known[l.root+p.Key()]; q != nil {
+			judge = q
+		}
+		dropQuietTail(&judge.Object, l)
 	}
 }
 

@@ -892,7 +892,7 @@ func (b *builder) decodeDNS(data []byte) []error {
 const MaxKeptLogBytes = 256 << 20
 
 func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
-	l := &ContainerLog{Container: c.Container, Previous: c.Previous, Source: Source{Path: p}}
+	l := &ContainerLog{Container: c.Container, Previous: c.Previous, Source: Source{Path: p}, root: c.Root}
 	keep := !b.quietContainer(nsKey{c.Root, c.Namespace}, c.Pod, c.Container)
 	if keep && b.keptLogBytes >= MaxKeptLogBytes {
 		keep = false
@@ -928,10 +928,12 @@ func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
 // and ready, or completed, with no restart). Its log is then only counted,
 // which keeps memory flat on gathers of thousands of healthy pods.
 //
-// Whether the pod has been decoded when its log is read depends on the
-// decode workers' timing: a log read first keeps its tail until the pod is
-// decoded (settleTails), and finish applies the same test again to every
-// log (dropQuietTails), so the report never depends on that timing.
+// The pod is the one of the log's own gather root, from its pods.yaml:
+// whether it has been decoded when the log is read depends on the decode
+// workers' timing, so a log read first keeps its tail until the pod is
+// decoded (settleTails), and finish applies the same test, with the same
+// pod, to every log (dropQuietTails): the report never depends on that
+// timing, nor on which root's copy of a pod finish keeps.
 func (b *builder) quietContainer(k nsKey, pod, container string) bool {
 	b.mu.Lock()
 	p := b.known[k.root+k.ns+"/"+pod]

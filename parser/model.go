@@ -301,6 +301,9 @@ type ContainerLog struct {
 	Errors []LogLine
 	// ErrorCount is how many lines looked like errors in all.
 	ErrorCount int
+	// root is the gather root the log was read under (classify's Root):
+	// whether its container is quiet is read from that root's pod.
+	root string
 }
 
 // LogLine is one line of a log with its 1-based line number. Time is the

@@ -233,3 +233,71 @@ kind: List
 		t.Errorf("log read after the pods.yaml: tail %d, unsettled %v", len(l.Tail), b.unsettled)
 	}
 }
+
+// TestQuietTailJudgedByItsOwnRoot: two roots hold one pod (same UID), its
+// container restarted in one and quiet in the other. Each root's log is
+// judged by its own root's copy of the pod, whichever copy the model keeps
+// and whatever order the members come in: the restarted root's tail is
+// kept, the quiet root's dropped.
+func TestQuietTailJudgedByItsOwnRoot(t *testing.T) {
+	pod := func(ready bool, restarts int) string {
+		return fmt.Sprintf(`apiVersion: v1
+kind: List
+items:
+- metadata: {name: web-1, namespace: shop, uid: 11111111-0000-0000-0000-000000000001}
+  spec:
+    containers: [{name: app}]
+  status:
+    phase: Running
+    containerStatuses:
+    - {name: app, ready: %v, restartCount: %d, state: {running: {startedAt: "2026-11-20T08:31:00Z"}}}
+`, ready, restarts)
+	}
+	roots := []string{"must-gather.local.1/quay-io-img/", "must-gather.local.2/quay-io-img/"}
+	logOf := func(root string) string { return root + "namespaces/shop/pods/web-1/app/app/logs/current.log" }
+	members := func(quiet int) map[string]string {
+		return map[string]string{
+			roots[0] + "timestamp":                            "2026-11-20 09:00:00.000000000 +0000 UTC m=+0.01\n",
+			roots[1] + "timestamp":                            "2026-11-20 10:00:00.000000000 +0000 UTC m=+0.01\n",
+			roots[quiet] + "namespaces/shop/core/pods.yaml":   pod(true, 0),
+			roots[1-quiet] + "namespaces/shop/core/pods.yaml": pod(false, 3),
+			logOf(roots[0]):                                   "2026-11-20T08:40:00Z ERROR first root\n",
+			logOf(roots[1]):                                   "2026-11-20T09:40:00Z ERROR second root\n",
+		}
+	}
+	pods := func(r int) string { return roots[r] + "namespaces/shop/core/pods.yaml" }
+	orders := map[string][]string{
+		"sorted":            {roots[0] + "timestamp", pods(0), logOf(roots[0]), roots[1] + "timestamp", pods(1), logOf(roots[1])},
+		"logs first":        {logOf(roots[0]), logOf(roots[1]), roots[0] + "timestamp", roots[1] + "timestamp", pods(0), pods(1)},
+		"second root first": {roots[1] + "timestamp", pods(1), logOf(roots[1]), roots[0] + "timestamp", pods(0), logOf(roots[0])},
+		"pods first":        {pods(1), pods(0), roots[0] + "timestamp", roots[1] + "timestamp", logOf(roots[1]), logOf(roots[0])},
+	}
+	for quiet := range 2 {
+		for name, order := range orders {
+			t.Run(fmt.Sprintf("root %d quiet, %s", quiet+1, name), func(t *testing.T) {
+				files := members(quiet)
+				var buf bytes.Buffer
+				tw := tar.NewWriter(&buf)
+				for _, m := range order {
+					if err := tw.WriteHeader(&tar.Header{Name: m, Mode: 0o644, Size: int64(len(files[m])), Typeflag: tar.TypeReg}); err != nil {
+						t.Fatal(err)
+					}
+					tw.Write([]byte(files[m]))
+				}
+				tw.Close()
+				g := loadArchiveBytes(t, "g.tar", buf.Bytes())
+				if len(g.Pods) != 1 {
+					t.Fatalf("%d pods, want 1", len(g.Pods))
+				}
+				got := map[string]int{}
+				for _, l := range g.Pods[0].Logs {
+					got[l.Source.Path] = len(l.Tail)
+				}
+				want := map[string]int{logOf(roots[quiet]): 0, logOf(roots[1-quiet]): 1}
+				if d := cmp.Diff(want, got); d != "" {
+					t.Errorf("tail lines kept per log (-want +got):\n%s", d)
+				}
+			})
+		}
+	}
+}
