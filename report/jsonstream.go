@@ -16,7 +16,8 @@ import (
 // largest element, not of the whole document twice over (the Encoder builds
 // the compact text, then an indented copy: about 330 MB of heap for the 75 MB
 // report.json of a gather of 11,750 pods). Any other v is encoded whole.
-// Errors are those of the Encoder and of w.
+// Errors are those of the Encoder and of w; what was written before an error
+// stays written (writeFileAtomic then leaves no file).
 func writeIndentedJSON(w io.Writer, v any) error {
 	rv := reflect.ValueOf(v)
 	for rv.Kind() == reflect.Pointer && !rv.IsNil() {
@@ -127,14 +128,41 @@ func addressOf(v reflect.Value) any {
 }
 
 // streamable reports whether writeIndentedJSON can write rv field by field
-// the way encoding/json orders them: a struct without embedded fields (whose
-// promoted fields json would merge) that does not encode itself.
+// the way encoding/json does: a struct that does not encode itself, without
+// embedded fields (whose promoted fields json would merge), and whose tags
+// use only plain names and omitempty. Other tags (omitzero, string, a name
+// json rejects or two fields of one name) are left to encoding/json.
 func streamable(rv reflect.Value) bool {
 	if rv.Kind() != reflect.Struct || implementsMarshaler(rv.Type()) {
 		return false
 	}
+	names := map[string]bool{}
 	for i := range rv.NumField() {
-		if rv.Type().Field(i).Anonymous {
+		f := rv.Type().Field(i)
+		if f.Anonymous {
+			return false
+		}
+		name, _, ok := jsonField(f)
+		if !ok {
+			continue
+		}
+		if names[name] || !plainTag(f.Tag.Get("json")) {
+			return false
+		}
+		names[name] = true
+	}
+	return true
+}
+
+// plainTag reports whether a json tag is a name of letters, digits, '_', '-'
+// and '.', optionally followed by ",omitempty".
+func plainTag(tag string) bool {
+	name, opts, _ := strings.Cut(tag, ",")
+	if opts != "" && opts != "omitempty" {
+		return false
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
 			return false
 		}
 	}

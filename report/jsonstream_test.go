@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"testing"
 	"time"
 
@@ -94,6 +95,18 @@ func TestWriteIndentedJSONMatchesEncoder(t *testing.T) {
 			X []int
 		}{embedded{"e"}, []int{1}}},
 		{"slice (written whole)", []inner{{A: "a"}}},
+		{"omitzero (written whole)", &struct {
+			T time.Time `json:"t,omitzero"`
+			X []int     `json:"x"`
+		}{X: []int{1}}},
+		{"string option (written whole)", &struct {
+			N int   `json:"n,string"`
+			X []int `json:"x"`
+		}{N: 3, X: []int{1}}},
+		{"a name json rejects (written whole)", &struct {
+			A []int `json:"a b\"c"`
+		}{A: []int{1}}},
+		{"two fields of one name (written whole)", twoFieldsOfOneName()},
 		{"nil pointer", (*Report)(nil)},
 	}
 	for _, c := range cases {
@@ -107,6 +120,21 @@ func TestWriteIndentedJSONMatchesEncoder(t *testing.T) {
 			}
 		})
 	}
+}
+
+// twoFieldsOfOneName returns a pointer to a struct whose two fields are both
+// tagged "x" (json then writes neither), made at run time since vet rejects
+// such a struct in source.
+func twoFieldsOfOneName() any {
+	ints := reflect.TypeFor[[]int]()
+	t := reflect.StructOf([]reflect.StructField{
+		{Name: "A", Type: ints, Tag: `json:"x"`},
+		{Name: "B", Type: ints, Tag: `json:"x"`},
+	})
+	v := reflect.New(t)
+	v.Elem().Field(0).Set(reflect.ValueOf([]int{1}))
+	v.Elem().Field(1).Set(reflect.ValueOf([]int{2}))
+	return v.Interface()
 }
 
 type failingMarshaler struct{}
