@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -103,10 +104,8 @@ func TestWriteIndentedJSONMatchesEncoder(t *testing.T) {
 			N int   `json:"n,string"`
 			X []int `json:"x"`
 		}{N: 3, X: []int{1}}},
-		{"a name json rejects (written whole)", &struct {
-			A []int `json:"a b\"c"`
-		}{A: []int{1}}},
-		{"two fields of one name (written whole)", twoFieldsOfOneName()},
+		{"a name json rejects (written whole)", taggedStruct(`json:"a b\"c"`, `json:"x"`)},
+		{"two fields of one name (written whole)", taggedStruct(`json:"x"`, `json:"x"`)},
 		{"nil pointer", (*Report)(nil)},
 	}
 	for _, c := range cases {
@@ -122,18 +121,18 @@ func TestWriteIndentedJSONMatchesEncoder(t *testing.T) {
 	}
 }
 
-// twoFieldsOfOneName returns a pointer to a struct whose two fields are both
-// tagged "x" (json then writes neither), made at run time since vet rejects
-// such a struct in source.
-func twoFieldsOfOneName() any {
-	ints := reflect.TypeFor[[]int]()
-	t := reflect.StructOf([]reflect.StructField{
-		{Name: "A", Type: ints, Tag: `json:"x"`},
-		{Name: "B", Type: ints, Tag: `json:"x"`},
-	})
-	v := reflect.New(t)
-	v.Elem().Field(0).Set(reflect.ValueOf([]int{1}))
-	v.Elem().Field(1).Set(reflect.ValueOf([]int{2}))
+// taggedStruct returns a pointer to a struct of []int fields with the given
+// tags, field i holding {i}: made at run time, since vet and staticcheck
+// reject such tags in source.
+func taggedStruct(tags ...string) any {
+	var fields []reflect.StructField
+	for i, tag := range tags {
+		fields = append(fields, reflect.StructField{Name: fmt.Sprintf("F%d", i), Type: reflect.TypeFor[[]int](), Tag: reflect.StructTag(tag)})
+	}
+	v := reflect.New(reflect.StructOf(fields))
+	for i := range tags {
+		v.Elem().Field(i).Set(reflect.ValueOf([]int{i}))
+	}
 	return v.Interface()
 }
 
