@@ -196,6 +196,25 @@ kind: PodList
 
 // loadArchiveBytes writes an archive built in memory to a file named name
 // and loads it.
+// tarOf returns a tar holding files[name] for each name of order, in that order.
+func tarOf(t *testing.T, order []string, files map[string]string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	for _, name := range order {
+		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(files[name])), Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write([]byte(files[name])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 func loadArchiveBytes(t *testing.T, name string, data []byte) *Gather {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)

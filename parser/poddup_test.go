@@ -1,8 +1,6 @@
 package parser
 
 import (
-	"archive/tar"
-	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -150,16 +148,7 @@ kind: List
 		if logsFirst {
 			order = []string{root + "timestamp", logOf("web"), logOf("sidecar"), root + "namespaces/shop/core/pods.yaml"}
 		}
-		var buf bytes.Buffer
-		tw := tar.NewWriter(&buf)
-		for _, name := range order {
-			if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(members[name])), Typeflag: tar.TypeReg}); err != nil {
-				t.Fatal(err)
-			}
-			tw.Write([]byte(members[name]))
-		}
-		tw.Close()
-		g := loadArchiveBytes(t, "g.tar", buf.Bytes())
+		g := loadArchiveBytes(t, "g.tar", tarOf(t, order, members))
 		if len(g.Pods) != 1 {
 			t.Fatalf("%d pods", len(g.Pods))
 		}
@@ -275,17 +264,7 @@ items:
 	for quiet := range 2 {
 		for name, order := range orders {
 			t.Run(fmt.Sprintf("root %d quiet, %s", quiet+1, name), func(t *testing.T) {
-				files := members(quiet)
-				var buf bytes.Buffer
-				tw := tar.NewWriter(&buf)
-				for _, m := range order {
-					if err := tw.WriteHeader(&tar.Header{Name: m, Mode: 0o644, Size: int64(len(files[m])), Typeflag: tar.TypeReg}); err != nil {
-						t.Fatal(err)
-					}
-					tw.Write([]byte(files[m]))
-				}
-				tw.Close()
-				g := loadArchiveBytes(t, "g.tar", buf.Bytes())
+				g := loadArchiveBytes(t, "g.tar", tarOf(t, order, members(quiet)))
 				if len(g.Pods) != 1 {
 					t.Fatalf("%d pods, want 1", len(g.Pods))
 				}
