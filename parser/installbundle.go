@@ -269,7 +269,8 @@ func (b *builder) readInstallContainerLog(p string, c classified, r io.Reader) e
 	if full {
 		return fmt.Errorf("more than %d container logs in the install log bundle: this one is not read", maxInstallContainers)
 	}
-	l := &ContainerLog{Container: c.Container, Source: Source{Path: p}}
+	l := &ContainerLog{Container: c.Container}
+	l.SetPath(p)
 	err := readTail(r, l, true)
 	host := "bootstrap"
 	if c.Node != "" {
@@ -386,7 +387,7 @@ func (b *builder) settleInstall() {
 			}
 			return a.Source.Line < c.Source.Line
 		})
-		sort.Slice(ib.Containers, func(i, j int) bool { return ib.Containers[i].Log.Source.Path < ib.Containers[j].Log.Source.Path })
+		sort.Slice(ib.Containers, func(i, j int) bool { return ib.Containers[i].Log.Path() < ib.Containers[j].Log.Path() })
 		b.g.Installs = append(b.g.Installs, ib)
 	}
 }

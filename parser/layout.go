@@ -196,7 +196,7 @@ func (b *builder) settleLayouts() {
 	logs := map[string]bool{}
 	for _, p := range g.Pods {
 		for _, l := range p.Logs {
-			logs[p.Key()] = logs[p.Key()] || l.Source.Path != ""
+			logs[p.Key()] = logs[p.Key()] || l.file != ""
 		}
 	}
 	hasLogs := len(b.logs) > 0

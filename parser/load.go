@@ -892,7 +892,8 @@ func (b *builder) decodeDNS(data []byte) []error {
 const MaxKeptLogBytes = 256 << 20
 
 func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
-	l := &ContainerLog{Container: c.Container, Previous: c.Previous, Source: Source{Path: p}, root: c.Root}
+	l := &ContainerLog{Container: c.Container, Previous: c.Previous, root: c.Root}
+	l.SetPath(p)
 	keep := !b.quietContainer(nsKey{c.Root, c.Namespace}, c.Pod, c.Container)
 	if keep && b.keptLogBytes >= MaxKeptLogBytes {
 		keep = false

@@ -6,6 +6,7 @@
 package parser
 
 import (
+	"strings"
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser/nodelog"
@@ -290,7 +291,6 @@ type Operator struct {
 type ContainerLog struct {
 	Container string
 	Previous  bool
-	Source    Source // Line is 0
 	// Lines is the number of lines in the file.
 	Lines int
 	// Tail holds up to the last TailLines lines, each cut to MaxLineBytes.
@@ -304,6 +304,30 @@ type ContainerLog struct {
 	// root is the gather root the log was read under (classify's Root):
 	// whether its container is quiet is read from that root's pod.
 	root string
+	// dir and file are the log's path split before its last four elements
+	// (see SetPath), each interned: a gather holds tens of thousands of
+	// logs whose paths share the pod's folder and its container's
+	// "<container>/<container>/logs/current.log", and a whole path is
+	// about 280 bytes.
+	dir, file string
+}
+
+// Path returns the member path the log was read from ("" when unknown); it
+// is made on each call.
+func (l *ContainerLog) Path() string { return l.dir + l.file }
+
+// SetPath sets the member path the log was read from.
+func (l *ContainerLog) SetPath(p string) {
+	i := len(p)
+	for range 4 {
+		j := strings.LastIndexByte(p[:i], '/')
+		if j < 0 {
+			l.dir, l.file = "", intern(p)
+			return
+		}
+		i = j
+	}
+	l.dir, l.file = intern(p[:i+1]), intern(p[i+1:])
 }
 
 // LogLine is one line of a log with its 1-based line number. Time is the

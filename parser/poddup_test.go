@@ -270,7 +270,7 @@ items:
 				}
 				got := map[string]int{}
 				for _, l := range g.Pods[0].Logs {
-					got[l.Source.Path] = len(l.Tail)
+					got[l.Path()] = len(l.Tail)
 				}
 				want := map[string]int{logOf(roots[quiet]): 0, logOf(roots[1-quiet]): 1}
 				if d := cmp.Diff(want, got); d != "" {

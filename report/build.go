@@ -211,7 +211,7 @@ func buildPod(p *parser.Pod, short func(string) string) Pod {
 func buildLogTails(p *parser.Pod, short func(string) string) []LogTail {
 	var out []LogTail
 	for _, l := range p.Logs {
-		t := LogTail{Container: l.Container, Previous: l.Previous, Path: short(l.Source.Path), Lines: l.Lines, Tail: []LogLine{}}
+		t := LogTail{Container: l.Container, Previous: l.Previous, Path: short(l.Path()), Lines: l.Lines, Tail: []LogLine{}}
 		tail := l.Tail
 		if len(tail) > MaxLogTailLines {
 			tail = tail[len(tail)-MaxLogTailLines:]

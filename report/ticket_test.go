@@ -264,12 +264,15 @@ func keys(ds []podDetail) []string {
 // TestLogTailsOrder: the reader adds logs in the order its workers finish;
 // the report's order is fixed (container, previous first, path).
 func TestLogTailsOrder(t *testing.T) {
-	p := &parser.Pod{Logs: []*parser.ContainerLog{
-		{Container: "b", Source: parser.Source{Path: "b/current.log"}},
-		{Container: "a", Source: parser.Source{Path: "a/current.log"}},
-		{Container: "b", Previous: true, Source: parser.Source{Path: "b/previous.log"}},
-		{Container: "a", Previous: true, Source: parser.Source{Path: "a/previous.log"}},
-	}}
+	p := &parser.Pod{}
+	for _, l := range []struct {
+		container string
+		previous  bool
+	}{{"b", false}, {"a", false}, {"b", true}, {"a", true}} {
+		log := &parser.ContainerLog{Container: l.container, Previous: l.previous}
+		log.SetPath(l.container + "/" + map[bool]string{true: "previous", false: "current"}[l.previous] + ".log")
+		p.Logs = append(p.Logs, log)
+	}
 	var got []string
 	for _, l := range buildLogTails(p, func(s string) string { return s }) {
 		got = append(got, l.Path)

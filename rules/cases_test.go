@@ -147,8 +147,8 @@ func (gc gatherCase) build(t *testing.T) *parser.Gather {
 			if !ok || p == nil {
 				t.Fatalf("case %q: log key %q names no pod/container of the case", gc.Name, key)
 			}
-			l := &parser.ContainerLog{Container: container, Previous: previous,
-				Source: parser.Source{Path: fmt.Sprintf("namespaces/%s/pods/%s/%s/%s/logs/%s.log", p.Object.Namespace, podName, container, container, map[bool]string{true: "previous", false: "current"}[previous])}}
+			l := &parser.ContainerLog{Container: container, Previous: previous}
+			l.SetPath(fmt.Sprintf("namespaces/%s/pods/%s/%s/%s/logs/%s.log", p.Object.Namespace, podName, container, container, map[bool]string{true: "previous", false: "current"}[previous]))
 			for i, s := range lines {
 				ll := parser.LogLine{Line: i + 1, Text: s}
 				l.Tail = append(l.Tail, ll)

@@ -468,7 +468,7 @@ func (c *evalContext) logEvidence(p *parser.Pod, container string, h *hit) []Evi
 			continue
 		}
 		cite := func(line parser.LogLine, decisive bool) Evidence {
-			return Evidence{Source: parser.Source{Path: l.Source.Path, Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text, Quote: line.Text, decisive: decisive}
+			return Evidence{Source: parser.Source{Path: l.Path(), Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text, Quote: line.Text, decisive: decisive}
 		}
 		var ev []Evidence
 		cited := map[int]bool{}

@@ -208,7 +208,7 @@ func installContainerErrors(ib *parser.InstallBundle, names ...string) []Evidenc
 			errs = errs[len(errs)-3:]
 		}
 		for _, l := range errs {
-			ev = append(ev, Evidence{Source: parser.Source{Path: ct.Log.Source.Path, Line: l.Line}, Kind: "log", Time: l.Time, Text: ct.Host + " container " + ct.Name + ": " + l.Text})
+			ev = append(ev, Evidence{Source: parser.Source{Path: ct.Log.Path(), Line: l.Line}, Kind: "log", Time: l.Time, Text: ct.Host + " container " + ct.Name + ": " + l.Text})
 		}
 	}
 	return ev

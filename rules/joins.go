@@ -1064,7 +1064,7 @@ func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		for _, lines := range [][]parser.LogLine{l.Errors, l.Tail} {
 			for i := range lines {
 				if m := dnsTimeoutRe.FindStringSubmatch(lines[i].Text); m != nil {
-					line, src = &lines[i], parser.Source{Path: l.Source.Path, Line: lines[i].Line}
+					line, src = &lines[i], parser.Source{Path: l.Path(), Line: lines[i].Line}
 					name, ip, port = m[1], m[2], m[3]
 					if m[4] != "" {
 						ip, port = m[4], "53"
@@ -1415,7 +1415,7 @@ func joinServiceEndpoints(c *evalContext, p *parser.Pod, h *hit) joinResult {
 				if svcObj == nil {
 					continue
 				}
-				res.Evidence = append(res.Evidence, Evidence{Source: parser.Source{Path: l.Source.Path, Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text, Quote: line.Text})
+				res.Evidence = append(res.Evidence, Evidence{Source: parser.Source{Path: l.Path(), Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text, Quote: line.Text})
 				res = c.endpointsVerdict(res, svcObj, host, port, how)
 				res.Cause = fromSibling(res.Cause, sibling)
 				return res

@@ -44,7 +44,8 @@ func testPod(t *testing.T, doc string, events ...string) *parser.Pod {
 }
 
 func withLog(p *parser.Pod, container string, previous bool, lines ...string) *parser.Pod {
-	l := &parser.ContainerLog{Container: container, Previous: previous, Source: parser.Source{Path: "namespaces/shop/pods/" + p.Object.Name + "/" + container + "/" + container + "/logs/previous.log"}}
+	l := &parser.ContainerLog{Container: container, Previous: previous}
+	l.SetPath("namespaces/shop/pods/" + p.Object.Name + "/" + container + "/" + container + "/logs/previous.log")
 	for i, s := range lines {
 		l.Tail = append(l.Tail, parser.LogLine{Line: i + 1, Text: s})
 	}
