@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"encoding/binary"
 	"slices"
 	"strconv"
 	"sync"
@@ -58,32 +59,56 @@ func yamlToJSONChecked(data []byte, lean, bytesOK bool) ([]byte, bool) {
 
 // fastYAMLBytesOK rejects bytes that the YAML library treats specially:
 // control characters (carriage returns included), DEL, C1 controls, the
-// byte-order mark, U+FFFE/U+FFFF and the Unicode line separators.
+// byte-order mark, U+FFFE/U+FFFF and the Unicode line separators, and text
+// that is not UTF-8. Every byte of a gather's YAML passes through it, so it
+// passes over eight bytes at a time of printable ASCII (the bulk of any
+// file) and looks at each byte only in a word that holds another one.
 func fastYAMLBytesOK(data []byte) bool {
-	for i := 0; i < len(data); i++ {
-		b := data[i]
-		switch {
-		case b < 0x20:
-			if b != '\n' && b != '\t' {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	ascii := true
+	i := 0
+	for ; i+8 <= len(data); i += 8 {
+		w := binary.LittleEndian.Uint64(data[i:])
+		// A byte under 0x20 (the first term), or at 0x7f or above (the
+		// second): each test is exact about whether the word holds one.
+		if (w-0x20*ones)&^w&high == 0 && ((w+ones)|w)&high == 0 {
+			continue
+		}
+		for j := i; j < i+8; j++ {
+			if !yamlByteOK(data, j) {
 				return false
 			}
-		case b == 0x7f:
-			return false
-		case b == 0xc2:
-			if i+1 < len(data) && data[i+1] >= 0x80 && data[i+1] <= 0x9f {
-				return false
-			}
-		case b == 0xef:
-			if i+2 < len(data) && (data[i+1] == 0xbb && data[i+2] == 0xbf || data[i+1] == 0xbf && data[i+2] >= 0xbe) {
-				return false
-			}
-		case b == 0xe2:
-			if i+2 < len(data) && data[i+1] == 0x80 && (data[i+2] == 0xa8 || data[i+2] == 0xa9) {
-				return false
-			}
+			ascii = ascii && data[j] < 0x80
 		}
 	}
-	return utf8.Valid(data)
+	for ; i < len(data); i++ {
+		if !yamlByteOK(data, i) {
+			return false
+		}
+		ascii = ascii && data[i] < 0x80
+	}
+	return ascii || utf8.Valid(data)
+}
+
+// yamlByteOK reports whether data[i] is allowed by fastYAMLBytesOK, looking
+// at the bytes after it for the multi-byte sequences it rejects.
+func yamlByteOK(data []byte, i int) bool {
+	switch b := data[i]; {
+	case b < 0x20:
+		return b == '\n' || b == '\t'
+	case b == 0x7f:
+		return false
+	case b == 0xc2:
+		return !(i+1 < len(data) && data[i+1] >= 0x80 && data[i+1] <= 0x9f)
+	case b == 0xef:
+		return !(i+2 < len(data) && (data[i+1] == 0xbb && data[i+2] == 0xbf || data[i+1] == 0xbf && data[i+2] >= 0xbe))
+	case b == 0xe2:
+		return !(i+2 < len(data) && data[i+1] == 0x80 && (data[i+2] == 0xa8 || data[i+2] == 0xa9))
+	}
+	return true
 }
 
 type yline struct {

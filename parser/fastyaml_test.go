@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
@@ -218,5 +219,72 @@ func FuzzFastYAML(f *testing.F) {
 			return
 		}
 		sameAsLibrary(t, "fuzz input", data)
+	})
+}
+
+// yamlBytesOKByByte is fastYAMLBytesOK as it was before it read words: one
+// byte at a time, then utf8.Valid. The word-wise one must agree with it.
+func yamlBytesOKByByte(data []byte) bool {
+	for i := range data {
+		if !yamlByteOK(data, i) {
+			return false
+		}
+	}
+	return utf8.Valid(data)
+}
+
+// TestYAMLBytesOKAtEveryOffset puts each byte or sequence the YAML library
+// treats specially, and some it does not, at every offset of a text longer
+// than two words, so each lands at every position within a word and across
+// a word's end.
+func TestYAMLBytesOKAtEveryOffset(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		seq  string
+		want bool
+	}{
+		{"newline", "\n", true},
+		{"tab", "\t", true},
+		{"space", " ", true},
+		{"tilde", "~", true},
+		{"NUL", "\x00", false},
+		{"carriage return", "\r", false},
+		{"unit separator", "\x1f", false},
+		{"DEL", "\x7f", false},
+		{"C1 control", "\xc2\x85", false},
+		{"NBSP", "\xc2\xa0", true},
+		{"BOM", "\xef\xbb\xbf", false},
+		{"U+FFFE", "\xef\xbf\xbe", false},
+		{"U+FFFD", "\xef\xbf\xbd", true},
+		{"line separator", "\xe2\x80\xa8", false},
+		{"paragraph separator", "\xe2\x80\xa9", false},
+		{"en dash", "\xe2\x80\x93", true},
+		{"é", "\xc3\xa9", true},
+		{"emoji", "\xf0\x9f\x99\x82", true},
+		{"lone continuation byte", "\x80", false},
+		{"cut sequence", "\xe2\x80", false},
+		{"0xff", "\xff", false},
+	} {
+		for at := 0; at <= 24; at++ {
+			data := []byte(strings.Repeat("a", at) + tt.seq + strings.Repeat("b", 24-at))
+			for _, d := range [][]byte{data, data[:at+len(tt.seq)]} {
+				if got := fastYAMLBytesOK(d); got != tt.want || got != yamlBytesOKByByte(d) {
+					t.Errorf("%s at %d of %q: got %v, want %v (byte by byte %v)", tt.name, at, d, got, tt.want, yamlBytesOKByByte(d))
+				}
+			}
+		}
+	}
+}
+
+// FuzzYAMLBytesOK: the word-wise check agrees with the byte-wise one on any
+// bytes.
+func FuzzYAMLBytesOK(f *testing.F) {
+	for _, s := range []string{"", "apiVersion: v1\nkind: Pod\n", "a\x7fb", "x: \"\xe2\x80\xa8\"\n", "\xef\xbb\xbfkind: List\n", "é\x00"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := fastYAMLBytesOK(data), yamlBytesOKByByte(data); got != want {
+			t.Fatalf("fastYAMLBytesOK(%q) = %v, byte by byte %v", data, got, want)
+		}
 	})
 }
