@@ -85,14 +85,14 @@ func TestDecodeAnyEvents(t *testing.T) {
 		t.Fatalf("got %d events, errors %v", len(events), errs)
 	}
 	e := events[0]
-	if e.Object.Namespace != "openshift-ingress" || e.Object.Reason != "FailedScheduling" || e.Object.Type != "Warning" || e.When().Format("15:04") != "20:40" {
+	if e.Object.Reason != "FailedScheduling" || e.Object.Type != "Warning" || e.When().Format("15:04") != "20:40" {
 		t.Errorf("trimmed event read as %+v at %s", e.Object, e.When())
 	}
 	if e.Object.InvolvedObject.Kind != "" {
 		t.Errorf("a trimmed event names no involved object, got %+v", e.Object.InvolvedObject)
 	}
-	if events[1].Object.Namespace != "fallback-ns" {
-		t.Errorf("event without namespace: got %q, want the file's", events[1].Object.Namespace)
+	if events[1].Object.Reason != "Created" || events[1].Object.Type != "" {
+		t.Errorf("second trimmed event read as %+v", events[1].Object)
 	}
 	full := `{"kind":"EventList","items":[{"metadata":{"name":"a.1","namespace":"shop"},"involvedObject":{"kind":"Pod","name":"web-1"},"reason":"BackOff","message":"m","count":3,"lastTimestamp":"2026-11-20T08:00:00Z"}]}`
 	events, errs = decodeAnyEvents("cluster-resources/events/shop.json", "shop", []byte(full))
@@ -101,6 +101,16 @@ func TestDecodeAnyEvents(t *testing.T) {
 	}
 	if io := events[0].Object.InvolvedObject; io.Kind != "Pod" || io.Name != "web-1" || io.Namespace != "shop" || events[0].Count() != 3 {
 		t.Errorf("kubectl event read as %+v", events[0].Object)
+	}
+	// An event that names no namespace anywhere: its pod is in the
+	// namespace the file is named for.
+	bare := `{"kind":"EventList","items":[{"metadata":{"name":"a.1"},"involvedObject":{"kind":"Pod","name":"web-1"},"reason":"BackOff","message":"m"}]}`
+	events, errs = decodeAnyEvents("cluster-resources/events/shop.json", "shop", []byte(bare))
+	if len(errs) > 0 || len(events) != 1 {
+		t.Fatalf("got %d events, errors %v", len(events), errs)
+	}
+	if io := events[0].Object.InvolvedObject; io.Namespace != "shop" {
+		t.Errorf("involved object of an event without namespace: %+v, want namespace shop", io)
 	}
 }
 
@@ -214,8 +224,12 @@ func FuzzAnyEvents(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		events, _ := decodeAnyEvents("events/x.json", "x", data)
 		for _, e := range events {
-			if e.Object.Namespace == "" {
-				t.Errorf("event without a namespace: %+v", e.Object)
+			io := e.Object.InvolvedObject
+			if io == nil {
+				t.Fatalf("event without its involved object: %+v", e.Object)
+			}
+			if io.Kind != "" && io.Kind != "Node" && io.Namespace == "" {
+				t.Errorf("involved object without a namespace: %+v", io)
 			}
 		}
 	})

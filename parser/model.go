@@ -197,13 +197,9 @@ func (e *Event) When() time.Time { return e.At.Time() }
 // controller and instance, action, related object) and the series' last
 // observed time, which only Event.At needs: a gather holds hundreds of
 // thousands of events, and each kept field costs that many times over (a
-// whole corev1.Event is about 650 bytes, an Event 160). Strings are interned,
+// whole corev1.Event is about 650 bytes, an Event 128). Strings are interned,
 // and the events of one object in one file share their InvolvedObject.
 type EventObject struct {
-	// Namespace and CreationTimestamp are the event's own metadata (an
-	// Insights archive's trimmed events name only their namespace).
-	Namespace         string
-	CreationTimestamp Stamp
 	// InvolvedObject is the object the event is about; never nil. The
 	// events of one object read from one file share it: readers must not
 	// modify it.
