@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/mgtriage/mgtriage/parser/openshift"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
 	"github.com/mholt/archives"
@@ -145,7 +146,9 @@ func FuzzReadTail(f *testing.F) {
 	f.Add(append(bytes.Repeat([]byte("x"), 3*MaxLineBytes), '\n'), false)
 	f.Fuzz(func(t *testing.T, data []byte, keep bool) {
 		n, prev := 0, 0
+		var all [][]byte
 		err := scanLines(bytes.NewReader(data), func(i int, line []byte) {
+			all = append(all, bytes.Clone(line))
 			n++
 			if i != prev+1 {
 				t.Fatalf("line %d after %d", i, prev)
@@ -188,7 +191,50 @@ func FuzzReadTail(f *testing.F) {
 				t.Fatal("error line not UTF-8")
 			}
 		}
+		if keep {
+			wantTail, wantErrs := tailReference(all)
+			if d := cmp.Diff(wantTail, l.Tail); d != "" {
+				t.Fatalf("tail (-reference +readTail):\n%s", d)
+			}
+			if d := cmp.Diff(wantErrs, l.Errors); d != "" {
+				t.Fatalf("errors (-reference +readTail):\n%s", d)
+			}
+		}
 	})
+}
+
+// tailReference is what readTail keeps of a log's lines (as scanLines
+// returns them), made line by line: the last TailLines lines, and the first
+// and last ErrorLines/2 of the error-looking lines.
+func tailReference(lines [][]byte) (tail, errs []LogLine) {
+	line := func(i int) LogLine {
+		ll := LogLine{Line: i + 1}
+		text := lines[i]
+		if sp := bytes.IndexByte(text, ' '); sp > 0 && sp <= 40 {
+			if at, err := time.Parse(time.RFC3339Nano, string(text[:sp])); err == nil {
+				ll.Time = at
+				text, _ = criStreamPrefix(text[sp+1:])
+			}
+		}
+		ll.Text = string(bytes.ToValidUTF8(text, []byte("\uFFFD")))
+		return ll
+	}
+	for i := max(0, len(lines)-TailLines); i < len(lines); i++ {
+		tail = append(tail, line(i))
+	}
+	var errLines []int
+	for i, l := range lines {
+		if looksLikeError(afterTimestamp(l)) {
+			errLines = append(errLines, i)
+		}
+	}
+	if len(errLines) > ErrorLines {
+		errLines = append(errLines[:ErrorLines/2], errLines[len(errLines)-ErrorLines/2:]...)
+	}
+	for _, i := range errLines {
+		errs = append(errs, line(i))
+	}
+	return tail, errs
 }
 
 func FuzzParseSosDate(f *testing.F) {

@@ -147,7 +147,10 @@ type tailSlot struct {
 // tailScratch is readTail's ring and error slots, reused from one log to the
 // next with their buffers (every kept line becomes a string copy at the end):
 // a gather has tens of thousands of container logs.
-type tailScratch struct{ ring, firstErrs, lastErrs []tailSlot }
+type tailScratch struct {
+	ring, firstErrs, lastErrs []tailSlot
+	text                      []byte
+}
 
 var tailScratchPool = sync.Pool{New: func() any { return new(tailScratch) }}
 
@@ -210,7 +213,17 @@ func readTail(r io.Reader, log *ContainerLog, keep bool) error {
 	if err == nil {
 		err = cut.err()
 	}
-	toLine := func(r raw) LogLine {
+	// The kept lines' texts go into one string, each line a slice of it: a
+	// string per line cost its size class's slack (about 8%) on 200,000
+	// lines at ×50 of the corpus metal gather. An error line that is also
+	// in the tail is the tail's line.
+	block := sc.text[:0]
+	defer func() { sc.text = block[:0] }()
+	type span struct{ from, to int }
+	var spans [TailLines + ErrorLines]span
+	var lines [TailLines + ErrorLines]LogLine
+	k := 0
+	toLine := func(r raw) {
 		ll := LogLine{Line: r.n}
 		text := r.text
 		if sp := bytes.IndexByte(text, ' '); sp > 0 && sp <= 40 {
@@ -223,17 +236,53 @@ func readTail(r io.Reader, log *ContainerLog, keep bool) error {
 				}
 			}
 		}
-		ll.Text = cleanText(text)
-		return ll
+		from := len(block)
+		if utf8.Valid(text) {
+			block = append(block, text...)
+		} else {
+			block = append(block, bytes.ToValidUTF8(text, []byte("\uFFFD"))...)
+		}
+		lines[k], spans[k] = ll, span{from, len(block)}
+		k++
 	}
 	for _, part := range [][]raw{ring[start:], ring[:start]} {
 		for _, r := range part {
-			log.Tail = append(log.Tail, toLine(r))
+			toLine(r)
 		}
 	}
+	tailLen := k
+	firstTail := log.Lines - tailLen + 1 // the tail is the file's last lines
+	var inTail [ErrorLines]int
+	errs := 0
 	for _, part := range [][]raw{firstErrs, lastErrs[errStart:], lastErrs[:errStart]} {
 		for _, r := range part {
-			log.Errors = append(log.Errors, toLine(r))
+			if tailLen > 0 && r.n >= firstTail {
+				inTail[errs] = r.n - firstTail
+			} else {
+				inTail[errs] = -1
+				toLine(r)
+			}
+			errs++
+		}
+	}
+	if k == 0 {
+		return err
+	}
+	text := string(block)
+	for i := range k {
+		lines[i].Text = text[spans[i].from:spans[i].to]
+	}
+	log.Tail = append(log.Tail, lines[:tailLen]...)
+	if errs > 0 && log.Errors == nil {
+		log.Errors = make([]LogLine, 0, errs)
+	}
+	own := tailLen
+	for _, t := range inTail[:errs] {
+		if t >= 0 {
+			log.Errors = append(log.Errors, log.Tail[t])
+		} else {
+			log.Errors = append(log.Errors, lines[own])
+			own++
 		}
 	}
 	return err
