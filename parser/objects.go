@@ -77,6 +77,17 @@ func decodeAs[T any](data []byte) (any, error) {
 	}); ok {
 		m.SetManagedFields(nil)
 	}
+	// So are annotations (a Service's or a workload's often hold its whole
+	// last-applied configuration), but for the few kinds whose annotations
+	// say something a join may read: a Namespace's SCC ranges and node
+	// selector, a StorageClass's default mark.
+	switch any(obj).(type) {
+	case *corev1.Namespace, *storagev1.StorageClass:
+	default:
+		if m, ok := any(obj).(interface{ SetAnnotations(map[string]string) }); ok {
+			m.SetAnnotations(nil)
+		}
+	}
 	return obj, nil
 }
 

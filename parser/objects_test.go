@@ -8,6 +8,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
 )
 
 // TestControllersDecodedWithoutTemplate: the store keeps a ReplicaSet,
@@ -80,5 +82,50 @@ status:
 	}
 	if j := o.(*batchv1.Job); j.Name != "backup-1" || j.Status.Active != 1 || j.Status.Failed != 2 || len(j.Spec.Template.Spec.Containers) != 0 {
 		t.Errorf("job: %+v", j)
+	}
+}
+
+// TestTypedObjectsKeepAnnotationsOnlyWhereRead: a typed object the store
+// keeps has no managedFields, and no annotations but a Namespace's and a
+// StorageClass's, whether read from YAML or JSON.
+func TestTypedObjectsKeepAnnotationsOnlyWhereRead(t *testing.T) {
+	meta := func(kind string) string {
+		return "apiVersion: v1\nkind: " + kind + "\nmetadata:\n  name: x\n  annotations:\n    a: \"1\"\n  managedFields:\n  - manager: kubectl\n    operation: Update\n"
+	}
+	for _, tt := range []struct {
+		kind  store.Kind
+		yaml  string
+		wantA bool
+	}{
+		{store.Services, meta("Service"), false},
+		{store.Endpoints, meta("Endpoints"), false},
+		{store.DaemonSets, meta("DaemonSet"), false},
+		{store.ReplicaSets, meta("ReplicaSet"), false},
+		{store.Namespaces, meta("Namespace"), true},
+		{store.StorageClasses, meta("StorageClass") + "provisioner: p\n", true},
+	} {
+		for _, form := range []string{"yaml", "json"} {
+			data := []byte(tt.yaml)
+			if form == "json" {
+				var err error
+				if data, err = yaml.YAMLToJSON(data); err != nil {
+					t.Fatal(err)
+				}
+			}
+			o, err := typedKinds[tt.kind](data)
+			if err != nil {
+				t.Fatalf("%s %s: %v", tt.kind, form, err)
+			}
+			m, ok := o.(metav1.Object)
+			if !ok {
+				t.Fatalf("%s: %T has no metadata", tt.kind, o)
+			}
+			if got := m.GetAnnotations()["a"] == "1"; got != tt.wantA {
+				t.Errorf("%s %s: annotation kept %v, want %v", tt.kind, form, got, tt.wantA)
+			}
+			if len(m.GetManagedFields()) > 0 {
+				t.Errorf("%s %s: managedFields kept", tt.kind, form)
+			}
+		}
 	}
 }
