@@ -13,9 +13,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestReadBounded(t *testing.T) {
@@ -226,4 +229,38 @@ func loadArchiveBytes(t *testing.T, name string, data []byte) *Gather {
 		t.Fatal(err)
 	}
 	return g
+}
+
+// TestProblemsInPathOrder: the problems of a gather do not depend on the
+// order its members come in (or the workers finish in): they are listed by
+// path.
+func TestProblemsInPathOrder(t *testing.T) {
+	const root = "must-gather.local.1/quay-io-image/"
+	broken := "apiVersion: v1\nkind: List\nitems:\n- metadata: [\n"
+	members := map[string]string{
+		root + "timestamp":                        "2026-11-20 09:12:33.000000000 +0000 UTC m=+0.01\n",
+		root + "namespaces/shop/core/events.yaml": broken,
+		root + "namespaces/shop/core/pods.yaml":   broken,
+		root + "namespaces/cart/core/pods.yaml":   broken,
+		root + "namespaces/web/core/pods.yaml":    "apiVersion: v1\nkind: List\nitems:\n- metadata:\n    name: web-1\n    namespace: web\n  status:\n    phase: Running\n",
+	}
+	var first []Problem
+	for _, order := range [][]string{
+		{root + "timestamp", root + "namespaces/shop/core/events.yaml", root + "namespaces/shop/core/pods.yaml", root + "namespaces/cart/core/pods.yaml"},
+		{root + "timestamp", root + "namespaces/shop/core/pods.yaml", root + "namespaces/cart/core/pods.yaml", root + "namespaces/shop/core/events.yaml"},
+		{root + "namespaces/cart/core/pods.yaml", root + "namespaces/shop/core/pods.yaml", root + "namespaces/shop/core/events.yaml", root + "timestamp"},
+	} {
+		g := loadArchiveBytes(t, "g.tar", tarOf(t, append(order, root+"namespaces/web/core/pods.yaml"), members))
+		if len(g.Problems) < 3 {
+			t.Fatalf("%d problems, want one per broken file: %+v", len(g.Problems), g.Problems)
+		}
+		if !sort.SliceIsSorted(g.Problems, func(i, j int) bool { return g.Problems[i].Path < g.Problems[j].Path }) {
+			t.Errorf("problems not in path order: %+v", g.Problems)
+		}
+		if first == nil {
+			first = g.Problems
+		} else if d := cmp.Diff(first, g.Problems); d != "" {
+			t.Errorf("member order %v changed the problems (-first +this):\n%s", order, d)
+		}
+	}
 }

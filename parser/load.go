@@ -426,9 +426,13 @@ func (b *builder) collapseProblems() {
 	b.g.Problems = out
 }
 
-// closeProblems collapses identical problems and adds the count of the
-// problems not kept.
+// closeProblems orders the problems by path, collapses identical ones and
+// adds the count of the problems not kept. The decode workers report in the
+// order they finish, so without the sort two runs on one gather could list a
+// folder's problems in either order; the problems of one file keep the order
+// they were met in.
 func (b *builder) closeProblems() {
+	sort.SliceStable(b.g.Problems, func(i, j int) bool { return b.g.Problems[i].Path < b.g.Problems[j].Path })
 	b.collapseProblems()
 	if b.extraProblems > 0 {
 		b.limitProblem("", fmt.Sprintf("%d more problems not listed (at most %d are kept)", b.extraProblems, MaxProblems))
