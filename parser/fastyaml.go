@@ -72,9 +72,12 @@ func fastYAMLBytesOK(data []byte) bool {
 	i := 0
 	for ; i+8 <= len(data); i += 8 {
 		w := binary.LittleEndian.Uint64(data[i:])
+		// Line breaks and tabs, which most words of YAML hold, are allowed:
+		// they are made printable (0x20 set) before the test.
+		p := w | zeroBytes(w^'\n'*ones)>>2 | zeroBytes(w^'\t'*ones)>>2
 		// A byte under 0x20 (the first term), or at 0x7f or above (the
 		// second): each test is exact about whether the word holds one.
-		if (w-0x20*ones)&^w&high == 0 && ((w+ones)|w)&high == 0 {
+		if (p-0x20*ones)&^p&high == 0 && ((w+ones)|w)&high == 0 {
 			continue
 		}
 		for j := i; j < i+8; j++ {
@@ -91,6 +94,13 @@ func fastYAMLBytesOK(data []byte) bool {
 		ascii = ascii && data[i] < 0x80
 	}
 	return ascii || utf8.Valid(data)
+}
+
+// zeroBytes returns 0x80 in each byte of the result where v has a zero byte,
+// and 0 elsewhere (exact: no carry crosses bytes).
+func zeroBytes(v uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	return ^((v&low7 + low7) | v) & 0x8080808080808080
 }
 
 // yamlByteOK reports whether data[i] is allowed by fastYAMLBytesOK, looking
