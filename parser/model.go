@@ -192,13 +192,15 @@ func (e *Event) When() time.Time { return e.At.Time() }
 
 // EventObject is the part of a core/v1 Event the model keeps: the fields
 // readers use, under the names corev1.Event gives them, with times as Stamps.
-// Left out are the event's own identity (name, UID, resourceVersion, labels,
-// annotations, managed fields), what no reader looks at (source, reporting
-// controller and instance, action, related object) and the series' last
-// observed time, which only Event.At needs: a gather holds hundreds of
-// thousands of events, and each kept field costs that many times over (a
-// whole corev1.Event is about 650 bytes, an Event 128). Strings are interned,
-// and the events of one object in one file share their InvolvedObject.
+// Left out are the event's own metadata (name, namespace, UID,
+// resourceVersion, labels, annotations, managed fields: a reader takes the
+// involved object's namespace), what no reader looks at (source, reporting
+// controller and instance, action, related object) and the times only
+// Event.At needs (the series' last observed time, the creation time): a
+// gather holds hundreds of thousands of events, and each kept field costs
+// that many times over (a whole corev1.Event is about 650 bytes, an Event
+// 128). Strings are interned, and the events of one object in one file share
+// their InvolvedObject.
 type EventObject struct {
 	// InvolvedObject is the object the event is about; never nil. The
 	// events of one object read from one file share it: readers must not
@@ -312,7 +314,11 @@ type ContainerLog struct {
 // is made on each call.
 func (l *ContainerLog) Path() string { return l.dir + l.file }
 
-// SetPath sets the member path the log was read from.
+// SetPath sets the member path the log was read from; Path returns it as
+// given. It is kept as two interned strings: the path up to its last four
+// elements (the pod's folder in a must-gather) and those four
+// ("<container>/<container>/logs/current.log"), or "" and the whole path
+// when it has fewer.
 func (l *ContainerLog) SetPath(p string) {
 	i := len(p)
 	for range 4 {
