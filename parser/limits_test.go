@@ -264,3 +264,43 @@ func TestProblemsInPathOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestProblemsOverTheLimitInPathOrder: past MaxProblems, the problems kept
+// are the first in path order, whatever order the members come in, and the
+// rest are counted in a last line.
+func TestProblemsOverTheLimitInPathOrder(t *testing.T) {
+	const root = "must-gather.local.1/quay-io-image/"
+	broken := "apiVersion: v1\nkind: List\nitems:\n- metadata: [\n"
+	members := map[string]string{
+		root + "timestamp":                     "2026-11-20 09:12:33.000000000 +0000 UTC m=+0.01\n",
+		root + "namespaces/web/core/pods.yaml": "apiVersion: v1\nkind: List\nitems:\n- metadata:\n    name: web-1\n    namespace: web\n  status:\n    phase: Running\n",
+	}
+	var names []string
+	for i := range MaxProblems + 50 {
+		name := root + fmt.Sprintf("namespaces/ns-%04d/core/pods.yaml", i)
+		members[name] = broken
+		names = append(names, name)
+	}
+	var first []Problem
+	for _, reverse := range []bool{false, true} {
+		order := slices.Clone(names)
+		if reverse {
+			slices.Reverse(order)
+		}
+		order = append(order, root+"timestamp", root+"namespaces/web/core/pods.yaml")
+		g := loadArchiveBytes(t, "g.tar", tarOf(t, order, members))
+		last := g.Problems[len(g.Problems)-1]
+		if !strings.Contains(last.Error, "50 more problems not listed") {
+			t.Errorf("last problem %+v, want the count of the 50 not kept", last)
+		}
+		// The kept ones share their text, so they are folded into the first.
+		if p := g.Problems[0]; p.Path != names[0] || !strings.Contains(p.Error, fmt.Sprintf("the same in %d more files", MaxProblems-1)) {
+			t.Errorf("first problem %+v, want %s's, folding %d more", p, names[0], MaxProblems-1)
+		}
+		if first == nil {
+			first = g.Problems
+		} else if d := cmp.Diff(first, g.Problems); d != "" {
+			t.Errorf("member order changed the problems kept (-forward +reverse):\n%s", d)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -159,6 +161,7 @@ func LoadWith(ctx context.Context, input string, o Options) (*Gather, error) {
 		}
 	}
 	if len(b.roots) == 0 {
+		b.g.Problems = b.problemList()
 		return nil, b.nothingError(nil)
 	}
 	g := b.finish()
@@ -264,7 +267,10 @@ type builder struct {
 	seen          map[memberKey]struct{} // the members analysed (by path), to spot duplicates
 	keptLogBytes  int64                  // text of container-log tails kept so far
 	logCapNoted   bool
-	extraProblems int // problems over MaxProblems, not kept
+	extraProblems int           // problems over MaxProblems, not kept
+	kept          problemHeap   // problems kept (problemLocked)
+	limits        []heldProblem // why the pass stopped (limitProblem)
+	problemSeq    int
 
 	installs      map[string]*InstallBundle // root → install log bundle (installbundle.go)
 	installLatest time.Time                 // latest time of the bundles' crictl inspect files
@@ -336,12 +342,22 @@ const (
 	MaxProblemBytes = 4096
 )
 
+// problemLocked keeps the problem when fewer than MaxProblems are kept, and
+// otherwise keeps the MaxProblems first in path order: the decode workers
+// report in the order they finish, so keeping the first reported would keep
+// a different set on each run of one gather.
 func (b *builder) problemLocked(p, why string) {
-	if len(b.g.Problems) >= MaxProblems {
-		b.extraProblems++
+	hp := heldProblem{Problem: Problem{Path: cutText(p), Error: cutText(why)}, seq: b.problemSeq}
+	b.problemSeq++
+	if len(b.kept) < MaxProblems {
+		heap.Push(&b.kept, hp)
 		return
 	}
-	b.g.Problems = append(b.g.Problems, Problem{Path: cutText(p), Error: cutText(why)})
+	b.extraProblems++
+	if hp.before(b.kept[0]) {
+		b.kept[0] = hp
+		heap.Fix(&b.kept, 0)
+	}
 }
 
 // limitProblem records why the pass stopped (a limit, a broken archive), past
@@ -349,7 +365,51 @@ func (b *builder) problemLocked(p, why string) {
 func (b *builder) limitProblem(p, why string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.g.Problems = append(b.g.Problems, Problem{Path: cutText(p), Error: cutText(why)})
+	b.limits = append(b.limits, heldProblem{Problem: Problem{Path: cutText(p), Error: cutText(why)}, seq: b.problemSeq})
+	b.problemSeq++
+}
+
+// heldProblem is a Problem with the order it was reported in (seq), which
+// orders the problems of one path: one goroutine reads a file and reports
+// its problems in order.
+type heldProblem struct {
+	Problem
+	seq int
+}
+
+func (h heldProblem) before(o heldProblem) bool {
+	if h.Path != o.Path {
+		return h.Path < o.Path
+	}
+	return h.seq < o.seq
+}
+
+// problemHeap holds the kept problems with the last in path order on top.
+type problemHeap []heldProblem
+
+func (h problemHeap) Len() int           { return len(h) }
+func (h problemHeap) Less(i, j int) bool { return h[j].before(h[i]) }
+func (h problemHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *problemHeap) Push(x any)        { *h = append(*h, x.(heldProblem)) }
+func (h *problemHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// problemList returns the kept problems and the limit problems in path
+// order, a path's own in the order they were reported.
+func (b *builder) problemList() []Problem {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	all := append(slices.Clone([]heldProblem(b.kept)), b.limits...)
+	sort.Slice(all, func(i, j int) bool { return all[i].before(all[j]) })
+	out := make([]Problem, 0, len(all))
+	for _, h := range all {
+		out = append(out, h.Problem)
+	}
+	return out
 }
 
 // podFileErr is a per-pod file (namespaces/<ns>/pods/<pod>/<pod>.yaml) that
@@ -426,16 +486,15 @@ func (b *builder) collapseProblems() {
 	b.g.Problems = out
 }
 
-// closeProblems orders the problems by path, collapses identical ones and
-// adds the count of the problems not kept. The decode workers report in the
-// order they finish, so without the sort two runs on one gather could list a
-// folder's problems in either order; the problems of one file keep the order
-// they were met in.
+// closeProblems sets the gather's problems: in path order (problemList),
+// identical ones collapsed, and the count of the problems not kept last. The
+// decode workers report in the order they finish, so without the order two
+// runs on one gather could list a folder's problems either way round.
 func (b *builder) closeProblems() {
-	sort.SliceStable(b.g.Problems, func(i, j int) bool { return b.g.Problems[i].Path < b.g.Problems[j].Path })
+	b.g.Problems = b.problemList()
 	b.collapseProblems()
 	if b.extraProblems > 0 {
-		b.limitProblem("", fmt.Sprintf("%d more problems not listed (at most %d are kept)", b.extraProblems, MaxProblems))
+		b.g.Problems = append(b.g.Problems, Problem{Error: fmt.Sprintf("%d more problems not listed (at most %d are kept)", b.extraProblems, MaxProblems)})
 	}
 }
 
