@@ -234,16 +234,23 @@ func loadArchiveBytes(t *testing.T, name string, data []byte) *Gather {
 // TestProblemsInPathOrder: the problems of a gather do not depend on the
 // order its members come in (or the workers finish in): they are listed by
 // path.
+// problemGather returns the members of a must-gather under root that holds
+// one healthy pod in namespace web, the gather's timestamp, and each of
+// broken as a list that does not decode.
+func problemGather(root string, broken ...string) map[string]string {
+	members := map[string]string{
+		root + "timestamp":                     "2026-11-20 09:12:33.000000000 +0000 UTC m=+0.01\n",
+		root + "namespaces/web/core/pods.yaml": "apiVersion: v1\nkind: List\nitems:\n- metadata:\n    name: web-1\n    namespace: web\n  status:\n    phase: Running\n",
+	}
+	for _, name := range broken {
+		members[name] = "apiVersion: v1\nkind: List\nitems:\n- metadata: [\n"
+	}
+	return members
+}
+
 func TestProblemsInPathOrder(t *testing.T) {
 	const root = "must-gather.local.1/quay-io-image/"
-	broken := "apiVersion: v1\nkind: List\nitems:\n- metadata: [\n"
-	members := map[string]string{
-		root + "timestamp":                        "2026-11-20 09:12:33.000000000 +0000 UTC m=+0.01\n",
-		root + "namespaces/shop/core/events.yaml": broken,
-		root + "namespaces/shop/core/pods.yaml":   broken,
-		root + "namespaces/cart/core/pods.yaml":   broken,
-		root + "namespaces/web/core/pods.yaml":    "apiVersion: v1\nkind: List\nitems:\n- metadata:\n    name: web-1\n    namespace: web\n  status:\n    phase: Running\n",
-	}
+	members := problemGather(root, root+"namespaces/shop/core/events.yaml", root+"namespaces/shop/core/pods.yaml", root+"namespaces/cart/core/pods.yaml")
 	var first []Problem
 	for _, order := range [][]string{
 		{root + "timestamp", root + "namespaces/shop/core/events.yaml", root + "namespaces/shop/core/pods.yaml", root + "namespaces/cart/core/pods.yaml"},
@@ -270,17 +277,11 @@ func TestProblemsInPathOrder(t *testing.T) {
 // rest are counted in a last line.
 func TestProblemsOverTheLimitInPathOrder(t *testing.T) {
 	const root = "must-gather.local.1/quay-io-image/"
-	broken := "apiVersion: v1\nkind: List\nitems:\n- metadata: [\n"
-	members := map[string]string{
-		root + "timestamp":                     "2026-11-20 09:12:33.000000000 +0000 UTC m=+0.01\n",
-		root + "namespaces/web/core/pods.yaml": "apiVersion: v1\nkind: List\nitems:\n- metadata:\n    name: web-1\n    namespace: web\n  status:\n    phase: Running\n",
-	}
 	var names []string
 	for i := range MaxProblems + 50 {
-		name := root + fmt.Sprintf("namespaces/ns-%04d/core/pods.yaml", i)
-		members[name] = broken
-		names = append(names, name)
+		names = append(names, root+fmt.Sprintf("namespaces/ns-%04d/core/pods.yaml", i))
 	}
+	members := problemGather(root, names...)
 	var first []Problem
 	for _, reverse := range []bool{false, true} {
 		order := slices.Clone(names)
