@@ -540,6 +540,6 @@ func (b *builder) dropQuietTails(p *Pod) {
 // failed in pod p (quietStatus).
 func dropQuietTail(p *corev1.Pod, l *ContainerLog) {
 	if quietStatus(p, l.Container) {
-		l.Tail, l.Errors, l.ErrorCount = nil, nil, 0
+		l.dropKept()
 	}
 }

@@ -169,34 +169,35 @@ func FuzzReadTail(f *testing.F) {
 			t.Fatalf("%d lines, want %d", n, want)
 		}
 		var l ContainerLog
-		err = readTail(bytes.NewReader(data), &l, keep)
+		_, err = readTail(bytes.NewReader(data), &l, keep)
 		if err != nil && !strings.HasPrefix(err.Error(), "line too long") {
 			t.Fatal(err)
 		}
-		if l.Lines != n || len(l.Tail) > TailLines || len(l.Errors) > ErrorLines || l.ErrorCount < len(l.Errors) {
-			t.Fatalf("lines %d/%d tail %d errors %d/%d", l.Lines, n, len(l.Tail), len(l.Errors), l.ErrorCount)
+		tail, errs := l.Kept()
+		if l.Lines != n || len(tail) > TailLines || len(errs) > ErrorLines || l.ErrorCount < len(errs) {
+			t.Fatalf("lines %d/%d tail %d errors %d/%d", l.Lines, n, len(tail), len(errs), l.ErrorCount)
 		}
-		if !keep && (len(l.Tail) > 0 || len(l.Errors) > 0) {
+		if !keep && (len(tail) > 0 || len(errs) > 0) {
 			t.Fatal("lines kept with keep=false")
 		}
 		last := 0
-		for _, ll := range l.Tail {
+		for _, ll := range tail {
 			if ll.Line <= last || ll.Line > n || !utf8.ValidString(ll.Text) {
 				t.Fatalf("tail line %d after %d (of %d), valid %v", ll.Line, last, n, utf8.ValidString(ll.Text))
 			}
 			last = ll.Line
 		}
-		for _, ll := range l.Errors {
+		for _, ll := range errs {
 			if !utf8.ValidString(ll.Text) {
 				t.Fatal("error line not UTF-8")
 			}
 		}
 		if keep {
 			wantTail, wantErrs := tailReference(all)
-			if d := cmp.Diff(wantTail, l.Tail); d != "" {
+			if d := cmp.Diff(wantTail, tail); d != "" {
 				t.Fatalf("tail (-reference +readTail):\n%s", d)
 			}
-			if d := cmp.Diff(wantErrs, l.Errors); d != "" {
+			if d := cmp.Diff(wantErrs, errs); d != "" {
 				t.Fatalf("errors (-reference +readTail):\n%s", d)
 			}
 		}

@@ -271,7 +271,7 @@ func (b *builder) readInstallContainerLog(p string, c classified, r io.Reader) e
 	}
 	l := &ContainerLog{Container: c.Container}
 	l.SetPath(p)
-	err := readTail(r, l, true)
+	_, err := readTail(r, l, true)
 	host := "bootstrap"
 	if c.Node != "" {
 		host = c.Node

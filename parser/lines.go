@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/mgtriage/mgtriage/parser/internal/lit"
 )
@@ -158,10 +159,10 @@ var tailScratchPool = sync.Pool{New: func() any { return new(tailScratch) }}
 // error-looking lines (see ContainerLog.Errors); with keep false it only
 // counts lines (a container that never failed). Each line starts with the CRI
 // timestamp (RFC 3339 with nanoseconds), which becomes Time. Lines are held as
-// reused byte buffers while reading and turned into text once, at the end.
+// reused byte buffers while reading and handed to SetKept once, at the end.
 // A line of more than LongLineProblemBytes makes it return an error after the
-// whole log was read.
-func readTail(r io.Reader, log *ContainerLog, keep bool) error {
+// whole log was read. It returns the bytes of text kept (see SetKept).
+func readTail(r io.Reader, log *ContainerLog, keep bool) (int, error) {
 	var cut longLines
 	type raw = tailSlot
 	sc := tailScratchPool.Get().(*tailScratch)
@@ -266,26 +267,25 @@ func readTail(r io.Reader, log *ContainerLog, keep bool) error {
 		}
 	}
 	if k == 0 {
-		return err
+		return 0, err
 	}
-	text := string(block)
+	// The lines' texts are views of block, which SetKept copies.
+	text := unsafe.String(unsafe.SliceData(block), len(block))
 	for i := range k {
 		lines[i].Text = text[spans[i].from:spans[i].to]
 	}
-	log.Tail = append(log.Tail, lines[:tailLen]...)
-	if errs > 0 && log.Errors == nil {
-		log.Errors = make([]LogLine, 0, errs)
-	}
+	var errArr [ErrorLines]LogLine
+	errLines := errArr[:0]
 	own := tailLen
 	for _, t := range inTail[:errs] {
 		if t >= 0 {
-			log.Errors = append(log.Errors, log.Tail[t])
+			errLines = append(errLines, lines[t])
 		} else {
-			log.Errors = append(log.Errors, lines[own])
+			errLines = append(errLines, lines[own])
 			own++
 		}
 	}
-	return err
+	return log.SetKept(lines[:tailLen], errLines), err
 }
 
 func criStreamPrefix(b []byte) ([]byte, bool) {

@@ -33,14 +33,14 @@ func TestReadTailKeepsLastLines(t *testing.T) {
 		b.WriteString("2026-11-20T09:01:02.123456789Z line\n")
 	}
 	l := &ContainerLog{}
-	if err := readTail(strings.NewReader(b.String()), l, true); err != nil {
+	if _, err := readTail(strings.NewReader(b.String()), l, true); err != nil {
 		t.Fatal(err)
 	}
-	if l.Lines != TailLines+15 || len(l.Tail) != TailLines || l.Tail[0].Line != 16 || l.Tail[len(l.Tail)-1].Line != TailLines+15 {
-		t.Errorf("Lines=%d tail=%d first=%d last=%d", l.Lines, len(l.Tail), l.Tail[0].Line, l.Tail[len(l.Tail)-1].Line)
+	if l.Lines != TailLines+15 || len(keptTail(l)) != TailLines || keptTail(l)[0].Line != 16 || keptTail(l)[len(keptTail(l))-1].Line != TailLines+15 {
+		t.Errorf("Lines=%d tail=%d first=%d last=%d", l.Lines, len(keptTail(l)), keptTail(l)[0].Line, keptTail(l)[len(keptTail(l))-1].Line)
 	}
-	if l.Tail[0].Text != "line" || l.Tail[0].Time.IsZero() {
-		t.Errorf("tail line = %+v", l.Tail[0])
+	if keptTail(l)[0].Text != "line" || keptTail(l)[0].Time.IsZero() {
+		t.Errorf("tail line = %+v", keptTail(l)[0])
 	}
 }
 
@@ -127,11 +127,11 @@ func TestReadTailKeepsErrorLines(t *testing.T) {
 		}
 	}
 	l := &ContainerLog{}
-	if err := readTail(strings.NewReader(b.String()), l, true); err != nil {
+	if _, err := readTail(strings.NewReader(b.String()), l, true); err != nil {
 		t.Fatal(err)
 	}
 	var lines []int
-	for _, e := range l.Errors {
+	for _, e := range keptErrs(l) {
 		lines = append(lines, e.Line)
 	}
 	if diff := cmp.Diff([]int{7, 50, 100, 150, 200, 250, 300, 350, 400, 450, 500}, lines); diff != "" || l.ErrorCount != 11 {
@@ -238,3 +238,7 @@ func benchLineFuncs(b *testing.B, lines [][]byte, fs ...lineFunc) {
 		})
 	}
 }
+
+// keptTail and keptErrs return the tail and the error lines l keeps.
+func keptTail(l *ContainerLog) []LogLine { t, _ := l.Kept(); return t }
+func keptErrs(l *ContainerLog) []LogLine { _, e := l.Kept(); return e }

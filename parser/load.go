@@ -965,12 +965,8 @@ func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
 			b.problem(p, fmt.Sprintf("log text limit reached: %d MiB of container-log lines kept; this and later logs are only counted", MaxKeptLogBytes>>20))
 		}
 	}
-	err := readTail(r, l, keep)
-	for _, lines := range [][]LogLine{l.Tail, l.Errors} {
-		for _, ll := range lines {
-			b.keptLogBytes += int64(len(ll.Text))
-		}
-	}
+	kept, err := readTail(r, l, keep)
+	b.keptLogBytes += int64(kept)
 	key := c.Namespace + "/" + c.Pod
 	b.logs[key] = append(b.logs[key], l)
 	if keep {

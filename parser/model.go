@@ -285,20 +285,20 @@ type Operator struct {
 	Source                           Source
 }
 
-// ContainerLog is the bounded tail of one container log file.
+// ContainerLog is one container log file: its line count and, for a
+// container that failed, its bounded tail and error lines (see Kept).
 type ContainerLog struct {
 	Container string
 	Previous  bool
 	// Lines is the number of lines in the file.
 	Lines int
-	// Tail holds up to the last TailLines lines, each cut to MaxLineBytes.
-	Tail []LogLine
-	// Errors holds lines that look like errors (panics, stack traces,
-	// level=error, klog E/F lines, exceptions): the first ErrorLines/2 and the
-	// last ErrorLines/2 of them.
-	Errors []LogLine
-	// ErrorCount is how many lines looked like errors in all.
+	// ErrorCount is how many lines looked like errors in all (panics, stack
+	// traces, level=error, klog E/F lines, exceptions); 0 when no line is
+	// kept.
 	ErrorCount int
+	// kept holds the tail and the error lines that Kept returns, encoded
+	// (keptlines.go); "" when none are kept.
+	kept string
 	// root is the gather root the log was read under (classify's Root):
 	// whether its container is quiet is read from that root's pod.
 	root string

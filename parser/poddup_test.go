@@ -153,7 +153,7 @@ kind: List
 			t.Fatalf("%d pods", len(g.Pods))
 		}
 		for _, l := range g.Pods[0].Logs {
-			tails[fmt.Sprintf("%s logsFirst=%v", l.Container, logsFirst)] = fmt.Sprintf("lines %d, tail %d, errors %d", l.Lines, len(l.Tail), l.ErrorCount)
+			tails[fmt.Sprintf("%s logsFirst=%v", l.Container, logsFirst)] = fmt.Sprintf("lines %d, tail %d, errors %d", l.Lines, len(keptTail(l)), l.ErrorCount)
 		}
 	}
 	want := map[string]string{
@@ -200,7 +200,7 @@ kind: List
 	}
 	web, sidecar := read("web"), read("sidecar")
 	state := func() string {
-		return fmt.Sprintf("web tail %d, sidecar tail %d, unsettled %d", len(web.Tail), len(sidecar.Tail), len(b.unsettled[root+"shop/web-1"]))
+		return fmt.Sprintf("web tail %d, sidecar tail %d, unsettled %d", len(keptTail(web)), len(keptTail(sidecar)), len(b.unsettled[root+"shop/web-1"]))
 	}
 	if got, want := state(), "web tail 1, sidecar tail 1, unsettled 2"; got != want {
 		t.Fatalf("before the pods.yaml: %s, want %s", got, want)
@@ -218,8 +218,8 @@ kind: List
 		t.Errorf("after the pods.yaml: %s, want %s", got, want)
 	}
 	// A log read once the pod is known keeps no tail for a quiet container.
-	if l := read("web"); len(l.Tail) != 0 || len(b.unsettled) != 0 {
-		t.Errorf("log read after the pods.yaml: tail %d, unsettled %v", len(l.Tail), b.unsettled)
+	if l := read("web"); len(keptTail(l)) != 0 || len(b.unsettled) != 0 {
+		t.Errorf("log read after the pods.yaml: tail %d, unsettled %v", len(keptTail(l)), b.unsettled)
 	}
 }
 
@@ -270,7 +270,7 @@ items:
 				}
 				got := map[string]int{}
 				for _, l := range g.Pods[0].Logs {
-					got[l.Path()] = len(l.Tail)
+					got[l.Path()] = len(keptTail(l))
 				}
 				want := map[string]int{logOf(roots[quiet]): 0, logOf(roots[1-quiet]): 1}
 				if d := cmp.Diff(want, got); d != "" {

@@ -212,7 +212,7 @@ func buildLogTails(p *parser.Pod, short func(string) string) []LogTail {
 	var out []LogTail
 	for _, l := range p.Logs {
 		t := LogTail{Container: l.Container, Previous: l.Previous, Path: short(l.Path()), Lines: l.Lines, Tail: []LogLine{}}
-		tail := l.Tail
+		tail, _ := l.Kept()
 		if len(tail) > MaxLogTailLines {
 			tail = tail[len(tail)-MaxLogTailLines:]
 		}

@@ -149,10 +149,11 @@ func (gc gatherCase) build(t *testing.T) *parser.Gather {
 			}
 			l := &parser.ContainerLog{Container: container, Previous: previous}
 			l.SetPath(fmt.Sprintf("namespaces/%s/pods/%s/%s/%s/logs/%s.log", p.Object.Namespace, podName, container, container, map[bool]string{true: "previous", false: "current"}[previous]))
+			var tail []parser.LogLine
 			for i, s := range lines {
-				ll := parser.LogLine{Line: i + 1, Text: s}
-				l.Tail = append(l.Tail, ll)
+				tail = append(tail, parser.LogLine{Line: i + 1, Text: s})
 			}
+			l.SetKept(tail, nil)
 			l.Lines = len(lines)
 			p.Logs = append(p.Logs, l)
 		}

@@ -464,15 +464,16 @@ const (
 func (c *evalContext) logEvidence(p *parser.Pod, container string, h *hit) []Evidence {
 	for _, previous := range []bool{true, false} {
 		l := p.Log(container, previous)
-		if l == nil || len(l.Tail) == 0 {
+		if l == nil || !l.HasKept() {
 			continue
 		}
+		tail, errs := l.Kept()
 		cite := func(line parser.LogLine, decisive bool) Evidence {
 			return Evidence{Source: parser.Source{Path: l.Path(), Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text, Quote: line.Text, decisive: decisive}
 		}
 		var ev []Evidence
 		cited := map[int]bool{}
-		for _, ll := range decisiveLines(l) {
+		for _, ll := range decisiveLines(tail, errs) {
 			ev = append(ev, cite(ll, true))
 			cited[ll.Line] = true
 		}
@@ -488,7 +489,6 @@ func (c *evalContext) logEvidence(p *parser.Pod, container string, h *hit) []Evi
 			}
 			h.Vars["DecisiveLine"] = fmt.Sprint(key.Source.Line)
 		}
-		tail := l.Tail
 		if len(tail) > n {
 			tail = tail[len(tail)-n:]
 		}

@@ -199,7 +199,8 @@ func installContainerErrors(ib *parser.InstallBundle, names ...string) []Evidenc
 			continue
 		}
 		var errs []parser.LogLine
-		for _, l := range ct.Log.Tail {
+		tail, _ := ct.Log.Kept()
+		for _, l := range tail {
 			if installErrorRe.MatchString(l.Text) {
 				errs = append(errs, l)
 			}

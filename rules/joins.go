@@ -1061,7 +1061,8 @@ func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	var ip, name, port string
 	logs, sibling := c.logsOf(p, h.Container)
 	for _, l := range logs {
-		for _, lines := range [][]parser.LogLine{l.Errors, l.Tail} {
+		tail, errs := l.Kept()
+		for _, lines := range [][]parser.LogLine{errs, tail} {
 			for i := range lines {
 				if m := dnsTimeoutRe.FindStringSubmatch(lines[i].Text); m != nil {
 					line, src = &lines[i], parser.Source{Path: l.Path(), Line: lines[i].Line}
@@ -1337,7 +1338,7 @@ func (c *evalContext) logsOf(p *parser.Pod, container string) (logs []*parser.Co
 	own := func(q *parser.Pod) []*parser.ContainerLog {
 		var out []*parser.ContainerLog
 		for _, previous := range []bool{true, false} {
-			if l := q.Log(container, previous); l != nil && len(l.Tail)+len(l.Errors) > 0 {
+			if l := q.Log(container, previous); l != nil && l.HasKept() {
 				out = append(out, l)
 			}
 		}
@@ -1398,7 +1399,8 @@ func joinServiceEndpoints(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	var res joinResult
 	logs, sibling := c.logsOf(p, h.Container)
 	for _, l := range logs {
-		for _, lines := range [][]parser.LogLine{l.Errors, l.Tail} {
+		tail, errs := l.Kept()
+		for _, lines := range [][]parser.LogLine{errs, tail} {
 			for _, line := range lines {
 				m := dependencyRe.FindStringSubmatch(line.Text)
 				if m == nil {

@@ -84,10 +84,10 @@ const (
 // ended, in file order: the last fatal lines (each with the head of the stack
 // trace that follows it in the tail), else the last error lines. It returns
 // nothing when the log holds neither. Candidates are the log's kept error
-// lines and its tail.
-func decisiveLines(l *parser.ContainerLog) []parser.LogLine {
+// lines and its tail, as ContainerLog.Kept returns them.
+func decisiveLines(tail, errs []parser.LogLine) []parser.LogLine {
 	byLine := map[int]parser.LogLine{}
-	for _, set := range [][]parser.LogLine{l.Errors, l.Tail} {
+	for _, set := range [][]parser.LogLine{errs, tail} {
 		for _, ll := range set {
 			byLine[ll.Line] = ll
 		}

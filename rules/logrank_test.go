@@ -34,13 +34,15 @@ func TestLineWeight(t *testing.T) {
 
 func logOf(lines ...string) *parser.ContainerLog {
 	l := &parser.ContainerLog{}
+	var tail, errs []parser.LogLine
 	for i, s := range lines {
 		ll := parser.LogLine{Line: i + 1, Text: s}
-		l.Tail = append(l.Tail, ll)
+		tail = append(tail, ll)
 		if lineWeight(s) > weightOther {
-			l.Errors = append(l.Errors, ll)
+			errs = append(errs, ll)
 		}
 	}
+	l.SetKept(tail, errs)
 	return l
 }
 
@@ -76,7 +78,7 @@ func TestDecisiveLines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, lineNumbers(decisiveLines(tt.log))); diff != "" {
+			if diff := cmp.Diff(tt.want, lineNumbers(decisiveLines(tt.log.Kept()))); diff != "" {
 				t.Errorf("decisive lines (-want +got):\n%s", diff)
 			}
 		})

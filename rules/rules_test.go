@@ -46,9 +46,11 @@ func testPod(t *testing.T, doc string, events ...string) *parser.Pod {
 func withLog(p *parser.Pod, container string, previous bool, lines ...string) *parser.Pod {
 	l := &parser.ContainerLog{Container: container, Previous: previous}
 	l.SetPath("namespaces/shop/pods/" + p.Object.Name + "/" + container + "/" + container + "/logs/previous.log")
+	var tail []parser.LogLine
 	for i, s := range lines {
-		l.Tail = append(l.Tail, parser.LogLine{Line: i + 1, Text: s})
+		tail = append(tail, parser.LogLine{Line: i + 1, Text: s})
 	}
+	l.SetKept(tail, nil)
 	l.Lines = len(lines)
 	p.Logs = append(p.Logs, l)
 	return p
