@@ -156,7 +156,7 @@ type tailScratch struct {
 var tailScratchPool = sync.Pool{New: func() any { return new(tailScratch) }}
 
 // readTail reads a container log and keeps its last TailLines lines and its
-// error-looking lines (see ContainerLog.Errors); with keep false it only
+// error-looking lines (see ContainerLog.Kept); with keep false it only
 // counts lines (a container that never failed). Each line starts with the CRI
 // timestamp (RFC 3339 with nanoseconds), which becomes Time. Lines are held as
 // reused byte buffers while reading and handed to SetKept once, at the end.

@@ -180,6 +180,7 @@ func (pp *podParts) share(v reflect.Value, h uint64) {
 	defer pp.mu.Unlock()
 	kept, found := pp.table[k]
 	if !found {
+		clipSlice(v) // the copy kept for every pod that shares it
 		pp.table[k] = reflect.ValueOf(v.Interface())
 		return
 	}

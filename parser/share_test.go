@@ -248,3 +248,28 @@ func TestPodPartsHashCollision(t *testing.T) {
 		t.Error("equal tolerations under one hash not shared")
 	}
 }
+
+// TestPodPartsClipSpareCapacity: after add, the slices a pod keeps (its
+// status conditions and container statuses, its volumes and volume mounts)
+// hold no spare capacity from decoding, and the pod reads as decoded.
+func TestPodPartsClipSpareCapacity(t *testing.T) {
+	p := sharedTestPod(t, "web-7d9f-a", "node-1", "prod", "512Mi", "kube-api-access-aaaaa", "10.128.0.5")
+	for i := range 5 {
+		p.Status.Conditions = append(p.Status.Conditions, corev1.PodCondition{Type: corev1.PodConditionType(fmt.Sprint("C", i)), Status: corev1.ConditionTrue})
+	}
+	p.Spec.Volumes = append(make([]corev1.Volume, 0, 16), p.Spec.Volumes...)
+	p.Spec.Containers[0].VolumeMounts = append(make([]corev1.VolumeMount, 0, 16), p.Spec.Containers[0].VolumeMounts...)
+	if cap(p.Status.Conditions) == len(p.Status.Conditions) {
+		t.Fatal("test pod has no spare capacity to clip")
+	}
+	addUnchanged(t, newPodParts(), p)
+	for what, s := range map[string]reflect.Value{
+		"status conditions": reflect.ValueOf(p.Status.Conditions),
+		"volumes":           reflect.ValueOf(p.Spec.Volumes),
+		"volume mounts":     reflect.ValueOf(p.Spec.Containers[0].VolumeMounts),
+	} {
+		if s.Cap() != s.Len() {
+			t.Errorf("%s: capacity %d for %d", what, s.Cap(), s.Len())
+		}
+	}
+}
