@@ -187,8 +187,16 @@ func buildPod(p *parser.Pod, short func(string) string) Pod {
 			out.Owner = o.Kind + "/" + o.Name
 		}
 	}
+	// Each list is made at its final size: the report holds those of
+	// every pod of the gather at once, next to the model.
+	if len(p.Containers) > 0 {
+		out.Containers = make([]Container, 0, len(p.Containers))
+	}
 	for _, c := range p.Containers {
 		out.Containers = append(out.Containers, buildContainer(c))
+	}
+	if len(p.NodeLog) > 0 {
+		out.NodeLog = make([]LogGroup, 0, len(p.NodeLog))
 	}
 	for _, g := range p.NodeLog {
 		out.NodeLog = append(out.NodeLog, buildLogGroup(g, short))
@@ -197,6 +205,9 @@ func buildPod(p *parser.Pod, short func(string) string) Pod {
 	if len(events) > MaxPodEvents {
 		out.EventsOmitted = len(events) - MaxPodEvents
 		events = events[len(events)-MaxPodEvents:]
+	}
+	if len(events) > 0 {
+		out.Events = make([]PodEvent, 0, len(events))
 	}
 	for _, e := range events {
 		out.Events = append(out.Events, buildPodEvent(e, short))
