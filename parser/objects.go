@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -322,21 +324,38 @@ func objectOf(k store.Kind, item []byte, decode func([]byte) (any, error)) (*sto
 			return nil, fmt.Errorf("a %s object without metadata.name, skipped", k)
 		}
 	}
-	o.Name, o.Namespace, o.UID = meta.Name, meta.Namespace, meta.UID
-	if keepLabels[k] {
+	// Names, namespaces, key names and labels repeat from namespace to
+	// namespace (every namespace holds a kube-root-ca.crt ConfigMap with a
+	// ca.crt key) and the store holds every object to the end of the
+	// analysis: they are interned, like the pods' strings. A UID is unique
+	// and left as read.
+	o.Name, o.Namespace, o.UID = intern(meta.Name), intern(meta.Namespace), meta.UID
+	if keepLabels[k] && meta.Labels != nil {
+		internAll(reflect.ValueOf(&meta.Labels).Elem())
 		o.Labels = meta.Labels
 	}
 	if keepOwners[k] {
-		o.Owners = meta.Owners
+		for i := range meta.Owners {
+			meta.Owners[i].Kind, meta.Owners[i].Name = intern(meta.Owners[i].Kind), intern(meta.Owners[i].Name)
+		}
+		o.Owners = slices.Clip(meta.Owners)
 	}
-	if keyKinds[k] {
-		o.Keys = meta.Keys
+	if keyKinds[k] && len(meta.Keys) > 0 {
+		keys := make([]string, len(meta.Keys))
+		for i, key := range meta.Keys {
+			keys[i] = intern(key)
+		}
+		o.Keys = keys
 	}
 	if decode != nil {
 		t, err := decode(item)
 		if err != nil {
 			return o, fmt.Errorf("%s %s: indexed, but its content could not be decoded: %s", k, o.Name, plainError(err))
 		}
+		// A typed object's strings repeat as much (label keys and values,
+		// port names and protocols, Service types), and its slices carry
+		// the spare capacity decoding left: internAll does both.
+		internAll(reflect.ValueOf(t))
 		o.Typed = t
 	}
 	return o, nil

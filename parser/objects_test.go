@@ -2,6 +2,7 @@ package parser
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mgtriage/mgtriage/parser/store"
@@ -127,5 +128,52 @@ func TestTypedObjectsKeepAnnotationsOnlyWhereRead(t *testing.T) {
 				t.Errorf("%s %s: managedFields kept", tt.kind, form)
 			}
 		}
+	}
+}
+
+// TestStoreObjectsShareRepeatedStrings: the names, namespaces, key names and
+// a typed object's strings that repeat from one object to the next are one
+// copy in the store (objectOf interns them), and each object reads as written.
+func TestStoreObjectsShareRepeatedStrings(t *testing.T) {
+	cm := func(ns string) []byte {
+		return []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kube-root-ca.crt\n  namespace: " + ns + "\n  uid: " + ns + "-uid\ndata:\n  ca.crt: |\n    x\n")
+	}
+	svc := func(ns string) []byte {
+		return []byte("apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: " + ns + "\n  labels:\n    app.kubernetes.io/name: web\nspec:\n  type: ClusterIP\n  selector:\n    app: web\n  ports:\n  - name: https\n    port: 443\n    protocol: TCP\n")
+	}
+	defer holdInterned()() // as LoadWith does
+	var cms, svcs []*store.Object
+	for _, ns := range []string{"shop", "shop", "billing"} {
+		a, err := objectOf(store.ConfigMaps, cm(ns), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cms = append(cms, a)
+		b, err := objectOf(store.Services, svc(ns), typedKinds[store.Services])
+		if err != nil {
+			t.Fatal(err)
+		}
+		svcs = append(svcs, b)
+	}
+	same := func(what, x, y string) {
+		t.Helper()
+		if x != y || unsafe.StringData(x) != unsafe.StringData(y) {
+			t.Errorf("%s: %q and %q are not one copy", what, x, y)
+		}
+	}
+	a, b, c := cms[0], cms[1], cms[2]
+	same("name", a.Name, c.Name)
+	same("namespace", a.Namespace, b.Namespace)
+	same("key", a.Keys[0], c.Keys[0])
+	if a.UID != "shop-uid" || c.UID != "billing-uid" || c.Namespace != "billing" || len(a.Keys) != 1 || a.Keys[0] != "ca.crt" {
+		t.Errorf("objects read %+v, %+v", a, c)
+	}
+	s0, s2 := store.Typed[corev1.Service](svcs[0]), store.Typed[corev1.Service](svcs[2])
+	same("selector value", s0.Spec.Selector["app"], s2.Spec.Selector["app"])
+	same("label value", s0.Labels["app.kubernetes.io/name"], s2.Labels["app.kubernetes.io/name"])
+	same("port name", s0.Spec.Ports[0].Name, s2.Spec.Ports[0].Name)
+	same("typed namespace", s0.Namespace, svcs[1].Namespace)
+	if s2.Namespace != "billing" || s2.Spec.Ports[0].Port != 443 || s2.Spec.Type != corev1.ServiceTypeClusterIP {
+		t.Errorf("service reads %+v", s2)
 	}
 }
