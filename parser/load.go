@@ -1242,13 +1242,23 @@ func (b *builder) addLogEntry(src Source, e *nodelog.Entry, asked bool) {
 			text = e.Probe + " probe failed"
 		}
 	}
+	// The detail ends the text in most groups (a volume's mount error, a
+	// probe's output: often the longest part of the line), and is then
+	// kept as the end of the text's copy rather than a second one.
+	text = strings.Clone(text)
+	detail := e.Detail
+	if strings.HasSuffix(text, detail) {
+		detail = text[len(text)-len(detail):]
+	} else {
+		detail = strings.Clone(detail)
+	}
 	// The host, unit, container, image and probe repeat from one group to
 	// the next (a pod's groups name its containers and images): interned.
 	groups[gk] = &LogGroup{Source: src, Node: intern(e.Host), Unit: nodelog.Unit(intern(string(e.Unit))), Severity: e.Severity, Class: e.Class,
-		First: e.Time, Last: e.Time, Count: 1, Text: strings.Clone(text),
-		Container: intern(e.Container), Image: intern(e.Image), Probe: intern(e.Probe), Detail: strings.Clone(e.Detail)}
+		First: e.Time, Last: e.Time, Count: 1, Text: text,
+		Container: intern(e.Container), Image: intern(e.Image), Probe: intern(e.Probe), Detail: detail}
 	b.groups++
-	b.groupBytes += int64(len(text) + len(e.Detail) + len(e.Container) + len(e.Image) + len(owner))
+	b.groupBytes += int64(len(text) + len(detail) + len(e.Container) + len(e.Image) + len(owner))
 }
 
 // groupKey identifies a group of node-log lines: a 128-bit hash of the

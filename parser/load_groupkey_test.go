@@ -2,6 +2,7 @@ package parser
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 )
@@ -45,6 +46,43 @@ func TestGroupKeyGroupsAsTheText(t *testing.T) {
 			if want := groupKeyReference(a) == groupKeyReference(c); same != want {
 				t.Errorf("entries %d and %d: same key %v, want %v (%+v, %+v)", i, j, same, want, *a, *c)
 			}
+		}
+	}
+}
+
+// TestLogGroupDetailIsTheEndOfItsText: a group keeps its text as the
+// message and the detail (the words events use for a probe), and its detail
+// as the end of that same copy when the text ends with it.
+func TestLogGroupDetailIsTheEndOfItsText(t *testing.T) {
+	tests := []struct {
+		e                nodelog.Entry
+		wantText, detail string
+		shared           bool
+	}{
+		{nodelog.Entry{Class: nodelog.ClassVolume, Pod: "shop/web-1", Message: "MountVolume.SetUp failed for volume \"config\"", Detail: "configmap \"web-config\" not found"},
+			"MountVolume.SetUp failed for volume \"config\": configmap \"web-config\" not found", "configmap \"web-config\" not found", true},
+		{nodelog.Entry{Class: nodelog.ClassProbe, Pod: "shop/web-2", Probe: "Readiness", Message: "Probe failed", Detail: "HTTP probe failed with statuscode: 500"},
+			"Readiness probe failed: HTTP probe failed with statuscode: 500", "HTTP probe failed with statuscode: 500", true},
+		{nodelog.Entry{Class: nodelog.ClassSandbox, Pod: "shop/web-3", Message: "Failed to create pod sandbox"},
+			"Failed to create pod sandbox", "", false},
+		{nodelog.Entry{Class: nodelog.ClassProbe, Pod: "shop/web-4", Probe: "Liveness", Message: "Probe failed", Detail: "Probe failed"},
+			"Liveness probe failed", "Probe failed", false},
+	}
+	b := newBuilder("in")
+	for _, tt := range tests {
+		b.addLogEntry(Source{Path: "journal", Line: 1}, &tt.e, false)
+		var g *LogGroup
+		for _, g = range b.nodeLog[tt.e.Pod] {
+		}
+		if g == nil {
+			t.Fatalf("%s: no group", tt.e.Pod)
+		}
+		if g.Text != tt.wantText || g.Detail != tt.detail {
+			t.Errorf("%s: text %q detail %q, want %q and %q", tt.e.Pod, g.Text, g.Detail, tt.wantText, tt.detail)
+		}
+		end := unsafe.StringData(g.Text[len(g.Text)-len(g.Detail):])
+		if shared := g.Detail != "" && unsafe.StringData(g.Detail) == end; shared != tt.shared {
+			t.Errorf("%s: detail shares the text's copy: %v, want %v", tt.e.Pod, shared, tt.shared)
 		}
 	}
 }
