@@ -81,18 +81,28 @@ type containerRef struct {
 	Kind      string // "container" or "init container"
 	Spec      *corev1.Container
 	Status    *corev1.ContainerStatus
-	FieldPath string // as in events' involvedObject.fieldPath
+	// list is the spec's list that names the container: "spec.containers"
+	// or "spec.initContainers".
+	list string
+}
+
+// isFieldPath reports whether fp is the container's field path as events'
+// involvedObject.fieldPath names it ("spec.containers{app}"), without making
+// that string: containers runs for every pod and rule, and made it for each.
+func (r containerRef) isFieldPath(fp string) bool {
+	return len(fp) == len(r.list)+len(r.Name)+2 && strings.HasPrefix(fp, r.list) && fp[len(r.list)] == '{' &&
+		fp[len(r.list)+1:len(fp)-1] == r.Name && fp[len(fp)-1] == '}'
 }
 
 // containers lists the pod's containers that have a status: init containers
 // (init=true), app containers (init=false) or both (nil), in spec order.
 func containers(p *parser.Pod, init *bool) []containerRef {
-	var out []containerRef
+	out := make([]containerRef, 0, len(p.Object.Status.InitContainerStatuses)+len(p.Object.Status.ContainerStatuses))
 	// keep selects init containers (sidecar=false) or app-like ones.
 	add := func(specs []corev1.Container, statuses []corev1.ContainerStatus, kind, field string, keep func(sidecar bool) bool) {
 		for i := range statuses {
 			st := &statuses[i]
-			ref := containerRef{Name: st.Name, Kind: kind, Status: st, FieldPath: field + "{" + st.Name + "}"}
+			ref := containerRef{Name: st.Name, Kind: kind, Status: st, list: field}
 			for j := range specs {
 				if specs[j].Name == st.Name {
 					ref.Spec = &specs[j]
@@ -208,7 +218,7 @@ func (c *evalContext) containerEvidence(p *parser.Pod, cs containerRef, _ bool) 
 	ev := []Evidence{st}
 	ev = append(ev, c.eventEvidence(p, func(e *parser.Event) bool {
 		fp := e.Object.InvolvedObject.FieldPath
-		if fp != "" && fp != cs.FieldPath {
+		if fp != "" && !cs.isFieldPath(fp) {
 			return false
 		}
 		return e.Object.Type != corev1.EventTypeNormal || e.Object.Reason == "Killing"
@@ -351,7 +361,7 @@ func (c *evalContext) fieldEvidence(p *parser.Pod, text string, paths ...string)
 // reason, the restart count of a container that restarted.
 func containerFieldPaths(cs containerRef) []string {
 	list := "containerStatuses"
-	if strings.HasPrefix(cs.FieldPath, "spec.initContainers") {
+	if cs.list == "spec.initContainers" {
 		list = "initContainerStatuses"
 	}
 	base := "status." + list + "[" + cs.Name + "]"

@@ -138,3 +138,18 @@ func TestSchedulingReasonsInWords(t *testing.T) {
 		}
 	}
 }
+
+// TestContainerRefIsFieldPath: isFieldPath accepts exactly the field path
+// events give the container.
+func TestContainerRefIsFieldPath(t *testing.T) {
+	refs := []containerRef{{Name: "app", list: "spec.containers"}, {Name: "init", list: "spec.initContainers"}, {Name: "", list: "spec.containers"}}
+	paths := []string{"", "spec.containers{app}", "spec.containers{app", "spec.containers{ap}", "spec.containers{app}}", "spec.initContainers{init}",
+		"spec.containers{init}", "spec.initContainers{app}", "spec.containers{}", "spec.containersX{app}", "spec.containers{app}x", "xspec.containers{app}"}
+	for _, r := range refs {
+		for _, fp := range paths {
+			if got, want := r.isFieldPath(fp), fp == r.list+"{"+r.Name+"}"; got != want {
+				t.Errorf("%s %q: isFieldPath(%q) = %v, want %v", r.list, r.Name, fp, got, want)
+			}
+		}
+	}
+}

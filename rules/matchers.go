@@ -216,7 +216,7 @@ func (m *containerTerminated) match(c *evalContext, p *parser.Pod) []hit {
 		h.Vars["ExitCode"] = fmt.Sprint(t.ExitCode)
 		h.Vars["ExitMeaning"] = podstatus.ExitMeaning(t.ExitCode, t.Signal, t.Reason)
 		list := "containerStatuses"
-		if strings.HasPrefix(cs.FieldPath, "spec.initContainers") {
+		if cs.list == "spec.initContainers" {
 			list = "initContainerStatuses"
 		}
 		base := "status." + list + "[" + cs.Name + "]." + which + ".terminated"
