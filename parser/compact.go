@@ -3,6 +3,7 @@ package parser
 import (
 	"hash/maphash"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unique"
@@ -14,49 +15,57 @@ import (
 // intern returns s from a process-wide table of canonical strings, so that
 // the many repeats of one string in a gather (reasons, kinds, namespaces,
 // images, messages of the same event on every replica) share their bytes.
-// While a load runs (holdInterned), a string interned once is the same copy
-// for the rest of the load.
+// The result never keeps s's bytes alive (s may be a slice of a larger
+// buffer).
+//
+// While a load runs (holdInterned), the table is a plain map that lives
+// until the last load running ends: a string interned once is the same copy
+// for the rest of the load, and dropping the map leaves the model's strings
+// as they are. Outside a load, intern falls back to unique.Make. The loads
+// used unique.Make with its handles held in a set before: at ×50 of the
+// corpus metal gather its trie, weak pointers and that set cost about
+// 15 MB over the strings' own bytes at the highest point of memory, the map
+// about half as much.
 func intern(s string) string {
 	if s == "" {
 		return ""
 	}
-	return keepInterned(unique.Make(s))
-}
-
-// interned keeps a Handle of every string interned while a load runs.
-// unique.Make keeps its canonical copy of a string only as long as a Handle
-// of it is alive, and intern keeps only the string: once a collection had
-// run, the next Make of the same text made a new copy. So the repeats of one
-// string read in different collection cycles each kept their own copy: at
-// ×10 of the corpus metal gather the events' 3,008 distinct messages were
-// held as 18,484 copies (7.1 MB where 1.2 MB would do). Holding the handles
-// until the last load running ends makes a canonical copy last the load;
-// dropping them then leaves the model's strings as they are.
-var interned struct {
-	loads  atomic.Int32
-	shards [16]struct {
-		sync.Mutex
-		keep map[unique.Handle[string]]struct{}
-		_    [40]byte // one shard per cache line
-	}
-}
-
-// internSeed spreads handles over interned's shards.
-var internSeed = maphash.MakeSeed()
-
-// keepInterned returns h's string, keeping h alive while a load runs.
-func keepInterned(h unique.Handle[string]) string {
 	if interned.loads.Load() > 0 {
-		sh := &interned.shards[maphash.Comparable(internSeed, h)%uint64(len(interned.shards))]
+		sh := internShard(s)
 		sh.Lock()
-		if sh.keep != nil {
-			if _, ok := sh.keep[h]; !ok {
-				sh.keep[h] = struct{}{}
+		if sh.m != nil {
+			c, ok := sh.m[s]
+			if !ok {
+				c = strings.Clone(s)
+				sh.m[c] = c
 			}
+			sh.Unlock()
+			return c
 		}
 		sh.Unlock()
 	}
-	return h.Value()
+	return unique.Make(s).Value()
+}
+
+// interned is the table of the strings interned while a load runs, in
+// shards that goroutines lock apart.
+var interned struct {
+	loads  atomic.Int32
+	shards [16]internTable
+}
+
+// internTable is one shard of interned: each string is its own key and value.
+type internTable struct {
+	sync.Mutex
+	m map[string]string
+	_ [40]byte // one shard per cache line
+}
+
+// internSeed spreads strings over interned's shards.
+var internSeed = maphash.MakeSeed()
+
+func internShard(s string) *internTable {
+	return &interned.shards[maphash.String(internSeed, s)%uint64(len(interned.shards))]
 }
 
 // holdInterned makes interned strings last until release is called, which
@@ -66,8 +75,8 @@ func holdInterned() (release func()) {
 		for i := range interned.shards {
 			sh := &interned.shards[i]
 			sh.Lock()
-			if sh.keep == nil {
-				sh.keep = map[unique.Handle[string]]struct{}{}
+			if sh.m == nil {
+				sh.m = map[string]string{}
 			}
 			sh.Unlock()
 		}
@@ -80,7 +89,7 @@ func holdInterned() (release func()) {
 					sh := &interned.shards[i]
 					sh.Lock()
 					if interned.loads.Load() == 0 {
-						sh.keep = nil
+						sh.m = nil
 					}
 					sh.Unlock()
 				}

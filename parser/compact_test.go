@@ -36,8 +36,8 @@ func TestInternLastsTheLoad(t *testing.T) {
 	}
 	second()
 	for i := range interned.shards {
-		if interned.shards[i].keep != nil {
-			t.Fatalf("shard %d still keeps handles after every load ended", i)
+		if interned.shards[i].m != nil {
+			t.Fatalf("shard %d still keeps strings after every load ended", i)
 		}
 	}
 	if got := intern(text()); got != first {
