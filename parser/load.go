@@ -111,6 +111,7 @@ type Options struct {
 // LoadWith is Load with options.
 func LoadWith(ctx context.Context, input string, o Options) (*Gather, error) {
 	defer holdInterned()()
+	defer bufpool.Release() // the read buffers kept for reuse are the load's alone
 	b := newBuilder(input)
 	b.ctx = ctx
 	if o.Decode != nil {

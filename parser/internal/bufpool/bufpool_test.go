@@ -46,10 +46,37 @@ func TestPutGet(t *testing.T) {
 	b = append(b, "hello"...)
 	Put(b)
 	Put(make([]byte, 0, 5001)) // not a class size: dropped
-	for range 3 {              // a GC between Put and Get may empty the pool
-		c := Get(4500)
-		if len(c) != 0 || cap(c) != 5120 {
-			t.Fatalf("Get after Put: len %d cap %d", len(c), cap(c))
-		}
+	c := Get(4500)
+	if len(c) != 0 || cap(c) != 5120 || &c[:1][0] != &b[:1][0] {
+		t.Fatalf("Get after Put: len %d cap %d, not the buffer put back", len(c), cap(c))
+	}
+}
+
+// TestIdleBound: the idle buffers never hold more than MaxIdleBytes; past it
+// the class with the most idle bytes gives up its oldest, so a class in use
+// now still gets its buffers back; Release drops them all.
+func TestIdleBound(t *testing.T) {
+	Release()
+	defer Release()
+	const big = 1 << 20
+	for range MaxIdleBytes/big + 4 {
+		Put(Get(big))
+		Put(make([]byte, 0, big)) // a class size not made by Get is kept too
+	}
+	if idle.total > MaxIdleBytes {
+		t.Fatalf("idle %d bytes, bound %d", idle.total, MaxIdleBytes)
+	}
+	small := Get(10000)
+	Put(small)
+	if got := Get(10000); &got[:1][0] != &small[:1][0] {
+		t.Error("a buffer of another class put back past the bound was dropped, not kept")
+	}
+	Put(make([]byte, 0, 2*MaxIdleBytes)) // larger than the bound: never kept
+	if idle.total > MaxIdleBytes {
+		t.Fatalf("idle %d bytes after a buffer over the bound", idle.total)
+	}
+	Release()
+	if idle.total != 0 || len(idle.lists[0]) != 0 {
+		t.Errorf("Release left %d bytes", idle.total)
 	}
 }
