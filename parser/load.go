@@ -142,6 +142,10 @@ func LoadWith(ctx context.Context, input string, o Options) (*Gather, error) {
 		b.problem(name, why)
 	}, wo)
 	b.stopWorkers()
+	// The pass is over: what only reading needed goes before the model is
+	// finished, which is the highest point of memory of a large gather.
+	b.seen, b.parts = nil, nil
+	bufpool.Release()
 	if walkErr != nil {
 		var limit *LimitError
 		switch {
