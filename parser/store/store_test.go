@@ -170,3 +170,48 @@ func TestFacts(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexByHashedKey: objects that differ in one part of their kind,
+// namespace or name (or only where one part ends and the next begins) are
+// apart; Get returns each; of duplicates the first path wins in either
+// order; ByUID is made at Freeze, the same whatever order objects arrived
+// in, and a UID shared by two kinds names the first kind.
+func TestIndexByHashedKey(t *testing.T) {
+	objs := []*Object{
+		{Kind: ConfigMaps, Namespace: "shop", Name: "web", UID: "u1", Source: Source{Path: "b.yaml"}},
+		{Kind: Secrets, Namespace: "shop", Name: "web", UID: "u2"},
+		{Kind: ConfigMaps, Namespace: "sho", Name: "pweb", UID: "u3"},
+		{Kind: ConfigMaps, Namespace: "", Name: "shopweb", UID: "u4"},
+		{Kind: Kind{Group: "a", Resource: "b"}, Namespace: "shop", Name: "web", UID: "shared"},
+		{Kind: Kind{Group: "", Resource: "ab"}, Namespace: "shop", Name: "web", UID: "shared"},
+	}
+	dup := &Object{Kind: ConfigMaps, Namespace: "shop", Name: "web", UID: "u1-copy", Source: Source{Path: "a.yaml"}}
+	for _, order := range [][]int{{0, 1, 2, 3, 4, 5, 6}, {6, 5, 4, 3, 2, 1, 0}} {
+		s := New()
+		for _, i := range order {
+			if i == 6 {
+				s.Add(dup)
+			} else {
+				s.Add(objs[i])
+			}
+		}
+		s.Freeze()
+		if s.Len() != len(objs) {
+			t.Errorf("order %v: %d objects, want %d", order, s.Len(), len(objs))
+		}
+		for _, o := range objs[1:] {
+			if got, cov := s.Get(o.Kind, o.Namespace, o.Name); got != o || cov != Found {
+				t.Errorf("order %v: Get(%s, %q, %q) = %v, %s", order, o.Kind, o.Namespace, o.Name, got, cov)
+			}
+		}
+		if got, _ := s.Get(ConfigMaps, "shop", "web"); got != dup {
+			t.Errorf("order %v: kept %v, want the object of the first path", order, got)
+		}
+		if s.ByUID("u1") != nil || s.ByUID("u1-copy") != dup || s.ByUID("u3") != objs[2] {
+			t.Errorf("order %v: ByUID does not follow the objects kept", order)
+		}
+		if got := s.ByUID("shared"); got != objs[5] {
+			t.Errorf("order %v: ByUID(shared) = %v, want the core-group kind's", order, got)
+		}
+	}
+}
