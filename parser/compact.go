@@ -135,18 +135,18 @@ func eventObjectOf(e *corev1.Event, refs eventRefs) EventObject {
 		Message:        intern(e.Message),
 		Type:           intern(e.Type),
 		FirstTimestamp: StampOf(e.FirstTimestamp.Time),
-		LastTimestamp:  StampOf(e.LastTimestamp.Time),
 		EventTime:      StampOf(e.EventTime.Time),
-		SeriesCount:    seriesCount(e.Series),
-		Count:          e.Count,
+		Count:          eventCount(e),
 	}
 }
 
-func seriesCount(s *corev1.EventSeries) int32 {
-	if s == nil {
-		return 0
+// eventCount is series.count when the event has a series that counts, else
+// count.
+func eventCount(e *corev1.Event) int32 {
+	if e.Series != nil && e.Series.Count > 0 {
+		return e.Series.Count
 	}
-	return s.Count
+	return e.Count
 }
 
 // internAll interns every string reachable from v (fields, slice elements,

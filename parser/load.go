@@ -721,7 +721,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 			ev := &Event{Object: eventObjectOf(o, refs), Source: Source{Path: p, Line: line}, At: StampOf(eventTime(o))}
 			releaseEvent(o) // the model keeps the EventObject's copy
 			if line > 0 {
-				ev.MessageLine = keyLine(data, lines.of(data), line, "message")
+				ev.SetMessageLine(keyLine(data, lines.of(data), line, "message"))
 			}
 			events = append(events, ev)
 			return true

@@ -6,6 +6,7 @@
 package parser
 
 import (
+	"math"
 	"strings"
 	"time"
 
@@ -182,9 +183,19 @@ type Event struct {
 	// lastTimestamp, else eventTime, else firstTimestamp, else
 	// creationTimestamp. When returns it as a time.Time.
 	At Stamp
-	// MessageLine is the 1-based line of the event's message field in its
-	// file; 0 when unknown (JSON, a flow mapping).
-	MessageLine int
+}
+
+// MessageLine is the 1-based line of the event's message field in its file;
+// 0 when unknown (JSON, a flow mapping, a line past 2³¹).
+func (e *Event) MessageLine() int { return int(e.Object.messageLine) }
+
+// SetMessageLine sets what MessageLine returns; a line that does not fit 31
+// bits is unknown (0).
+func (e *Event) SetMessageLine(line int) {
+	if line < 0 || line > math.MaxInt32 {
+		line = 0
+	}
+	e.Object.messageLine = int32(line)
 }
 
 // When is At as a time.Time in UTC; the zero time when the event names no time.
@@ -196,11 +207,11 @@ func (e *Event) When() time.Time { return e.At.Time() }
 // resourceVersion, labels, annotations, managed fields: a reader takes the
 // involved object's namespace), what no reader looks at (source, reporting
 // controller and instance, action, related object) and the times only
-// Event.At needs (the series' last observed time, the creation time): a
-// gather holds hundreds of thousands of events, and each kept field costs
-// that many times over (a whole corev1.Event is about 650 bytes, an Event
-// 128). Strings are interned, and the events of one object in one file share
-// their InvolvedObject.
+// Event.At needs (the series' last observed time, lastTimestamp, the
+// creation time): a gather holds hundreds of thousands of events, and each
+// kept field costs that many times over (a whole corev1.Event is about 650
+// bytes, an Event 112). Strings are interned, and the events of one object
+// in one file share their InvolvedObject.
 type EventObject struct {
 	// InvolvedObject is the object the event is about; never nil. The
 	// events of one object read from one file share it: readers must not
@@ -211,11 +222,13 @@ type EventObject struct {
 	// Type is Normal or Warning.
 	Type           string
 	FirstTimestamp Stamp
-	LastTimestamp  Stamp
 	EventTime      Stamp
-	// SeriesCount is series.count; 0 when the event has no series.
-	SeriesCount int32
-	Count       int32
+	// Count is series.count when the event has a series that counts, else
+	// count; Event.Count reads it.
+	Count int32
+	// messageLine is Event.MessageLine, kept here where the struct has room
+	// for it: an Event is 112 bytes, not 128.
+	messageLine int32
 }
 
 // Stamp is a point in time as microseconds since the Unix epoch (UTC), the
@@ -259,13 +272,7 @@ type EventReference struct {
 
 // Count is how many times the event happened (series.count, else count, at least 1).
 func (e *Event) Count() int {
-	switch {
-	case e.Object.SeriesCount > 0:
-		return int(e.Object.SeriesCount)
-	case e.Object.Count > 0:
-		return int(e.Object.Count)
-	}
-	return 1
+	return max(1, int(e.Object.Count))
 }
 
 // Node is one Node object, or a host known only from its journal or its

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"math"
 	"testing"
 	"time"
 	"unsafe"
@@ -67,7 +68,6 @@ func TestEventAt(t *testing.T) {
 				got, want time.Time
 			}{
 				{"firstTimestamp", o.FirstTimestamp.Time(), tt.ev.FirstTimestamp.Time},
-				{"lastTimestamp", o.LastTimestamp.Time(), tt.ev.LastTimestamp.Time},
 				{"eventTime", o.EventTime.Time(), tt.ev.EventTime.Time},
 			} {
 				if !f.got.Equal(f.want) {
@@ -79,11 +79,23 @@ func TestEventAt(t *testing.T) {
 }
 
 // TestEventSize keeps an Event within its allocation size class: a gather
-// holds hundreds of thousands of them, and every 8 bytes past 128 costs a
-// whole size class (144).
+// holds hundreds of thousands of them, and every 8 bytes past 112 costs a
+// whole size class (128).
 func TestEventSize(t *testing.T) {
-	if got := unsafe.Sizeof(Event{}); got > 128 {
-		t.Errorf("Event is %d bytes, want at most 128", got)
+	if got := unsafe.Sizeof(Event{}); got > 112 {
+		t.Errorf("Event is %d bytes, want at most 112", got)
+	}
+}
+
+// TestEventMessageLine: what SetMessageLine is given, MessageLine returns;
+// a line that does not fit is unknown.
+func TestEventMessageLine(t *testing.T) {
+	for _, tt := range []struct{ set, want int }{{0, 0}, {1, 1}, {123456, 123456}, {math.MaxInt32, math.MaxInt32}, {math.MaxInt32 + 1, 0}, {-5, 0}} {
+		var e Event
+		e.SetMessageLine(tt.set)
+		if got := e.MessageLine(); got != tt.want {
+			t.Errorf("SetMessageLine(%d): MessageLine() = %d, want %d", tt.set, got, tt.want)
+		}
 	}
 }
 

@@ -435,8 +435,8 @@ func (c *evalContext) claimEvidence(p *parser.Pod) []Evidence {
 // eventSource cites an event at the line of its message when the file shows
 // it, else at the event's first line.
 func eventSource(e *parser.Event) parser.Source {
-	if e.MessageLine > 0 {
-		return parser.Source{Path: e.Source.Path, Line: e.MessageLine}
+	if line := e.MessageLine(); line > 0 {
+		return parser.Source{Path: e.Source.Path, Line: line}
 	}
 	return e.Source
 }
