@@ -194,7 +194,7 @@ func (b *builder) readObjects(p string, c classified, data []byte) []error {
 		decode = typedKinds[k]
 	}
 	add := func(item []byte, line int) error {
-		o, err := objectOf(k, item, decode)
+		o, err := objectOf(k, item, decode, b.parts)
 		if o == nil {
 			return err
 		}
@@ -287,8 +287,9 @@ func errList(err error) []error {
 }
 
 // objectOf reads one object's metadata (and keys) cheaply and, when decode is
-// set, its typed form.
-func objectOf(k store.Kind, item []byte, decode func([]byte) (any, error)) (*store.Object, error) {
+// set, its typed form, whose parts equal to ones parts keeps it shares (nil:
+// it only interns them).
+func objectOf(k store.Kind, item []byte, decode func([]byte) (any, error), parts *podParts) (*store.Object, error) {
 	o := &store.Object{Kind: k}
 	meta, ok := store.Meta{}, false
 	if !isJSON(item) {
@@ -353,9 +354,13 @@ func objectOf(k store.Kind, item []byte, decode func([]byte) (any, error)) (*sto
 			return o, fmt.Errorf("%s %s: indexed, but its content could not be decoded: %s", k, o.Name, plainError(err))
 		}
 		// A typed object's strings repeat as much (label keys and values,
-		// port names and protocols, Service types), and its slices carry
-		// the spare capacity decoding left: internAll does both.
-		internAll(reflect.ValueOf(t))
+		// port names and protocols, Service types), and so do its parts (a
+		// Service's and its Endpoints' labels, the selectors and pod
+		// templates of a Deployment's ReplicaSets, a DaemonSet's
+		// tolerations, which its pods hold too): they are interned and
+		// shared as the pods' are, and the slices lose the spare capacity
+		// decoding left.
+		parts.addObject(t)
 		o.Typed = t
 	}
 	return o, nil
@@ -389,5 +394,5 @@ func (b *builder) indexModel(g *Gather) {
 // reader does: metadata, key names of ConfigMaps and Secrets, and the typed
 // object when the store can decode k. Tests and tools use it to build a store.
 func DecodeStoreObject(k store.Kind, data []byte) (*store.Object, error) {
-	return objectOf(k, data, typedKinds[k])
+	return objectOf(k, data, typedKinds[k], nil)
 }

@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"encoding/json"
+	"reflect"
 	"testing"
 	"unsafe"
 
@@ -144,12 +146,12 @@ func TestStoreObjectsShareRepeatedStrings(t *testing.T) {
 	defer holdInterned()() // as LoadWith does
 	var cms, svcs []*store.Object
 	for _, ns := range []string{"shop", "shop", "billing"} {
-		a, err := objectOf(store.ConfigMaps, cm(ns), nil)
+		a, err := objectOf(store.ConfigMaps, cm(ns), nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		cms = append(cms, a)
-		b, err := objectOf(store.Services, svc(ns), typedKinds[store.Services])
+		b, err := objectOf(store.Services, svc(ns), typedKinds[store.Services], nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,5 +177,44 @@ func TestStoreObjectsShareRepeatedStrings(t *testing.T) {
 	same("typed namespace", s0.Namespace, svcs[1].Namespace)
 	if s2.Namespace != "billing" || s2.Spec.Ports[0].Port != 443 || s2.Spec.Type != corev1.ServiceTypeClusterIP {
 		t.Errorf("service reads %+v", s2)
+	}
+}
+
+// TestStoreObjectsShareEqualParts: with the load's parts table, typed
+// objects share the parts that are equal (two Services' selector and ports),
+// keep apart the ones that differ, and read exactly as decoded.
+func TestStoreObjectsShareEqualParts(t *testing.T) {
+	defer holdInterned()()
+	svc := func(ns, app string) []byte {
+		return []byte("apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: " + ns + "\nspec:\n  selector:\n    app: " + app + "\n  ports:\n  - name: https\n    port: 443\n    protocol: TCP\n")
+	}
+	pp := newPodParts()
+	var got []*corev1.Service
+	var want []string
+	for _, tt := range []struct{ ns, app string }{{"shop", "web"}, {"billing", "web"}, {"admin", "api"}} {
+		o, err := objectOf(store.Services, svc(tt.ns, tt.app), typedKinds[store.Services], pp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := objectOf(store.Services, svc(tt.ns, tt.app), typedKinds[store.Services], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(plain.Typed)
+		want = append(want, string(b))
+		got = append(got, store.Typed[corev1.Service](o))
+	}
+	for i, s := range got {
+		b, _ := json.Marshal(s)
+		if d := cmp.Diff(want[i], string(b)); d != "" {
+			t.Errorf("service %d reads otherwise (-decoded +shared):\n%s", i, d)
+		}
+	}
+	ptr := func(v any) uintptr { return reflect.ValueOf(v).Pointer() }
+	if ptr(got[0].Spec.Selector) != ptr(got[1].Spec.Selector) || ptr(got[0].Spec.Ports) != ptr(got[2].Spec.Ports) {
+		t.Error("equal selectors or ports are not shared")
+	}
+	if ptr(got[0].Spec.Selector) == ptr(got[2].Spec.Selector) {
+		t.Error("different selectors are shared")
 	}
 }

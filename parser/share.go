@@ -63,6 +63,19 @@ func (pp *podParts) add(pod *corev1.Pod) {
 	pp.walk(reflect.ValueOf(&pod.Spec).Elem())
 }
 
+// addObject interns the strings of obj, a pointer to a typed object of the
+// store, and shares its parts that equal a kept part, as add does for pods
+// (its status included: the store's objects are read-only too). A nil
+// podParts only interns.
+func (pp *podParts) addObject(obj any) {
+	v := reflect.ValueOf(obj)
+	if pp == nil || v.Kind() != reflect.Pointer || v.IsNil() {
+		internAll(v)
+		return
+	}
+	pp.walk(v.Elem())
+}
+
 var (
 	timeType     = reflect.TypeFor[time.Time]()
 	quantityType = reflect.TypeFor[resource.Quantity]()
