@@ -56,8 +56,13 @@ func largeInput(args []string) bool {
 }
 
 // liveHeapFactor is how far above the live heap followLiveHeap keeps the
-// soft memory limit once the live heap has outgrown the default limit.
-const liveHeapFactor = 1.5
+// soft memory limit once the live heap has outgrown the default limit. The
+// peak RSS of a large gather follows the limit, and the collector runs each
+// time the heap has grown by the headroom, so the factor trades CPU for
+// memory: on ×50 of the corpus metal gather (highest live heap about
+// 190 MB) 1.5 peaked at 312–318 MB, 1.4 at 285 MB with 5% more CPU, 1.3 at
+// 278 MB with 10% more (docs/performance.md).
+const liveHeapFactor = 1.3
 
 // followLiveHeap raises the soft memory limit to liveHeapFactor times the
 // live heap (runtime/metrics' /gc/heap/live:bytes, read at every tick) when

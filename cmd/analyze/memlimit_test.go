@@ -29,7 +29,7 @@ func TestFollowLiveHeapRaisesLimit(t *testing.T) {
 	tick <- time.Now() // the first tick's work is done once the second is taken
 	raised := debug.SetMemoryLimit(-1)
 	runtime.KeepAlive(live)
-	if raised < 64<<20*liveHeapFactor {
+	if float64(raised) < 64<<20*liveHeapFactor {
 		t.Errorf("limit %d MiB with 64 MiB live, want at least %v MiB", raised>>20, 64*liveHeapFactor)
 	}
 
