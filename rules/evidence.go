@@ -77,10 +77,10 @@ func (c *evalContext) hasKubeletLog(node string) bool {
 
 // containerRef is one container of a pod with its spec and status.
 type containerRef struct {
-	Name      string
-	Kind      string // "container" or "init container"
-	Spec      *corev1.Container
-	Status    *corev1.ContainerStatus
+	Name   string
+	Kind   string // "container" or "init container"
+	Spec   *corev1.Container
+	Status *corev1.ContainerStatus
 	// list is the spec's list that names the container: "spec.containers"
 	// or "spec.initContainers".
 	list string
