@@ -244,12 +244,12 @@ func (d *keptDecoder) uv() uint64 {
 	return v
 }
 
+// v reads a signed varint: binary.PutVarint's zigzag form of an unsigned one.
 func (d *keptDecoder) v() int64 {
-	v, n := binary.Varint(d.data[d.off:])
-	if n <= 0 {
-		d.err = errKeptCorrupt
-		return 0
+	ux := d.uv()
+	x := int64(ux >> 1)
+	if ux&1 != 0 {
+		x = ^x
 	}
-	d.off += n
-	return v
+	return x
 }
