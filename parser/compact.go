@@ -190,22 +190,19 @@ func internAll(v reflect.Value) {
 }
 
 // clipSlice replaces the settable slice v with a copy of exactly its length
-// when the capacity beyond it holds at least clipSpareBytes: encoding/json
-// grows a slice by doubling as it decodes and never shrinks it, so a pod's
-// five conditions sit in room for eight, and every pod of a gather stays in
-// memory to the end (about 8 MB of spare capacity at ×50 of the corpus metal
-// gather). The elements are copied as they are (what they point to is
-// shared).
+// when it has spare capacity: encoding/json grows a slice by doubling as it
+// decodes and never shrinks it, so a pod's five conditions sit in room for
+// eight, and every pod of a gather stays in memory to the end (about 8 MB of
+// spare capacity at ×50 of the corpus metal gather). A slice without spare
+// capacity is also one a reader cannot append to in place: podParts shares
+// slices among pods and store objects, and an append into the room of a
+// shared one would write where another reader's append writes too. The
+// elements are copied as they are (what they point to is shared).
 func clipSlice(v reflect.Value) {
-	if v.Kind() != reflect.Slice || !v.CanSet() || v.Len() == 0 {
-		return
-	}
-	if uintptr(v.Cap()-v.Len())*v.Type().Elem().Size() < clipSpareBytes {
+	if v.Kind() != reflect.Slice || !v.CanSet() || v.Len() == v.Cap() {
 		return
 	}
 	c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
 	reflect.Copy(c, v)
 	v.Set(c)
 }
-
-const clipSpareBytes = 32

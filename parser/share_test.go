@@ -250,14 +250,16 @@ func TestPodPartsHashCollision(t *testing.T) {
 }
 
 // TestPodPartsClipSpareCapacity: after add, the slices a pod keeps (its
-// status conditions and container statuses, its volumes and volume mounts)
-// hold no spare capacity from decoding, and the pod reads as decoded.
+// status conditions, its volumes, volume mounts and arguments) hold no spare
+// capacity from decoding, however little (a reader's append must copy), and
+// the pod reads as decoded.
 func TestPodPartsClipSpareCapacity(t *testing.T) {
 	p := sharedTestPod(t, "web-7d9f-a", "node-1", "prod", "512Mi", "kube-api-access-aaaaa", "10.128.0.5")
 	for i := range 5 {
 		p.Status.Conditions = append(p.Status.Conditions, corev1.PodCondition{Type: corev1.PodConditionType(fmt.Sprint("C", i)), Status: corev1.ConditionTrue})
 	}
 	p.Spec.Volumes = append(make([]corev1.Volume, 0, 16), p.Spec.Volumes...)
+	p.Spec.Containers[0].Args = append(make([]string, 0, 2), p.Spec.Containers[0].Args...) // one spare string
 	p.Spec.Containers[0].VolumeMounts = append(make([]corev1.VolumeMount, 0, 16), p.Spec.Containers[0].VolumeMounts...)
 	if cap(p.Status.Conditions) == len(p.Status.Conditions) {
 		t.Fatal("test pod has no spare capacity to clip")
@@ -267,6 +269,7 @@ func TestPodPartsClipSpareCapacity(t *testing.T) {
 		"status conditions": reflect.ValueOf(p.Status.Conditions),
 		"volumes":           reflect.ValueOf(p.Spec.Volumes),
 		"volume mounts":     reflect.ValueOf(p.Spec.Containers[0].VolumeMounts),
+		"args":              reflect.ValueOf(p.Spec.Containers[0].Args),
 	} {
 		if s.Cap() != s.Len() {
 			t.Errorf("%s: capacity %d for %d", what, s.Cap(), s.Len())
