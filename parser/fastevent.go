@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-	"unique"
 	"unsafe"
 
 	corev1 "k8s.io/api/core/v1"
@@ -72,30 +71,16 @@ var spareEvents sync.Pool
 // interns, so they are never slices of a reused buffer).
 func releaseEvent(e *corev1.Event) { spareEvents.Put(e) }
 
-// internBytes returns intern(string(b)) without making that string first
-// when it is in the table: the lookup converts b without a copy, and a string
-// not seen before is copied before it is kept (so is one unique.Make keeps),
-// so no view of b outlives the call (TestRecycledBuffersAreNotKept
-// overwrites the buffers such views point into).
+// internBytes returns intern(string(b)) without making that string first:
+// intern is given a view of b, and it copies a string it has not seen before
+// keeping it (as unique.Make does), so the view never outlives the call
+// (TestRecycledBuffersAreNotKept overwrites the buffers such views point
+// into).
 func internBytes(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
-	if interned.loads.Load() > 0 {
-		sh := internShard(unsafe.String(unsafe.SliceData(b), len(b)))
-		sh.Lock()
-		if sh.m != nil {
-			c, ok := sh.m[string(b)]
-			if !ok {
-				c = string(b)
-				sh.m[c] = c
-			}
-			sh.Unlock()
-			return c
-		}
-		sh.Unlock()
-	}
-	return unique.Make(unsafe.String(unsafe.SliceData(b), len(b))).Value()
+	return intern(unsafe.String(unsafe.SliceData(b), len(b)))
 }
 
 // eventDecoder reads typed values out of a yconv's lines.
