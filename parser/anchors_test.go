@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/mgtriage/mgtriage/parser/store"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // redumpedPodList is a pod list as Python's yaml.dump writes it after loading
@@ -163,7 +163,7 @@ func TestLoadKeepsPodsSharingAnchors(t *testing.T) {
 	for _, p := range g.Problems {
 		t.Errorf("problem: %s: %s", p.Path, p.Error)
 	}
-	if objs, _ := g.Objects.List(store.Pods, "shop"); len(objs) != 3 {
+	if objs, _ := g.Objects.List(model.Pods, "shop"); len(objs) != 3 {
 		t.Errorf("object store holds %d pods, want 3", len(objs))
 	}
 }
@@ -179,7 +179,7 @@ func TestLoadKeepsObjectsSharingAnchors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	objs, _ := g.Objects.List(store.ConfigMaps, "shop")
+	objs, _ := g.Objects.List(model.ConfigMaps, "shop")
 	var got []string
 	for _, o := range objs {
 		got = append(got, o.Name+" "+strings.Join(o.Keys, ","))

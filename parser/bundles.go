@@ -7,8 +7,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/openshift"
-	"github.com/mgtriage/mgtriage/parser/store"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -132,42 +132,42 @@ func classifyOther(p string) (classified, string) {
 // insightsObjectDirs maps the folders of an Insights archive's config/ to the
 // kind they hold; namespaced kinds sit one folder deeper (<ns>/<name>.json).
 var insightsObjectDirs = map[string]struct {
-	kind       store.Kind
+	kind       model.Kind
 	namespaced bool
 }{
-	"machineconfigpools":         {store.MachineConfigPools, false},
-	"kubeletconfigs":             {store.KubeletConfigs, false},
-	"certificatesigningrequests": {store.CertificateSigningRequests, false},
-	"persistentvolumes":          {store.PersistentVolumes, false},
-	"storage/storageclasses":     {store.StorageClasses, false},
-	"machineconfigs":             {store.Kind{Group: "machineconfiguration.openshift.io", Resource: "machineconfigs"}, false},
-	"containerruntimeconfigs":    {store.Kind{Group: "machineconfiguration.openshift.io", Resource: "containerruntimeconfigs"}, false},
-	"securitycontextconstraint":  {store.Kind{Group: "security.openshift.io", Resource: "securitycontextconstraints"}, false},
-	"pdbs":                       {store.Kind{Group: "policy", Resource: "poddisruptionbudgets"}, true},
-	"machines":                   {store.Kind{Group: "machine.openshift.io", Resource: "machines"}, true},
+	"machineconfigpools":         {model.MachineConfigPools, false},
+	"kubeletconfigs":             {model.KubeletConfigs, false},
+	"certificatesigningrequests": {model.CertificateSigningRequests, false},
+	"persistentvolumes":          {model.PersistentVolumes, false},
+	"storage/storageclasses":     {model.StorageClasses, false},
+	"machineconfigs":             {model.Kind{Group: "machineconfiguration.openshift.io", Resource: "machineconfigs"}, false},
+	"containerruntimeconfigs":    {model.Kind{Group: "machineconfiguration.openshift.io", Resource: "containerruntimeconfigs"}, false},
+	"securitycontextconstraint":  {model.Kind{Group: "security.openshift.io", Resource: "securitycontextconstraints"}, false},
+	"pdbs":                       {model.Kind{Group: "policy", Resource: "poddisruptionbudgets"}, true},
+	"machines":                   {model.Kind{Group: "machine.openshift.io", Resource: "machines"}, true},
 }
 
 // supportBundleKinds maps the per-namespace folders and cluster-wide files of
 // a support bundle's cluster-resources/ to their kinds.
-var supportBundleKinds = map[string]store.Kind{
-	"services":          store.Services,
-	"endpoints":         store.Endpoints,
-	"serviceaccounts":   store.ServiceAccounts,
-	"deployments":       store.Deployments,
-	"replicasets":       store.ReplicaSets,
-	"statefulsets":      store.StatefulSets,
-	"daemonsets":        store.DaemonSets,
-	"jobs":              store.Jobs,
+var supportBundleKinds = map[string]model.Kind{
+	"services":          model.Services,
+	"endpoints":         model.Endpoints,
+	"serviceaccounts":   model.ServiceAccounts,
+	"deployments":       model.Deployments,
+	"replicasets":       model.ReplicaSets,
+	"statefulsets":      model.StatefulSets,
+	"daemonsets":        model.DaemonSets,
+	"jobs":              model.Jobs,
 	"cronjobs":          {Group: "batch", Resource: "cronjobs"},
-	"pvcs":              store.PersistentVolumeClaims,
-	"configmaps":        store.ConfigMaps,
-	"network-policy":    store.NetworkPolicies,
+	"pvcs":              model.PersistentVolumeClaims,
+	"configmaps":        model.ConfigMaps,
+	"network-policy":    model.NetworkPolicies,
 	"resource-quota":    {Resource: "resourcequotas"},
 	"limitranges":       {Resource: "limitranges"},
-	"namespaces":        store.Namespaces,
-	"pvs":               store.PersistentVolumes,
-	"storage-classes":   store.StorageClasses,
-	"csinodes":          store.CSINodes,
+	"namespaces":        model.Namespaces,
+	"pvs":               model.PersistentVolumes,
+	"storage-classes":   model.StorageClasses,
+	"csinodes":          model.CSINodes,
 	"volumeattachments": {Group: "storage.k8s.io", Resource: "volumeattachments"},
 }
 
@@ -433,11 +433,11 @@ var layoutRank = map[string]int{LayoutInstallBundle: 0, LayoutInsights: 1, Layou
 func (b *builder) markFiltered(c classified, layout string) {
 	switch {
 	case c.Filtered:
-		b.objects.MarkFiltered(store.Kind{Group: c.Group, Resource: c.Resource}, "*")
+		b.objects.MarkFiltered(model.Kind{Group: c.Group, Resource: c.Resource}, "*")
 	case filteredLayouts[layout] && (c.Kind == kindPod || c.Kind == kindCaptureObjects):
-		b.objects.MarkFiltered(store.Pods, "*")
+		b.objects.MarkFiltered(model.Pods, "*")
 	case filteredLayouts[layout] && c.Kind == kindAnyEvents:
-		b.objects.MarkFiltered(store.Events, "*")
+		b.objects.MarkFiltered(model.Events, "*")
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mgtriage/mgtriage/parser/store"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 const bundleFixtures = "../fixtures/bundles"
@@ -124,24 +124,24 @@ func TestLoadBundles(t *testing.T) {
 		nodes    int
 		events   int
 		logs     map[string]int // namespace/name → container logs
-		coverage store.Coverage // of pods in namespace "shop" for a name not there
+		coverage model.Coverage // of pods in namespace "shop" for a name not there
 	}{
 		{"insights-archive", LayoutInsights, map[string]string{
 			"shop/orders-api-6d9f7c8b5-k2x4q":                  "Init:CrashLoopBackOff",
 			"shop/nightly-export-29001420-x9z8w":               "Error",
 			"openshift-ingress/router-default-5b6c7d8e9-q7w8e": "Pending",
-		}, 2, 1, map[string]int{"shop/orders-api-6d9f7c8b5-k2x4q": 1}, store.Filtered},
+		}, 2, 1, map[string]int{"shop/orders-api-6d9f7c8b5-k2x4q": 1}, model.Filtered},
 		{"support-bundle", LayoutSupportBundle, map[string]string{
 			"shop/web-5f7d8c9b6-p4m2n":             "ImagePullBackOff",
 			"shop/reindex-28990080-7tq2d":          "OOMKilled",
 			"kube-system/coredns-76f75df574-8wq9z": "Running",
-		}, 2, 4, map[string]int{"shop/reindex-28990080-7tq2d": 1, "kube-system/coredns-76f75df574-8wq9z": 1}, store.Absent},
+		}, 2, 4, map[string]int{"shop/reindex-28990080-7tq2d": 1, "kube-system/coredns-76f75df574-8wq9z": 1}, model.Absent},
 		{"pod-captures", LayoutPodCaptures, map[string]string{
 			"ml/trainer-0":                   "Pending",
 			"billing/ledger-7c9d8e6f5-2hk4j": "Pending",
 			"ops/backup-agent-x2k9d":         "ContainerCreating",
 			"ops/report-gen-6f5e4d3c2-wq7rt": "CrashLoopBackOff",
-		}, 2, 2, nil, store.Filtered},
+		}, 2, 2, nil, model.Filtered},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			g, err := Load(context.Background(), filepath.Join(bundleFixtures, tc.dir))
@@ -171,7 +171,7 @@ func TestLoadBundles(t *testing.T) {
 			if len(g.Nodes) != tc.nodes || len(g.Events) != tc.events {
 				t.Errorf("%d nodes, %d events; want %d, %d", len(g.Nodes), len(g.Events), tc.nodes, tc.events)
 			}
-			if _, cov := g.Objects.Get(store.Pods, "shop", "not-there"); cov != tc.coverage {
+			if _, cov := g.Objects.Get(model.Pods, "shop", "not-there"); cov != tc.coverage {
 				t.Errorf("coverage of an absent pod: %v, want %v", cov, tc.coverage)
 			}
 			if h := g.Health; len(h.NamespacesWithoutPods)+len(h.PodsWithoutLogs)+len(h.NodesWithoutLogs) > 0 {

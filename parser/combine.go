@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mgtriage/mgtriage/parser/store"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // SeveralGathersError is returned by Load when the input holds gathers that
@@ -146,7 +146,7 @@ func (b *builder) units() []*gatherUnit {
 		u.kinds[l.Kind] = true
 		if l.Kind == LayoutSosreport && l.Node != "" {
 			u.host = l.Node
-			u.nodes[store.HostKey(l.Node)] = l.Node
+			u.nodes[model.HostKey(l.Node)] = l.Node
 		}
 		if id := b.rootCluster[l.Root]; id != "" {
 			u.clusters[id] = true
@@ -170,7 +170,7 @@ func (b *builder) units() []*gatherUnit {
 	}
 	addNode := func(root, p, name string) {
 		if u := unitOf(root, p); u != nil && name != "" && !u.sos() {
-			u.nodes[store.HostKey(name)] = name
+			u.nodes[model.HostKey(name)] = name
 		}
 	}
 	for _, n := range b.nodes {
@@ -355,7 +355,7 @@ func (b *builder) combine(g *Gather) error {
 		default:
 			node := ""
 			for _, c := range clusters {
-				if n, ok := c.nodes[store.HostKey(s.host)]; ok {
+				if n, ok := c.nodes[model.HostKey(s.host)]; ok {
 					node = n
 					break
 				}

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mgtriage/mgtriage/parser/store"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // Coverage says what the reader made of the input: which members it read and
@@ -227,10 +227,10 @@ func unplacedFolder(p string) string {
 }
 
 // alwaysKinds are listed in the coverage whether or not they were gathered.
-var alwaysKinds = []store.Kind{store.Pods, store.Events, store.Nodes}
+var alwaysKinds = []model.Kind{model.Pods, model.Events, model.Nodes}
 
 // readKinds are the kinds the analysis reads whatever the rule table.
-var readKinds = []store.Kind{store.Pods, store.Events, store.Nodes, store.ConfigMaps, store.Secrets, store.Namespaces,
+var readKinds = []model.Kind{model.Pods, model.Events, model.Nodes, model.ConfigMaps, model.Secrets, model.Namespaces,
 	{Group: "config.openshift.io", Resource: "clusterversions"}, {Group: "config.openshift.io", Resource: "clusteroperators"},
 	{Group: "config.openshift.io", Resource: "infrastructures"}}
 
@@ -259,7 +259,7 @@ func (b *builder) settleCoverage(g *Gather) {
 	c.Unused = folderCounts(unused)
 	c.Unplaced = folderCounts(unplaced)
 
-	byKind := map[store.Kind]*KindCoverage{}
+	byKind := map[model.Kind]*KindCoverage{}
 	for _, ks := range g.Objects.Summary() {
 		kc := &KindCoverage{Kind: ks.Kind.String(), Objects: ks.Objects, Namespaces: len(ks.ListedNamespaces), Cluster: ks.ClusterListed}
 		switch {
@@ -274,10 +274,10 @@ func (b *builder) settleCoverage(g *Gather) {
 		}
 		byKind[ks.Kind] = kc
 	}
-	if kc := byKind[store.Events]; kc != nil {
+	if kc := byKind[model.Events]; kc != nil {
 		kc.Objects = len(g.Events)
 	}
-	want := append([]store.Kind{}, alwaysKinds...)
+	want := append([]model.Kind{}, alwaysKinds...)
 	if b.decodeKinds != nil {
 		for k := range b.decodeKinds {
 			want = append(want, k)
@@ -288,7 +288,7 @@ func (b *builder) settleCoverage(g *Gather) {
 			byKind[k] = &KindCoverage{Kind: k.String(), State: KindNotGathered}
 		}
 	}
-	used := map[store.Kind]bool{}
+	used := map[model.Kind]bool{}
 	for _, k := range readKinds {
 		used[k] = true
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mgtriage/mgtriage/parser/store"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 func TestCoverageSaysWhatWasReadUsedAndPlaced(t *testing.T) {
@@ -28,7 +28,7 @@ func TestCoverageSaysWhatWasReadUsedAndPlaced(t *testing.T) {
 		"notes/screenshots/a.png":                                        "png",
 		"README.txt":                                                     "hi",
 	})
-	g, err := LoadWith(context.Background(), top, Options{Decode: []store.Kind{store.PersistentVolumes}})
+	g, err := LoadWith(context.Background(), top, Options{Decode: []model.Kind{model.PersistentVolumes}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
-	"github.com/mgtriage/mgtriage/parser/store"
 )
 
 // LayoutInstallBundle is the log bundle `openshift-install gather bootstrap`
@@ -310,9 +310,9 @@ func (b *builder) readInstallResource(p string, c classified, data []byte) []err
 	case "clusteroperators.json":
 		obj.Kind = kindClusterOperators
 	case "csr.json":
-		obj.Kind, obj.Group, obj.Resource = kindObjectList, store.CertificateSigningRequests.Group, store.CertificateSigningRequests.Resource
+		obj.Kind, obj.Group, obj.Resource = kindObjectList, model.CertificateSigningRequests.Group, model.CertificateSigningRequests.Resource
 	case "machineconfigpools.json":
-		obj.Kind, obj.Group, obj.Resource = kindObjectList, store.MachineConfigPools.Group, store.MachineConfigPools.Resource
+		obj.Kind, obj.Group, obj.Resource = kindObjectList, model.MachineConfigPools.Group, model.MachineConfigPools.Resource
 	default:
 		return nil
 	}

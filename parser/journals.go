@@ -17,8 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
-	"github.com/mgtriage/mgtriage/parser/store"
 )
 
 // journalSniffBytes is how much of a member is read to tell a journal.
@@ -149,14 +149,14 @@ var timeZero time.Time
 func (b *builder) journalNodes(g *Gather) []*Node {
 	have := map[string]bool{}
 	for _, n := range g.Nodes {
-		have[store.HostKey(n.Object.Name)] = true
+		have[model.HostKey(n.Object.Name)] = true
 	}
 	hosts := map[string]*Node{}
 	add := func(name string, src Source) {
 		if name == "" {
 			return
 		}
-		key := store.HostKey(name)
+		key := model.HostKey(name)
 		if have[key] {
 			return
 		}
@@ -230,7 +230,7 @@ func (f *fileSpans) repeated(root string, e *nodelog.Entry) bool {
 		return false
 	}
 	t := e.Time.AddDate(1-e.Time.Year(), 0, 0)
-	key := root + "\x00" + store.HostKey(e.Host) + "\x00" + string(e.Unit)
+	key := root + "\x00" + model.HostKey(e.Host) + "\x00" + string(e.Unit)
 	for _, s := range f.all.done[key] {
 		if !t.Before(s.first) && !t.After(s.last) {
 			return true

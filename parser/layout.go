@@ -2,7 +2,7 @@ package parser
 
 import (
 	"fmt"
-	"github.com/mgtriage/mgtriage/parser/store"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"path"
 	"regexp"
 	"sort"
@@ -112,7 +112,7 @@ func parseSosDate(data []byte) (time.Time, bool) {
 }
 
 // workloadKinds are the kinds whose objects run pods in their namespace.
-var workloadKinds = []store.Kind{store.Deployments, store.DaemonSets, store.StatefulSets, store.ReplicaSets, store.Jobs,
+var workloadKinds = []model.Kind{model.Deployments, model.DaemonSets, model.StatefulSets, model.ReplicaSets, model.Jobs,
 	{Group: "", Resource: "replicationcontrollers"}}
 
 // namespacesExpectingPods returns the namespaces that the gather shows run
@@ -133,7 +133,7 @@ func (b *builder) namespacesExpectingPods() map[string]bool {
 }
 
 func (b *builder) hasNamespaceObject(name string) bool {
-	o, _ := b.objects.Get(store.Namespaces, "", name)
+	o, _ := b.objects.Get(model.Namespaces, "", name)
 	return o != nil
 }
 
@@ -251,4 +251,4 @@ func dirKey(dir string) string {
 	return dir
 }
 
-func shortHost(h string) string { return store.HostKey(h) }
+func shortHost(h string) string { return model.HostKey(h) }

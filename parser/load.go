@@ -21,9 +21,9 @@ import (
 
 	"github.com/mgtriage/mgtriage/parser/internal/bufpool"
 	"github.com/mgtriage/mgtriage/parser/internal/lit"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/parser/openshift"
-	"github.com/mgtriage/mgtriage/parser/store"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -98,7 +98,7 @@ type Options struct {
 	// Decode lists the kinds the object store decodes into typed objects (the
 	// kinds the loaded rule table's joins read); nil decodes every kind in
 	// TypedKinds. Every other object is indexed by its metadata alone.
-	Decode []store.Kind
+	Decode []model.Kind
 	// KeepLines widens the node-log lines kept as evidence: a kubelet,
 	// CRI-O, kernel or other journal line that holds one of these literals
 	// is kept even when the fixed selection would drop it (an info line, a
@@ -115,7 +115,7 @@ func LoadWith(ctx context.Context, input string, o Options) (*Gather, error) {
 	b := newBuilder(input)
 	b.ctx = ctx
 	if o.Decode != nil {
-		b.decodeKinds = map[store.Kind]bool{}
+		b.decodeKinds = map[model.Kind]bool{}
 		for _, k := range o.Decode {
 			b.decodeKinds[k] = true
 		}
@@ -280,8 +280,8 @@ type builder struct {
 	installs      map[string]*InstallBundle // root → install log bundle (installbundle.go)
 	installLatest time.Time                 // latest time of the bundles' crictl inspect files
 
-	objects     *store.Store
-	decodeKinds map[store.Kind]bool // nil: every typed kind
+	objects     *model.Store
+	decodeKinds map[model.Kind]bool // nil: every typed kind
 
 	// Coverage counts, filled by the sequential pass (coverage.go).
 	usedFiles    map[fileKind]int
@@ -322,7 +322,7 @@ func newBuilder(input string) *builder {
 		rootCluster: map[string]string{},
 		clusterIDs:  map[string]bool{},
 		seen:        map[memberKey]struct{}{},
-		objects:     store.New(),
+		objects:     model.New(),
 
 		usedFiles:  map[fileKind]int{},
 		otherDirs:  map[string]int{},
@@ -643,12 +643,12 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 	var errs []error
 	switch c.Kind {
 	case kindPodList, kindPod:
-		b.objects.MarkGathered(store.Pods, c.Namespace)
+		b.objects.MarkGathered(model.Pods, c.Namespace)
 	case kindNode, kindNodeList:
-		b.objects.MarkGathered(store.Nodes, "")
+		b.objects.MarkGathered(model.Nodes, "")
 	case kindEventList, kindAnyEvents:
 		// An Insights archive's events/ are also marked filtered (markFiltered).
-		b.objects.MarkGathered(store.Events, c.Namespace)
+		b.objects.MarkGathered(model.Events, c.Namespace)
 	}
 	switch c.Kind {
 	case kindObjectList, kindObject:
@@ -1342,4 +1342,4 @@ func ParseGoTime(s string) (time.Time, bool) {
 	return t.UTC(), true
 }
 
-func sortedKeys[V any](m map[string]V) []string { return store.SortedKeys(m) }
+func sortedKeys[V any](m map[string]V) []string { return model.SortedKeys(m) }

@@ -10,17 +10,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/parser/openshift"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
-	"github.com/mgtriage/mgtriage/parser/store"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
 
 // Source is where a record came from: a path relative to the input and a
 // 1-based line (0 when the line is unknown, e.g. for a JSON list).
-type Source = store.Source
+type Source = model.Source
 
 // Gather is everything read from one input.
 type Gather struct {
@@ -88,7 +88,7 @@ type Gather struct {
 
 	// Objects indexes every object of the gather (pods and nodes included)
 	// by kind, namespace, name and UID, with its coverage; see package store.
-	Objects *store.Store
+	Objects *model.Store
 
 	// NodeLog holds node-level node-log groups (PLEG, network not ready,
 	// certificates, API and lease failures, OOM kills and evictions not tied to

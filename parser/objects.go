@@ -10,8 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/openshift"
-	"github.com/mgtriage/mgtriage/parser/store"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	certificatesv1 "k8s.io/api/certificates/v1"
@@ -24,30 +24,30 @@ import (
 // typedKinds are the kinds the store can decode into typed objects, with
 // their decoders. A kind is decoded only when Options.Decode asks for it (the
 // rule table knows which kinds its joins read); every other object is indexed
-// by its metadata alone, read by store.ScanMeta without decoding.
-var typedKinds = map[store.Kind]func([]byte) (any, error){
-	store.PersistentVolumeClaims: decodeAs[corev1.PersistentVolumeClaim],
-	store.PersistentVolumes:      decodeAs[corev1.PersistentVolume],
-	store.Services:               decodeAs[corev1.Service],
+// by its metadata alone, read by model.ScanMeta without decoding.
+var typedKinds = map[model.Kind]func([]byte) (any, error){
+	model.PersistentVolumeClaims: decodeAs[corev1.PersistentVolumeClaim],
+	model.PersistentVolumes:      decodeAs[corev1.PersistentVolume],
+	model.Services:               decodeAs[corev1.Service],
 	//lint:ignore SA1019 gathers of every release hold v1 Endpoints, and the DNS and Service joins read them
-	store.Endpoints:                  decodeAs[corev1.Endpoints],
-	store.ServiceAccounts:            decodeAs[corev1.ServiceAccount],
-	store.DaemonSets:                 decodeAs[appsv1.DaemonSet],
-	store.ReplicaSets:                decodeReplicaSet,
-	store.Jobs:                       decodeJobNoTemplate,
-	store.CertificateSigningRequests: decodeCSR,
-	store.Namespaces:                 decodeAs[corev1.Namespace],
-	store.StatefulSets:               decodeStatefulSet,
-	store.CSINodes:                   decodeAs[storagev1.CSINode],
-	store.StorageClasses:             decodeAs[storagev1.StorageClass],
-	store.NetworkPolicies:            decodeAs[networkingv1.NetworkPolicy],
-	store.KubeletConfigs:             decodeAs[openshift.KubeletConfig],
-	store.MachineConfigPools:         decodeAs[openshift.MachineConfigPool],
+	model.Endpoints:                  decodeAs[corev1.Endpoints],
+	model.ServiceAccounts:            decodeAs[corev1.ServiceAccount],
+	model.DaemonSets:                 decodeAs[appsv1.DaemonSet],
+	model.ReplicaSets:                decodeReplicaSet,
+	model.Jobs:                       decodeJobNoTemplate,
+	model.CertificateSigningRequests: decodeCSR,
+	model.Namespaces:                 decodeAs[corev1.Namespace],
+	model.StatefulSets:               decodeStatefulSet,
+	model.CSINodes:                   decodeAs[storagev1.CSINode],
+	model.StorageClasses:             decodeAs[storagev1.StorageClass],
+	model.NetworkPolicies:            decodeAs[networkingv1.NetworkPolicy],
+	model.KubeletConfigs:             decodeAs[openshift.KubeletConfig],
+	model.MachineConfigPools:         decodeAs[openshift.MachineConfigPool],
 }
 
 // TypedKinds lists the kinds the store can decode, sorted.
-func TypedKinds() []store.Kind {
-	out := make([]store.Kind, 0, len(typedKinds))
+func TypedKinds() []model.Kind {
+	out := make([]model.Kind, 0, len(typedKinds))
 	for k := range typedKinds {
 		out = append(out, k)
 	}
@@ -145,12 +145,12 @@ var (
 // keepLabels are the kinds whose labels joins match against selectors
 // without decoding them (Namespaces for NetworkPolicy namespaceSelectors);
 // typed kinds keep theirs in the typed object.
-var keepLabels = map[store.Kind]bool{store.Namespaces: true}
+var keepLabels = map[model.Kind]bool{model.Namespaces: true}
 
 // keepOwners are the controller kinds whose owner references lead a pod to
 // its top controller.
-var keepOwners = map[store.Kind]bool{store.ReplicaSets: true, store.Jobs: true, store.Deployments: true, store.StatefulSets: true,
-	store.DaemonSets: true, {Group: "", Resource: "replicationcontrollers"}: true}
+var keepOwners = map[model.Kind]bool{model.ReplicaSets: true, model.Jobs: true, model.Deployments: true, model.StatefulSets: true,
+	model.DaemonSets: true, {Group: "", Resource: "replicationcontrollers"}: true}
 
 // decodeCSR decodes a CertificateSigningRequest without its request and
 // issued certificate (PEM, the bulk of the object, read by no join).
@@ -165,9 +165,9 @@ func decodeCSR(data []byte) (any, error) {
 }
 
 // keyKinds are the kinds whose key names (never values) the store keeps.
-var keyKinds = map[store.Kind]bool{store.ConfigMaps: true, store.Secrets: true}
+var keyKinds = map[model.Kind]bool{model.ConfigMaps: true, model.Secrets: true}
 
-// metaOnly is the fallback decoding of an object that store.ScanMeta does not
+// metaOnly is the fallback decoding of an object that model.ScanMeta does not
 // read: its metadata and, for ConfigMaps and Secrets, its keys (the values
 // are decoded as raw JSON and dropped).
 type metaOnly struct {
@@ -184,7 +184,7 @@ func isJSON(data []byte) bool {
 // readObjects adds the objects of one object file (a list, or one object) to
 // the store and marks its kind gathered in its namespace.
 func (b *builder) readObjects(p string, c classified, data []byte) []error {
-	k := store.Kind{Group: c.Group, Resource: c.Resource}
+	k := model.Kind{Group: c.Group, Resource: c.Resource}
 	if k.Resource == "" {
 		return nil
 	}
@@ -201,7 +201,7 @@ func (b *builder) readObjects(p string, c classified, data []byte) []error {
 		// An object whose typed form does not decode is still indexed by its
 		// metadata (it exists; joins say they could not read it), and the
 		// error becomes a gather problem.
-		if o.Namespace == "" && k != store.Namespaces {
+		if o.Namespace == "" && k != model.Namespaces {
 			o.Namespace = c.Namespace
 		}
 		o.Source = Source{Path: p, Line: line}
@@ -289,11 +289,11 @@ func errList(err error) []error {
 // objectOf reads one object's metadata (and keys) cheaply and, when decode is
 // set, its typed form, whose parts equal to ones parts keeps it shares (nil:
 // it only interns them).
-func objectOf(k store.Kind, item []byte, decode func([]byte) (any, error), parts *podParts) (*store.Object, error) {
-	o := &store.Object{Kind: k}
-	meta, ok := store.Meta{}, false
+func objectOf(k model.Kind, item []byte, decode func([]byte) (any, error), parts *podParts) (*model.Object, error) {
+	o := &model.Object{Kind: k}
+	meta, ok := model.Meta{}, false
 	if !isJSON(item) {
-		meta, ok = store.ScanMeta(item, keyKinds[k])
+		meta, ok = model.ScanMeta(item, keyKinds[k])
 	}
 	if !ok {
 		var m *metaOnly
@@ -307,9 +307,9 @@ func objectOf(k store.Kind, item []byte, decode func([]byte) (any, error), parts
 		if err != nil {
 			return nil, fmt.Errorf("cannot read its metadata: %s", plainError(err))
 		}
-		meta = store.Meta{Name: m.Name, Namespace: m.Namespace, UID: string(m.UID), Labels: m.Labels}
+		meta = model.Meta{Name: m.Name, Namespace: m.Namespace, UID: string(m.UID), Labels: m.Labels}
 		for _, r := range m.OwnerReferences {
-			meta.Owners = append(meta.Owners, store.Owner{Kind: r.Kind, Name: r.Name, UID: string(r.UID), Controller: r.Controller != nil && *r.Controller})
+			meta.Owners = append(meta.Owners, model.Owner{Kind: r.Kind, Name: r.Name, UID: string(r.UID), Controller: r.Controller != nil && *r.Controller})
 		}
 		for key := range m.Data {
 			meta.Keys = append(meta.Keys, key)
@@ -379,11 +379,11 @@ func plainError(err error) string {
 // reach them like any other object.
 func (b *builder) indexModel(g *Gather) {
 	for _, p := range g.Pods {
-		b.objects.Add(&store.Object{Kind: store.Pods, Namespace: p.Object.Namespace, Name: p.Object.Name,
+		b.objects.Add(&model.Object{Kind: model.Pods, Namespace: p.Object.Namespace, Name: p.Object.Name,
 			UID: string(p.Object.UID), Labels: p.Object.Labels, Source: p.Source, Typed: &p.Object})
 	}
 	for _, n := range g.Nodes {
-		b.objects.Add(&store.Object{Kind: store.Nodes, Name: n.Object.Name, UID: string(n.Object.UID),
+		b.objects.Add(&model.Object{Kind: model.Nodes, Name: n.Object.Name, UID: string(n.Object.UID),
 			Labels: n.Object.Labels, Source: n.Source, Typed: &n.Object})
 	}
 	b.objects.Freeze()
@@ -393,6 +393,6 @@ func (b *builder) indexModel(g *Gather) {
 // DecodeStoreObject reads one object of kind k (YAML or JSON) the way the
 // reader does: metadata, key names of ConfigMaps and Secrets, and the typed
 // object when the store can decode k. Tests and tools use it to build a store.
-func DecodeStoreObject(k store.Kind, data []byte) (*store.Object, error) {
+func DecodeStoreObject(k model.Kind, data []byte) (*model.Object, error) {
 	return objectOf(k, data, typedKinds[k], nil)
 }

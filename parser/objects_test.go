@@ -7,7 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mgtriage/mgtriage/parser/store"
+	"github.com/mgtriage/mgtriage/parser/model"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -52,7 +52,7 @@ status:
     reason: FailedCreate
     message: 'pods "web-5d9c-" is forbidden: exceeded quota'
 `
-	o, err := typedKinds[store.ReplicaSets]([]byte(rs))
+	o, err := typedKinds[model.ReplicaSets]([]byte(rs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ status:
 	}
 
 	ss := "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: db\nspec:\n  replicas: 2\n  template:\n    spec:\n      containers:\n      - name: db\nstatus:\n  replicas: 1\n"
-	o, err = typedKinds[store.StatefulSets]([]byte(ss))
+	o, err = typedKinds[model.StatefulSets]([]byte(ss))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ status:
 	}
 
 	job := `{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"backup-1"},"spec":{"template":{"spec":{"containers":[{"name":"b"}]}}},"status":{"active":1,"failed":2}}`
-	o, err = typedKinds[store.Jobs]([]byte(job))
+	o, err = typedKinds[model.Jobs]([]byte(job))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,16 +96,16 @@ func TestTypedObjectsKeepAnnotationsOnlyWhereRead(t *testing.T) {
 		return "apiVersion: v1\nkind: " + kind + "\nmetadata:\n  name: x\n  annotations:\n    a: \"1\"\n  managedFields:\n  - manager: kubectl\n    operation: Update\n"
 	}
 	for _, tt := range []struct {
-		kind  store.Kind
+		kind  model.Kind
 		yaml  string
 		wantA bool
 	}{
-		{store.Services, meta("Service"), false},
-		{store.Endpoints, meta("Endpoints"), false},
-		{store.DaemonSets, meta("DaemonSet"), false},
-		{store.ReplicaSets, meta("ReplicaSet"), false},
-		{store.Namespaces, meta("Namespace"), true},
-		{store.StorageClasses, meta("StorageClass") + "provisioner: p\n", true},
+		{model.Services, meta("Service"), false},
+		{model.Endpoints, meta("Endpoints"), false},
+		{model.DaemonSets, meta("DaemonSet"), false},
+		{model.ReplicaSets, meta("ReplicaSet"), false},
+		{model.Namespaces, meta("Namespace"), true},
+		{model.StorageClasses, meta("StorageClass") + "provisioner: p\n", true},
 	} {
 		for _, form := range []string{"yaml", "json"} {
 			data := []byte(tt.yaml)
@@ -144,14 +144,14 @@ func TestStoreObjectsShareRepeatedStrings(t *testing.T) {
 		return []byte("apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: " + ns + "\n  labels:\n    app.kubernetes.io/name: web\nspec:\n  type: ClusterIP\n  selector:\n    app: web\n  ports:\n  - name: https\n    port: 443\n    protocol: TCP\n")
 	}
 	defer holdInterned()() // as LoadWith does
-	var cms, svcs []*store.Object
+	var cms, svcs []*model.Object
 	for _, ns := range []string{"shop", "shop", "billing"} {
-		a, err := objectOf(store.ConfigMaps, cm(ns), nil, nil)
+		a, err := objectOf(model.ConfigMaps, cm(ns), nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		cms = append(cms, a)
-		b, err := objectOf(store.Services, svc(ns), typedKinds[store.Services], nil)
+		b, err := objectOf(model.Services, svc(ns), typedKinds[model.Services], nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,7 +170,7 @@ func TestStoreObjectsShareRepeatedStrings(t *testing.T) {
 	if a.UID != "shop-uid" || c.UID != "billing-uid" || c.Namespace != "billing" || len(a.Keys) != 1 || a.Keys[0] != "ca.crt" {
 		t.Errorf("objects read %+v, %+v", a, c)
 	}
-	s0, s2 := store.Typed[corev1.Service](svcs[0]), store.Typed[corev1.Service](svcs[2])
+	s0, s2 := model.Typed[corev1.Service](svcs[0]), model.Typed[corev1.Service](svcs[2])
 	same("selector value", s0.Spec.Selector["app"], s2.Spec.Selector["app"])
 	same("label value", s0.Labels["app.kubernetes.io/name"], s2.Labels["app.kubernetes.io/name"])
 	same("port name", s0.Spec.Ports[0].Name, s2.Spec.Ports[0].Name)
@@ -192,17 +192,17 @@ func TestStoreObjectsShareEqualParts(t *testing.T) {
 	var got []*corev1.Service
 	var want []string
 	for _, tt := range []struct{ ns, app string }{{"shop", "web"}, {"billing", "web"}, {"admin", "api"}} {
-		o, err := objectOf(store.Services, svc(tt.ns, tt.app), typedKinds[store.Services], pp)
+		o, err := objectOf(model.Services, svc(tt.ns, tt.app), typedKinds[model.Services], pp)
 		if err != nil {
 			t.Fatal(err)
 		}
-		plain, err := objectOf(store.Services, svc(tt.ns, tt.app), typedKinds[store.Services], nil)
+		plain, err := objectOf(model.Services, svc(tt.ns, tt.app), typedKinds[model.Services], nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		b, _ := json.Marshal(plain.Typed)
 		want = append(want, string(b))
-		got = append(got, store.Typed[corev1.Service](o))
+		got = append(got, model.Typed[corev1.Service](o))
 	}
 	for i, s := range got {
 		b, _ := json.Marshal(s)

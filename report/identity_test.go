@@ -3,7 +3,7 @@ package report
 import (
 	"testing"
 
-	"github.com/mgtriage/mgtriage/parser/store"
+	"github.com/mgtriage/mgtriage/parser/model"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -11,14 +11,14 @@ import (
 // TestPodIdentity: a pod's identity survives a rollout and stops at the
 // workload, whether or not the ReplicaSet or Job was gathered.
 func TestPodIdentity(t *testing.T) {
-	st := store.New()
-	owned := func(k store.Kind, name string, owner store.Owner) {
-		st.Add(&store.Object{Kind: k, Namespace: "ns", Name: name, Owners: []store.Owner{owner}})
+	st := model.New()
+	owned := func(k model.Kind, name string, owner model.Owner) {
+		st.Add(&model.Object{Kind: k, Namespace: "ns", Name: name, Owners: []model.Owner{owner}})
 	}
-	owned(store.ReplicaSets, "api-5d8f", store.Owner{Kind: "Deployment", Name: "api", Controller: true})
-	st.Add(&store.Object{Kind: store.Deployments, Namespace: "ns", Name: "api", Owners: []store.Owner{{Kind: "ClusterVersion", Name: "version", Controller: true}}})
-	owned(store.Jobs, "backup-29395080", store.Owner{Kind: "CronJob", Name: "backup", Controller: true})
-	owned(store.Jobs, "migrate", store.Owner{})
+	owned(model.ReplicaSets, "api-5d8f", model.Owner{Kind: "Deployment", Name: "api", Controller: true})
+	st.Add(&model.Object{Kind: model.Deployments, Namespace: "ns", Name: "api", Owners: []model.Owner{{Kind: "ClusterVersion", Name: "version", Controller: true}}})
+	owned(model.Jobs, "backup-29395080", model.Owner{Kind: "CronJob", Name: "backup", Controller: true})
+	owned(model.Jobs, "migrate", model.Owner{})
 	st.Freeze()
 	pod := func(kind, owner, hash, node string) *corev1.Pod {
 		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p-1", Labels: map[string]string{}}, Spec: corev1.PodSpec{NodeName: node}}

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/openshift"
-	"github.com/mgtriage/mgtriage/parser/store"
 	"github.com/mgtriage/mgtriage/rules"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
@@ -146,11 +146,11 @@ type SnapEvent struct {
 // findings on controllers ("not comparable") and for NetworkPolicies that
 // exist in one gather only (added or removed only where the other gathered
 // the namespace's list).
-var coveredKinds = []store.Kind{store.ReplicaSets, store.Deployments, store.StatefulSets, store.DaemonSets, store.Jobs, store.MachineConfigPools, store.NetworkPolicies}
+var coveredKinds = []model.Kind{model.ReplicaSets, model.Deployments, model.StatefulSets, model.DaemonSets, model.Jobs, model.MachineConfigPools, model.NetworkPolicies}
 
 // DiffDecodeKinds are the kinds a comparison reads typed, beyond what the
 // rule table asks for.
-var DiffDecodeKinds = []store.Kind{store.ReplicaSets, store.Jobs, store.Namespaces, store.NetworkPolicies, store.KubeletConfigs, store.MachineConfigPools}
+var DiffDecodeKinds = []model.Kind{model.ReplicaSets, model.Jobs, model.Namespaces, model.NetworkPolicies, model.KubeletConfigs, model.MachineConfigPools}
 
 // TakeSnapshot records what a comparison needs of g and its findings
 // (evaluated with t). It keeps no reference to g.
@@ -176,7 +176,7 @@ func TakeSnapshot(g *parser.Gather, t *rules.Table, findings []rules.Finding) *S
 		s.addConfig(ConfigItem{Kind: "Node taints", Ref: "node/" + sn.Name, Scope: []string{"node:" + sn.Name},
 			Digest: strings.Join(sn.Taints, "\n"), Summary: orNone(strings.Join(sn.Taints, ", "))})
 	}
-	if objs, _ := st.List(store.Namespaces, "*"); objs != nil {
+	if objs, _ := st.List(model.Namespaces, "*"); objs != nil {
 		for _, o := range objs {
 			s.NamespaceUIDs[o.Name] = o.UID
 		}
@@ -222,7 +222,7 @@ func clipRunes(s string, n int) string { return truncateRunes(cleanLine(s), n) }
 func (s *Snapshot) snapCoverage(g *parser.Gather) {
 	st := g.Objects
 	nss := map[string]bool{"": true}
-	if objs, _ := st.List(store.Namespaces, "*"); objs != nil {
+	if objs, _ := st.List(model.Namespaces, "*"); objs != nil {
 		for _, o := range objs {
 			nss[o.Name] = true
 		}
@@ -231,16 +231,16 @@ func (s *Snapshot) snapCoverage(g *parser.Gather) {
 		nss[p.Object.Namespace] = true
 	}
 	for ns := range nss {
-		if st.Coverage(store.Pods, ns) != store.NotGathered {
+		if st.Coverage(model.Pods, ns) != model.NotGathered {
 			s.Gathered["pods/"+ns] = true
 		}
 		for _, k := range coveredKinds {
-			if c := st.Coverage(k, ns); c == store.Absent {
+			if c := st.Coverage(k, ns); c == model.Absent {
 				s.Gathered[k.String()+"/"+ns] = true
 			}
 		}
 	}
-	if st.Coverage(store.Nodes, "") != store.NotGathered || len(g.Nodes) > 0 {
+	if st.Coverage(model.Nodes, "") != model.NotGathered || len(g.Nodes) > 0 {
 		s.Gathered["nodes"] = true
 	}
 	if len(g.Operators) > 0 {
@@ -255,7 +255,7 @@ func (s *Snapshot) snapCoverage(g *parser.Gather) {
 }
 
 // podIdentity names what a pod is across replacements: the top controller
-// (store.TopController) for pods of a Deployment, a CronJob or a
+// (model.TopController) for pods of a Deployment, a CronJob or a
 // DeploymentConfig, reached through a ReplicaSet, a Job or a
 // ReplicationController (when that object was not gathered: its name without
 // the pod-template-hash, the Job name without the CronJob's scheduled-time
@@ -263,8 +263,8 @@ func (s *Snapshot) snapCoverage(g *parser.Gather) {
 // name for StatefulSet, static (node-owned) and unowned pods, whose names
 // are stable. The walk stops at the workload: an operator's Deployment owned
 // by ClusterVersion stays the Deployment.
-func podIdentity(st *store.Store, p *corev1.Pod) string {
-	owners := store.PodOwners(p)
+func podIdentity(st *model.Store, p *corev1.Pod) string {
+	owners := model.PodOwners(p)
 	ref, ok := controllerOwner(owners)
 	if !ok {
 		return "pod/" + p.Namespace + "/" + p.Name
@@ -317,8 +317,8 @@ var workloadKinds = map[string]bool{"Deployment": true, "CronJob": true, "Deploy
 // parentWorkload returns "Kind/ns/name" of the Deployment, CronJob or
 // DeploymentConfig that controls the gathered ReplicaSet, Job or
 // ReplicationController ref, or "".
-func parentWorkload(st *store.Store, ns string, ref store.Owner) string {
-	kinds := map[string]store.Kind{"ReplicaSet": store.ReplicaSets, "Job": store.Jobs, "ReplicationController": {Group: "", Resource: "replicationcontrollers"}}
+func parentWorkload(st *model.Store, ns string, ref model.Owner) string {
+	kinds := map[string]model.Kind{"ReplicaSet": model.ReplicaSets, "Job": model.Jobs, "ReplicationController": {Group: "", Resource: "replicationcontrollers"}}
 	o, _ := st.Get(kinds[ref.Kind], ns, ref.Name)
 	if o == nil {
 		return ""
@@ -329,7 +329,7 @@ func parentWorkload(st *store.Store, ns string, ref store.Owner) string {
 	return ""
 }
 
-func controllerOwner(owners []store.Owner) (store.Owner, bool) {
+func controllerOwner(owners []model.Owner) (model.Owner, bool) {
 	for _, o := range owners {
 		if o.Controller {
 			return o, true
@@ -338,7 +338,7 @@ func controllerOwner(owners []store.Owner) (store.Owner, bool) {
 	if len(owners) > 0 {
 		return owners[0], true
 	}
-	return store.Owner{}, false
+	return model.Owner{}, false
 }
 
 // scheduledSuffix is the "-<minutes since epoch>" a CronJob appends to its Jobs'
@@ -349,7 +349,7 @@ var scheduledSuffix = regexp.MustCompile(`-[0-9]{8,}$`)
 // the Job name without its scheduled-time suffix.
 func jobFamily(name string) string { return scheduledSuffix.ReplaceAllString(name, "") }
 
-func snapPod(st *store.Store, p *parser.Pod) *SnapPod {
+func snapPod(st *model.Store, p *parser.Pod) *SnapPod {
 	o := &p.Object
 	sp := &SnapPod{Namespace: o.Namespace, Name: o.Name, UID: string(o.UID), Node: o.Spec.NodeName,
 		Workload: podIdentity(st, o), Status: p.Columns.Status, Ready: p.Columns.Ready, Healthy: p.Healthy,
@@ -380,7 +380,7 @@ func snapNode(n *corev1.Node) *SnapNode {
 		sn.Taints = append(sn.Taints, "cordoned (spec.unschedulable)")
 	}
 	for _, t := range n.Spec.Taints {
-		sn.Taints = append(sn.Taints, store.TaintText(t))
+		sn.Taints = append(sn.Taints, model.TaintText(t))
 	}
 	sort.Strings(sn.Pressure)
 	sort.Strings(sn.Taints)
@@ -396,18 +396,18 @@ func digest(v any) string {
 	return hex.EncodeToString(h[:8])
 }
 
-func (s *Snapshot) snapConfig(st *store.Store) {
-	_, nps, _ := store.ListTyped[networkingv1.NetworkPolicy](st, store.NetworkPolicies, "*")
+func (s *Snapshot) snapConfig(st *model.Store) {
+	_, nps, _ := model.ListTyped[networkingv1.NetworkPolicy](st, model.NetworkPolicies, "*")
 	for _, np := range nps {
 		types := make([]string, 0, len(np.Spec.PolicyTypes))
 		for _, t := range np.Spec.PolicyTypes {
 			types = append(types, string(t))
 		}
-		s.addConfig(ConfigItem{List: store.NetworkPolicies.String() + "/" + np.Namespace, Kind: "NetworkPolicy", Ref: "networkpolicy/" + np.Namespace + "/" + np.Name, Scope: []string{"ns:" + np.Namespace},
+		s.addConfig(ConfigItem{List: model.NetworkPolicies.String() + "/" + np.Namespace, Kind: "NetworkPolicy", Ref: "networkpolicy/" + np.Namespace + "/" + np.Name, Scope: []string{"ns:" + np.Namespace},
 			Digest:  digest(np.Spec),
 			Summary: clipRunes("policyTypes "+orNone(strings.Join(types, ","))+", "+itoa(len(np.Spec.Ingress))+" ingress and "+itoa(len(np.Spec.Egress))+" egress rules", 200)})
 	}
-	poolObjs, pools, _ := store.ListTyped[openshift.MachineConfigPool](st, store.MachineConfigPools, "*")
+	poolObjs, pools, _ := model.ListTyped[openshift.MachineConfigPool](st, model.MachineConfigPools, "*")
 	for i, mcp := range pools {
 		sp := SnapPool{Rendered: mcp.Status.Configuration.Name, Machines: mcp.Status.MachineCount,
 			UpdatedMachines: mcp.Status.UpdatedMachineCount, DegradedCount: mcp.Status.DegradedMachineCount}
@@ -423,8 +423,8 @@ func (s *Snapshot) snapConfig(st *store.Store) {
 		}
 		var scope []string
 		for name := range s.Nodes {
-			if nodeObj, _ := st.Get(store.Nodes, "", name); nodeObj != nil {
-				if node := store.Typed[corev1.Node](nodeObj); node != nil {
+			if nodeObj, _ := st.Get(model.Nodes, "", name); nodeObj != nil {
+				if node := model.Typed[corev1.Node](nodeObj); node != nil {
 					if ps, _ := st.NodePools(node); containsObj(ps, poolObjs[i]) {
 						sp.Nodes = append(sp.Nodes, name)
 						scope = append(scope, "node:"+name)
@@ -439,7 +439,7 @@ func (s *Snapshot) snapConfig(st *store.Store) {
 			Digest: mcp.Status.Configuration.Name + "|" + mcp.Spec.Configuration.Name, Summary: clipRunes("rendered "+orNone(mcp.Status.Configuration.Name), 200)})
 		kcs, _ := st.PoolKubeletConfigs(poolObjs[i])
 		for _, kc := range kcs {
-			k := store.Typed[openshift.KubeletConfig](kc)
+			k := model.Typed[openshift.KubeletConfig](kc)
 			if k == nil {
 				continue
 			}
@@ -465,7 +465,7 @@ func kubeletSummary(k *openshift.KubeletConfig) string {
 	return orNone(strings.Join(parts, ", "))
 }
 
-func containsObj(list []*store.Object, o *store.Object) bool {
+func containsObj(list []*model.Object, o *model.Object) bool {
 	for _, x := range list {
 		if x == o {
 			return true
@@ -488,13 +488,13 @@ func (s *Snapshot) snapWorkloadImages() {
 		}
 	}
 	for w, set := range images {
-		list := store.SortedKeys(set)
+		list := model.SortedKeys(set)
 		s.addConfig(ConfigItem{Kind: "Workload images", Ref: displaySubject(w), Scope: []string{"workload:" + w},
 			Digest: strings.Join(list, "\n"), Summary: clipRunes(strings.Join(list, ", "), 400)})
 	}
 }
 
-func (s *Snapshot) snapFinding(st *store.Store, f rules.Finding, short func(string) string) SnapFinding {
+func (s *Snapshot) snapFinding(st *model.Store, f rules.Finding, short func(string) string) SnapFinding {
 	sf := SnapFinding{Finding: buildFinding(f, short), Container: f.Container}
 	switch {
 	case f.Pod != nil:
@@ -524,7 +524,7 @@ func (s *Snapshot) snapFinding(st *store.Store, f rules.Finding, short func(stri
 		case "Etcd", "etcd":
 			sf.Scope = "etcd"
 		}
-		if parent, ok := controllerOwner(o.Owners); ok && workloadKinds[parent.Kind] && (o.Kind == store.ReplicaSets || o.Kind == store.Jobs) {
+		if parent, ok := controllerOwner(o.Owners); ok && workloadKinds[parent.Kind] && (o.Kind == model.ReplicaSets || o.Kind == model.Jobs) {
 			sf.Workload = parent.Kind + "/" + o.Namespace + "/" + parent.Name
 			sf.Subject = sf.Workload
 		}

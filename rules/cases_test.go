@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
-	"github.com/mgtriage/mgtriage/parser/store"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/yaml"
@@ -180,10 +180,10 @@ func (gc gatherCase) build(t *testing.T) *parser.Gather {
 	// Hosts with journal lines and no Node object: as parser.Gather.JournalNodes.
 	named := map[string]bool{}
 	for _, n := range g.Nodes {
-		named[store.HostKey(n.Object.Name)] = true
+		named[model.HostKey(n.Object.Name)] = true
 	}
 	for _, node := range sortedHosts(gc.HostLog) {
-		if !named[store.HostKey(node)] {
+		if !named[model.HostKey(node)] {
 			n := &parser.Node{JournalOnly: true, Source: g.NodeLog[node][0].Source}
 			n.Object.Name = node
 			g.JournalNodes = append(g.JournalNodes, n)
@@ -219,20 +219,20 @@ func sortedHosts(m map[string][]logCase) []string {
 }
 
 // buildStore indexes the case's pods, nodes and objects as the parser would.
-func (gc gatherCase) buildStore(t *testing.T, g *parser.Gather) *store.Store {
+func (gc gatherCase) buildStore(t *testing.T, g *parser.Gather) *model.Store {
 	t.Helper()
-	s := store.New()
+	s := model.New()
 	namespaces := map[string]bool{}
 	for _, p := range g.Pods {
-		s.Add(&store.Object{Kind: store.Pods, Namespace: p.Object.Namespace, Name: p.Object.Name, UID: string(p.Object.UID), Labels: p.Object.Labels, Source: p.Source, Typed: &p.Object})
+		s.Add(&model.Object{Kind: model.Pods, Namespace: p.Object.Namespace, Name: p.Object.Name, UID: string(p.Object.UID), Labels: p.Object.Labels, Source: p.Source, Typed: &p.Object})
 		namespaces[p.Object.Namespace] = true
 	}
 	for ns := range namespaces {
-		s.MarkGathered(store.Pods, ns)
+		s.MarkGathered(model.Pods, ns)
 	}
 	for _, n := range g.Nodes {
-		s.Add(&store.Object{Kind: store.Nodes, Name: n.Object.Name, Labels: n.Object.Labels, Source: n.Source, Typed: &n.Object})
-		s.MarkGathered(store.Nodes, "")
+		s.Add(&model.Object{Kind: model.Nodes, Name: n.Object.Name, Labels: n.Object.Labels, Source: n.Source, Typed: &n.Object})
+		s.MarkGathered(model.Nodes, "")
 	}
 	for i, doc := range gc.Objects {
 		var head struct {
@@ -249,7 +249,7 @@ func (gc gatherCase) buildStore(t *testing.T, g *parser.Gather) *store.Store {
 		if !strings.Contains(head.APIVersion, "/") {
 			group = ""
 		}
-		k := store.Kind{Group: group, Resource: resourceOf(head.Kind)}
+		k := model.Kind{Group: group, Resource: resourceOf(head.Kind)}
 		o, err := parser.DecodeStoreObject(k, []byte(doc))
 		if err != nil {
 			t.Fatalf("case %q object %d: %v", gc.Name, i, err)
@@ -260,7 +260,7 @@ func (gc gatherCase) buildStore(t *testing.T, g *parser.Gather) *store.Store {
 	}
 	for _, gk := range gc.Gathered {
 		kind, ns, _ := strings.Cut(gk, "/")
-		s.MarkGathered(store.ParseKind(kind), ns)
+		s.MarkGathered(model.ParseKind(kind), ns)
 	}
 	s.Freeze()
 	return s

@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mgtriage/mgtriage/parser"
-	"github.com/mgtriage/mgtriage/parser/store"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // MaxEvidence bounds the evidence lines kept per finding; the strongest come first.
@@ -50,7 +50,7 @@ type Finding struct {
 	// Object is the subject of a finding on any other object: a controller
 	// that cannot create its pods, a firing alert, etcd, a MachineConfigPool.
 	// ObjectKind names its kind as reports print it (ReplicaSet, Alert, ...).
-	Object      *store.Object
+	Object      *model.Object
 	ObjectKind  string
 	Container   string
 	Hint        string

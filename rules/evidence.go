@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
-	"github.com/mgtriage/mgtriage/parser/store"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -24,7 +24,7 @@ type evalContext struct {
 	// nodeEvents are the events whose involved object is a Node, by short name.
 	nodeEvents map[string][]*parser.Event
 	// store is the gather's object store, which joins read.
-	store *store.Store
+	store *model.Store
 	// joinCache keeps each join's result per pod and container.
 	joinCache map[string]joinResult
 	// pods are the model's pods by "uid/namespace/name".
@@ -50,7 +50,7 @@ func newEvalContext(g *parser.Gather) *evalContext {
 	}
 	c.vocab = newVocabulary(g)
 	if c.store == nil {
-		c.store = store.New()
+		c.store = model.New()
 		c.store.Freeze()
 	}
 	for _, e := range g.Events {
@@ -69,7 +69,7 @@ func newEvalContext(g *parser.Gather) *evalContext {
 	return c
 }
 
-func shortName(host string) string { return store.HostKey(host) }
+func shortName(host string) string { return model.HostKey(host) }
 
 func (c *evalContext) hasKubeletLog(node string) bool {
 	return c.kubeletLogs[node] || c.kubeletLogs[shortName(node)]
@@ -149,7 +149,7 @@ func (c *evalContext) podVars(p *parser.Pod) Vars {
 // CronJob); when the ReplicaSet was not gathered, its Deployment is known
 // from the pod-template-hash suffix of its name.
 func (c *evalContext) topOwner(p *parser.Pod) string {
-	top, ok := c.store.TopController(p.Object.Namespace, store.PodOwners(&p.Object))
+	top, ok := c.store.TopController(p.Object.Namespace, model.PodOwners(&p.Object))
 	if !ok {
 		return ""
 	}

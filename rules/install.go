@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/mgtriage/mgtriage/parser"
-	"github.com/mgtriage/mgtriage/parser/store"
+	"github.com/mgtriage/mgtriage/parser/model"
 	certificatesv1 "k8s.io/api/certificates/v1"
 )
 
@@ -55,7 +55,7 @@ func (m *installStage) matchCluster(c *evalContext) []clusterHit {
 			if name == "" {
 				name = "log-bundle"
 			}
-			o := &store.Object{Kind: store.Kind{Group: "install.openshift.io", Resource: "logbundles"}, Name: name, Source: parser.Source{Path: ib.Root + "resources/"}}
+			o := &model.Object{Kind: model.Kind{Group: "install.openshift.io", Resource: "logbundles"}, Name: name, Source: parser.Source{Path: ib.Root + "resources/"}}
 			out = append(out, clusterHit{object: o, kind: "LogBundle", hit: h})
 		}
 	}
@@ -161,9 +161,9 @@ func (m *installStage) matchBundle(c *evalContext, ib *parser.InstallBundle) (hi
 
 // pendingCSRs returns the gathered CSRs with neither an Approved nor a
 // Denied condition.
-func pendingCSRs(c *evalContext) []*store.Object {
-	var out []*store.Object
-	csrs, _ := c.store.List(store.CertificateSigningRequests, "")
+func pendingCSRs(c *evalContext) []*model.Object {
+	var out []*model.Object
+	csrs, _ := c.store.List(model.CertificateSigningRequests, "")
 	for _, o := range csrs {
 		csr, ok := o.Typed.(*certificatesv1.CertificateSigningRequest)
 		if !ok {
@@ -223,9 +223,9 @@ func clipList(l []string, n int) string {
 }
 
 // reads names the kinds the matcher decodes (see Table.DecodeKinds).
-func (m *installStage) reads() []store.Kind {
+func (m *installStage) reads() []model.Kind {
 	if m.Stage == "csr" {
-		return []store.Kind{store.CertificateSigningRequests}
+		return []model.Kind{model.CertificateSigningRequests}
 	}
 	return nil
 }

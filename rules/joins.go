@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/parser/openshift"
-	"github.com/mgtriage/mgtriage/parser/store"
 	appsv1 "k8s.io/api/apps/v1"
 	certificatesv1 "k8s.io/api/certificates/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -32,7 +32,7 @@ import (
 type join struct {
 	doc string
 	// reads are the kinds the join needs decoded by the parser.
-	reads []store.Kind
+	reads []model.Kind
 	run   func(c *evalContext, p *parser.Pod, h *hit) joinResult
 }
 
@@ -59,7 +59,7 @@ var joins = map[string]join{
 	},
 	"podCapacity": {
 		doc:   "pod → the nodes it may use → pods on each node against allocatable pods → the node's MachineConfigPool → KubeletConfigs setting podsPerCore or maxPods. Decides when those nodes are full at a pod limit below the default and names the KubeletConfig that sets it.",
-		reads: []store.Kind{store.MachineConfigPools, store.KubeletConfigs},
+		reads: []model.Kind{model.MachineConfigPools, model.KubeletConfigs},
 		run:   joinPodCapacity,
 	},
 	"configReference": {
@@ -69,12 +69,12 @@ var joins = map[string]join{
 	},
 	"claimUsers": {
 		doc:   "pod → its PersistentVolumeClaims (access modes) → the other pods using each claim and their nodes. Decides when another running pod on another node uses a claim of the pod.",
-		reads: []store.Kind{store.PersistentVolumeClaims},
+		reads: []model.Kind{model.PersistentVolumeClaims},
 		run:   joinClaimUsers,
 	},
 	"csiNodePlugin": {
 		doc:   "CSI driver \"not found in the list of registered CSI drivers\" on the pod's node → CSINodes (where the driver is registered) → the driver's node-plugin DaemonSet → its tolerations and node selector against the node. Decides when the DaemonSet cannot run on the node.",
-		reads: []store.Kind{store.CSINodes, store.DaemonSets},
+		reads: []model.Kind{model.CSINodes, model.DaemonSets},
 		run:   joinCSINodePlugin,
 	},
 	"nodeOOM": {
@@ -84,7 +84,7 @@ var joins = map[string]join{
 	},
 	"dnsEgress": {
 		doc:   "DNS lookups timing out in the container log → the DNS Service by its cluster IP → the port its pods really listen on (targetPort through Endpoints or the DNS pods) → the NetworkPolicies selecting the pod. Decides when Egress policies select the pod and none allows that port to the DNS pods.",
-		reads: []store.Kind{store.Services, store.Endpoints, store.NetworkPolicies},
+		reads: []model.Kind{model.Services, model.Endpoints, model.NetworkPolicies},
 		run:   joinDNSEgress,
 	},
 }
@@ -105,14 +105,14 @@ func JoinDoc(name string) string { return joins[name].doc }
 // DecodeKinds lists the kinds the enabled rules' joins read, for
 // parser.Options.Decode: the parser decodes these and indexes every other
 // object by its metadata alone.
-func (t *Table) DecodeKinds() []store.Kind {
-	seen := map[store.Kind]bool{}
-	out := []store.Kind{}
+func (t *Table) DecodeKinds() []model.Kind {
+	seen := map[model.Kind]bool{}
+	out := []model.Kind{}
 	for _, r := range t.Rules {
 		if r.Disabled {
 			continue
 		}
-		if m, ok := r.matcher.(interface{ reads() []store.Kind }); ok {
+		if m, ok := r.matcher.(interface{ reads() []model.Kind }); ok {
 			for _, k := range m.reads() {
 				if !seen[k] {
 					seen[k] = true
@@ -182,7 +182,7 @@ func (c *evalContext) runJoin(name string, p *parser.Pod, h *hit) joinResult {
 	return res
 }
 
-func objectEvidence(o *store.Object, text string) Evidence {
+func objectEvidence(o *model.Object, text string) Evidence {
 	return Evidence{Source: o.Source, Kind: "object", Text: o.Ref() + ": " + text}
 }
 
@@ -190,7 +190,7 @@ func objectEvidence(o *store.Object, text string) Evidence {
 // It is never said of an object that a gathered list lacks (that is absent).
 // unreadable phrases an object that the gather holds but that could not be
 // decoded (the reader reported it as a gather problem).
-func unreadable(o *store.Object, consequence string) string {
+func unreadable(o *model.Object, consequence string) string {
 	return o.Ref() + ": in the gather but could not be decoded (see gather problems), so " + consequence
 }
 
@@ -219,7 +219,7 @@ func list(names []string, max int) string {
 
 // nodeVerdict is why one node cannot take a pod, or "" when it can.
 type nodeVerdict struct {
-	obj      *store.Object
+	obj      *model.Object
 	node     *corev1.Node
 	selected bool   // matches nodeSelector and required affinity
 	why      string // selector requirement that fails
@@ -227,14 +227,14 @@ type nodeVerdict struct {
 	cordoned bool
 }
 
-func (c *evalContext) nodeVerdicts(p *parser.Pod) ([]nodeVerdict, store.Coverage) {
-	objs, nodes, cov := store.ListTyped[corev1.Node](c.store, store.Nodes, "")
+func (c *evalContext) nodeVerdicts(p *parser.Pod) ([]nodeVerdict, model.Coverage) {
+	objs, nodes, cov := model.ListTyped[corev1.Node](c.store, model.Nodes, "")
 	var out []nodeVerdict
 	for i, o := range objs {
 		n := nodes[i]
 		v := nodeVerdict{obj: o, node: n}
-		v.selected, v.why = store.SelectorMatch(&p.Object.Spec, n)
-		for _, t := range store.UntoleratedTaints(p.Object.Spec.Tolerations, n) {
+		v.selected, v.why = model.SelectorMatch(&p.Object.Spec, n)
+		for _, t := range model.UntoleratedTaints(p.Object.Spec.Tolerations, n) {
 			if t.Key == corev1.TaintNodeUnschedulable {
 				v.cordoned = true // the taint the node controller puts on a cordoned node
 				continue
@@ -249,7 +249,7 @@ func (c *evalContext) nodeVerdicts(p *parser.Pod) ([]nodeVerdict, store.Coverage
 
 func selectorText(spec *corev1.PodSpec) string {
 	var parts []string
-	for _, k := range store.SortedKeys(spec.NodeSelector) {
+	for _, k := range model.SortedKeys(spec.NodeSelector) {
 		parts = append(parts, selectorLabel(k, spec.NodeSelector[k]))
 	}
 	s := ""
@@ -277,14 +277,14 @@ func selectorLabel(k, v string) string {
 func taintList(ts []corev1.Taint) string {
 	var out []string
 	for _, t := range ts {
-		out = append(out, store.TaintText(t))
+		out = append(out, model.TaintText(t))
 	}
 	return strings.Join(out, ", ")
 }
 
 func joinNodeEligibility(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	verdicts, cov := c.nodeVerdicts(p)
-	if cov == store.NotGathered || len(verdicts) == 0 {
+	if cov == model.NotGathered || len(verdicts) == 0 {
 		return joinResult{Missing: []string{notGathered("Node objects, so taints and labels could not be compared with the pod's tolerations and selectors")}}
 	}
 	var res joinResult
@@ -316,8 +316,8 @@ func joinNodeEligibility(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		case len(v.taints) > 0:
 			tainted = append(tainted, fmt.Sprintf("%s (%s)", v.node.Name, taintList(v.taints)))
 			for _, t := range v.taints {
-				if !contains(taintKeys, store.TaintText(t)) {
-					taintKeys = append(taintKeys, store.TaintText(t))
+				if !contains(taintKeys, model.TaintText(t)) {
+					taintKeys = append(taintKeys, model.TaintText(t))
 				}
 			}
 			res.Evidence = append(res.Evidence, objectEvidence(v.obj, "taints "+taintList(v.taints)+" not tolerated by the pod"))
@@ -416,7 +416,7 @@ func joinPodCapacity(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		return joinResult{}
 	}
 	verdicts, cov := c.nodeVerdicts(p)
-	if cov == store.NotGathered || len(verdicts) == 0 {
+	if cov == model.NotGathered || len(verdicts) == 0 {
 		return joinResult{Missing: []string{notGathered("Node objects, so the nodes' pod limits could not be read")}}
 	}
 	var res joinResult
@@ -432,7 +432,7 @@ func joinPodCapacity(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		}
 		running := 0
 		for _, o := range c.store.PodsOnNode(v.node.Name) {
-			if pod := store.Typed[corev1.Pod](o); pod != nil && !store.Terminal(pod) {
+			if pod := model.Typed[corev1.Pod](o); pod != nil && !model.Terminal(pod) {
 				running++
 			}
 		}
@@ -465,13 +465,13 @@ func joinPodCapacity(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	kcSeen := map[string]bool{}
 	pools, poolCov := c.store.NodePools(fullNodes[0].node)
 	for _, pool := range pools {
-		res.Evidence = append(res.Evidence, objectEvidence(pool, "selects node "+fullNodes[0].node.Name+"; rendered configuration "+store.Typed[openshift.MachineConfigPool](pool).Status.Configuration.Name))
+		res.Evidence = append(res.Evidence, objectEvidence(pool, "selects node "+fullNodes[0].node.Name+"; rendered configuration "+model.Typed[openshift.MachineConfigPool](pool).Status.Configuration.Name))
 		kcs, kcCov := c.store.PoolKubeletConfigs(pool)
-		if kcCov == store.NotGathered {
+		if kcCov == model.NotGathered {
 			res.Missing = append(res.Missing, notGathered("KubeletConfigs, so what sets the pod limit could not be named"))
 		}
 		for _, o := range kcs {
-			kc := store.Typed[openshift.KubeletConfig](o)
+			kc := model.Typed[openshift.KubeletConfig](o)
 			if kc == nil && !kcSeen[o.Name] {
 				kcSeen[o.Name] = true
 				res.Missing = append(res.Missing, unreadable(o, "whether it sets the pod limit could not be checked"))
@@ -510,7 +510,7 @@ func joinPodCapacity(c *evalContext, p *parser.Pod, h *hit) joinResult {
 			}
 		}
 	}
-	if poolCov == store.NotGathered {
+	if poolCov == model.NotGathered {
 		res.Missing = append(res.Missing, notGathered("MachineConfigPools, so the KubeletConfig that sets the pod limit could not be found"))
 	}
 	switch {
@@ -547,10 +547,10 @@ func joinConfigReference(c *evalContext, p *parser.Pod, h *hit) joinResult {
 			return c.missingKey(m[1], m[2], m[3], m[4])
 		}
 		if m := missingObjRe.FindStringSubmatch(t); m != nil {
-			kind := store.ConfigMaps
+			kind := model.ConfigMaps
 			word := "ConfigMap"
 			if strings.HasPrefix(m[1], "secret") {
-				kind, word = store.Secrets, "Secret"
+				kind, word = model.Secrets, "Secret"
 			}
 			return c.missingObject(kind, word, ns, m[2])
 		}
@@ -558,15 +558,15 @@ func joinConfigReference(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	return joinResult{}
 }
 
-func (c *evalContext) missingObject(kind store.Kind, word, ns, name string) joinResult {
+func (c *evalContext) missingObject(kind model.Kind, word, ns, name string) joinResult {
 	var res joinResult
 	o, cov := c.store.Get(kind, ns, name)
 	switch cov {
-	case store.Found:
+	case model.Found:
 		res.Evidence = append(res.Evidence, objectEvidence(o, "exists in the gather"))
 		res.Cause = fmt.Sprintf("%s %s exists in the gather: it was created after the kubelet's last attempt, or the pod is pending a restart.", word, name)
 		return res
-	case store.NotGathered, store.Filtered:
+	case model.NotGathered, model.Filtered:
 		res.Missing = []string{notGathered(fmt.Sprintf("the %ss of namespace %s, so whether %s exists, or exists under another name, could not be checked", word, ns, name))}
 		return res
 	}
@@ -582,7 +582,7 @@ func (c *evalContext) missingObject(kind store.Kind, word, ns, name string) join
 			return res
 		}
 	}
-	if near := store.NearestName(name, names); near != "" {
+	if near := model.NearestName(name, names); near != "" {
 		o, _ := c.store.Get(kind, ns, near)
 		res.Decided = true
 		res.Cause = fmt.Sprintf("%s %s does not exist in namespace %s; %s %s does (a misspelt or renamed reference?).", word, name, ns, word, near)
@@ -597,15 +597,15 @@ func (c *evalContext) missingObject(kind store.Kind, word, ns, name string) join
 }
 
 func (c *evalContext) missingKey(key, word, ns, name string) joinResult {
-	kind := store.ConfigMaps
+	kind := model.ConfigMaps
 	if word == "Secret" {
-		kind = store.Secrets
+		kind = model.Secrets
 	}
 	var res joinResult
 	o, cov := c.store.Get(kind, ns, name)
 	switch cov {
-	case store.Found:
-	case store.Absent:
+	case model.Found:
+	case model.Absent:
 		return c.missingObject(kind, word, ns, name)
 	default:
 		res.Missing = []string{notGathered(fmt.Sprintf("%s %s/%s, so its keys could not be listed", word, ns, name))}
@@ -619,7 +619,7 @@ func (c *evalContext) missingKey(key, word, ns, name string) joinResult {
 	res.Decided = true
 	res.Cause = fmt.Sprintf("%s %s exists but has no key %s; its keys are %s.", word, name, key, list(o.Keys, 8))
 	res.Fix = fmt.Sprintf("Reference one of the keys of %s %s, or add key %s to it.", word, name, key)
-	if near := store.NearestName(key, o.Keys); near != "" {
+	if near := model.NearestName(key, o.Keys); near != "" {
 		res.Cause += fmt.Sprintf(" The reference probably means %s.", near)
 		res.Fix = fmt.Sprintf("Change the key to %s (or add key %s to %s %s).", near, key, word, name)
 	}
@@ -638,8 +638,8 @@ func joinClaimUsers(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		}
 		claim := v.PersistentVolumeClaim.ClaimName
 		mode := "access mode unknown"
-		pvcObj, cov := c.store.Get(store.PersistentVolumeClaims, ns, claim)
-		if pvc := store.Typed[corev1.PersistentVolumeClaim](pvcObj); pvc != nil {
+		pvcObj, cov := c.store.Get(model.PersistentVolumeClaims, ns, claim)
+		if pvc := model.Typed[corev1.PersistentVolumeClaim](pvcObj); pvc != nil {
 			var modes []string
 			for _, m := range pvc.Spec.AccessModes {
 				modes = append(modes, string(m))
@@ -649,12 +649,12 @@ func joinClaimUsers(c *evalContext, p *parser.Pod, h *hit) joinResult {
 			if contains(modes, string(corev1.ReadWriteMany)) || contains(modes, string(corev1.ReadOnlyMany)) {
 				continue // shared access: other users do not block attach
 			}
-		} else if cov == store.NotGathered {
+		} else if cov == model.NotGathered {
 			res.Missing = append(res.Missing, notGathered(fmt.Sprintf("PersistentVolumeClaim %s/%s, so its access mode could not be read", ns, claim)))
 		}
 		for _, o := range c.store.ClaimUsers(ns, claim) {
-			other := store.Typed[corev1.Pod](o)
-			if other == nil || other.UID == p.Object.UID && other.Name == p.Object.Name || store.Terminal(other) {
+			other := model.Typed[corev1.Pod](o)
+			if other == nil || other.UID == p.Object.UID && other.Name == p.Object.Name || model.Terminal(other) {
 				continue
 			}
 			if other.Spec.NodeName == "" || other.Spec.NodeName == node {
@@ -710,7 +710,7 @@ func joinCSINodePlugin(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		return joinResult{}
 	}
 	// Where is the driver registered?
-	csinodes, typedCSINodes, csiCov := store.ListTyped[storagev1.CSINode](c.store, store.CSINodes, "")
+	csinodes, typedCSINodes, csiCov := model.ListTyped[storagev1.CSINode](c.store, model.CSINodes, "")
 	var registeredOn []string
 	for i, o := range csinodes {
 		cn := typedCSINodes[i]
@@ -731,19 +731,19 @@ func joinCSINodePlugin(c *evalContext, p *parser.Pod, h *hit) joinResult {
 			res.Evidence = append(res.Evidence, objectEvidence(o, fmt.Sprintf("drivers registered on %s: %s", node, orNone(names))))
 		}
 	}
-	if csiCov == store.NotGathered {
+	if csiCov == model.NotGathered {
 		res.Missing = append(res.Missing, notGathered("CSINode objects, so where the driver is registered could not be checked"))
 	}
-	nodeObj, _ := c.store.Get(store.Nodes, "", node)
-	n := store.Typed[corev1.Node](nodeObj)
+	nodeObj, _ := c.store.Get(model.Nodes, "", node)
+	n := model.Typed[corev1.Node](nodeObj)
 	if n == nil {
 		res.Missing = append(res.Missing, notGathered("Node "+node+", so its taints could not be checked"))
 		return res
 	}
 	// The driver's node plugin: a DaemonSet whose pod template names the
 	// driver, else one whose pods run on the nodes that register it.
-	dss, dsCov := c.store.List(store.DaemonSets, "*")
-	if dsCov == store.NotGathered {
+	dss, dsCov := c.store.List(model.DaemonSets, "*")
+	if dsCov == model.NotGathered {
 		res.Missing = append(res.Missing, notGathered("DaemonSets, so the driver's node plugin could not be checked"))
 		return res
 	}
@@ -751,9 +751,9 @@ func joinCSINodePlugin(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	// the driver (args, env, the registrar's kubelet-registration-path);
 	// else, every CSI node plugin runs the node-driver-registrar sidecar:
 	// such DaemonSets with pods on the nodes that register the driver.
-	var plugins []*store.Object
+	var plugins []*model.Object
 	for _, o := range dss {
-		ds := store.Typed[appsv1.DaemonSet](o)
+		ds := model.Typed[appsv1.DaemonSet](o)
 		if ds == nil {
 			res.Missing = append(res.Missing, unreadable(o, "whether it is the driver's node plugin could not be checked"))
 			continue
@@ -763,15 +763,15 @@ func joinCSINodePlugin(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		}
 	}
 	if len(plugins) == 0 {
-		var registrars []*store.Object
+		var registrars []*model.Object
 		for _, o := range dss {
-			ds := store.Typed[appsv1.DaemonSet](o)
+			ds := model.Typed[appsv1.DaemonSet](o)
 			if ds == nil || !hasRegistrar(&ds.Spec.Template.Spec) {
 				continue
 			}
 			registrars = append(registrars, o)
 			for _, po := range c.store.PodsOwnedBy(o.Namespace, "DaemonSet", o.Name) {
-				if pod := store.Typed[corev1.Pod](po); pod != nil && contains(registeredOn, pod.Spec.NodeName) {
+				if pod := model.Typed[corev1.Pod](po); pod != nil && contains(registeredOn, pod.Spec.NodeName) {
 					plugins = append(plugins, o)
 					break
 				}
@@ -782,19 +782,19 @@ func joinCSINodePlugin(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		}
 	}
 	for _, o := range plugins {
-		ds := store.Typed[appsv1.DaemonSet](o)
-		taints := store.UntoleratedTaints(ds.Spec.Template.Spec.Tolerations, n)
-		selOK, why := store.SelectorMatch(&ds.Spec.Template.Spec, n)
+		ds := model.Typed[appsv1.DaemonSet](o)
+		taints := model.UntoleratedTaints(ds.Spec.Template.Spec.Tolerations, n)
+		selOK, why := model.SelectorMatch(&ds.Spec.Template.Spec, n)
 		var onNode []string
 		for _, po := range c.store.PodsOwnedBy(o.Namespace, "DaemonSet", o.Name) {
-			if pod := store.Typed[corev1.Pod](po); pod != nil {
+			if pod := model.Typed[corev1.Pod](po); pod != nil {
 				onNode = append(onNode, pod.Spec.NodeName)
 			}
 		}
 		sort.Strings(onNode)
 		where := fmt.Sprintf("its pods run on %s", orNone(onNode))
 		for _, po := range c.store.PodsOwnedBy(o.Namespace, "DaemonSet", o.Name) {
-			pod := store.Typed[corev1.Pod](po)
+			pod := model.Typed[corev1.Pod](po)
 			if pod == nil || pod.Spec.NodeName != node || podReady(pod) {
 				continue
 			}
@@ -966,18 +966,18 @@ func joinNodeOOM(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		node, countOf(max(count, coincide), "node OOM report", "node OOM reports"), fmtTime(killed), orDash(last.Reason))
 	res.Fix = "Set memory requests close to real use (or requests = limits) so the scheduler does not overcommit the node, spread the replicas, and reserve system memory; raising the limit makes it worse."
 	// Overcommit: limits of the node's pods against allocatable memory.
-	nodeObj, _ := c.store.Get(store.Nodes, "", node)
-	if n := store.Typed[corev1.Node](nodeObj); n != nil {
+	nodeObj, _ := c.store.Get(model.Nodes, "", node)
+	if n := model.Typed[corev1.Node](nodeObj); n != nil {
 		alloc := n.Status.Allocatable[corev1.ResourceMemory]
 		var limits, requests resource.Quantity
 		unbounded := 0
 		for _, o := range c.store.PodsOnNode(node) {
-			pod := store.Typed[corev1.Pod](o)
-			if pod == nil || store.Terminal(pod) {
+			pod := model.Typed[corev1.Pod](o)
+			if pod == nil || model.Terminal(pod) {
 				continue
 			}
-			l, unset := store.PodResources(&pod.Spec, corev1.ResourceMemory, true)
-			r, _ := store.PodResources(&pod.Spec, corev1.ResourceMemory, false)
+			l, unset := model.PodResources(&pod.Spec, corev1.ResourceMemory, true)
+			r, _ := model.PodResources(&pod.Spec, corev1.ResourceMemory, false)
 			limits.Add(l)
 			requests.Add(r)
 			if unset {
@@ -1091,13 +1091,13 @@ func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	}
 	var res joinResult
 	res.Evidence = append(res.Evidence, Evidence{Source: src, Kind: "container-log", Time: line.Time, Text: line.Text, Quote: line.Text})
-	var svcObj *store.Object
+	var svcObj *model.Object
 	if ip != "" {
 		svcObj = c.store.ServiceByClusterIP(ip)
 	}
 	for _, nn := range clusterDNSServices {
 		if svcObj == nil {
-			svcObj, _ = c.store.Get(store.Services, nn[0], nn[1])
+			svcObj, _ = c.store.Get(model.Services, nn[0], nn[1])
 		}
 	}
 	if port == "" {
@@ -1125,7 +1125,7 @@ func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		res.Missing = append(res.Missing, notGathered(what+", so the port its pods listen on could not be checked"))
 		return res
 	}
-	svc := store.Typed[corev1.Service](svcObj)
+	svc := model.Typed[corev1.Service](svcObj)
 	svcPort, _ := strconv.Atoi(port)
 	var target intstr.IntOrString
 	var portName string
@@ -1141,8 +1141,8 @@ func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		return res
 	}
 	// NetworkPolicies of the pod's namespace that select it for egress.
-	pols, polCov := c.store.List(store.NetworkPolicies, p.Object.Namespace)
-	if polCov == store.NotGathered {
+	pols, polCov := c.store.List(model.NetworkPolicies, p.Object.Namespace)
+	if polCov == model.NotGathered {
 		res.Missing = append(res.Missing, notGathered("the NetworkPolicies of namespace "+p.Object.Namespace+", so whether one blocks DNS could not be checked"))
 		return res
 	}
@@ -1151,13 +1151,13 @@ func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	var egress, allowing53 []string
 	unreadablePolicies := false
 	for _, o := range pols {
-		np := store.Typed[networkingv1.NetworkPolicy](o)
+		np := model.Typed[networkingv1.NetworkPolicy](o)
 		if np == nil {
 			unreadablePolicies = true
 			res.Missing = append(res.Missing, unreadable(o, "whether it opens DNS could not be checked"))
 			continue
 		}
-		if !store.LabelSelectorMatches(&np.Spec.PodSelector, p.Object.Labels) || !hasEgress(np) {
+		if !model.LabelSelectorMatches(&np.Spec.PodSelector, p.Object.Labels) || !hasEgress(np) {
 			continue
 		}
 		egress = append(egress, o.Name)
@@ -1193,16 +1193,16 @@ func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
 
 // resolveTargetPort returns the port number the Service's pods listen on for
 // target, read from its Endpoints, else from its pods' container ports.
-func (c *evalContext) resolveTargetPort(o *store.Object, svc *corev1.Service, target intstr.IntOrString, portName string) (int32, string) {
+func (c *evalContext) resolveTargetPort(o *model.Object, svc *corev1.Service, target intstr.IntOrString, portName string) (int32, string) {
 	if target.Type == intstr.Int && target.IntVal != 0 {
 		return target.IntVal, "a number"
 	}
 	if target.Type == intstr.Int {
 		return 0, ""
 	}
-	if ep, _ := c.store.Get(store.Endpoints, svc.Namespace, svc.Name); ep != nil {
+	if ep, _ := c.store.Get(model.Endpoints, svc.Namespace, svc.Name); ep != nil {
 		//lint:ignore SA1019 gathers hold v1 Endpoints (EndpointSlices are not gathered by every release)
-		if e := store.Typed[corev1.Endpoints](ep); e != nil {
+		if e := model.Typed[corev1.Endpoints](ep); e != nil {
 			for _, ss := range e.Subsets {
 				for _, pt := range ss.Ports {
 					if pt.Name == portName && (pt.Protocol == "" || pt.Protocol == corev1.ProtocolUDP) {
@@ -1212,9 +1212,9 @@ func (c *evalContext) resolveTargetPort(o *store.Object, svc *corev1.Service, ta
 			}
 		}
 	}
-	pods, _ := c.store.List(store.Pods, svc.Namespace)
+	pods, _ := c.store.List(model.Pods, svc.Namespace)
 	for _, po := range pods {
-		pod := store.Typed[corev1.Pod](po)
+		pod := model.Typed[corev1.Pod](po)
 		if pod == nil || len(svc.Spec.Selector) == 0 || !selects(svc.Spec.Selector, pod.Labels) {
 			continue
 		}
@@ -1230,9 +1230,9 @@ func (c *evalContext) resolveTargetPort(o *store.Object, svc *corev1.Service, ta
 }
 
 func (c *evalContext) servicePodLabels(svc *corev1.Service) map[string]string {
-	pods, _ := c.store.List(store.Pods, svc.Namespace)
+	pods, _ := c.store.List(model.Pods, svc.Namespace)
 	for _, po := range pods {
-		if pod := store.Typed[corev1.Pod](po); pod != nil && len(svc.Spec.Selector) > 0 && selects(svc.Spec.Selector, pod.Labels) {
+		if pod := model.Typed[corev1.Pod](po); pod != nil && len(svc.Spec.Selector) > 0 && selects(svc.Spec.Selector, pod.Labels) {
 			return pod.Labels
 		}
 	}
@@ -1265,8 +1265,8 @@ func peersAllow(peers []networkingv1.NetworkPolicyPeer, ns string, nsLabels, pod
 		if peer.IPBlock != nil {
 			continue // pod IPs are not in the gather's terms; an ipBlock decides nothing here
 		}
-		nsOK := peer.NamespaceSelector == nil || store.LabelSelectorMatches(peer.NamespaceSelector, nsLabels)
-		podOK := peer.PodSelector == nil || store.LabelSelectorMatches(peer.PodSelector, podLabels)
+		nsOK := peer.NamespaceSelector == nil || model.LabelSelectorMatches(peer.NamespaceSelector, nsLabels)
+		podOK := peer.PodSelector == nil || model.LabelSelectorMatches(peer.PodSelector, podLabels)
 		if peer.NamespaceSelector == nil && peer.PodSelector != nil {
 			nsOK = false // a podSelector alone selects pods of the policy's own namespace
 		}
@@ -1363,13 +1363,13 @@ func (c *evalContext) logsOf(p *parser.Pod, container string) (logs []*parser.Co
 	return nil, ""
 }
 
-func controllerRefOf(p *corev1.Pod) (store.Owner, bool) {
-	for _, r := range store.PodOwners(p) {
+func controllerRefOf(p *corev1.Pod) (model.Owner, bool) {
+	for _, r := range model.PodOwners(p) {
 		if r.Controller {
 			return r, true
 		}
 	}
-	return store.Owner{}, false
+	return model.Owner{}, false
 }
 
 // fromSibling notes whose log a cause was read from.
@@ -1390,7 +1390,7 @@ var dependencyRe = regexp.MustCompile(`dial tcp \[?([0-9A-Za-z.:-]{1,253}?)\]?:(
 func init() {
 	joins["serviceEndpoints"] = join{
 		doc:   "a connection refused (or no route / timeout) in the container log → the Service it dialled, by cluster IP or DNS name → its Endpoints and the pods its selector matches. Decides when the Service has no ready endpoint, naming the selector and the pods it selects.",
-		reads: []store.Kind{store.Services, store.Endpoints},
+		reads: []model.Kind{model.Services, model.Endpoints},
 		run:   joinServiceEndpoints,
 	}
 }
@@ -1429,7 +1429,7 @@ func joinServiceEndpoints(c *evalContext, p *parser.Pod, h *hit) joinResult {
 
 // serviceFor finds the Service a log names: by cluster IP, by
 // "name.namespace.svc[.cluster.local]", or by a bare name in the pod's namespace.
-func (c *evalContext) serviceFor(host, ns string) *store.Object {
+func (c *evalContext) serviceFor(host, ns string) *model.Object {
 	if o := c.store.ServiceByClusterIP(host); o != nil {
 		return o
 	}
@@ -1441,20 +1441,20 @@ func (c *evalContext) serviceFor(host, ns string) *store.Object {
 			return nil
 		}
 	}
-	o, _ := c.store.Get(store.Services, ns, name)
+	o, _ := c.store.Get(model.Services, ns, name)
 	return o
 }
 
-func (c *evalContext) endpointsVerdict(res joinResult, svcObj *store.Object, host, port, how string) joinResult {
-	svc := store.Typed[corev1.Service](svcObj)
+func (c *evalContext) endpointsVerdict(res joinResult, svcObj *model.Object, host, port, how string) joinResult {
+	svc := model.Typed[corev1.Service](svcObj)
 	if svc == nil {
 		return res
 	}
-	ep, cov := c.store.Get(store.Endpoints, svc.Namespace, svc.Name)
+	ep, cov := c.store.Get(model.Endpoints, svc.Namespace, svc.Name)
 	//lint:ignore SA1019 gathers hold v1 Endpoints (EndpointSlices are not gathered by every release)
-	e := store.Typed[corev1.Endpoints](ep)
+	e := model.Typed[corev1.Endpoints](ep)
 	if e == nil {
-		if cov == store.NotGathered {
+		if cov == model.NotGathered {
 			res.Missing = append(res.Missing, notGathered(fmt.Sprintf("the Endpoints of Service %s/%s, so whether it has ready pods could not be checked", svc.Namespace, svc.Name)))
 		}
 		return res
@@ -1469,13 +1469,13 @@ func (c *evalContext) endpointsVerdict(res joinResult, svcObj *store.Object, hos
 		return res
 	}
 	var sel []string
-	for _, k := range store.SortedKeys(svc.Spec.Selector) {
+	for _, k := range model.SortedKeys(svc.Spec.Selector) {
 		sel = append(sel, k+"="+svc.Spec.Selector[k])
 	}
 	var selected []string
-	pods, _ := c.store.List(store.Pods, svc.Namespace)
+	pods, _ := c.store.List(model.Pods, svc.Namespace)
 	for _, po := range pods {
-		pod := store.Typed[corev1.Pod](po)
+		pod := model.Typed[corev1.Pod](po)
 		if pod == nil || len(svc.Spec.Selector) == 0 || !selects(svc.Spec.Selector, pod.Labels) {
 			continue
 		}
@@ -1499,7 +1499,7 @@ func (c *evalContext) endpointsVerdict(res joinResult, svcObj *store.Object, hos
 func init() {
 	joins["nodeDown"] = join{
 		doc:   "pod → its node: the Node's Ready condition, the node-level kubelet journal lines of that host (certificate, API, registration), and the node's CertificateSigningRequests still Pending. Decides when the node is NotReady or its kubelet cannot reach the API, which alone keeps a deleted pod Terminating. A journal counts for its host even when no Node object was gathered.",
-		reads: []store.Kind{{Group: "certificates.k8s.io", Resource: "certificatesigningrequests"}},
+		reads: []model.Kind{{Group: "certificates.k8s.io", Resource: "certificatesigningrequests"}},
 		run:   joinNodeDown,
 	}
 }
@@ -1512,8 +1512,8 @@ func joinNodeDown(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	var res joinResult
 	var facts []string
 	down := false
-	nodeObj, cov := c.store.Get(store.Nodes, "", node)
-	if n := store.Typed[corev1.Node](nodeObj); n != nil {
+	nodeObj, cov := c.store.Get(model.Nodes, "", node)
+	if n := model.Typed[corev1.Node](nodeObj); n != nil {
 		for _, cond := range n.Status.Conditions {
 			if cond.Type != corev1.NodeReady || cond.Status == corev1.ConditionTrue {
 				continue
@@ -1522,7 +1522,7 @@ func joinNodeDown(c *evalContext, p *parser.Pod, h *hit) joinResult {
 			facts = append(facts, fmt.Sprintf("node %s is Ready=%s since %s (%s: %s)", node, cond.Status, fmtTime(cond.LastTransitionTime.Time), cond.Reason, strings.TrimSpace(cond.Message)))
 			res.Evidence = append(res.Evidence, objectEvidence(nodeObj, fmt.Sprintf("condition Ready=%s reason=%s since %s", cond.Status, cond.Reason, fmtTime(cond.LastTransitionTime.Time))))
 		}
-	} else if cov == store.NotGathered {
+	} else if cov == model.NotGathered {
 		res.Missing = append(res.Missing, notGathered("Node "+node+", so its Ready condition could not be read"))
 	}
 	// The kubelet's own account, by host, whether or not a Node was gathered.
@@ -1552,10 +1552,10 @@ func joinNodeDown(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		facts = append(facts, fmt.Sprintf("its kubelet logged %s reaching the API server", countOf(api, "failure", "failures")))
 	}
 	// Pending CSRs of the node.
-	csrs, csrCov := c.store.List(store.Kind{Group: "certificates.k8s.io", Resource: "certificatesigningrequests"}, "")
+	csrs, csrCov := c.store.List(model.Kind{Group: "certificates.k8s.io", Resource: "certificatesigningrequests"}, "")
 	var pending []string
 	for _, o := range csrs {
-		csr := store.Typed[certificatesv1.CertificateSigningRequest](o)
+		csr := model.Typed[certificatesv1.CertificateSigningRequest](o)
 		if csr == nil || len(csr.Status.Conditions) > 0 {
 			continue
 		}
@@ -1566,7 +1566,7 @@ func joinNodeDown(c *evalContext, p *parser.Pod, h *hit) joinResult {
 	}
 	if len(pending) > 0 {
 		facts = append(facts, fmt.Sprintf("%s of the node %s Pending (%s), so its kubelet has no valid certificate", countOf(len(pending), "CSR", "CSRs"), pick(len(pending) == 1, "is", "are"), list(pending, 4)))
-	} else if down && csrCov == store.NotGathered && certs > 0 {
+	} else if down && csrCov == model.NotGathered && certs > 0 {
 		res.Missing = append(res.Missing, notGathered("CertificateSigningRequests, so whether the node's certificate requests wait for approval could not be checked"))
 	}
 	if !down {
@@ -1693,14 +1693,14 @@ func joinNodeRequests(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		return res
 	}
 	verdicts, cov := c.nodeVerdicts(p)
-	if cov == store.NotGathered || len(verdicts) == 0 {
+	if cov == model.NotGathered || len(verdicts) == 0 {
 		res.Missing = append(res.Missing, notGathered("Node objects, so the room left on each node could not be computed"))
 		return res
 	}
 	var parts []string
 	decided := true
 	for _, r := range resources {
-		want, _ := store.PodResources(&p.Object.Spec, r, false)
+		want, _ := model.PodResources(&p.Object.Spec, r, false)
 		if want.IsZero() {
 			decided = false
 			continue
@@ -1719,8 +1719,8 @@ func joinNodeRequests(c *evalContext, p *parser.Pod, h *hit) joinResult {
 			candidates++
 			used := resource.Quantity{}
 			for _, o := range c.store.PodsOnNode(v.node.Name) {
-				if pod := store.Typed[corev1.Pod](o); pod != nil && !store.Terminal(pod) {
-					q, _ := store.PodResources(&pod.Spec, r, false)
+				if pod := model.Typed[corev1.Pod](o); pod != nil && !model.Terminal(pod) {
+					q, _ := model.PodResources(&pod.Spec, r, false)
 					used.Add(q)
 				}
 			}
@@ -1755,7 +1755,7 @@ func joinNodeRequests(c *evalContext, p *parser.Pod, h *hit) joinResult {
 func init() {
 	joins["sccUser"] = join{
 		doc:   "pod → the SecurityContextConstraints that admitted it (openshift.io/scc) → the UID it runs as (runAsUser set by the SCC) → the namespace's UID range (openshift.io/sa.scc.uid-range). Decides when a restricted SCC runs the container as an arbitrary UID of the namespace's range, not as the image's user.",
-		reads: []store.Kind{store.Namespaces},
+		reads: []model.Kind{model.Namespaces},
 		run:   joinSCCUser,
 	}
 }
@@ -1780,13 +1780,13 @@ func joinSCCUser(c *evalContext, p *parser.Pod, h *hit) joinResult {
 		return res // root, or an SCC that keeps the image's user: not the arbitrary-UID case
 	}
 	rng := ""
-	nsObj, cov := c.store.Get(store.Namespaces, "", p.Object.Namespace)
-	if ns := store.Typed[corev1.Namespace](nsObj); ns != nil {
+	nsObj, cov := c.store.Get(model.Namespaces, "", p.Object.Namespace)
+	if ns := model.Typed[corev1.Namespace](nsObj); ns != nil {
 		rng = ns.Annotations["openshift.io/sa.scc.uid-range"]
 		if rng != "" {
 			res.Evidence = append(res.Evidence, objectEvidence(nsObj, "annotation openshift.io/sa.scc.uid-range="+rng))
 		}
-	} else if cov == store.NotGathered {
+	} else if cov == model.NotGathered {
 		res.Missing = append(res.Missing, notGathered("Namespace "+p.Object.Namespace+", so its UID range could not be read"))
 	}
 	res.Decided = true

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/openshift"
-	"github.com/mgtriage/mgtriage/parser/store"
 )
 
 // Cluster-level signals as subjects: firing alerts (joined to the pods and
@@ -21,7 +21,7 @@ type clusterMatcher interface {
 
 // clusterHit is one cluster-level subject with its hit.
 type clusterHit struct {
-	object *store.Object
+	object *model.Object
 	kind   string
 	hit    hit
 }
@@ -101,7 +101,7 @@ func (m *alertFiring) matchCluster(c *evalContext) []clusterHit {
 		}
 		v := Vars{"Alert": name, "Message": first.Message, "Severity": first.Severity, "Since": fmtTime(since),
 			"Count": fmt.Sprint(len(g.alerts)), "About": orNone(about), "Namespace": first.Labels["namespace"], "Pod": first.Labels["pod"], "Node": first.Labels["node"]}
-		out = append(out, clusterHit{object: &store.Object{Kind: store.Kind{Group: "monitoring.coreos.com", Resource: "alerts"}, Namespace: first.Labels["namespace"], Name: name, Source: first.Source},
+		out = append(out, clusterHit{object: &model.Object{Kind: model.Kind{Group: "monitoring.coreos.com", Resource: "alerts"}, Namespace: first.Labels["namespace"], Name: name, Source: first.Source},
 			kind: "Alert", hit: hit{Vars: v, Evidence: ev}})
 	}
 	return out
@@ -138,7 +138,7 @@ func labelText(l map[string]string) string {
 // alertObjectEvidence cites the gathered pod or node an alert's labels name.
 func (c *evalContext) alertObjectEvidence(l map[string]string) []Evidence {
 	if l["pod"] != "" && l["namespace"] != "" {
-		if o, _ := c.store.Get(store.Pods, l["namespace"], l["pod"]); o != nil {
+		if o, _ := c.store.Get(model.Pods, l["namespace"], l["pod"]); o != nil {
 			status := ""
 			if p := c.pods[o.UID+"/"+o.Namespace+"/"+o.Name]; p != nil {
 				status = fmt.Sprintf("STATUS %s, READY %s, RESTARTS %s", p.Columns.Status, p.Columns.Ready, p.Columns.Restarts)
@@ -147,7 +147,7 @@ func (c *evalContext) alertObjectEvidence(l map[string]string) []Evidence {
 		}
 	}
 	if l["node"] != "" {
-		if o, _ := c.store.Get(store.Nodes, "", l["node"]); o != nil {
+		if o, _ := c.store.Get(model.Nodes, "", l["node"]); o != nil {
 			return []Evidence{objectEvidence(o, "named by the alert")}
 		}
 	}
@@ -181,7 +181,7 @@ func (m *etcdUnhealthy) matchCluster(c *evalContext) []clusterHit {
 	}
 	v := Vars{"About": strings.Join(append(append([]string{}, e.Unhealthy...), e.Alarms...), "; "),
 		"Count": fmt.Sprintf("%d of %d", len(e.Unhealthy), e.Endpoints), "Message": fmt.Sprintf("largest database %d MiB", e.MaxDBSize>>20)}
-	return []clusterHit{{object: &store.Object{Kind: store.Kind{Group: "etcd", Resource: "clusters"}, Name: "etcd"}, kind: "Etcd", hit: hit{Vars: v, Evidence: ev}}}
+	return []clusterHit{{object: &model.Object{Kind: model.Kind{Group: "etcd", Resource: "clusters"}, Name: "etcd"}, kind: "Etcd", hit: hit{Vars: v, Evidence: ev}}}
 }
 
 // poolDegraded fires for a MachineConfigPool that is Degraded (or
@@ -190,10 +190,10 @@ func (m *etcdUnhealthy) matchCluster(c *evalContext) []clusterHit {
 // symptoms (a KubeletConfig not applied, a node stuck updating).
 type poolDegraded struct{}
 
-func (m *poolDegraded) reads() []store.Kind { return []store.Kind{store.MachineConfigPools} }
+func (m *poolDegraded) reads() []model.Kind { return []model.Kind{model.MachineConfigPools} }
 
 func (m *poolDegraded) matchCluster(c *evalContext) []clusterHit {
-	pools, mcps, _ := store.ListTyped[openshift.MachineConfigPool](c.store, store.MachineConfigPools, "")
+	pools, mcps, _ := model.ListTyped[openshift.MachineConfigPool](c.store, model.MachineConfigPools, "")
 	var out []clusterHit
 	for i, o := range pools {
 		mcp := mcps[i]

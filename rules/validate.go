@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mgtriage/mgtriage/parser/store"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // keyProblem is one problem of a key of a rule file, found while decoding:
@@ -208,7 +208,7 @@ func nearestKey(k string, known map[string][]int) string {
 		if strings.EqualFold(c, k) {
 			return c
 		}
-		if d := store.EditDistance(strings.ToLower(k), strings.ToLower(c), 64); d < bestD {
+		if d := model.EditDistance(strings.ToLower(k), strings.ToLower(c), 64); d < bestD {
 			best, bestD = c, d
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser"
-	"github.com/mgtriage/mgtriage/parser/store"
+	"github.com/mgtriage/mgtriage/parser/model"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -19,11 +19,11 @@ import (
 // workloadKinds are the controllers whose pod creation is checked, with the
 // Kind their events name.
 var workloadKinds = []struct {
-	kind store.Kind
+	kind model.Kind
 	name string
 }{
-	{store.ReplicaSets, "ReplicaSet"}, {store.StatefulSets, "StatefulSet"}, {store.DaemonSets, "DaemonSet"},
-	{store.Jobs, "Job"}, {store.Kind{Group: "", Resource: "replicationcontrollers"}, "ReplicationController"},
+	{model.ReplicaSets, "ReplicaSet"}, {model.StatefulSets, "StatefulSet"}, {model.DaemonSets, "DaemonSet"},
+	{model.Jobs, "Job"}, {model.Kind{Group: "", Resource: "replicationcontrollers"}, "ReplicationController"},
 }
 
 // workloadMatcher selects the controllers that show one symptom.
@@ -33,7 +33,7 @@ type workloadMatcher interface {
 
 // workloadRef is one controller of the gather with its Kind name.
 type workloadRef struct {
-	Object *store.Object
+	Object *model.Object
 	Kind   string
 }
 
@@ -63,7 +63,7 @@ func (c *evalContext) workloads() []*workloadRef {
 			if io.Kind != wk.name || io.Name == "" {
 				continue
 			}
-			w := &workloadRef{Object: &store.Object{Kind: wk.kind, Namespace: io.Namespace, Name: io.Name, UID: string(io.UID), Source: e.Source}, Kind: wk.name}
+			w := &workloadRef{Object: &model.Object{Kind: wk.kind, Namespace: io.Namespace, Name: io.Name, UID: string(io.UID), Source: e.Source}, Kind: wk.name}
 			if !seen[w.Subject()] {
 				seen[w.Subject()] = true
 				c.workloadList = append(c.workloadList, w)
@@ -166,7 +166,7 @@ func (c *evalContext) workloadEvents(w *workloadRef) []*parser.Event {
 // workloadShort reads a controller's current state: whether it has fewer
 // pods than it wants (or a ReplicaFailure condition), in words; known is
 // false when its kind was not decoded.
-func workloadShort(o *store.Object) (short bool, state string, known bool) {
+func workloadShort(o *model.Object) (short bool, state string, known bool) {
 	switch t := o.Typed.(type) {
 	case *appsv1.ReplicaSet:
 		want := int32(1)
@@ -200,11 +200,11 @@ func workloadShort(o *store.Object) (short bool, state string, known bool) {
 }
 
 // reads lists the kinds workloadEvent reads in typed form.
-func (m *workloadEvent) reads() []store.Kind {
-	return []store.Kind{store.ReplicaSets, store.DaemonSets, store.StatefulSets, store.Jobs}
+func (m *workloadEvent) reads() []model.Kind {
+	return []model.Kind{model.ReplicaSets, model.DaemonSets, model.StatefulSets, model.Jobs}
 }
 
-func (c *evalContext) allHealthy(pods []*store.Object) bool {
+func (c *evalContext) allHealthy(pods []*model.Object) bool {
 	for _, o := range pods {
 		if p := c.pods[o.UID+"/"+o.Namespace+"/"+o.Name]; p == nil || !p.Healthy {
 			return false

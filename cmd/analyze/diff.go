@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser"
-	"github.com/mgtriage/mgtriage/parser/store"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/report"
 	"github.com/mgtriage/mgtriage/rules"
 	"github.com/spf13/cobra"
@@ -141,7 +141,7 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 func (o *diffOptions) snapshot(ctx context.Context, table *rules.Table, path string) (*report.Snapshot, error) {
 	bar := newReadProgress(o.IO, path)
 	kinds := append(table.DecodeKinds(), report.DiffDecodeKinds...)
-	slices.SortFunc(kinds, func(a, b store.Kind) int { return compareStrings(a.String(), b.String()) })
+	slices.SortFunc(kinds, func(a, b model.Kind) int { return compareStrings(a.String(), b.String()) })
 	g, err := parser.LoadWith(ctx, path, parser.Options{OnRead: bar.onRead(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers, Decode: slices.Compact(kinds)})
 	bar.stop()
 	switch {

@@ -7,7 +7,7 @@
 // (facts.go), each computed in one place. The parser fills the store in its
 // one pass; rules and reports only read it. The store never holds the values
 // of a ConfigMap or Secret, only their key names.
-package store
+package model
 
 import (
 	"hash/maphash"
