@@ -43,7 +43,7 @@ func bundleRoot(p string) (root, layout string, ok bool) {
 				return "", "", false
 			}
 		}
-		return r, LayoutInstallBundle, true
+		return r, model.LayoutInstallBundle, true
 	}
 	for _, m := range bundleMarkers {
 		i := markerIndex(p, m.marker)
@@ -202,7 +202,7 @@ func classifyBundle(p, layout string) classified {
 		return classifyInsights(p)
 	case LayoutSupportBundle:
 		return classifySupportBundle(p)
-	case LayoutInstallBundle:
+	case model.LayoutInstallBundle:
 		return classifyInstall(p)
 	case LayoutPodCaptures:
 		if m := capturePodsRe.FindStringSubmatch(p); m != nil {
@@ -308,8 +308,8 @@ type anyEvent struct {
 // decodeAnyEvents reads an event list in either form. Events of the trimmed
 // form get ns (from the file name) when they name no namespace; they have no
 // involved object, so they belong to no pod.
-func decodeAnyEvents(p, ns string, data []byte) ([]*Event, []error) {
-	var events []*Event
+func decodeAnyEvents(p, ns string, data []byte) ([]*model.Event, []error) {
+	var events []*model.Event
 	refs := eventRefs{}
 	errs := decodeItemsLean(data, func(o *anyEvent, line int, _ bool) bool {
 		e := o.Event
@@ -322,7 +322,7 @@ func decodeAnyEvents(p, ns string, data []byte) ([]*Event, []error) {
 		if e.InvolvedObject.Namespace == "" && e.InvolvedObject.Kind != "" && e.InvolvedObject.Kind != "Node" {
 			e.InvolvedObject.Namespace = e.Namespace
 		}
-		events = append(events, &Event{Object: eventObjectOf(&e, refs), Source: Source{Path: p, Line: line}, At: StampOf(eventTime(&e))})
+		events = append(events, &model.Event{Object: eventObjectOf(&e, refs), Source: model.Source{Path: p, Line: line}, At: model.StampOf(eventTime(&e))})
 		return true
 	})
 	return events, errs
@@ -360,12 +360,12 @@ func (b *builder) decodeBundle(p string, c classified, data []byte) []error {
 			o.Name = c.Name
 		}
 		b.mu.Lock()
-		b.g.Operators = append(b.g.Operators, operatorSummary(o, Source{Path: p, Line: 1}))
+		b.g.Operators = append(b.g.Operators, operatorSummary(o, model.Source{Path: p, Line: 1}))
 		b.mu.Unlock()
 	case kindCaptureObjects:
 		kind, list := jsonKind(data)
 		if list {
-			var pods []*Pod
+			var pods []*model.Pod
 			errs := decodeItemsLean(data, func(o *corev1.Pod, line int, partial bool) bool {
 				if o.Name == "" || o.Kind != "" && o.Kind != "Pod" {
 					return true
@@ -377,7 +377,7 @@ func (b *builder) decodeBundle(p string, c classified, data []byte) []error {
 					return false
 				}
 				b.parts.add(o)
-				pods = append(pods, &Pod{Object: *o, Source: Source{Path: p, Line: line}, partial: partial})
+				pods = append(pods, &model.Pod{Object: *o, Source: model.Source{Path: p, Line: line}, Partial: partial})
 				return true
 			})
 			b.addCapturedPods(c, pods)
@@ -394,12 +394,12 @@ func (b *builder) decodeBundle(p string, c classified, data []byte) []error {
 			return []error{fmt.Errorf("not a Pod object (no metadata.name)")}
 		}
 		b.parts.add(o)
-		b.addCapturedPods(c, []*Pod{{Object: *o, Source: Source{Path: p, Line: 1}}})
+		b.addCapturedPods(c, []*model.Pod{{Object: *o, Source: model.Source{Path: p, Line: 1}}})
 	}
 	return nil
 }
 
-func (b *builder) addCapturedPods(c classified, pods []*Pod) {
+func (b *builder) addCapturedPods(c classified, pods []*model.Pod) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, pod := range pods {
@@ -415,7 +415,7 @@ func (b *builder) recordBundle(p string) {
 		return
 	}
 	b.roots[root] = true
-	if layout == LayoutInstallBundle {
+	if layout == model.LayoutInstallBundle {
 		b.installBundle(root)
 	}
 	if old := b.bundles[root]; old == "" || layoutRank[layout] < layoutRank[old] {
@@ -425,7 +425,7 @@ func (b *builder) recordBundle(p string) {
 
 // layoutRank orders the bundle layouts when one root shows markers of
 // several: an Insights archive may hold a pods/ folder of its own.
-var layoutRank = map[string]int{LayoutInstallBundle: 0, LayoutInsights: 1, LayoutSupportBundle: 2, LayoutPodCaptures: 3}
+var layoutRank = map[string]int{model.LayoutInstallBundle: 0, LayoutInsights: 1, LayoutSupportBundle: 2, LayoutPodCaptures: 3}
 
 // markFiltered records that the source of c lists only some objects of its
 // kind: pods of an Insights archive or of pod captures, and the objects of
@@ -502,12 +502,6 @@ func (b *builder) onlyBundles() bool {
 	return len(b.roots) > 0
 }
 
-// Distributions of Gather.Distribution.
-const (
-	DistributionOpenShift  = "OpenShift"
-	DistributionKubernetes = "Kubernetes"
-)
-
 // settleDistribution decides whether the gather comes from OpenShift: a
 // ClusterVersion, a layout only OpenShift writes (must-gather, inspect,
 // Insights archive, install log bundle) or an RHCOS node says so; a support
@@ -527,7 +521,7 @@ func (b *builder) settleDistribution() {
 	}
 	for _, l := range g.Layouts {
 		switch l.Kind {
-		case LayoutMustGather, LayoutInspect, LayoutNamespace, LayoutInsights, LayoutInstallBundle:
+		case model.LayoutMustGather, model.LayoutInspect, model.LayoutNamespace, LayoutInsights, model.LayoutInstallBundle:
 			openshift = true
 		}
 	}
@@ -539,9 +533,9 @@ func (b *builder) settleDistribution() {
 			break
 		}
 	}
-	g.Distribution = DistributionKubernetes
+	g.Distribution = model.DistributionKubernetes
 	if openshift {
-		g.Distribution = DistributionOpenShift
+		g.Distribution = model.DistributionOpenShift
 	}
 	for _, rt := range sortedKeys(runtimes) {
 		if runtimes[rt] > runtimes[g.ContainerRuntime] {

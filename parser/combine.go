@@ -58,7 +58,7 @@ type gatherUnit struct {
 	// nodes: host key → node name, of its Node objects and its pods' spec.nodeName
 }
 
-func (u *gatherUnit) sos() bool { return u.kinds[LayoutSosreport] }
+func (u *gatherUnit) sos() bool { return u.kinds[model.LayoutSosreport] }
 
 func (u *gatherUnit) describe() string {
 	kinds := sortedKeys(u.kinds)
@@ -144,7 +144,7 @@ func (b *builder) units() []*gatherUnit {
 		}
 		rootUnit[l.Root] = u
 		u.kinds[l.Kind] = true
-		if l.Kind == LayoutSosreport && l.Node != "" {
+		if l.Kind == model.LayoutSosreport && l.Node != "" {
 			u.host = l.Node
 			u.nodes[model.HostKey(l.Node)] = l.Node
 		}
@@ -176,7 +176,7 @@ func (b *builder) units() []*gatherUnit {
 	for _, n := range b.nodes {
 		addNode(rootOf(n.Source.Path), n.Source.Path, n.Object.Name)
 	}
-	for _, pods := range []map[nsKey][]*Pod{b.listPods, b.filePods} {
+	for _, pods := range []map[nsKey][]*model.Pod{b.listPods, b.filePods} {
 		for k, ps := range pods {
 			for _, p := range ps {
 				addNode(k.root, p.Source.Path, p.Object.Spec.NodeName)
@@ -190,7 +190,7 @@ func (b *builder) units() []*gatherUnit {
 	// Must-gathers first, then inspects, then sosreports, each by folder.
 	rank := func(u *gatherUnit) int {
 		switch {
-		case u.kinds[LayoutMustGather]:
+		case u.kinds[model.LayoutMustGather]:
 			return 0
 		case u.sos():
 			return 2
@@ -264,7 +264,7 @@ func absDuration(d time.Duration) time.Duration {
 // Sosreports join the cluster whose nodes include their host; one of a host
 // the cluster does not name is still read (its journal lines stay keyed by
 // its host) and the line says so.
-func (b *builder) combine(g *Gather) error {
+func (b *builder) combine(g *model.Gather) error {
 	units := b.units()
 	if len(units) < 2 {
 		return nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mgtriage/mgtriage/fixtures/gen/synth"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 const (
@@ -47,7 +48,7 @@ func TestUploadOfOneClusterIsReadTogether(t *testing.T) {
 	}
 	const top = "case-04471230/"
 	sos := top + "sosreport-worker-0-04471230-2026-11-20-kqzvbnw/"
-	pods := map[string]*Pod{}
+	pods := map[string]*model.Pod{}
 	for _, p := range g.Pods {
 		if pods[p.Key()] != nil {
 			t.Errorf("pod %s twice", p.Key())

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"unique"
 
+	"github.com/mgtriage/mgtriage/parser/model"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -101,7 +102,7 @@ func holdInterned() (release func()) {
 // EventObjectOf returns the part of a decoded Event the model keeps
 // (EventObject), with its strings interned and its InvolvedObject its own;
 // see EventObject for what is dropped and why.
-func EventObjectOf(e *corev1.Event) EventObject {
+func EventObjectOf(e *corev1.Event) model.EventObject {
 	return eventObjectOf(e, nil)
 }
 
@@ -111,10 +112,10 @@ func EventObjectOf(e *corev1.Event) EventObject {
 // reference costs an event 8 bytes instead of 80 (Event was 160 bytes where
 // it had been 224, about 16 MB less for the 258,550 events of the corpus metal
 // gather scaled ×50). A nil eventRefs shares nothing.
-type eventRefs map[EventReference]*EventReference
+type eventRefs map[model.EventReference]*model.EventReference
 
 // of returns the shared copy of ref, adding ref when it is the first.
-func (r eventRefs) of(ref EventReference) *EventReference {
+func (r eventRefs) of(ref model.EventReference) *model.EventReference {
 	if p := r[ref]; p != nil {
 		return p
 	}
@@ -126,16 +127,16 @@ func (r eventRefs) of(ref EventReference) *EventReference {
 }
 
 // eventObjectOf is EventObjectOf with the involved object taken from refs.
-func eventObjectOf(e *corev1.Event, refs eventRefs) EventObject {
+func eventObjectOf(e *corev1.Event, refs eventRefs) model.EventObject {
 	io := e.InvolvedObject
-	return EventObject{
-		InvolvedObject: refs.of(EventReference{Kind: intern(io.Kind), Namespace: intern(io.Namespace), Name: intern(io.Name),
+	return model.EventObject{
+		InvolvedObject: refs.of(model.EventReference{Kind: intern(io.Kind), Namespace: intern(io.Namespace), Name: intern(io.Name),
 			UID: types.UID(intern(string(io.UID))), FieldPath: intern(io.FieldPath)}),
 		Reason:         intern(e.Reason),
 		Message:        intern(e.Message),
 		Type:           intern(e.Type),
-		FirstTimestamp: StampOf(e.FirstTimestamp.Time),
-		EventTime:      StampOf(e.EventTime.Time),
+		FirstTimestamp: model.StampOf(e.FirstTimestamp.Time),
+		EventTime:      model.StampOf(e.EventTime.Time),
 		Count:          eventCount(e),
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // corpusDir returns a gather of the shared corpus, or skips the test when the
@@ -86,12 +87,12 @@ func writeTarGz(t testing.TB, dir string) string {
 
 var (
 	corpusMu    sync.Mutex
-	corpusCache = map[string]*Gather{}
+	corpusCache = map[string]*model.Gather{}
 )
 
 // loadCorpus loads a corpus gather once per test binary; tests must not
 // change the result.
-func loadCorpus(t testing.TB, name string) *Gather {
+func loadCorpus(t testing.TB, name string) *model.Gather {
 	t.Helper()
 	dir := corpusDir(t, name)
 	corpusMu.Lock()
@@ -109,7 +110,7 @@ func loadCorpus(t testing.TB, name string) *Gather {
 
 type podRow struct{ Namespace, Name, Ready, Status, Restarts, Age string }
 
-func podRows(g *Gather) []podRow {
+func podRows(g *model.Gather) []podRow {
 	rows := make([]podRow, 0, len(g.Pods))
 	for _, p := range g.Pods {
 		rows = append(rows, podRow{p.Object.Namespace, p.Object.Name, p.Columns.Ready, p.Columns.Status, p.Columns.Restarts, p.Columns.Age})
@@ -240,10 +241,10 @@ func TestCorpusNodeLogTiedToPods(t *testing.T) {
 
 func TestCorpusLayouts(t *testing.T) {
 	for name, want := range map[string]string{
-		"mg-metal-ocp49":     LayoutMustGather,
-		"mg-aws-ocp48":       LayoutMustGather,
-		"mg-fragment-ocp418": LayoutMustGather,
-		"sos-ubuntu-k8s123":  LayoutSosreport,
+		"mg-metal-ocp49":     model.LayoutMustGather,
+		"mg-aws-ocp48":       model.LayoutMustGather,
+		"mg-fragment-ocp418": model.LayoutMustGather,
+		"sos-ubuntu-k8s123":  model.LayoutSosreport,
 	} {
 		t.Run(name, func(t *testing.T) {
 			g := loadCorpus(t, name)

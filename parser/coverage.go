@@ -9,69 +9,6 @@ import (
 	"github.com/mgtriage/mgtriage/parser/model"
 )
 
-// Coverage says what the reader made of the input: which members it read and
-// used, which it recognised as part of a gather but does not read, which it
-// could not place in any layout, and what the object store holds of each
-// kind. Reports print it so that an empty section is never mistaken for a
-// healthy cluster.
-type Coverage struct {
-	// Used counts the members read and used, by what they hold ("pod lists",
-	// "node journals", ...), in a fixed order; kinds with no member are left out.
-	Used []FileCount
-	// Unused counts the members that lie inside a recognised gather root but
-	// that no part of the analysis reads, by folder (see unusedFolder).
-	Unused []FileCount
-	// Unplaced counts the members that lie outside every gather root, by
-	// folder: what the reader could not place in any known layout.
-	Unplaced []FileCount
-	// Kinds is the object coverage of every kind the store holds, plus the
-	// kinds the analysis always reads (pods, events, nodes) and those the
-	// rule table's joins read, even when nothing of them was gathered.
-	Kinds []KindCoverage
-	// Combined names the gathers read together, one line each, when the
-	// input held more than one; empty otherwise.
-	Combined []string
-	// JournalLines is the number of lines read in the journal's short form
-	// (any unit, kept as evidence or not).
-	JournalLines int
-	// ContainerLogs is the number of container log files read.
-	ContainerLogs int
-}
-
-// FileCount is a number of members of one sort, or in one folder.
-type FileCount struct {
-	What  string
-	Files int
-}
-
-// Object coverage states of a kind, from most to least complete.
-const (
-	KindGathered    = "gathered"     // its complete list was gathered (cluster-wide, or in some namespaces)
-	KindFound       = "found"        // objects were found, but no complete list of the kind
-	KindFiltered    = "filtered"     // the source lists only some of its objects
-	KindNotGathered = "not gathered" // nothing of the kind is in the input
-)
-
-// KindCoverage is what the input holds of one kind.
-type KindCoverage struct {
-	// Kind is "resource" for the core group, else "resource.group" (kubectl's form).
-	Kind string
-	// State is KindGathered, KindFound, KindFiltered or KindNotGathered.
-	State string
-	// Objects is the number of objects read (events: every event read).
-	Objects int
-	// Namespaces is the number of namespaces whose complete list was
-	// gathered (0 for a cluster-scoped kind); Cluster is true when the
-	// cluster-scoped list (or any per-object folder) was gathered.
-	Namespaces int
-	Cluster    bool
-	// Used is true for the kinds the analysis reads: pods, events, nodes,
-	// the kinds the reader itself decodes (ClusterVersion, ClusterOperators,
-	// Infrastructure), ConfigMap and Secret key names, Namespaces, and the
-	// kinds the loaded rules' joins decode. Others are indexed by metadata only.
-	Used bool
-}
-
 // MaxCoverageFolders bounds the folders listed in Coverage.Unused and
 // Coverage.Unplaced; the rest are summed in a last "… N more folders" entry.
 const MaxCoverageFolders = 40
@@ -235,13 +172,13 @@ var readKinds = []model.Kind{model.Pods, model.Events, model.Nodes, model.Config
 	{Group: "config.openshift.io", Resource: "infrastructures"}}
 
 // settleCoverage fills g.Coverage once the store is frozen.
-func (b *builder) settleCoverage(g *Gather) {
+func (b *builder) settleCoverage(g *model.Gather) {
 	c := &g.Coverage
 	labelled := map[fileKind]bool{}
 	for _, u := range usedLabels {
 		labelled[u.kind] = true
 		if n := b.usedFiles[u.kind]; n > 0 {
-			c.Used = append(c.Used, FileCount{What: u.label, Files: n})
+			c.Used = append(c.Used, model.FileCount{What: u.label, Files: n})
 		}
 	}
 	// A kind of member without a label yet is still counted, never dropped.
@@ -252,25 +189,25 @@ func (b *builder) settleCoverage(g *Gather) {
 		}
 	}
 	if rest > 0 {
-		c.Used = append(c.Used, FileCount{What: "other files read", Files: rest})
+		c.Used = append(c.Used, model.FileCount{What: "other files read", Files: rest})
 	}
 	c.ContainerLogs = b.usedFiles[kindContainerLog]
 	unused, unplaced := b.placeOthers(g.Roots)
 	c.Unused = folderCounts(unused)
 	c.Unplaced = folderCounts(unplaced)
 
-	byKind := map[model.Kind]*KindCoverage{}
+	byKind := map[model.Kind]*model.KindCoverage{}
 	for _, ks := range g.Objects.Summary() {
-		kc := &KindCoverage{Kind: ks.Kind.String(), Objects: ks.Objects, Namespaces: len(ks.ListedNamespaces), Cluster: ks.ClusterListed}
+		kc := &model.KindCoverage{Kind: ks.Kind.String(), Objects: ks.Objects, Namespaces: len(ks.ListedNamespaces), Cluster: ks.ClusterListed}
 		switch {
 		case ks.Filtered:
-			kc.State = KindFiltered
+			kc.State = model.KindFiltered
 		case ks.ClusterListed || len(ks.ListedNamespaces) > 0:
-			kc.State = KindGathered
+			kc.State = model.KindGathered
 		case ks.Objects > 0:
-			kc.State = KindFound
+			kc.State = model.KindFound
 		default:
-			kc.State = KindNotGathered
+			kc.State = model.KindNotGathered
 		}
 		byKind[ks.Kind] = kc
 	}
@@ -285,7 +222,7 @@ func (b *builder) settleCoverage(g *Gather) {
 	}
 	for _, k := range want {
 		if byKind[k] == nil {
-			byKind[k] = &KindCoverage{Kind: k.String(), State: KindNotGathered}
+			byKind[k] = &model.KindCoverage{Kind: k.String(), State: model.KindNotGathered}
 		}
 	}
 	used := map[model.Kind]bool{}
@@ -308,10 +245,10 @@ func (b *builder) settleCoverage(g *Gather) {
 }
 
 // folderCounts sorts folder counts by folder and bounds them.
-func folderCounts(m map[string]int) []FileCount {
-	out := make([]FileCount, 0, len(m))
+func folderCounts(m map[string]int) []model.FileCount {
+	out := make([]model.FileCount, 0, len(m))
 	for _, f := range sortedKeys(m) {
-		out = append(out, FileCount{What: f, Files: m[f]})
+		out = append(out, model.FileCount{What: f, Files: m[f]})
 	}
 	if len(out) > MaxCoverageFolders {
 		rest := 0
@@ -319,16 +256,9 @@ func folderCounts(m map[string]int) []FileCount {
 			rest += fc.Files
 		}
 		n := len(out) - MaxCoverageFolders
-		out = append(out[:MaxCoverageFolders], FileCount{What: fmt.Sprintf("… %d more folders", n), Files: rest})
+		out = append(out[:MaxCoverageFolders], model.FileCount{What: fmt.Sprintf("… %d more folders", n), Files: rest})
 	}
 	return out
-}
-
-// Analysable reports whether anything the analysis works on was read: pods,
-// nodes, events, node journal lines, container logs, or objects of any kind.
-func (g *Gather) Analysable() bool {
-	return len(g.Pods) > 0 || len(g.Nodes) > 0 || len(g.Events) > 0 || g.Coverage.JournalLines > 0 ||
-		g.Coverage.ContainerLogs > 0 || g.Objects.Len() > 0 || len(g.Operators) > 0 || len(g.Alerts) > 0 || g.Etcd != nil
 }
 
 // NothingError is returned by Load when nothing analysable was read from the
@@ -338,10 +268,10 @@ func (g *Gather) Analysable() bool {
 // sees what was looked for. errors.Is(err, ErrNoGather) is true.
 type NothingError struct {
 	Files    int
-	Layouts  []Layout
-	Unplaced []FileCount
+	Layouts  []model.Layout
+	Unplaced []model.FileCount
 	// Problems are the first problems met (a pods.yaml that did not decode).
-	Problems []Problem
+	Problems []model.Problem
 }
 
 // KnownLayouts describes every layout the reader recognises and what in it
@@ -404,7 +334,7 @@ func displayRoot(r string) string {
 
 // nothingError describes an input without anything analysable; g is nil when
 // no gather root was recognised at all.
-func (b *builder) nothingError(g *Gather) error {
+func (b *builder) nothingError(g *model.Gather) error {
 	e := &NothingError{Files: b.g.Files}
 	for _, p := range b.g.Problems {
 		if p.Path != "timestamp" { // the gather time matters only with something to date

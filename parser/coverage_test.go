@@ -33,29 +33,29 @@ func TestCoverageSaysWhatWasReadUsedAndPlaced(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := g.Coverage
-	wantUsed := []FileCount{{"pod lists", 1}, {"event lists", 1}, {"other object lists", 1}, {"timestamp files", 2}}
+	wantUsed := []model.FileCount{{What: "pod lists", Files: 1}, {What: "event lists", Files: 1}, {What: "other object lists", Files: 1}, {What: "timestamp files", Files: 2}}
 	if diff := cmp.Diff(wantUsed, c.Used); diff != "" {
 		t.Errorf("used (-want +got):\n%s", diff)
 	}
-	wantUnused := []FileCount{
-		{"must-gather.local.7/(files beside the gather root)", 1},
-		{img + "monitoring/", 1},
-		{img + "namespaces/*/pods/", 1},
-		{img + "web_hooks/", 1},
+	wantUnused := []model.FileCount{
+		{What: "must-gather.local.7/(files beside the gather root)", Files: 1},
+		{What: img + "monitoring/", Files: 1},
+		{What: img + "namespaces/*/pods/", Files: 1},
+		{What: img + "web_hooks/", Files: 1},
 	}
 	if diff := cmp.Diff(wantUnused, c.Unused); diff != "" {
 		t.Errorf("recognised, not used (-want +got):\n%s", diff)
 	}
-	wantUnplaced := []FileCount{{"(files at the top of the input)", 1}, {"notes/", 1}, {"notes/screenshots/", 1}}
+	wantUnplaced := []model.FileCount{{What: "(files at the top of the input)", Files: 1}, {What: "notes/", Files: 1}, {What: "notes/screenshots/", Files: 1}}
 	if diff := cmp.Diff(wantUnplaced, c.Unplaced); diff != "" {
 		t.Errorf("not placed (-want +got):\n%s", diff)
 	}
-	wantKinds := []KindCoverage{
-		{Kind: "deployments.apps", State: KindGathered, Objects: 1, Namespaces: 1},
-		{Kind: "events", State: KindGathered, Objects: 0, Namespaces: 1, Used: true},
-		{Kind: "nodes", State: KindNotGathered, Used: true},
-		{Kind: "persistentvolumes", State: KindNotGathered, Used: true},
-		{Kind: "pods", State: KindGathered, Objects: 1, Namespaces: 1, Used: true},
+	wantKinds := []model.KindCoverage{
+		{Kind: "deployments.apps", State: model.KindGathered, Objects: 1, Namespaces: 1},
+		{Kind: "events", State: model.KindGathered, Objects: 0, Namespaces: 1, Used: true},
+		{Kind: "nodes", State: model.KindNotGathered, Used: true},
+		{Kind: "persistentvolumes", State: model.KindNotGathered, Used: true},
+		{Kind: "pods", State: model.KindGathered, Objects: 1, Namespaces: 1, Used: true},
 	}
 	if diff := cmp.Diff(wantKinds, c.Kinds); diff != "" {
 		t.Errorf("kinds (-want +got):\n%s", diff)
@@ -71,7 +71,7 @@ func TestFolderCountsAreBounded(t *testing.T) {
 		m[filepath.Join("d", string(rune('a'+i%26)), string(rune('a'+i/26)))+"/"] = 2
 	}
 	out := folderCounts(m)
-	if len(out) != MaxCoverageFolders+1 || out[MaxCoverageFolders] != (FileCount{"… 5 more folders", 10}) {
+	if len(out) != MaxCoverageFolders+1 || out[MaxCoverageFolders] != (model.FileCount{What: "… 5 more folders", Files: 10}) {
 		t.Errorf("got %d entries, last %+v", len(out), out[len(out)-1])
 	}
 }
@@ -134,12 +134,12 @@ func TestOnlyJournalsIsAnalysable(t *testing.T) {
 	if g.Coverage.JournalLines != 1 || len(g.Pods) != 0 {
 		t.Errorf("journal lines %d, pods %d", g.Coverage.JournalLines, len(g.Pods))
 	}
-	if k := kindState(g.Coverage, "pods"); k != KindNotGathered {
-		t.Errorf("pods: %q, want %q", k, KindNotGathered)
+	if k := kindState(g.Coverage, "pods"); k != model.KindNotGathered {
+		t.Errorf("pods: %q, want %q", k, model.KindNotGathered)
 	}
 }
 
-func kindState(c Coverage, kind string) string {
+func kindState(c model.InputCoverage, kind string) string {
 	for _, k := range c.Kinds {
 		if k.Kind == kind {
 			return k.State

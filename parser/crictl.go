@@ -11,52 +11,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"strconv"
 	"strings"
 	"time"
 )
-
-// RuntimeSandbox is one row of `crictl pods` (a pod sandbox), merged with its
-// `crictl inspectp` JSON when the sosreport has it.
-type RuntimeSandbox struct {
-	ID        string // the sandbox ID, as printed (13 hex digits in the table, 64 in inspectp)
-	Name      string // pod name
-	Namespace string
-	UID       string // pod UID, from inspectp labels (io.kubernetes.pod.uid)
-	State     string // Ready or NotReady (SANDBOX_READY / SANDBOX_NOTREADY in inspectp)
-	Attempt   int    // sandbox attempt: how often the sandbox was recreated
-	// Created is when the sandbox was created: from inspectp, else the
-	// table's relative CREATED ("34 minutes ago") taken back from the
-	// sosreport's date; zero when neither is known.
-	Created time.Time
-	Source  Source
-}
-
-// RuntimeContainer is one row of `crictl ps -a` merged with its `crictl
-// inspect` JSON when the sosreport has it.
-type RuntimeContainer struct {
-	ID      string // container ID as printed (13 hex digits in the table, 64 in inspect)
-	PodID   string // sandbox ID
-	PodName string // pod name, from the table's POD column or inspect labels
-	// PodNamespace and PodUID come from inspect labels (io.kubernetes.pod.*).
-	PodNamespace, PodUID string
-	Name                 string // container name
-	Image                string
-	// State is Running, Exited, Created or Unknown (CONTAINER_RUNNING, ... in inspect).
-	State string
-	// Attempt is the container's restart count within its pod: the
-	// kubelet's attempt number for this container name.
-	Attempt int
-	// ExitCode is set for an exited container whose inspect JSON was read.
-	ExitCode *int32
-	// Reason and Message are the runtime's ("OOMKilled", "Error", "Completed").
-	Reason, Message            string
-	Created, Started, Finished time.Time
-	Source                     Source // the table row, or the inspect file when there is no row
-	Inspect                    Source // the inspect file; Path "" when not gathered
-	inspected                  bool
-	createdFromTable           bool // Created is the table's relative time, to the minute at best
-}
 
 // maxRuntimeRows bounds the rows read from one crictl table.
 const maxRuntimeRows = 20_000
@@ -163,15 +122,15 @@ func hasColumns(cols []crictlColumn, names []string) bool {
 // NAME, NAMESPACE, ATTEMPT and, from newer crictl, RUNTIME). now is the
 // sosreport's date, from which the relative CREATED is taken back (zero: no
 // Created). Rows it cannot read are skipped and counted in the error.
-func ParseCrictlPods(data []byte, path string, now time.Time) ([]RuntimeSandbox, error) {
-	var out []RuntimeSandbox
+func ParseCrictlPods(data []byte, path string, now time.Time) ([]model.RuntimeSandbox, error) {
+	var out []model.RuntimeSandbox
 	bad := 0
 	err := crictlRows(data, []string{"POD ID", "NAME", "NAMESPACE"}, func(line int, c map[string]string) {
 		if c["POD ID"] == "" || c["NAME"] == "" || strings.ContainsAny(c["NAME"], " \t") {
 			bad++
 			return
 		}
-		s := RuntimeSandbox{ID: c["POD ID"], Name: c["NAME"], Namespace: c["NAMESPACE"], State: c["STATE"], Source: Source{Path: path, Line: line}}
+		s := model.RuntimeSandbox{ID: c["POD ID"], Name: c["NAME"], Namespace: c["NAMESPACE"], State: c["STATE"], Source: model.Source{Path: path, Line: line}}
 		s.Attempt, _ = strconv.Atoi(c["ATTEMPT"])
 		if d, ok := parseHumanAgo(c["CREATED"]); ok && !now.IsZero() {
 			s.Created = now.Add(-d)
@@ -187,8 +146,8 @@ func ParseCrictlPods(data []byte, path string, now time.Time) ([]RuntimeSandbox,
 // ParseCrictlPs reads `crictl ps -a` output (header CONTAINER ID or
 // CONTAINER, IMAGE, CREATED, STATE, NAME, ATTEMPT, POD ID and, from newer
 // crictl, POD). now works as for ParseCrictlPods.
-func ParseCrictlPs(data []byte, path string, now time.Time) ([]RuntimeContainer, error) {
-	var out []RuntimeContainer
+func ParseCrictlPs(data []byte, path string, now time.Time) ([]model.RuntimeContainer, error) {
+	var out []model.RuntimeContainer
 	bad := 0
 	err := crictlRows(data, []string{"IMAGE", "STATE", "NAME", "POD ID"}, func(line int, c map[string]string) {
 		id := c["CONTAINER ID"]
@@ -199,12 +158,12 @@ func ParseCrictlPs(data []byte, path string, now time.Time) ([]RuntimeContainer,
 			bad++
 			return
 		}
-		rc := RuntimeContainer{ID: id, PodID: c["POD ID"], PodName: c["POD"], Name: c["NAME"], Image: c["IMAGE"],
-			State: c["STATE"], Source: Source{Path: path, Line: line}}
+		rc := model.RuntimeContainer{ID: id, PodID: c["POD ID"], PodName: c["POD"], Name: c["NAME"], Image: c["IMAGE"],
+			State: c["STATE"], Source: model.Source{Path: path, Line: line}}
 		rc.Attempt, _ = strconv.Atoi(c["ATTEMPT"])
 		if d, ok := parseHumanAgo(c["CREATED"]); ok && !now.IsZero() {
 			rc.Created = now.Add(-d)
-			rc.createdFromTable = true
+			rc.CreatedFromTable = true
 		}
 		out = append(out, rc)
 	})
@@ -249,22 +208,22 @@ type crictlInspect struct {
 // CONTAINER_UNKNOWN), exit code, reason, message, times (RFC 3339 text, or
 // nanoseconds since the epoch), metadata name and attempt, and the
 // io.kubernetes.pod.* and io.kubernetes.container.name labels.
-func ParseCrictlInspect(data []byte, path string) (RuntimeContainer, error) {
+func ParseCrictlInspect(data []byte, path string) (model.RuntimeContainer, error) {
 	var in crictlInspect
 	if err := json.Unmarshal(data, &in); err != nil {
-		return RuntimeContainer{}, fmt.Errorf("not crictl inspect JSON: %v", err)
+		return model.RuntimeContainer{}, fmt.Errorf("not crictl inspect JSON: %v", err)
 	}
 	st := in.Status
 	labels := mergedLabels(st.Labels, in.Info.Config.Labels)
-	rc := RuntimeContainer{ID: st.ID, Name: st.Metadata.Name, Attempt: st.Metadata.Attempt, Reason: st.Reason,
-		Message: st.Message, ExitCode: st.ExitCode, inspected: true,
+	rc := model.RuntimeContainer{ID: st.ID, Name: st.Metadata.Name, Attempt: st.Metadata.Attempt, Reason: st.Reason,
+		Message: st.Message, ExitCode: st.ExitCode, Inspected: true,
 		PodName: labels["io.kubernetes.pod.name"], PodNamespace: labels["io.kubernetes.pod.namespace"], PodUID: labels["io.kubernetes.pod.uid"],
-		Source: Source{Path: path, Line: 1}, Inspect: Source{Path: path, Line: 1}}
+		Source: model.Source{Path: path, Line: 1}, Inspect: model.Source{Path: path, Line: 1}}
 	if rc.Name == "" {
 		rc.Name = labels["io.kubernetes.container.name"]
 	}
 	if rc.ID == "" || rc.Name == "" {
-		return RuntimeContainer{}, fmt.Errorf("crictl inspect JSON without status.id or container name")
+		return model.RuntimeContainer{}, fmt.Errorf("crictl inspect JSON without status.id or container name")
 	}
 	rc.State = runtimeState(st.State, "CONTAINER_")
 	rc.Created, rc.Started, rc.Finished = criTime(st.CreatedAt), criTime(st.StartedAt), criTime(st.FinishedAt)
@@ -283,20 +242,20 @@ func ParseCrictlInspect(data []byte, path string) (RuntimeContainer, error) {
 // ParseCrictlInspectp reads the JSON of `crictl inspectp <pod>`: status id,
 // state (SANDBOX_READY, SANDBOX_NOTREADY), createdAt, metadata name,
 // namespace, uid and attempt.
-func ParseCrictlInspectp(data []byte, path string) (RuntimeSandbox, error) {
+func ParseCrictlInspectp(data []byte, path string) (model.RuntimeSandbox, error) {
 	var in crictlInspect
 	if err := json.Unmarshal(data, &in); err != nil {
-		return RuntimeSandbox{}, fmt.Errorf("not crictl inspectp JSON: %v", err)
+		return model.RuntimeSandbox{}, fmt.Errorf("not crictl inspectp JSON: %v", err)
 	}
 	st := in.Status
 	labels := mergedLabels(st.Labels, in.Info.Config.Labels)
-	s := RuntimeSandbox{ID: st.ID, Name: st.Metadata.Name, Namespace: st.Metadata.Namespace, UID: st.Metadata.UID,
-		Attempt: st.Metadata.Attempt, Created: criTime(st.CreatedAt), Source: Source{Path: path, Line: 1}}
+	s := model.RuntimeSandbox{ID: st.ID, Name: st.Metadata.Name, Namespace: st.Metadata.Namespace, UID: st.Metadata.UID,
+		Attempt: st.Metadata.Attempt, Created: criTime(st.CreatedAt), Source: model.Source{Path: path, Line: 1}}
 	if s.Name == "" {
 		s.Name, s.Namespace, s.UID = labels["io.kubernetes.pod.name"], labels["io.kubernetes.pod.namespace"], labels["io.kubernetes.pod.uid"]
 	}
 	if s.ID == "" || s.Name == "" {
-		return RuntimeSandbox{}, fmt.Errorf("crictl inspectp JSON without status.id or pod name")
+		return model.RuntimeSandbox{}, fmt.Errorf("crictl inspectp JSON without status.id or pod name")
 	}
 	s.State = runtimeState(st.State, "SANDBOX_")
 	return s, nil

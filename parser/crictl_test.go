@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 var crictlNow = time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
@@ -22,9 +23,9 @@ POD ID              CREATED              STATE               NAME               
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []RuntimeSandbox{
-		{ID: "3f2b8c91d04e7", Name: "etcd-localhost.localdomain", Namespace: "openshift-etcd", State: "Ready", Created: crictlNow.Add(-41 * time.Minute), Source: Source{Path: "p", Line: 3}},
-		{ID: "9a8b7c6d5e4f3", Name: "installer-3-localhost.localdomain", Namespace: "openshift-kube-apiserver", State: "NotReady", Attempt: 2, Created: crictlNow.Add(-time.Hour), Source: Source{Path: "p", Line: 4}},
+	want := []model.RuntimeSandbox{
+		{ID: "3f2b8c91d04e7", Name: "etcd-localhost.localdomain", Namespace: "openshift-etcd", State: "Ready", Created: crictlNow.Add(-41 * time.Minute), Source: model.Source{Path: "p", Line: 3}},
+		{ID: "9a8b7c6d5e4f3", Name: "installer-3-localhost.localdomain", Namespace: "openshift-kube-apiserver", State: "NotReady", Attempt: 2, Created: crictlNow.Add(-time.Hour), Source: model.Source{Path: "p", Line: 4}},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got)\n%s", d)
@@ -58,12 +59,12 @@ func TestParseCrictlPs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := []RuntimeContainer{{ID: "74bf20f876ffc", PodID: "9a8b7c6d5e4f3", Name: "kube-apiserver", Image: "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:2222",
-				State: "Exited", Attempt: 14, Created: crictlNow.Add(-time.Minute), Source: Source{Path: "ps", Line: 2}}}
+			want := []model.RuntimeContainer{{ID: "74bf20f876ffc", PodID: "9a8b7c6d5e4f3", Name: "kube-apiserver", Image: "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:2222",
+				State: "Exited", Attempt: 14, Created: crictlNow.Add(-time.Minute), Source: model.Source{Path: "ps", Line: 2}}}
 			if strings.Contains(tc.table, " POD\n") {
 				want[0].PodName = "kube-apiserver-m0"
 			}
-			if d := cmp.Diff(want, got, cmpopts.IgnoreUnexported(RuntimeContainer{})); d != "" {
+			if d := cmp.Diff(want, got, cmpopts.IgnoreFields(model.RuntimeContainer{}, "Inspected", "CreatedFromTable")); d != "" {
 				t.Errorf("(-want +got)\n%s", d)
 			}
 		})
@@ -92,14 +93,14 @@ func TestParseCrictlInspect(t *testing.T) {
 		t.Fatal(err)
 	}
 	code := int32(137)
-	want := RuntimeContainer{ID: "a4c123b1612dd9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4", Name: "cluster-policy-controller", Attempt: 5,
+	want := model.RuntimeContainer{ID: "a4c123b1612dd9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4", Name: "cluster-policy-controller", Attempt: 5,
 		PodName: "kcm-m0", PodNamespace: "openshift-kube-controller-manager", PodUID: "2d9f8e30", Image: "quay.io/x/y@sha256:4444",
 		State: "Exited", ExitCode: &code, Reason: "OOMKilled",
 		Created:  time.Date(2026, 11, 20, 9, 26, 44, 1, time.UTC),
 		Started:  time.Date(2026, 11, 20, 9, 26, 44, 332211009, time.UTC),
 		Finished: time.Date(2026, 11, 20, 9, 27, 51, 908070605, time.UTC),
-		Source:   Source{Path: "i", Line: 1}, Inspect: Source{Path: "i", Line: 1}}
-	if d := cmp.Diff(want, got, cmpopts.IgnoreUnexported(RuntimeContainer{})); d != "" {
+		Source:   model.Source{Path: "i", Line: 1}, Inspect: model.Source{Path: "i", Line: 1}}
+	if d := cmp.Diff(want, got, cmpopts.IgnoreFields(model.RuntimeContainer{}, "Inspected", "CreatedFromTable")); d != "" {
 		t.Errorf("(-want +got)\n%s", d)
 	}
 	// Times as nanoseconds, labels under info.config (containerd), a running
@@ -129,8 +130,8 @@ func TestParseCrictlInspectp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := RuntimeSandbox{ID: "3f2b8c91d04e7a6b", Name: "etcd-m0", Namespace: "openshift-etcd", UID: "0b7d", State: "NotReady", Attempt: 1,
-		Created: time.Date(2026, 11, 20, 8, 49, 50, 246813579, time.UTC), Source: Source{Path: "p", Line: 1}}
+	want := model.RuntimeSandbox{ID: "3f2b8c91d04e7a6b", Name: "etcd-m0", Namespace: "openshift-etcd", UID: "0b7d", State: "NotReady", Attempt: 1,
+		Created: time.Date(2026, 11, 20, 8, 49, 50, 246813579, time.UTC), Source: model.Source{Path: "p", Line: 1}}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got)\n%s", d)
 	}

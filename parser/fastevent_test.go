@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mgtriage/mgtriage/parser/model"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 )
@@ -43,7 +44,7 @@ func sameEvent(t *testing.T, what string, data []byte) bool {
 		t.Errorf("%s: the direct decoder took an item the general path refuses:\n%s", what, data)
 		return true
 	}
-	if d := cmp.Diff(EventObjectOf(want), EventObjectOf(fast), cmp.AllowUnexported(EventObject{})); d != "" {
+	if d := cmp.Diff(EventObjectOf(want), EventObjectOf(fast), cmp.AllowUnexported(model.EventObject{})); d != "" {
 		t.Errorf("%s: direct decoder differs from the general path (-want +got):\n%s\ninput:\n%s", what, d, data)
 	}
 	return true

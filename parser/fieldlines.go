@@ -7,27 +7,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mgtriage/mgtriage/parser/model"
 	corev1 "k8s.io/api/core/v1"
 )
-
-// FieldLines maps paths of status fields of one object to their 1-based line
-// in its file, so that evidence can cite the field that decides ("restartCount:
-// 5" on line 256) rather than the object's first line. Paths are dotted, list
-// elements named by their name or type:
-// "status.containerStatuses[api].restartCount",
-// "status.conditions[PodScheduled].message". Only block-style YAML is indexed;
-// a flow mapping ("state: {waiting: {...}}") is known by its key's line.
-type FieldLines map[string]int
-
-// Line returns the line of the first of paths that is known, else 0.
-func (f FieldLines) Line(paths ...string) int {
-	for _, p := range paths {
-		if n := f[p]; n > 0 {
-			return n
-		}
-	}
-	return 0
-}
 
 // maxFieldLines bounds the paths kept per object; maxFieldScan the lines
 // scanned for one object.
@@ -48,7 +30,7 @@ var statusFieldKeys = map[string]bool{
 // start. The object ends at the first later line indented no deeper than its
 // first line's key column, or at the end of data. It never reads more than
 // maxFieldScan lines.
-func scanFieldLines(data []byte, lines []int, start int) FieldLines {
+func scanFieldLines(data []byte, lines []int, start int) model.FieldLines {
 	if start < 1 || start > len(lines) {
 		return nil
 	}
@@ -57,7 +39,7 @@ func scanFieldLines(data []byte, lines []int, start int) FieldLines {
 		key     string
 		element bool
 	}
-	out := FieldLines{}
+	out := model.FieldLines{}
 	raw := map[string]int{}
 	names := map[string]string{} // "status.conditions[3]" → "PodScheduled"
 	var stack []frame

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 const fieldPods = `apiVersion: v1
@@ -51,7 +52,7 @@ kind: List
 func TestScanFieldLines(t *testing.T) {
 	data := []byte(fieldPods)
 	got := scanFieldLines(data, lineStarts(data), 3)
-	want := FieldLines{
+	want := model.FieldLines{
 		"status": 7, "status.conditions": 8,
 		"status.conditions[PodScheduled]": 9, "status.conditions[PodScheduled].status": 10, "status.conditions[PodScheduled].type": 11,
 		"status.conditions[Ready]": 12, "status.conditions[Ready].message": 12, "status.conditions[Ready].reason": 13,
@@ -69,7 +70,7 @@ func TestScanFieldLines(t *testing.T) {
 		t.Errorf("field lines (-want +got):\n%s", diff)
 	}
 	second := scanFieldLines(data, lineStarts(data), 34)
-	if diff := cmp.Diff(FieldLines{"status": 38, "status.phase": 39}, second); diff != "" {
+	if diff := cmp.Diff(model.FieldLines{"status": 38, "status.phase": 39}, second); diff != "" {
 		t.Errorf("second item (-want +got):\n%s", diff)
 	}
 }
@@ -137,7 +138,7 @@ func TestScanFieldLinesNestedNames(t *testing.T) {
       name: config
   phase: Running
 `)
-	want := FieldLines{
+	want := model.FieldLines{
 		"status": 1, "status.containerStatuses": 2, "status.containerStatuses[app]": 3,
 		"status.containerStatuses[app].name": 3, "status.containerStatuses[app].ready": 4,
 		"status.containerStatuses[app].volumeMounts[config]": 6, "status.containerStatuses[app].volumeMounts[config].name": 7,

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/openshift"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
 	corev1 "k8s.io/api/core/v1"
@@ -15,7 +16,7 @@ import (
 // or the per-pod files where the list is missing or empty), keeps one pod per
 // UID, settles the gather time, derives the kubectl columns and startup stage
 // of every pod, and ties events and logs to their pods.
-func (b *builder) finish() *Gather {
+func (b *builder) finish() *model.Gather {
 	g := b.g
 	b.parts = nil // the decode workers are done: the pods hold what they share
 	b.dropNestedCaptures()
@@ -34,7 +35,7 @@ func (b *builder) finish() *Gather {
 	}
 	b.settleTime()
 	b.settleLogYears()
-	g.NodeLog = map[string][]*LogGroup{}
+	g.NodeLog = map[string][]*model.LogGroup{}
 	for host, groups := range b.hostLog {
 		g.NodeLog[host] = sortGroups(groups)
 	}
@@ -72,8 +73,8 @@ func (b *builder) finish() *Gather {
 
 	g.Printer = b.choosePrinter()
 	version := g.Printer.Version
-	byUID := make(map[string]*Pod, len(g.Pods))
-	byKey := make(map[string]*Pod, len(g.Pods))
+	byUID := make(map[string]*model.Pod, len(g.Pods))
+	byKey := make(map[string]*model.Pod, len(g.Pods))
 	// Each pod's columns are those of its own gather's time: an inspect taken
 	// after the must-gather holds container times after the must-gather's.
 	tops := b.unitTops()
@@ -135,7 +136,7 @@ func (b *builder) finish() *Gather {
 // crashLoopSince sets CrashLoopSince of each container in CrashLoopBackOff
 // from the oldest BackOff event for it ("Back-off restarting failed
 // container <name>"). Events expire (3 h on OpenShift), so it is a lower bound.
-func crashLoopSince(p *Pod) {
+func crashLoopSince(p *model.Pod) {
 	for i := range p.Containers {
 		c := &p.Containers[i]
 		if c.Reason != "CrashLoopBackOff" {
@@ -167,14 +168,14 @@ func crashLoopSince(p *Pod) {
 // either, the highest kubelet version among the nodes (the version skew policy
 // never lets a kubelet be newer than its API server, so it is a lower bound),
 // raised to the last completed OpenShift release when there is one.
-func (b *builder) choosePrinter() PrinterChoice {
+func (b *builder) choosePrinter() model.PrinterChoice {
 	g := b.g
 	cv := kubeVersionOfOpenShift(g.ClusterVersion)
 	if cv.Major != 0 && !b.cvUpgrading {
-		return PrinterChoice{Version: cv, From: "ClusterVersion " + g.ClusterVersion}
+		return model.PrinterChoice{Version: cv, From: "ClusterVersion " + g.ClusterVersion}
 	}
 	if v := ParseKubeVersion(b.apiserverVersion); v.Major != 0 {
-		return PrinterChoice{Version: v, From: "kube-apiserver ClusterOperator version " + b.apiserverVersion}
+		return model.PrinterChoice{Version: v, From: "kube-apiserver ClusterOperator version " + b.apiserverVersion}
 	}
 	var best podstatus.Version
 	bestRaw := ""
@@ -186,9 +187,9 @@ func (b *builder) choosePrinter() PrinterChoice {
 	}
 	switch {
 	case cv.Major != 0 && (best.Major == 0 || best.Less(cv)):
-		return PrinterChoice{Version: cv, From: "ClusterVersion " + g.ClusterVersion + " (last completed; an upgrade is under way)"}
+		return model.PrinterChoice{Version: cv, From: "ClusterVersion " + g.ClusterVersion + " (last completed; an upgrade is under way)"}
 	case best.Major != 0:
-		return PrinterChoice{Version: best, From: "highest kubelet version " + bestRaw}
+		return model.PrinterChoice{Version: best, From: "highest kubelet version " + bestRaw}
 	}
 	// Without Node objects: the version a sosreport's kubectl/oc printed, or
 	// the one a kubelet logged at start.
@@ -197,10 +198,10 @@ func (b *builder) choosePrinter() PrinterChoice {
 		{b.journalKubeVersion, "the kubelet's start line "},
 	} {
 		if v := ParseKubeVersion(src.raw); v.Major != 0 {
-			return PrinterChoice{Version: v, From: src.from + src.raw}
+			return model.PrinterChoice{Version: v, From: src.from + src.raw}
 		}
 	}
-	return PrinterChoice{From: "no version in the gather: the newest printer"}
+	return model.PrinterChoice{From: "no version in the gather: the newest printer"}
 }
 
 // kubeVersionOfOpenShift maps an OpenShift 4.N release to the Kubernetes
@@ -237,7 +238,7 @@ func (b *builder) settleLogYears() {
 			ib.Steps[i].First, ib.Steps[i].Last = fix(ib.Steps[i].First), fix(ib.Steps[i].Last)
 		}
 	}
-	for _, m := range []map[string]map[groupKey]*LogGroup{b.nodeLog, b.hostLog} {
+	for _, m := range []map[string]map[groupKey]*model.LogGroup{b.nodeLog, b.hostLog} {
 		for _, groups := range m {
 			for _, g := range groups {
 				g.First, g.Last = fix(g.First), fix(g.Last)
@@ -251,14 +252,14 @@ func (b *builder) settleLogYears() {
 // list, then per-pod files); when two roots (a must-gather and an inspect of
 // the same cluster) hold the same pod, the newer copy is kept: the one with
 // the higher resourceVersion, else the one with more container statuses.
-func (b *builder) choosePods() []*Pod {
+func (b *builder) choosePods() []*model.Pod {
 	type chosen struct {
 		at   int
 		root string
 	}
 	seen := map[string]chosen{}
-	var out []*Pod
-	add := func(root string, pods []*Pod) {
+	var out []*model.Pod
+	add := func(root string, pods []*model.Pod) {
 		for _, p := range pods {
 			id := string(p.Object.UID)
 			if id == "" {
@@ -299,13 +300,13 @@ func (b *builder) choosePods() []*Pod {
 		// them by path first.
 		fp := b.filePods[k]
 		sort.Slice(fp, func(i, j int) bool { return fp[i].Source.Path < fp[j].Source.Path })
-		byName := map[string]*Pod{}
+		byName := map[string]*model.Pod{}
 		for _, p := range fp {
 			byName[p.Key()] = p
 		}
-		var list []*Pod
+		var list []*model.Pod
 		for _, p := range b.listPods[k] {
-			if p.partial {
+			if p.Partial {
 				if f := byName[p.Key()]; f != nil {
 					p = f
 				}
@@ -327,13 +328,13 @@ func (b *builder) choosePods() []*Pod {
 // newerPod reports whether p is a newer copy of the pod old: a higher
 // resourceVersion (etcd's revision, comparable within one cluster), or, when
 // either is unknown or they are equal, more container statuses.
-func newerPod(p, old *Pod) bool {
+func newerPod(p, old *model.Pod) bool {
 	a, errA := strconv.ParseUint(p.Object.ResourceVersion, 10, 64)
 	c, errC := strconv.ParseUint(old.Object.ResourceVersion, 10, 64)
 	if errA == nil && errC == nil && a != c {
 		return a > c
 	}
-	n := func(q *Pod) int {
+	n := func(q *model.Pod) int {
 		return len(q.Object.Status.ContainerStatuses) + len(q.Object.Status.InitContainerStatuses)
 	}
 	return n(p) > n(old)
@@ -407,7 +408,7 @@ func (b *builder) settleTime() {
 		c.add("event", e.Object.FirstTimestamp.Time())
 		c.add("event", e.Object.EventTime.Time())
 	}
-	for _, pods := range []map[nsKey][]*Pod{b.listPods, b.filePods} {
+	for _, pods := range []map[nsKey][]*model.Pod{b.listPods, b.filePods} {
 		for _, ps := range pods {
 			for _, p := range ps {
 				c.pod(&p.Object)
@@ -431,9 +432,9 @@ func (b *builder) settleTime() {
 	b.problem("timestamp", "no readable timestamp file: the gather time "+now.UTC().Format(time.RFC3339)+" is "+how)
 }
 
-func (b *builder) podNodeLog(p *Pod) []*LogGroup {
-	seen := map[*LogGroup]bool{}
-	var out []*LogGroup
+func (b *builder) podNodeLog(p *model.Pod) []*model.LogGroup {
+	seen := map[*model.LogGroup]bool{}
+	var out []*model.LogGroup
 	for _, owner := range []string{p.Key(), "uid:" + string(p.Object.UID)} {
 		for _, g := range b.nodeLog[owner] {
 			if !seen[g] {
@@ -446,8 +447,8 @@ func (b *builder) podNodeLog(p *Pod) []*LogGroup {
 	return out
 }
 
-func sortGroups(groups map[groupKey]*LogGroup) []*LogGroup {
-	out := make([]*LogGroup, 0, len(groups))
+func sortGroups(groups map[groupKey]*model.LogGroup) []*model.LogGroup {
+	out := make([]*model.LogGroup, 0, len(groups))
 	for _, g := range groups {
 		out = append(out, g)
 	}
@@ -457,7 +458,7 @@ func sortGroups(groups map[groupKey]*LogGroup) []*LogGroup {
 
 // sortByFirst orders groups by their first time, then by path and line, so
 // the order never depends on map iteration.
-func sortByFirst(gs []*LogGroup) {
+func sortByFirst(gs []*model.LogGroup) {
 	sort.Slice(gs, func(i, j int) bool {
 		a, b := gs[i], gs[j]
 		if !a.First.Equal(b.First) {
@@ -471,7 +472,7 @@ func sortByFirst(gs []*LogGroup) {
 }
 
 // kubeletVersion returns the kubeletVersion most nodes report, "" without nodes.
-func kubeletVersion(nodes []*Node) string {
+func kubeletVersion(nodes []*model.Node) string {
 	count := map[string]int{}
 	best := ""
 	for _, n := range nodes {
@@ -503,8 +504,8 @@ func ParseKubeVersion(s string) podstatus.Version {
 	return podstatus.Version{Major: major, Minor: minor}
 }
 
-func operatorSummary(o *openshift.ClusterOperator, src Source) Operator {
-	op := Operator{Name: o.Name, Source: src}
+func operatorSummary(o *openshift.ClusterOperator, src model.Source) model.Operator {
+	op := model.Operator{Name: o.Name, Source: src}
 	op.Available, _ = o.Condition("Available")
 	op.Progressing, _ = o.Condition("Progressing")
 	var degradedMsg, availMsg string
@@ -526,10 +527,10 @@ func operatorSummary(o *openshift.ClusterOperator, src Source) Operator {
 // pod readContainerLog and settleTails use, its own root's pods.yaml copy
 // (b.known), else by p: two roots may hold one pod in different states, and
 // p is the copy choosePods kept, from either.
-func (b *builder) dropQuietTails(p *Pod) {
+func (b *builder) dropQuietTails(p *model.Pod) {
 	for _, l := range p.Logs {
 		judge := p
-		if q := b.known[l.root+p.Key()]; q != nil {
+		if q := b.known[l.Root+p.Key()]; q != nil {
 			judge = q
 		}
 		dropQuietTail(&judge.Object, l)
@@ -538,8 +539,8 @@ func (b *builder) dropQuietTails(p *Pod) {
 
 // dropQuietTail keeps of l only its line count when its container never
 // failed in pod p (quietStatus).
-func dropQuietTail(p *corev1.Pod, l *ContainerLog) {
+func dropQuietTail(p *corev1.Pod, l *model.ContainerLog) {
 	if quietStatus(p, l.Container) {
-		l.dropKept()
+		l.DropKept()
 	}
 }

@@ -4,17 +4,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
 )
 
 func TestCrashLoopSinceFromOldestBackOffEvent(t *testing.T) {
 	t0 := time.Date(2026, 11, 20, 8, 0, 0, 0, time.UTC)
-	ev := func(msg string, first time.Time) *Event {
-		return &Event{Object: EventObject{InvolvedObject: &EventReference{Kind: "Pod"}, Reason: "BackOff", Message: msg, FirstTimestamp: StampOf(first)}}
+	ev := func(msg string, first time.Time) *model.Event {
+		return &model.Event{Object: model.EventObject{InvolvedObject: &model.EventReference{Kind: "Pod"}, Reason: "BackOff", Message: msg, FirstTimestamp: model.StampOf(first)}}
 	}
-	p := &Pod{
+	p := &model.Pod{
 		Containers: []podstatus.Container{{Name: "app", Reason: "CrashLoopBackOff"}, {Name: "app-sidecar", Reason: "CrashLoopBackOff"}},
-		Events: []*Event{
+		Events: []*model.Event{
 			ev("Back-off restarting failed container app in pod web_shop(uid)", t0.Add(time.Hour)),
 			ev("Back-off restarting failed container app in pod web_shop(uid)", t0),
 			ev("Back-off restarting failed container app-sidecar in pod web_shop(uid)", t0.Add(2*time.Hour)),

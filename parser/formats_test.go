@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mgtriage/mgtriage/fixtures/gen/synth"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mholt/archives"
 )
 
@@ -27,7 +28,7 @@ func archiveOf(t testing.TB, dir, name string, format archives.Archiver) string 
 
 // gatherRows is what must not change with the container format: every pod's
 // columns and stage, every event, and the problems.
-func gatherRows(g *Gather) []string {
+func gatherRows(g *model.Gather) []string {
 	var rows []string
 	for _, p := range g.Pods {
 		rows = append(rows, strings.Join([]string{p.Key(), p.Columns.Ready, p.Columns.Status, p.Columns.Restarts, p.Columns.Age, p.Stage.Name,
@@ -79,7 +80,7 @@ func TestEveryArchiveFormatReadsTheSample(t *testing.T) {
 			if diff := cmp.Diff(want, gatherRows(g)); diff != "" {
 				t.Errorf("%s differs from the folder (-folder +archive):\n%s", name, diff)
 			}
-			if len(g.Layouts) != 1 || g.Layouts[0].Kind != LayoutMustGather {
+			if len(g.Layouts) != 1 || g.Layouts[0].Kind != model.LayoutMustGather {
 				t.Errorf("layouts = %+v", g.Layouts)
 			}
 		})
@@ -167,9 +168,9 @@ func TestMultiImageGatherAndInspectFallback(t *testing.T) {
 		kinds[l.Root] = l.Kind
 	}
 	wantKinds := map[string]string{
-		"inspect.local.42/": LayoutInspect,
-		"quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-aaa/": LayoutMustGather,
-		"registry-redhat-io-odf4-odf-must-gather-rhel9-sha256-bbb/":  LayoutMustGather,
+		"inspect.local.42/": model.LayoutInspect,
+		"quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-aaa/": model.LayoutMustGather,
+		"registry-redhat-io-odf4-odf-must-gather-rhel9-sha256-bbb/":  model.LayoutMustGather,
 	}
 	if diff := cmp.Diff(wantKinds, kinds); diff != "" {
 		t.Errorf("layouts (-want +got):\n%s", diff)
@@ -189,7 +190,7 @@ func TestNamespaceFolderInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(g.Pods) != 1 || g.Pods[0].Key() != "shop/web-1" || len(g.Layouts) != 1 || g.Layouts[0].Kind != LayoutNamespace {
+	if len(g.Pods) != 1 || g.Pods[0].Key() != "shop/web-1" || len(g.Layouts) != 1 || g.Layouts[0].Kind != model.LayoutNamespace {
 		t.Errorf("pods %d layouts %+v", len(g.Pods), g.Layouts)
 	}
 }

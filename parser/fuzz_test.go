@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/openshift"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
 	"github.com/mholt/archives"
@@ -116,11 +117,11 @@ func FuzzDecodeItems(f *testing.F) {
 			return true
 		})
 		_ = decodeItems(data, func(e *corev1.Event, _ int) {
-			ev := &Event{Object: EventObjectOf(e), At: StampOf(eventTime(e))}
+			ev := &model.Event{Object: EventObjectOf(e), At: model.StampOf(eventTime(e))}
 			_ = ev.Count()
 		})
 		_ = decodeItems(data, func(n *corev1.Node, _ int) {})
-		_ = decodeItems(data, func(o *openshift.ClusterOperator, _ int) { operatorSummary(o, Source{}) })
+		_ = decodeItems(data, func(o *openshift.ClusterOperator, _ int) { operatorSummary(o, model.Source{}) })
 		if p, err := decodeObject[corev1.Pod](data); err == nil {
 			podstatus.Compute(p, now, podstatus.Version{Major: 1, Minor: 29})
 			podstatus.StartupStage(p)
@@ -168,7 +169,7 @@ func FuzzReadTail(f *testing.F) {
 		if n != want {
 			t.Fatalf("%d lines, want %d", n, want)
 		}
-		var l ContainerLog
+		var l model.ContainerLog
 		_, err = readTail(bytes.NewReader(data), &l, keep)
 		if err != nil && !strings.HasPrefix(err.Error(), "line too long") {
 			t.Fatal(err)
@@ -207,9 +208,9 @@ func FuzzReadTail(f *testing.F) {
 // tailReference is what readTail keeps of a log's lines (as scanLines
 // returns them), made line by line: the last TailLines lines, and the first
 // and last ErrorLines/2 of the error-looking lines.
-func tailReference(lines [][]byte) (tail, errs []LogLine) {
-	line := func(i int) LogLine {
-		ll := LogLine{Line: i + 1}
+func tailReference(lines [][]byte) (tail, errs []model.LogLine) {
+	line := func(i int) model.LogLine {
+		ll := model.LogLine{Line: i + 1}
 		text := lines[i]
 		if sp := bytes.IndexByte(text, ' '); sp > 0 && sp <= 40 {
 			if at, err := time.Parse(time.RFC3339Nano, string(text[:sp])); err == nil {

@@ -14,82 +14,6 @@ import (
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 )
 
-// LayoutInstallBundle is the log bundle `openshift-install gather bootstrap`
-// writes for a failed install: log-bundle-<id>/ with bootstrap/journals/,
-// bootstrap/containers/, control-plane/<master>/, resources/*.json (empty
-// files when the API never answered), failed-units.txt and rendered-assets/.
-const LayoutInstallBundle = "install log bundle"
-
-// Install stages: what a line of an install log bundle shows.
-const (
-	StageReleaseImage = "release-image" // the release image could not be pulled on the bootstrap node
-	StageEtcd         = "etcd"          // etcd on the bootstrap node did not form or stay healthy
-	StageAPIWait      = "api-wait"      // bootkube (cluster-bootstrap) waited for the Kubernetes API
-	StageBootkube     = "bootkube"      // bootkube.service failed or exited
-	StageMasters      = "masters"       // control-plane machines not found or not registered
-	StageCSR          = "csr"           // certificate signing requests left pending
-	StageComplete     = "complete"      // the bootstrap finished (the install went past it)
-)
-
-// InstallBundle is what an install log bundle tells about how far the
-// install got, with the journal lines that show it.
-type InstallBundle struct {
-	// Root is the bundle's folder relative to the input ("" or ending in "/").
-	Root string `json:"root"`
-	// Resources are the resources/*.json files read; Empty those of them
-	// with no content (what `oc get` left when the API never answered).
-	Resources []string `json:"resources,omitempty"`
-	Empty     []string `json:"empty,omitempty"`
-	// Masters lists the control-plane hosts the bundle holds a folder of
-	// (control-plane/<host>/); MastersListed is how many names
-	// resources/masters.list holds (-1 when the file is not in the bundle).
-	Masters       []string `json:"masters,omitempty"`
-	MastersListed int      `json:"mastersListed"`
-	// Steps are the lines that show a stage, collapsed by stage, host and
-	// message, oldest first.
-	Steps []InstallStep `json:"steps,omitempty"`
-	// Containers are the container logs of the bootstrap node and the
-	// masters (bootstrap/containers/<name>-<id>.log).
-	Containers []InstallContainer `json:"containers,omitempty"`
-}
-
-// InstallStep is a run of lines of one stage with the same message.
-type InstallStep struct {
-	Stage string `json:"stage"`
-	// Host is the host of the journal line, else "bootstrap" or the
-	// control-plane/<host> folder the file lies in.
-	Host   string    `json:"host"`
-	Unit   string    `json:"unit"` // the journal file's unit: bootkube, release-image, approve-csr, ...
-	Source Source    `json:"source"`
-	First  time.Time `json:"first"`
-	Last   time.Time `json:"last"`
-	Count  int       `json:"count"`
-	Text   string    `json:"text"`
-}
-
-// InstallContainer is the bounded tail of one container log of the bundle.
-type InstallContainer struct {
-	Host string        `json:"host"`
-	Name string        `json:"name"`
-	Log  *ContainerLog `json:"log"`
-}
-
-// APIAnswered reports whether any resources/*.json of the bundle holds
-// something: the API server answered the gather's `oc get` at least once.
-func (ib *InstallBundle) APIAnswered() bool {
-	return len(ib.Resources) > len(ib.Empty)
-}
-
-// Reached reports whether a step of stage was seen.
-func (ib *InstallBundle) Reached(stage string) bool {
-	for _, s := range ib.Steps {
-		if s.Stage == stage {
-			return true
-		}
-	}
-	return false
-}
-
 var (
 	installJournalRe   = regexp.MustCompile(`^(.*/)?(bootstrap|control-plane/([^/]+))/journals/([^/]+)\.log$`)
 	installContainerRe = regexp.MustCompile(`^(.*/)?(bootstrap|control-plane/([^/]+))/containers/([^/]+)-([0-9a-f]{12,64})\.log$`)
@@ -172,13 +96,13 @@ var installPatterns = []struct {
 	units []string
 	re    *regexp.Regexp
 }{
-	{StageComplete, nil, regexp.MustCompile(`(?i)bootkube\.service complete|bootstrap-complete event|Bootstrap status: complete`)},
-	{StageReleaseImage, []string{"release-image", "release-image-download"}, regexp.MustCompile(`(?i)pull failed|error pulling|unable to pull|failed to pull|manifest unknown|unauthorized|x509|no such host|i/o timeout|connection refused|retrying`)},
-	{StageEtcd, nil, regexp.MustCompile(`(?i)(?:etcd|:2379|:2380)[^\n]*(unhealthy|could not connect|connection refused|context deadline exceeded|timed out|failed|not ready|waiting for)`)},
-	{StageAPIWait, nil, regexp.MustCompile(`(?i)waiting (?:up to \S+ )?for the Kubernetes API|still waiting for the Kubernetes API|Unable to connect to the server|:6443[^\n]*connection refused|connection to the server [^ ]+ was refused|error while checking pod status|waiting for api|the server is currently unable`)},
-	{StageBootkube, []string{"bootkube"}, regexp.MustCompile(`(?i)Main process exited|Failed with result|^Error:|\bError: |failed to create|timed out waiting for the condition`)},
-	{StageMasters, nil, regexp.MustCompile(`(?i)No masters found|Unable to register node|waiting for [0-9]+ control.plane|masters? (?:not|never) (?:joined|ready)`)},
-	{StageCSR, []string{"approve-csr"}, regexp.MustCompile(`(?i)pending|no resources found`)},
+	{model.StageComplete, nil, regexp.MustCompile(`(?i)bootkube\.service complete|bootstrap-complete event|Bootstrap status: complete`)},
+	{model.StageReleaseImage, []string{"release-image", "release-image-download"}, regexp.MustCompile(`(?i)pull failed|error pulling|unable to pull|failed to pull|manifest unknown|unauthorized|x509|no such host|i/o timeout|connection refused|retrying`)},
+	{model.StageEtcd, nil, regexp.MustCompile(`(?i)(?:etcd|:2379|:2380)[^\n]*(unhealthy|could not connect|connection refused|context deadline exceeded|timed out|failed|not ready|waiting for)`)},
+	{model.StageAPIWait, nil, regexp.MustCompile(`(?i)waiting (?:up to \S+ )?for the Kubernetes API|still waiting for the Kubernetes API|Unable to connect to the server|:6443[^\n]*connection refused|connection to the server [^ ]+ was refused|error while checking pod status|waiting for api|the server is currently unable`)},
+	{model.StageBootkube, []string{"bootkube"}, regexp.MustCompile(`(?i)Main process exited|Failed with result|^Error:|\bError: |failed to create|timed out waiting for the condition`)},
+	{model.StageMasters, nil, regexp.MustCompile(`(?i)No masters found|Unable to register node|waiting for [0-9]+ control.plane|masters? (?:not|never) (?:joined|ready)`)},
+	{model.StageCSR, []string{"approve-csr"}, regexp.MustCompile(`(?i)pending|no resources found`)},
 }
 
 // maxInstallSteps bounds the step groups kept per stage;
@@ -213,7 +137,7 @@ func (b *builder) readInstallText(p string, c classified, r io.Reader) error {
 			if !pat.re.Match(msg) {
 				continue
 			}
-			b.addInstallStep(ib, InstallStep{Stage: pat.stage, Host: lineHost, Unit: c.Unit, Source: Source{Path: p, Line: n}, First: when, Last: when, Count: 1, Text: cleanText(bytes.TrimSpace(msg))})
+			b.addInstallStep(ib, model.InstallStep{Stage: pat.stage, Host: lineHost, Unit: c.Unit, Source: model.Source{Path: p, Line: n}, First: when, Last: when, Count: 1, Text: cleanText(bytes.TrimSpace(msg))})
 			return
 		}
 	}, &cut)
@@ -234,7 +158,7 @@ func containsString(list []string, s string) bool {
 
 // addInstallStep adds s to the bundle, or counts it in the group of the same
 // stage, host, unit and message.
-func (b *builder) addInstallStep(ib *InstallBundle, s InstallStep) {
+func (b *builder) addInstallStep(ib *model.InstallBundle, s model.InstallStep) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	sig := nodelog.Signature(s.Text)
@@ -269,15 +193,15 @@ func (b *builder) readInstallContainerLog(p string, c classified, r io.Reader) e
 	if full {
 		return fmt.Errorf("more than %d container logs in the install log bundle: this one is not read", maxInstallContainers)
 	}
-	l := &ContainerLog{Container: c.Container}
-	l.SetPath(p)
+	l := &model.ContainerLog{Container: c.Container}
+	l.SetPath(p, intern)
 	_, err := readTail(r, l, true)
 	host := "bootstrap"
 	if c.Node != "" {
 		host = c.Node
 	}
 	b.mu.Lock()
-	ib.Containers = append(ib.Containers, InstallContainer{Host: host, Name: c.Container, Log: l})
+	ib.Containers = append(ib.Containers, model.InstallContainer{Host: host, Name: c.Container, Log: l})
 	b.mu.Unlock()
 	return err
 }
@@ -344,15 +268,15 @@ func (b *builder) readInstallInspect(data []byte) {
 }
 
 // installBundle returns the bundle of root, made on first use.
-func (b *builder) installBundle(root string) *InstallBundle {
+func (b *builder) installBundle(root string) *model.InstallBundle {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.installs == nil {
-		b.installs = map[string]*InstallBundle{}
+		b.installs = map[string]*model.InstallBundle{}
 	}
 	ib := b.installs[root]
 	if ib == nil {
-		ib = &InstallBundle{Root: root, MastersListed: -1}
+		ib = &model.InstallBundle{Root: root, MastersListed: -1}
 		b.installs[root] = ib
 	}
 	return ib

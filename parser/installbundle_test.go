@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 func TestClassifyInstall(t *testing.T) {
@@ -34,12 +35,12 @@ func TestClassifyInstall(t *testing.T) {
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("classifyOther(%q) (-want +got):\n%s", tc.path, diff)
 		}
-		if layout != LayoutInstallBundle {
+		if layout != model.LayoutInstallBundle {
 			t.Errorf("classifyOther(%q): layout %q", tc.path, layout)
 		}
 	}
 	for _, p := range []string{"gather.log/x", "x/gather.log", "mg/namespaces/a/resources/pods.json"} {
-		if root, layout, ok := bundleRoot(p); ok && layout == LayoutInstallBundle {
+		if root, layout, ok := bundleRoot(p); ok && layout == model.LayoutInstallBundle {
 			t.Errorf("bundleRoot(%q) = %q, %q: not an install log bundle", p, root, layout)
 		}
 	}
@@ -52,7 +53,7 @@ func TestLoadInstallBundle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(g.Layouts) != 1 || g.Layouts[0].Kind != LayoutInstallBundle || len(g.Installs) != 1 {
+	if len(g.Layouts) != 1 || g.Layouts[0].Kind != model.LayoutInstallBundle || len(g.Installs) != 1 {
 		t.Fatalf("layouts %+v, %d install bundles", g.Layouts, len(g.Installs))
 	}
 	ib := g.Installs[0]
@@ -66,11 +67,11 @@ func TestLoadInstallBundle(t *testing.T) {
 			t.Errorf("step %s:%d dated %s: the journal year comes from the inspect files", s.Source.Path, s.Source.Line, s.First)
 		}
 	}
-	want := map[string]int{StageEtcd: 8, StageAPIWait: 12, StageBootkube: 6, StageMasters: 1}
+	want := map[string]int{model.StageEtcd: 8, model.StageAPIWait: 12, model.StageBootkube: 6, model.StageMasters: 1}
 	if diff := cmp.Diff(want, stages); diff != "" {
 		t.Errorf("lines per stage (-want +got):\n%s", diff)
 	}
-	if ib.Reached(StageComplete) {
+	if ib.Reached(model.StageComplete) {
 		t.Error("the bootstrap did not complete")
 	}
 	names := []string{}

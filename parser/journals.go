@@ -146,13 +146,13 @@ var timeZero time.Time
 // runtime pods the gather holds but of which it has no Node object (matched
 // by short host name), with JournalOnly set and the first journal line or
 // runtime table naming the host as its Source, sorted by name.
-func (b *builder) journalNodes(g *Gather) []*Node {
+func (b *builder) journalNodes(g *model.Gather) []*model.Node {
 	have := map[string]bool{}
 	for _, n := range g.Nodes {
 		have[model.HostKey(n.Object.Name)] = true
 	}
-	hosts := map[string]*Node{}
-	add := func(name string, src Source) {
+	hosts := map[string]*model.Node{}
+	add := func(name string, src model.Source) {
 		if name == "" {
 			return
 		}
@@ -170,12 +170,12 @@ func (b *builder) journalNodes(g *Gather) []*Node {
 			}
 			return
 		}
-		n := &Node{Source: src, JournalOnly: true}
+		n := &model.Node{Source: src, JournalOnly: true}
 		n.Object.Name = name
 		hosts[key] = n
 	}
 	for _, host := range sortedKeys(g.NodeLog) {
-		var src Source
+		var src model.Source
 		if groups := g.NodeLog[host]; len(groups) > 0 {
 			src = groups[0].Source
 		}
@@ -189,7 +189,7 @@ func (b *builder) journalNodes(g *Gather) []*Node {
 			add(p.Runtime.Node, p.Source)
 		}
 	}
-	out := make([]*Node, 0, len(hosts))
+	out := make([]*model.Node, 0, len(hosts))
 	for _, n := range hosts {
 		out = append(out, n)
 	}

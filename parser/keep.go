@@ -1,14 +1,9 @@
 package parser
 
-import "bytes"
-
-// Literal is a piece of text that every line a rule can match contains: a
-// rule table's cause patterns reduce to such literals (see
-// rules.Table.LineLiterals). Fold marks a case-insensitive one (ASCII case).
-type Literal struct {
-	Text string
-	Fold bool
-}
+import (
+	"bytes"
+	"github.com/mgtriage/mgtriage/parser/model"
+)
 
 // lineFilter keeps the node-log lines that contain one of its literals, on
 // top of the fixed selection (kubelet warnings and errors and the info lines
@@ -24,12 +19,12 @@ type lineFilter struct {
 // most lines of a journal.
 const minLiteral = 3
 
-func newLineFilter(lits []Literal) *lineFilter {
+func newLineFilter(lits []model.Literal) *lineFilter {
 	if len(lits) == 0 {
 		return nil
 	}
 	f := &lineFilter{}
-	seen := map[Literal]bool{}
+	seen := map[model.Literal]bool{}
 	for _, l := range lits {
 		if len(l.Text) < minLiteral || seen[l] {
 			continue

@@ -1,9 +1,12 @@
 package parser
 
-import "testing"
+import (
+	"github.com/mgtriage/mgtriage/parser/model"
+	"testing"
+)
 
 func TestLineFilter(t *testing.T) {
-	f := newLineFilter([]Literal{{Text: "Waiting for volume"}, {Text: "slow disk", Fold: true}, {Text: "ab"}})
+	f := newLineFilter([]model.Literal{{Text: "Waiting for volume"}, {Text: "slow disk", Fold: true}, {Text: "ab"}})
 	var scratch []byte
 	tests := []struct {
 		line string

@@ -2,52 +2,14 @@ package parser
 
 import (
 	"fmt"
-	"github.com/mgtriage/mgtriage/parser/model"
 	"path"
 	"regexp"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/mgtriage/mgtriage/parser/model"
 )
-
-// Layout kinds.
-const (
-	LayoutMustGather = "must-gather"      // an image folder of `oc adm must-gather`
-	LayoutInspect    = "inspect"          // `oc adm inspect` output (also the inspect.local.* fallback of a must-gather)
-	LayoutSosreport  = "sosreport"        // a node sosreport: kubernetes plugin output, the crio plugin's runtime view, journals
-	LayoutNamespace  = "namespace folder" // a single namespaces/<ns> folder given as the input
-)
-
-// Layout is one gather found in the input.
-type Layout struct {
-	// Root is the folder, relative to the input, that holds the gather ("" for the input itself).
-	Root string
-	Kind string
-	// Image is the must-gather image (from the folder name and its version file).
-	Image string
-	// Node is the host name of a sosreport.
-	Node string
-	Pods int
-}
-
-// Health is what a support engineer checks first about a gather itself.
-type Health struct {
-	// MustGatherErrors are error lines of must-gather.logs (bounded).
-	MustGatherErrors []string
-	// NamespacesWithoutPods are namespace folders with no core/pods.yaml
-	// although the gather shows that the namespace runs pods: workload
-	// controllers (Deployments, DaemonSets, StatefulSets, ReplicaSets, Jobs,
-	// ReplicationControllers), events about pods or pod log folders.
-	NamespacesWithoutPods []string
-	// NamespacesWithoutWorkloads are namespace folders with no core/pods.yaml
-	// and nothing that would run pods (kube-public, kube-node-lease, default,
-	// operator-only namespaces): normally empty, not a gap of the gather.
-	NamespacesWithoutWorkloads []string
-	// PodsWithoutLogs are pods with started containers but no container log in the gather.
-	PodsWithoutLogs []string
-	// NodesWithoutLogs are nodes with no kubelet journal in the gather.
-	NodesWithoutLogs []string
-}
 
 // maxHealthItems bounds each list of Health.
 const maxHealthItems = 200
@@ -145,21 +107,21 @@ func (b *builder) settleLayouts() {
 		pods[rootOf(p.Source.Path)]++
 	}
 	for _, root := range g.Roots {
-		l := Layout{Root: root, Pods: pods[root]}
+		l := model.Layout{Root: root, Pods: pods[root]}
 		dir := strings.TrimSuffix(root, "/")
 		base := path.Base(dir)
 		switch {
 		case b.bundles[root] != "":
 			l.Kind = b.bundles[root]
 		case b.sosRoots[root]:
-			l.Kind = LayoutSosreport
+			l.Kind = model.LayoutSosreport
 			l.Node = b.hostnames[dirKey(dir)]
 		case b.nsFolder:
-			l.Kind = LayoutNamespace
+			l.Kind = model.LayoutNamespace
 		case strings.HasPrefix(base, "inspect.local."):
-			l.Kind = LayoutInspect
+			l.Kind = model.LayoutInspect
 		case b.timestamps[dirKey(dir)] != nil || b.versions[dirKey(dir)] != "" || b.mgMarkers[root]:
-			l.Kind = LayoutMustGather
+			l.Kind = model.LayoutMustGather
 			if root != "" {
 				l.Image = base
 			}
@@ -167,7 +129,7 @@ func (b *builder) settleLayouts() {
 				l.Image = v
 			}
 		default:
-			l.Kind = LayoutInspect
+			l.Kind = model.LayoutInspect
 		}
 		g.Layouts = append(g.Layouts, l)
 	}
@@ -196,7 +158,7 @@ func (b *builder) settleLayouts() {
 	logs := map[string]bool{}
 	for _, p := range g.Pods {
 		for _, l := range p.Logs {
-			logs[p.Key()] = logs[p.Key()] || l.file != ""
+			logs[p.Key()] = logs[p.Key()] || l.Path() != ""
 		}
 	}
 	hasLogs := len(b.logs) > 0

@@ -19,6 +19,7 @@ import (
 	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 func TestReadBounded(t *testing.T) {
@@ -138,7 +139,7 @@ func TestLimitsStopTheWalk(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			named := slices.ContainsFunc(g.Problems, func(p Problem) bool { return p.Path == "in.tar.gz" && strings.HasPrefix(p.Error, tt.limit) })
+			named := slices.ContainsFunc(g.Problems, func(p model.Problem) bool { return p.Path == "in.tar.gz" && strings.HasPrefix(p.Error, tt.limit) })
 			if !named || len(g.Pods) == 0 || g.Files >= len(names) {
 				t.Errorf("files %d, pods %d, problems %+v", g.Files, len(g.Pods), g.Problems)
 			}
@@ -218,7 +219,7 @@ func tarOf(t *testing.T, order []string, files map[string]string) []byte {
 	return buf.Bytes()
 }
 
-func loadArchiveBytes(t *testing.T, name string, data []byte) *Gather {
+func loadArchiveBytes(t *testing.T, name string, data []byte) *model.Gather {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, data, 0o644); err != nil {
@@ -251,7 +252,7 @@ func problemGather(root string, broken ...string) map[string]string {
 func TestProblemsInPathOrder(t *testing.T) {
 	const root = "must-gather.local.1/quay-io-image/"
 	members := problemGather(root, root+"namespaces/shop/core/events.yaml", root+"namespaces/shop/core/pods.yaml", root+"namespaces/cart/core/pods.yaml")
-	var first []Problem
+	var first []model.Problem
 	for _, order := range [][]string{
 		{root + "timestamp", root + "namespaces/shop/core/events.yaml", root + "namespaces/shop/core/pods.yaml", root + "namespaces/cart/core/pods.yaml"},
 		{root + "timestamp", root + "namespaces/shop/core/pods.yaml", root + "namespaces/cart/core/pods.yaml", root + "namespaces/shop/core/events.yaml"},
@@ -282,7 +283,7 @@ func TestProblemsOverTheLimitInPathOrder(t *testing.T) {
 		names = append(names, root+fmt.Sprintf("namespaces/ns-%04d/core/pods.yaml", i))
 	}
 	members := problemGather(root, names...)
-	var first []Problem
+	var first []model.Problem
 	for _, reverse := range []bool{false, true} {
 		order := slices.Clone(names)
 		if reverse {

@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/mgtriage/mgtriage/parser/internal/lit"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // MaxLineBytes bounds every log line kept in memory; longer lines are cut and
@@ -162,7 +163,7 @@ var tailScratchPool = sync.Pool{New: func() any { return new(tailScratch) }}
 // reused byte buffers while reading and handed to SetKept once, at the end.
 // A line of more than LongLineProblemBytes makes it return an error after the
 // whole log was read. It returns the bytes of text kept (see SetKept).
-func readTail(r io.Reader, log *ContainerLog, keep bool) (int, error) {
+func readTail(r io.Reader, log *model.ContainerLog, keep bool) (int, error) {
 	var cut longLines
 	type raw = tailSlot
 	sc := tailScratchPool.Get().(*tailScratch)
@@ -222,10 +223,10 @@ func readTail(r io.Reader, log *ContainerLog, keep bool) (int, error) {
 	defer func() { sc.text = block[:0] }()
 	type span struct{ from, to int }
 	var spans [TailLines + ErrorLines]span
-	var lines [TailLines + ErrorLines]LogLine
+	var lines [TailLines + ErrorLines]model.LogLine
 	k := 0
 	toLine := func(r raw) {
-		ll := LogLine{Line: r.n}
+		ll := model.LogLine{Line: r.n}
 		text := r.text
 		if sp := bytes.IndexByte(text, ' '); sp > 0 && sp <= 40 {
 			if t, perr := time.Parse(time.RFC3339Nano, string(text[:sp])); perr == nil {
@@ -274,7 +275,7 @@ func readTail(r io.Reader, log *ContainerLog, keep bool) (int, error) {
 	for i := range k {
 		lines[i].Text = text[spans[i].from:spans[i].to]
 	}
-	var errArr [ErrorLines]LogLine
+	var errArr [ErrorLines]model.LogLine
 	errLines := errArr[:0]
 	own := tailLen
 	for _, t := range inTail[:errs] {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 func TestScanLinesBoundsLongLines(t *testing.T) {
@@ -32,7 +33,7 @@ func TestReadTailKeepsLastLines(t *testing.T) {
 	for i := 1; i <= TailLines+15; i++ {
 		b.WriteString("2026-11-20T09:01:02.123456789Z line\n")
 	}
-	l := &ContainerLog{}
+	l := &model.ContainerLog{}
 	if _, err := readTail(strings.NewReader(b.String()), l, true); err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +127,7 @@ func TestReadTailKeepsErrorLines(t *testing.T) {
 			b.WriteString("2026-11-20T09:01:02.000000000Z all good\n")
 		}
 	}
-	l := &ContainerLog{}
+	l := &model.ContainerLog{}
 	if _, err := readTail(strings.NewReader(b.String()), l, true); err != nil {
 		t.Fatal(err)
 	}
@@ -240,5 +241,5 @@ func benchLineFuncs(b *testing.B, lines [][]byte, fs ...lineFunc) {
 }
 
 // keptTail and keptErrs return the tail and the error lines l keeps.
-func keptTail(l *ContainerLog) []LogLine { t, _ := l.Kept(); return t }
-func keptErrs(l *ContainerLog) []LogLine { _, e := l.Kept(); return e }
+func keptTail(l *model.ContainerLog) []model.LogLine { t, _ := l.Kept(); return t }
+func keptErrs(l *model.ContainerLog) []model.LogLine { _, e := l.Kept(); return e }

@@ -80,7 +80,7 @@ const maxGroupsPerPod = 64
 // *SeveralGathersError when the input holds gathers that are not one
 // cluster (combine.go); and the archive's error when the archive cannot be
 // opened at all.
-func Load(ctx context.Context, input string) (*Gather, error) {
+func Load(ctx context.Context, input string) (*model.Gather, error) {
 	return LoadWith(ctx, input, Options{})
 }
 
@@ -105,11 +105,11 @@ type Options struct {
 	// CRI-O line below warning). The rule table derives them from its cause
 	// patterns (rules.Table.LineLiterals); literals shorter than 3 bytes are
 	// ignored.
-	KeepLines []Literal
+	KeepLines []model.Literal
 }
 
 // LoadWith is Load with options.
-func LoadWith(ctx context.Context, input string, o Options) (*Gather, error) {
+func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, error) {
 	defer holdInterned()()
 	defer bufpool.Release() // the read buffers kept for reuse are the load's alone
 	b := newBuilder(input)
@@ -226,17 +226,17 @@ type builder struct {
 	podLimitOnce sync.Once
 	jobs         chan decodeJob
 	workers      sync.WaitGroup
-	g            *Gather
+	g            *model.Gather
 	roots        map[string]bool
 	// dnsBaseDomain is the DNS config's spec.baseDomain, set into g at finish.
 	dnsBaseDomain string
-	listPods      map[nsKey][]*Pod
-	filePods      map[nsKey][]*Pod
+	listPods      map[nsKey][]*model.Pod
+	filePods      map[nsKey][]*model.Pod
 	timestamps    map[string][]time.Time // folder → times in its timestamp file
-	nodes         map[string]*Node
-	logs          map[string][]*ContainerLog // "ns/pod" → logs
-	nodeLog       map[string]map[groupKey]*LogGroup
-	hostLog       map[string]map[groupKey]*LogGroup
+	nodes         map[string]*model.Node
+	logs          map[string][]*model.ContainerLog // "ns/pod" → logs
+	nodeLog       map[string]map[groupKey]*model.LogGroup
+	hostLog       map[string]map[groupKey]*model.LogGroup
 	sigScratch    []byte // addLogEntry's signature of a line
 	logHosts      map[string]bool
 	groups        int
@@ -245,17 +245,17 @@ type builder struct {
 	versions   map[string]string // folder → image version from its version file
 	hostnames  map[string]string // folder → host name of a sosreport
 	sosRoots   map[string]bool
-	bundles    map[string]string // root → layout of a gather that is not a must-gather (bundles.go)
-	mgMarkers  map[string]bool   // folders holding must-gather-only content (nodes/, host_service_logs/, ...)
-	known      map[string]*Pod   // root + "ns/name" → pod from a pods.yaml read earlier in the pass
+	bundles    map[string]string     // root → layout of a gather that is not a must-gather (bundles.go)
+	mgMarkers  map[string]bool       // folders holding must-gather-only content (nodes/, host_service_logs/, ...)
+	known      map[string]*model.Pod // root + "ns/name" → pod from a pods.yaml read earlier in the pass
 	// unsettled holds, by root + "ns/pod", the container logs read with
 	// their tails before their pod was known: when the pod's pods.yaml is
 	// decoded, the tails of its quiet containers are let go (settleTails).
-	unsettled   map[string][]*ContainerLog
+	unsettled   map[string][]*model.ContainerLog
 	rootCluster map[string]string // root → cluster ID from its ClusterVersion
 	nsFolder    bool              // the input is a single namespace folder
 	clusterIDs  map[string]bool
-	health      *Health
+	health      *model.Health
 
 	// cvUpgrading: the ClusterVersion read shows an upgrade under way;
 	// apiserverVersion: the kube-apiserver operand's version from the
@@ -277,8 +277,8 @@ type builder struct {
 	limits        []heldProblem // why the pass stopped (limitProblem)
 	problemSeq    int
 
-	installs      map[string]*InstallBundle // root → install log bundle (installbundle.go)
-	installLatest time.Time                 // latest time of the bundles' crictl inspect files
+	installs      map[string]*model.InstallBundle // root → install log bundle (installbundle.go)
+	installLatest time.Time                       // latest time of the bundles' crictl inspect files
 
 	objects     *model.Store
 	decodeKinds map[model.Kind]bool // nil: every typed kind
@@ -289,36 +289,36 @@ type builder struct {
 	journalLines int
 	dedup        podDedup // per-pod files that repeat a pods.yaml item
 
-	sos                map[string]*sosRuntime // sosreport folder → its crio plugin files, versions, manifest
-	sosSpan            map[string]bool        // sosreport folders whose run's start and end are known
-	sosKubeVersion     string                 // the Kubernetes version a sosreport printed
-	journalKubeVersion string                 // the version a kubelet logged at start
-	hostSource         map[string]Source      // host → the first journal line credited to it
-	journalSpans       journalSpans           // what journals read so far covered, to skip the lines another copy repeats
-	keep               *lineFilter            // node-log lines the rule table asks for; nil: none
+	sos                map[string]*sosRuntime  // sosreport folder → its crio plugin files, versions, manifest
+	sosSpan            map[string]bool         // sosreport folders whose run's start and end are known
+	sosKubeVersion     string                  // the Kubernetes version a sosreport printed
+	journalKubeVersion string                  // the version a kubelet logged at start
+	hostSource         map[string]model.Source // host → the first journal line credited to it
+	journalSpans       journalSpans            // what journals read so far covered, to skip the lines another copy repeats
+	keep               *lineFilter             // node-log lines the rule table asks for; nil: none
 }
 
 func newBuilder(input string) *builder {
 	return &builder{
 		parts:       newPodParts(),
-		g:           &Gather{Input: input},
+		g:           &model.Gather{Input: input},
 		roots:       map[string]bool{},
-		listPods:    map[nsKey][]*Pod{},
-		filePods:    map[nsKey][]*Pod{},
+		listPods:    map[nsKey][]*model.Pod{},
+		filePods:    map[nsKey][]*model.Pod{},
 		timestamps:  map[string][]time.Time{},
-		nodes:       map[string]*Node{},
-		logs:        map[string][]*ContainerLog{},
-		nodeLog:     map[string]map[groupKey]*LogGroup{},
+		nodes:       map[string]*model.Node{},
+		logs:        map[string][]*model.ContainerLog{},
+		nodeLog:     map[string]map[groupKey]*model.LogGroup{},
 		logHosts:    map[string]bool{},
-		hostLog:     map[string]map[groupKey]*LogGroup{},
+		hostLog:     map[string]map[groupKey]*model.LogGroup{},
 		namespaces:  map[nsKey]bool{},
 		versions:    map[string]string{},
 		hostnames:   map[string]string{},
 		sosRoots:    map[string]bool{},
 		mgMarkers:   map[string]bool{},
 		bundles:     map[string]string{},
-		known:       map[string]*Pod{},
-		unsettled:   map[string][]*ContainerLog{},
+		known:       map[string]*model.Pod{},
+		unsettled:   map[string][]*model.ContainerLog{},
 		rootCluster: map[string]string{},
 		clusterIDs:  map[string]bool{},
 		seen:        map[memberKey]struct{}{},
@@ -328,7 +328,7 @@ func newBuilder(input string) *builder {
 		otherDirs:  map[string]int{},
 		sos:        map[string]*sosRuntime{},
 		sosSpan:    map[string]bool{},
-		hostSource: map[string]Source{},
+		hostSource: map[string]model.Source{},
 	}
 }
 
@@ -352,7 +352,7 @@ const (
 // report in the order they finish, so keeping the first reported would keep
 // a different set on each run of one gather.
 func (b *builder) problemLocked(p, why string) {
-	hp := heldProblem{Problem: Problem{Path: cutText(p), Error: cutText(why)}, seq: b.problemSeq}
+	hp := heldProblem{Problem: model.Problem{Path: cutText(p), Error: cutText(why)}, seq: b.problemSeq}
 	b.problemSeq++
 	if len(b.kept) < MaxProblems {
 		heap.Push(&b.kept, hp)
@@ -370,7 +370,7 @@ func (b *builder) problemLocked(p, why string) {
 func (b *builder) limitProblem(p, why string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.limits = append(b.limits, heldProblem{Problem: Problem{Path: cutText(p), Error: cutText(why)}, seq: b.problemSeq})
+	b.limits = append(b.limits, heldProblem{Problem: model.Problem{Path: cutText(p), Error: cutText(why)}, seq: b.problemSeq})
 	b.problemSeq++
 }
 
@@ -378,7 +378,7 @@ func (b *builder) limitProblem(p, why string) {
 // orders the problems of one path: one goroutine reads a file and reports
 // its problems in order.
 type heldProblem struct {
-	Problem
+	model.Problem
 	seq int
 }
 
@@ -405,12 +405,12 @@ func (h *problemHeap) Pop() any {
 
 // problemList returns the kept problems and the limit problems in path
 // order, a path's own in the order they were reported.
-func (b *builder) problemList() []Problem {
+func (b *builder) problemList() []model.Problem {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	all := append(slices.Clone([]heldProblem(b.kept)), b.limits...)
 	sort.Slice(all, func(i, j int) bool { return all[i].before(all[j]) })
-	out := make([]Problem, 0, len(all))
+	out := make([]model.Problem, 0, len(all))
 	for _, h := range all {
 		out = append(out, h.Problem)
 	}
@@ -439,7 +439,7 @@ func (b *builder) settlePodFileErrors() {
 		if !ok {
 			names = map[string]bool{}
 			for _, p := range b.listPods[e.k] {
-				if !p.partial {
+				if !p.Partial {
 					names[p.Object.Name] = true
 				}
 			}
@@ -466,7 +466,7 @@ func (b *builder) collapseProblems() {
 	}
 	first := map[string]int{}       // error → index in out of its folded line
 	others := map[string][]string{} // error → paths folded into it
-	var out []Problem
+	var out []model.Problem
 	for _, p := range b.g.Problems {
 		if count[p.Error] < collapseMin || p.Error == "" {
 			out = append(out, p)
@@ -499,7 +499,7 @@ func (b *builder) closeProblems() {
 	b.g.Problems = b.problemList()
 	b.collapseProblems()
 	if b.extraProblems > 0 {
-		b.g.Problems = append(b.g.Problems, Problem{Error: fmt.Sprintf("%d more problems not listed (at most %d are kept)", b.extraProblems, MaxProblems)})
+		b.g.Problems = append(b.g.Problems, model.Problem{Error: fmt.Sprintf("%d more problems not listed (at most %d are kept)", b.extraProblems, MaxProblems)})
 	}
 }
 
@@ -664,7 +664,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 	case kindEtcd:
 		errs = errList(b.readEtcd(p, data))
 	case kindPodList:
-		var pods []*Pod
+		var pods []*model.Pod
 		var lines lineIndex
 		defer lines.release()
 		errs = decodeItemsLean(data, func(o *corev1.Pod, line int, partial bool) bool {
@@ -675,7 +675,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 				return false
 			}
 			b.parts.add(o)
-			pod := &Pod{Object: *o, Source: Source{Path: p, Line: line}, partial: partial}
+			pod := &model.Pod{Object: *o, Source: model.Source{Path: p, Line: line}, Partial: partial}
 			if line > 0 && worthFieldLines(o) {
 				pod.Fields = scanFieldLines(data, lines.of(data), line)
 			}
@@ -706,19 +706,19 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		}
 		b.parts.add(o)
 		b.mu.Lock()
-		pod := &Pod{Object: *o, Source: Source{Path: p, Line: 1}}
+		pod := &model.Pod{Object: *o, Source: model.Source{Path: p, Line: 1}}
 		if worthFieldLines(o) && !isJSON(data) {
 			pod.Fields = scanFieldLines(data, lineStarts(data), 1)
 		}
 		b.filePods[k] = append(b.filePods[k], pod)
 		b.mu.Unlock()
 	case kindEventList:
-		var events []*Event
+		var events []*model.Event
 		var lines lineIndex
 		defer lines.release()
 		refs := eventRefs{}
 		errs = decodeItemsLean(data, func(o *corev1.Event, line int, _ bool) bool {
-			ev := &Event{Object: eventObjectOf(o, refs), Source: Source{Path: p, Line: line}, At: StampOf(eventTime(o))}
+			ev := &model.Event{Object: eventObjectOf(o, refs), Source: model.Source{Path: p, Line: line}, At: model.StampOf(eventTime(o))}
 			releaseEvent(o) // the model keeps the EventObject's copy
 			if line > 0 {
 				ev.SetMessageLine(keyLine(data, lines.of(data), line, "message"))
@@ -735,12 +735,12 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 			return err
 		}
 		b.mu.Lock()
-		b.addNode(&Node{Object: *o, Source: Source{Path: p, Line: 1}})
+		b.addNode(&model.Node{Object: *o, Source: model.Source{Path: p, Line: 1}})
 		b.mu.Unlock()
 	case kindNodeList:
-		var nodes []*Node
+		var nodes []*model.Node
 		errs = decodeItemsLean(data, func(o *corev1.Node, line int, _ bool) bool {
-			nodes = append(nodes, &Node{Object: *o, Source: Source{Path: p, Line: line}})
+			nodes = append(nodes, &model.Node{Object: *o, Source: model.Source{Path: p, Line: line}})
 			return true
 		})
 		b.mu.Lock()
@@ -749,10 +749,10 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		}
 		b.mu.Unlock()
 	case kindClusterOperators:
-		var ops []Operator
+		var ops []model.Operator
 		apiserver := ""
 		errs = decodeItemsLean(data, func(o *openshift.ClusterOperator, line int, _ bool) bool {
-			ops = append(ops, operatorSummary(o, Source{Path: p, Line: line}))
+			ops = append(ops, operatorSummary(o, model.Source{Path: p, Line: line}))
 			if o.Name == "kube-apiserver" {
 				apiserver = o.Version("kube-apiserver")
 			}
@@ -876,7 +876,7 @@ func (b *builder) decode(p string, c classified, data []byte) error {
 
 // addNode keeps one Node per name: the one from the first path in
 // lexical order, whatever order the workers finish in.
-func (b *builder) addNode(n *Node) {
+func (b *builder) addNode(n *model.Node) {
 	if n.Object.Name == "" {
 		return
 	}
@@ -960,8 +960,8 @@ func (b *builder) decodeDNS(data []byte) []error {
 const MaxKeptLogBytes = 256 << 20
 
 func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
-	l := &ContainerLog{Container: c.Container, Previous: c.Previous, root: c.Root}
-	l.SetPath(p)
+	l := &model.ContainerLog{Container: c.Container, Previous: c.Previous, Root: c.Root}
+	l.SetPath(p, intern)
 	keep := !b.quietContainer(nsKey{c.Root, c.Namespace}, c.Pod, c.Container)
 	if keep && b.keptLogBytes >= MaxKeptLogBytes {
 		keep = false
@@ -1015,7 +1015,7 @@ func (b *builder) quietContainer(k nsKey, pod, container string) bool {
 // pods.yaml, those tails were the largest part of the heap that finish
 // would drop anyway (about 25 MB of 54 at ×50 of the corpus metal gather).
 // The caller holds b.mu.
-func (b *builder) settleTails(known string, p *Pod) {
+func (b *builder) settleTails(known string, p *model.Pod) {
 	for _, l := range b.unsettled[known] {
 		dropQuietTail(&p.Object, l)
 	}
@@ -1101,7 +1101,7 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 		if c.Node != "" && !credited {
 			// A journal whose path names its node counts for that node.
 			credited = true
-			b.creditHost(c.Node, Source{Path: p, Line: n})
+			b.creditHost(c.Node, model.Source{Path: p, Line: n})
 		}
 		// asked: the fixed selection drops the line, but a rule's literal
 		// is in it.
@@ -1113,7 +1113,7 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 				host = c.Node
 			}
 			if !b.logHosts[host] {
-				b.creditHost(host, Source{Path: p, Line: n})
+				b.creditHost(host, model.Source{Path: p, Line: n})
 			}
 			if v, ok := kubeletVersionLine(msg); ok && b.journalKubeVersion == "" {
 				b.journalKubeVersion = v
@@ -1153,7 +1153,7 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 		if spans.repeated(c.Root, &e) {
 			return
 		}
-		b.addLogEntry(Source{Path: p, Line: n}, &e, asked)
+		b.addLogEntry(model.Source{Path: p, Line: n}, &e, asked)
 	}, &cut)
 	spans.close()
 	if err == nil {
@@ -1175,7 +1175,7 @@ func memberKeyOf(path string) memberKey {
 }
 
 // creditHost records that the gather holds a journal of host, first seen at src.
-func (b *builder) creditHost(host string, src Source) {
+func (b *builder) creditHost(host string, src model.Source) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if !b.logHosts[host] {
@@ -1187,8 +1187,8 @@ func (b *builder) creditHost(host string, src Source) {
 // addLogEntry files e under its pod (by namespace/name, else UID), or under
 // its node for node-level classes and for lines a rule asked for, collapsing
 // repeats.
-func (b *builder) addLogEntry(src Source, e *nodelog.Entry, asked bool) {
-	var groups map[groupKey]*LogGroup
+func (b *builder) addLogEntry(src model.Source, e *nodelog.Entry, asked bool) {
+	var groups map[groupKey]*model.LogGroup
 	limit := maxGroupsPerPod
 	owner := ""
 	switch {
@@ -1225,7 +1225,7 @@ func (b *builder) addLogEntry(src Source, e *nodelog.Entry, asked bool) {
 	if groups == nil {
 		// Keys and fields are cloned: the entry's strings point into its
 		// whole line, which must not stay alive for a short name.
-		groups = map[groupKey]*LogGroup{}
+		groups = map[groupKey]*model.LogGroup{}
 		if owner != "" {
 			b.nodeLog[strings.Clone(owner)] = groups
 			if e.Pod != "" && e.PodUID != "" {
@@ -1259,7 +1259,7 @@ func (b *builder) addLogEntry(src Source, e *nodelog.Entry, asked bool) {
 	}
 	// The host, unit, container, image and probe repeat from one group to
 	// the next (a pod's groups name its containers and images): interned.
-	groups[gk] = &LogGroup{Source: src, Node: intern(e.Host), Unit: nodelog.Unit(intern(string(e.Unit))), Severity: e.Severity, Class: e.Class,
+	groups[gk] = &model.LogGroup{Source: src, Node: intern(e.Host), Unit: nodelog.Unit(intern(string(e.Unit))), Severity: e.Severity, Class: e.Class,
 		First: e.Time, Last: e.Time, Count: 1, Text: text,
 		Container: intern(e.Container), Image: intern(e.Image), Probe: intern(e.Probe), Detail: detail}
 	b.groups++

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 )
 
@@ -70,8 +71,8 @@ func TestLogGroupDetailIsTheEndOfItsText(t *testing.T) {
 	}
 	b := newBuilder("in")
 	for _, tt := range tests {
-		b.addLogEntry(Source{Path: "journal", Line: 1}, &tt.e, false)
-		var g *LogGroup
+		b.addLogEntry(model.Source{Path: "journal", Line: 1}, &tt.e, false)
+		var g *model.LogGroup
 		for _, g = range b.nodeLog[tt.e.Pod] {
 		}
 		if g == nil {

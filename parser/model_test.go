@@ -6,6 +6,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/mgtriage/mgtriage/parser/model"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -25,7 +26,7 @@ func TestStamp(t *testing.T) {
 		{"year 9999", time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC), time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := StampOf(tt.in)
+			s := model.StampOf(tt.in)
 			if got := s.Time(); !got.Equal(tt.want) || got.Location() != time.UTC && !got.IsZero() {
 				t.Errorf("StampOf(%v).Time() = %v, want %v", tt.in, got, tt.want)
 			}
@@ -55,7 +56,7 @@ func TestEventAt(t *testing.T) {
 		{"no time", corev1.Event{}, time.Time{}, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			e := &Event{Object: EventObjectOf(&tt.ev), At: StampOf(eventTime(&tt.ev))}
+			e := &model.Event{Object: EventObjectOf(&tt.ev), At: model.StampOf(eventTime(&tt.ev))}
 			if got := e.When(); !got.Equal(tt.want) {
 				t.Errorf("When() = %v, want %v", got, tt.want)
 			}
@@ -82,7 +83,7 @@ func TestEventAt(t *testing.T) {
 // holds hundreds of thousands of them, and every 8 bytes past 112 costs a
 // whole size class (128).
 func TestEventSize(t *testing.T) {
-	if got := unsafe.Sizeof(Event{}); got > 112 {
+	if got := unsafe.Sizeof(model.Event{}); got > 112 {
 		t.Errorf("Event is %d bytes, want at most 112", got)
 	}
 }
@@ -91,7 +92,7 @@ func TestEventSize(t *testing.T) {
 // a line that does not fit is unknown.
 func TestEventMessageLine(t *testing.T) {
 	for _, tt := range []struct{ set, want int }{{0, 0}, {1, 1}, {123456, 123456}, {math.MaxInt32, math.MaxInt32}, {math.MaxInt32 + 1, 0}, {-5, 0}} {
-		var e Event
+		var e model.Event
 		e.SetMessageLine(tt.set)
 		if got := e.MessageLine(); got != tt.want {
 			t.Errorf("SetMessageLine(%d): MessageLine() = %d, want %d", tt.set, got, tt.want)
@@ -125,7 +126,7 @@ func TestEventsShareTheirInvolvedObject(t *testing.T) {
 	if len(got) != 8 {
 		t.Fatalf("%d events, want 8", len(got))
 	}
-	want := EventReference{Kind: "Pod", Namespace: "shop", Name: "web-1", UID: "u1", FieldPath: "spec.containers{web}"}
+	want := model.EventReference{Kind: "Pod", Namespace: "shop", Name: "web-1", UID: "u1", FieldPath: "spec.containers{web}"}
 	if *got[0].Object.InvolvedObject != want {
 		t.Errorf("first event's involved object %+v, want %+v", *got[0].Object.InvolvedObject, want)
 	}
@@ -137,45 +138,5 @@ func TestEventsShareTheirInvolvedObject(t *testing.T) {
 		if same(c.i, c.j) != c.share {
 			t.Errorf("events %d and %d share their involved object: %v, want %v", c.i, c.j, same(c.i, c.j), c.share)
 		}
-	}
-}
-
-// TestContainerLogPath: a log's path reads back as it was set, whatever its
-// depth, and the logs of one pod share the pod's folder and the logs of one
-// container name share the rest, however the path strings were made.
-func TestContainerLogPath(t *testing.T) {
-	for _, p := range []string{
-		"",
-		"current.log",
-		"/current.log",
-		"a/b/c/current.log",
-		"/a/b/c/current.log",
-		"must-gather.local.1/quay-io-img/namespaces/shop/pods/web-1/app/app/logs/current.log",
-		"x.tar.gz!/mg/ns/pods/p/c/c/logs/previous.insecure.log",
-		"a//b/c/d/e",
-		"trailing/slash/a/b/c/",
-	} {
-		l := &ContainerLog{}
-		l.SetPath(p)
-		if got := l.Path(); got != p {
-			t.Errorf("SetPath(%q).Path() = %q", p, got)
-		}
-	}
-	dir := "mg/namespaces/shop/pods/web-1/"
-	var logs []*ContainerLog
-	for _, rest := range []string{"app/app/logs/current.log", "app/app/logs/previous.log", "proxy/proxy/logs/current.log"} {
-		l := &ContainerLog{}
-		l.SetPath(string([]byte(dir + rest))) // a fresh copy of the text
-		logs = append(logs, l)
-	}
-	other := &ContainerLog{}
-	other.SetPath(string([]byte("mg/namespaces/cart/pods/web-2/app/app/logs/current.log")))
-	for _, l := range logs[1:] {
-		if unsafe.StringData(l.dir) != unsafe.StringData(logs[0].dir) {
-			t.Errorf("%s does not share its pod's folder", l.Path())
-		}
-	}
-	if unsafe.StringData(other.file) != unsafe.StringData(logs[0].file) {
-		t.Errorf("%s and %s do not share their file name", other.Path(), logs[0].Path())
 	}
 }

@@ -204,7 +204,7 @@ func (b *builder) readObjects(p string, c classified, data []byte) []error {
 		if o.Namespace == "" && k != model.Namespaces {
 			o.Namespace = c.Namespace
 		}
-		o.Source = Source{Path: p, Line: line}
+		o.Source = model.Source{Path: p, Line: line}
 		b.objects.Add(o)
 		return err
 	}
@@ -377,7 +377,7 @@ func plainError(err error) string {
 
 // indexModel adds the gather's pods and nodes to the store, typed, so joins
 // reach them like any other object.
-func (b *builder) indexModel(g *Gather) {
+func (b *builder) indexModel(g *model.Gather) {
 	for _, p := range g.Pods {
 		b.objects.Add(&model.Object{Kind: model.Pods, Namespace: p.Object.Namespace, Name: p.Object.Name,
 			UID: string(p.Object.UID), Labels: p.Object.Labels, Source: p.Source, Typed: &p.Object})

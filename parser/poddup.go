@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser/internal/bufpool"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // podDedup recognises a per-pod file (pods/<pod>/<pod>.yaml) whose pod the
@@ -74,14 +75,14 @@ var recycledKinds = map[fileKind]bool{kindPodList: true, kindPod: true, kindEven
 	kindNode: true, kindNodeList: true, kindClusterOperators: true, kindObjectList: true, kindObject: true}
 
 // noteList records the items of a decoded pods.yaml.
-func (d *podDedup) noteList(k nsKey, pods []*Pod) {
+func (d *podDedup) noteList(k nsKey, pods []*model.Pod) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.uids == nil {
 		d.uids, d.partial = map[nsKey]map[string]bool{}, map[nsKey]map[string]bool{}
 	}
 	for _, p := range pods {
-		if p.partial {
+		if p.Partial {
 			if d.partial[k] == nil {
 				d.partial[k] = map[string]bool{}
 			}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 const dupPod = `apiVersion: v1
@@ -186,7 +187,7 @@ items:
 kind: List
 `
 	b := newBuilder("in")
-	read := func(container string) *ContainerLog {
+	read := func(container string) *model.ContainerLog {
 		p := root + "namespaces/shop/pods/web-1/" + container + "/" + container + "/logs/current.log"
 		c := classify(p)
 		if c.Kind != kindContainerLog || c.Root != root {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mgtriage/mgtriage/parser/internal/bufpool"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // TestRecycledBuffersAreNotKept loads gathers twice, the second time with
@@ -44,7 +45,7 @@ func TestRecycledBuffersAreNotKept(t *testing.T) {
 			}
 		}
 		j, err := json.Marshal(struct {
-			G       *Gather
+			G       *model.Gather
 			Objects [][]byte
 		}{g, objects})
 		if err != nil {

@@ -3,6 +3,7 @@ package parser
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"path"
 	"sort"
 	"strings"
@@ -11,30 +12,6 @@ import (
 
 // Cluster-level signals a support engineer checks by hand: the alerts firing
 // in the gather's Prometheus rules dump and etcd's own health report.
-
-// Alert is one firing or pending alert of monitoring/prometheus/rules.json.
-// Labels hold the alert's labels (namespace, pod, node, ... name the objects
-// it is about); ActiveAt is when it started firing or pending.
-type Alert struct {
-	Name     string
-	State    string // firing or pending
-	Severity string // the severity label: critical, warning, info, none
-	Labels   map[string]string
-	// Message is the summary, description or message annotation.
-	Message  string
-	ActiveAt time.Time
-	Source   Source
-}
-
-// EtcdHealth is what etcd_info/*.json say: endpoints that failed their health
-// check, active alarms (NOSPACE, CORRUPT) and the largest database size.
-type EtcdHealth struct {
-	Endpoints int
-	Unhealthy []string // "endpoint: error"
-	Alarms    []string // "member <id>: NOSPACE"
-	MaxDBSize int64    // bytes
-	Sources   []Source
-}
 
 // maxAlerts bounds the alerts kept from one rules dump; critical alerts are
 // kept past it (up to as many again), and a Problem counts what was dropped.
@@ -63,7 +40,7 @@ func (b *builder) readAlerts(p string, data []byte) error {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return fmt.Errorf("not a Prometheus rules dump: %v", err)
 	}
-	var out []Alert
+	var out []model.Alert
 	dropped, criticals := 0, 0
 	for _, g := range doc.Data.Groups {
 		for _, r := range g.Rules {
@@ -91,7 +68,7 @@ func (b *builder) readAlerts(p string, data []byte) error {
 				if sev == "" {
 					sev = r.Labels["severity"]
 				}
-				out = append(out, Alert{Name: r.Name, State: a.State, Severity: sev, Labels: a.Labels, Message: cutText(msg), ActiveAt: a.ActiveAt.UTC(), Source: Source{Path: p}})
+				out = append(out, model.Alert{Name: r.Name, State: a.State, Severity: sev, Labels: a.Labels, Message: cutText(msg), ActiveAt: a.ActiveAt.UTC(), Source: model.Source{Path: p}})
 			}
 		}
 	}
@@ -111,10 +88,10 @@ func (b *builder) readEtcd(p string, data []byte) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.g.Etcd == nil {
-		b.g.Etcd = &EtcdHealth{}
+		b.g.Etcd = &model.EtcdHealth{}
 	}
 	e := b.g.Etcd
-	src := Source{Path: p}
+	src := model.Source{Path: p}
 	switch path.Base(p) {
 	case "endpoint_health.json":
 		var eps []struct {

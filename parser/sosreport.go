@@ -15,22 +15,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
-
-// RuntimeView marks a pod known only from the container runtime of a node
-// (crictl in a sosreport), not from the API: its phase, conditions and
-// kubectl columns are not known. Node is the sosreport's host name.
-type RuntimeView struct {
-	Node    string
-	Sandbox RuntimeSandbox
-	// Containers are every container record of the pod the runtime still
-	// holds, all attempts, oldest attempt first per name.
-	Containers []RuntimeContainer
-}
 
 // sosRuntime collects the crio plugin files of one sosreport until the
 // sosreport's date is known.
@@ -38,8 +28,8 @@ type sosRuntime struct {
 	podsTable, psTable    []byte
 	podsPath, psPath      string
 	psIsAll               bool
-	inspect               map[string]RuntimeContainer // by full container ID
-	inspectp              map[string]RuntimeSandbox   // by full sandbox ID
+	inspect               map[string]model.RuntimeContainer // by full container ID
+	inspectp              map[string]model.RuntimeSandbox   // by full sandbox ID
 	manifestStart, manEnd time.Time
 	kubeVersion           string
 	versionRank           int
@@ -52,7 +42,7 @@ func (b *builder) sosFor(root string) *sosRuntime {
 	key := dirKey(strings.TrimSuffix(root, "/"))
 	s := b.sos[key]
 	if s == nil {
-		s = &sosRuntime{inspect: map[string]RuntimeContainer{}, inspectp: map[string]RuntimeSandbox{}}
+		s = &sosRuntime{inspect: map[string]model.RuntimeContainer{}, inspectp: map[string]model.RuntimeSandbox{}}
 		b.sos[key] = s
 	}
 	return s
@@ -191,7 +181,7 @@ func (b *builder) settleSos() {
 // runtimePods turns the runtime view of each sosreport into pods of its
 // host, skipping pods the gather already holds from the API (same UID, or
 // same namespace and name).
-func (b *builder) runtimePods(have []*Pod) []*Pod {
+func (b *builder) runtimePods(have []*model.Pod) []*model.Pod {
 	known := map[string]bool{}
 	for _, p := range have {
 		known[p.Key()] = true
@@ -199,7 +189,7 @@ func (b *builder) runtimePods(have []*Pod) []*Pod {
 			known["uid:"+string(p.Object.UID)] = true
 		}
 	}
-	var out []*Pod
+	var out []*model.Pod
 	for _, dir := range sortedKeys(b.sos) {
 		s := b.sos[dir]
 		for _, p := range s.pods(b, b.hostnames[dir], s.date) {
@@ -214,8 +204,8 @@ func (b *builder) runtimePods(have []*Pod) []*Pod {
 }
 
 // pods joins the tables and inspect files of one sosreport into pods.
-func (s *sosRuntime) pods(b *builder, host string, now time.Time) []*Pod {
-	var sandboxes []RuntimeSandbox
+func (s *sosRuntime) pods(b *builder, host string, now time.Time) []*model.Pod {
+	var sandboxes []model.RuntimeSandbox
 	if s.podsTable != nil {
 		rows, err := ParseCrictlPods(s.podsTable, s.podsPath, now)
 		if err != nil {
@@ -223,7 +213,7 @@ func (s *sosRuntime) pods(b *builder, host string, now time.Time) []*Pod {
 		}
 		sandboxes = rows
 	}
-	var conts []RuntimeContainer
+	var conts []model.RuntimeContainer
 	if s.psTable != nil {
 		rows, err := ParseCrictlPs(s.psTable, s.psPath, now)
 		if err != nil {
@@ -238,7 +228,7 @@ func (s *sosRuntime) pods(b *builder, host string, now time.Time) []*Pod {
 		}
 		return id
 	}
-	inspect := map[string]RuntimeContainer{}
+	inspect := map[string]model.RuntimeContainer{}
 	for id, rc := range s.inspect {
 		inspect[byPrefix(id)] = rc
 	}
@@ -254,18 +244,18 @@ func (s *sosRuntime) pods(b *builder, host string, now time.Time) []*Pod {
 			conts = append(conts, inspect[id])
 		}
 	}
-	inspectp := map[string]RuntimeSandbox{}
+	inspectp := map[string]model.RuntimeSandbox{}
 	for id, sb := range s.inspectp {
 		inspectp[byPrefix(id)] = sb
 	}
-	pods := map[string]*RuntimeView{}
+	pods := map[string]*model.RuntimeView{}
 	var order []string
-	add := func(sb RuntimeSandbox) *RuntimeView {
+	add := func(sb model.RuntimeSandbox) *model.RuntimeView {
 		id := byPrefix(sb.ID)
 		if v := pods[id]; v != nil {
 			return v
 		}
-		v := &RuntimeView{Node: host, Sandbox: sb}
+		v := &model.RuntimeView{Node: host, Sandbox: sb}
 		pods[id] = v
 		order = append(order, id)
 		return v
@@ -291,7 +281,7 @@ func (s *sosRuntime) pods(b *builder, host string, now time.Time) []*Pod {
 		v := pods[byPrefix(c.PodID)]
 		if v == nil && c.PodName != "" && c.PodNamespace != "" {
 			// A container whose sandbox row is gone: a pod of its labels.
-			v = add(RuntimeSandbox{ID: c.PodID, Name: c.PodName, Namespace: c.PodNamespace, UID: c.PodUID, State: "Unknown", Source: c.Source})
+			v = add(model.RuntimeSandbox{ID: c.PodID, Name: c.PodName, Namespace: c.PodNamespace, UID: c.PodUID, State: "Unknown", Source: c.Source})
 		}
 		if v == nil {
 			continue
@@ -305,7 +295,7 @@ func (s *sosRuntime) pods(b *builder, host string, now time.Time) []*Pod {
 		v.Containers = append(v.Containers, c)
 	}
 	// The newest sandbox of a pod wins: the kubelet recreates it under the same name.
-	latest := map[string]*RuntimeView{}
+	latest := map[string]*model.RuntimeView{}
 	for _, id := range order {
 		v := pods[id]
 		key := v.Sandbox.Namespace + "/" + v.Sandbox.Name
@@ -319,7 +309,7 @@ func (s *sosRuntime) pods(b *builder, host string, now time.Time) []*Pod {
 			old.Containers = append(old.Containers, v.Containers...)
 		}
 	}
-	var out []*Pod
+	var out []*model.Pod
 	for _, key := range sortedKeys(latest) {
 		out = append(out, runtimePod(latest[key]))
 	}
@@ -328,7 +318,7 @@ func (s *sosRuntime) pods(b *builder, host string, now time.Time) []*Pod {
 
 // mergeInspect completes a table row with its inspect JSON: exact times,
 // exit code, reason, message, the pod's labels.
-func mergeInspect(row, in RuntimeContainer) RuntimeContainer {
+func mergeInspect(row, in model.RuntimeContainer) model.RuntimeContainer {
 	out := in
 	out.Source = row.Source
 	if out.PodID == "" {
@@ -353,7 +343,7 @@ func mergeInspect(row, in RuntimeContainer) RuntimeContainer {
 // spec.nodeName and containerStatuses (state, restart count from the
 // attempt, last termination from the previous attempt the runtime still
 // holds). Phase and conditions stay empty: the runtime does not know them.
-func runtimePod(v *RuntimeView) *Pod {
+func runtimePod(v *model.RuntimeView) *model.Pod {
 	sb := v.Sandbox
 	o := corev1.Pod{}
 	o.Name, o.Namespace, o.UID = sb.Name, sb.Namespace, types.UID(sb.UID)
@@ -361,7 +351,7 @@ func runtimePod(v *RuntimeView) *Pod {
 		o.CreationTimestamp = metav1.NewTime(sb.Created)
 	}
 	o.Spec.NodeName = v.Node
-	byName := map[string][]RuntimeContainer{}
+	byName := map[string][]model.RuntimeContainer{}
 	for _, c := range v.Containers {
 		byName[c.Name] = append(byName[c.Name], c)
 	}
@@ -392,13 +382,13 @@ func runtimePod(v *RuntimeView) *Pod {
 	for _, name := range sortedKeys(byName) {
 		view.Containers = append(view.Containers, byName[name]...)
 	}
-	return &Pod{Object: o, Source: sb.Source, Runtime: &view}
+	return &model.Pod{Object: o, Source: sb.Source, Runtime: &view}
 }
 
 // runtimeState_ is the container state the kubelet would derive from one
 // runtime record. An exited container without inspect JSON has an unknown
 // exit code: its reason says so rather than inventing one.
-func containerStateOf(c RuntimeContainer) corev1.ContainerState {
+func containerStateOf(c model.RuntimeContainer) corev1.ContainerState {
 	switch c.State {
 	case "Running":
 		return corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(nonZero(c.Started, c.Created))}}
@@ -435,7 +425,7 @@ func nonZero(a, b time.Time) time.Time {
 // word for the newest attempt of the worst container ("Exited (1)",
 // "Running", "NotReady" for a sandbox without running containers), RESTARTS
 // the highest attempt, AGE the sandbox's age.
-func runtimeColumns(p *Pod, now time.Time) podstatus.Columns {
+func runtimeColumns(p *model.Pod, now time.Time) podstatus.Columns {
 	var c podstatus.Columns
 	status := ""
 	worst := -1

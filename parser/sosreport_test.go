@@ -7,11 +7,12 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 )
 
 // loadFixture loads a folder of the project's fixtures/.
-func loadFixture(t *testing.T, dir string) *Gather {
+func loadFixture(t *testing.T, dir string) *model.Gather {
 	t.Helper()
 	g, err := Load(context.Background(), "../fixtures/"+dir)
 	if err != nil {
@@ -25,7 +26,7 @@ func loadFixture(t *testing.T, dir string) *Gather {
 // the crio unit) and a manifest in the host's local zone (+01:00).
 func TestLoadRHCOSSosreport(t *testing.T) {
 	g := loadFixture(t, "sos/rhcos-master-unregistered")
-	if len(g.Layouts) != 1 || g.Layouts[0].Kind != LayoutSosreport || g.Layouts[0].Node != "localhost.localdomain" {
+	if len(g.Layouts) != 1 || g.Layouts[0].Kind != model.LayoutSosreport || g.Layouts[0].Node != "localhost.localdomain" {
 		t.Fatalf("layouts %+v", g.Layouts)
 	}
 	if g.KubernetesVersion != "v1.27.8+4fab27b" {
@@ -99,7 +100,7 @@ func TestLoadJournalsByContent(t *testing.T) {
 	if groups := ceph.NodeLog["worker-1.ocp4.example.com"]; len(groups) != 1 || groups[0].Class != nodelog.ClassNetworkNotReady || groups[0].Count != 12 {
 		t.Errorf("worker-1 node log %+v", groups)
 	}
-	var rbd *Pod
+	var rbd *model.Pod
 	for _, p := range ceph.Pods {
 		if p.Object.Name == "csi-rbdplugin-m4n8p" {
 			rbd = p

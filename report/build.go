@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
 	"github.com/mgtriage/mgtriage/rules"
 	corev1 "k8s.io/api/core/v1"
@@ -15,7 +15,7 @@ import (
 // Build makes the canonical Report from a parsed gather, the rule table and
 // the findings evaluated over it. Paths are shown relative to the input, with
 // the image folder left out when the gather has exactly one.
-func Build(g *parser.Gather, t *rules.Table, findings []rules.Finding, tool Tool) *Report {
+func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool) *Report {
 	short := pathShortener(g.Roots)
 	r := &Report{
 		SchemaVersion: SchemaVersion,
@@ -65,7 +65,7 @@ func Build(g *parser.Gather, t *rules.Table, findings []rules.Finding, tool Tool
 	for _, f := range findings {
 		r.Findings = append(r.Findings, buildFinding(f, short))
 	}
-	named := map[*parser.Pod]bool{}
+	named := map[*model.Pod]bool{}
 	for _, f := range findings {
 		named[f.Pod] = true
 		for _, m := range f.Also {
@@ -145,14 +145,14 @@ func buildFinding(f rules.Finding, short func(string) string) Finding {
 	return out
 }
 
-func podObject(p *parser.Pod, container, ruleID string) Object {
+func podObject(p *model.Pod, container, ruleID string) Object {
 	if p.Runtime != nil {
 		return Object{RuleID: ruleID, Kind: "Pod (runtime view)", Namespace: p.Object.Namespace, Name: p.Object.Name, Container: container, Node: p.Object.Spec.NodeName}
 	}
 	return Object{RuleID: ruleID, Kind: "Pod", Namespace: p.Object.Namespace, Name: p.Object.Name, Container: container, Node: p.Object.Spec.NodeName}
 }
 
-func buildPod(p *parser.Pod, short func(string) string) Pod {
+func buildPod(p *model.Pod, short func(string) string) Pod {
 	out := Pod{
 		Namespace: p.Object.Namespace,
 		Name:      p.Object.Name,
@@ -219,7 +219,7 @@ func buildPod(p *parser.Pod, short func(string) string) Pod {
 // of p, sorted by container, the previous run before the current one, then
 // path: the reader adds logs in the order its workers finish, so the order
 // must not come from it.
-func buildLogTails(p *parser.Pod, short func(string) string) []LogTail {
+func buildLogTails(p *model.Pod, short func(string) string) []LogTail {
 	var out []LogTail
 	for _, l := range p.Logs {
 		t := LogTail{Container: l.Container, Previous: l.Previous, Path: short(l.Path()), Lines: l.Lines, Tail: []LogLine{}}
@@ -247,7 +247,7 @@ func buildLogTails(p *parser.Pod, short func(string) string) []LogTail {
 
 // buildPodEvent keeps what a timeline needs of an event, its message cut to
 // MaxEventMessageRunes.
-func buildPodEvent(e *parser.Event, short func(string) string) PodEvent {
+func buildPodEvent(e *model.Event, short func(string) string) PodEvent {
 	o := e.Object
 	out := PodEvent{Time: timePtr(e.When()), Type: o.Type, Reason: o.Reason, Count: e.Count(),
 		Message: truncateRunes(o.Message, MaxEventMessageRunes), Path: short(e.Source.Path), Line: e.Source.Line}
@@ -257,7 +257,7 @@ func buildPodEvent(e *parser.Event, short func(string) string) PodEvent {
 	return out
 }
 
-func buildLogGroup(g *parser.LogGroup, short func(string) string) LogGroup {
+func buildLogGroup(g *model.LogGroup, short func(string) string) LogGroup {
 	out := LogGroup{Class: string(g.Class), Node: g.Node, Unit: string(g.Unit), Path: short(g.Source.Path), Line: g.Source.Line,
 		First: timePtr(g.First), Last: timePtr(g.Last), Count: g.Count, Container: g.Container, Text: truncateRunes(g.Text, MaxTextRunes)}
 	if g.Severity != 0 {
@@ -294,7 +294,7 @@ func timePtr(t time.Time) *time.Time {
 
 // nodeLogOf returns the node-level log groups of the node, whose journal may
 // name it by its full or its short host name.
-func nodeLogOf(g *parser.Gather, name string) []*parser.LogGroup {
+func nodeLogOf(g *model.Gather, name string) []*model.LogGroup {
 	if groups, ok := g.NodeLog[name]; ok {
 		return groups
 	}
@@ -304,7 +304,7 @@ func nodeLogOf(g *parser.Gather, name string) []*parser.LogGroup {
 	return nil
 }
 
-func buildNode(n *parser.Node) Node {
+func buildNode(n *model.Node) Node {
 	out := Node{Name: n.Object.Name, Ready: "Unknown", KubeletVersion: n.Object.Status.NodeInfo.KubeletVersion, NoObject: n.JournalOnly}
 	if n.JournalOnly {
 		out.Conditions = append(out.Conditions, "no Node object in the gather: known from its journal or its runtime's pods")
@@ -338,7 +338,7 @@ func buildNode(n *parser.Node) Node {
 	return out
 }
 
-func summarize(r *Report, g *parser.Gather) Summary {
+func summarize(r *Report, g *model.Gather) Summary {
 	s := Summary{Pods: len(r.Pods), Events: len(g.Events), Nodes: len(r.Nodes), Findings: len(r.Findings), BySeverity: map[string]int{}}
 	for _, sev := range Severities {
 		s.BySeverity[sev] = 0

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // Coverage says what the analysis read of the input, in four parts: the
@@ -44,7 +44,7 @@ type KindCoverage struct {
 	Used       bool   `json:"used"`
 }
 
-func buildCoverage(c parser.Coverage, short func(string) string) Coverage {
+func buildCoverage(c model.InputCoverage, short func(string) string) Coverage {
 	out := Coverage{Combined: c.Combined, JournalLines: c.JournalLines, ContainerLogs: c.ContainerLogs}
 	for _, f := range c.Used {
 		out.Used = append(out.Used, FileCount{What: f.What, Files: f.Files})

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mgtriage/mgtriage/parser"
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/openshift"
 	"github.com/mgtriage/mgtriage/rules"
@@ -154,7 +153,7 @@ var DiffDecodeKinds = []model.Kind{model.ReplicaSets, model.Jobs, model.Namespac
 
 // TakeSnapshot records what a comparison needs of g and its findings
 // (evaluated with t). It keeps no reference to g.
-func TakeSnapshot(g *parser.Gather, t *rules.Table, findings []rules.Finding) *Snapshot {
+func TakeSnapshot(g *model.Gather, t *rules.Table, findings []rules.Finding) *Snapshot {
 	s := &Snapshot{
 		Path: g.Input, CollectedAt: g.CollectedAt, ClusterID: g.ClusterID, ClusterVersion: g.ClusterVersion,
 		NodeUIDs: map[string]string{}, NamespaceUIDs: map[string]string{},
@@ -219,7 +218,7 @@ func objName(ns, name string) string {
 
 func clipRunes(s string, n int) string { return truncateRunes(cleanLine(s), n) }
 
-func (s *Snapshot) snapCoverage(g *parser.Gather) {
+func (s *Snapshot) snapCoverage(g *model.Gather) {
 	st := g.Objects
 	nss := map[string]bool{"": true}
 	if objs, _ := st.List(model.Namespaces, "*"); objs != nil {
@@ -349,7 +348,7 @@ var scheduledSuffix = regexp.MustCompile(`-[0-9]{8,}$`)
 // the Job name without its scheduled-time suffix.
 func jobFamily(name string) string { return scheduledSuffix.ReplaceAllString(name, "") }
 
-func snapPod(st *model.Store, p *parser.Pod) *SnapPod {
+func snapPod(st *model.Store, p *model.Pod) *SnapPod {
 	o := &p.Object
 	sp := &SnapPod{Namespace: o.Namespace, Name: o.Name, UID: string(o.UID), Node: o.Spec.NodeName,
 		Workload: podIdentity(st, o), Status: p.Columns.Status, Ready: p.Columns.Ready, Healthy: p.Healthy,

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"regexp"
 	"strings"
 	"testing"
@@ -264,13 +264,13 @@ func keys(ds []podDetail) []string {
 // TestLogTailsOrder: the reader adds logs in the order its workers finish;
 // the report's order is fixed (container, previous first, path).
 func TestLogTailsOrder(t *testing.T) {
-	p := &parser.Pod{}
+	p := &model.Pod{}
 	for _, l := range []struct {
 		container string
 		previous  bool
 	}{{"b", false}, {"a", false}, {"b", true}, {"a", true}} {
-		log := &parser.ContainerLog{Container: l.container, Previous: l.previous}
-		log.SetPath(l.container + "/" + map[bool]string{true: "previous", false: "current"}[l.previous] + ".log")
+		log := &model.ContainerLog{Container: l.container, Previous: l.previous}
+		log.SetPath(l.container+"/"+map[bool]string{true: "previous", false: "current"}[l.previous]+".log", nil)
 		p.Logs = append(p.Logs, log)
 	}
 	var got []string

@@ -60,19 +60,19 @@ type gatherCase struct {
 	PodLog          map[string][]logCase `json:"podLog"`
 	HostLog         map[string][]logCase `json:"hostLog"`
 	KubeletLogNodes []string             `json:"kubeletLogNodes"`
-	Operators       []parser.Operator    `json:"operators"`
+	Operators       []model.Operator     `json:"operators"`
 	Version         string               `json:"clusterVersion"`
 	Objects         []string             `json:"objects"`
 	Gathered        []string             `json:"gathered"`
-	Alerts          []parser.Alert       `json:"alerts"`
+	Alerts          []model.Alert        `json:"alerts"`
 	// HintHas are words the fired rule's hint or remediation must hold (the
 	// deciding object and value); HintLacks, words its hint must not (a cause
 	// the evidence rules out). Fires cases only, case-insensitive.
-	HintHas   []string           `json:"hintHas"`
-	HintLacks []string           `json:"hintLacks"`
-	Etcd      *parser.EtcdHealth `json:"etcd"`
+	HintHas   []string          `json:"hintHas"`
+	HintLacks []string          `json:"hintLacks"`
+	Etcd      *model.EtcdHealth `json:"etcd"`
 	// Install holds install log bundles (steps, resources, containers).
-	Install []*parser.InstallBundle `json:"install"`
+	Install []*model.InstallBundle `json:"install"`
 }
 
 type logCase struct {
@@ -87,14 +87,14 @@ type logCase struct {
 var caseNow = time.Date(2026, 11, 20, 9, 12, 33, 0, time.UTC)
 
 // build turns a case into a gather the way the parser would have built it.
-func (gc gatherCase) build(t *testing.T) *parser.Gather {
+func (gc gatherCase) build(t *testing.T) *model.Gather {
 	t.Helper()
-	g := &parser.Gather{CollectedAt: caseNow, ClusterVersion: gc.Version, NodeLog: map[string][]*parser.LogGroup{}, Operators: gc.Operators,
+	g := &model.Gather{CollectedAt: caseNow, ClusterVersion: gc.Version, NodeLog: map[string][]*model.LogGroup{}, Operators: gc.Operators,
 		Alerts: gc.Alerts, Etcd: gc.Etcd, Installs: gc.Install}
 	if g.ClusterVersion == "" {
 		g.ClusterVersion = "4.18.12"
 	}
-	byName := map[string]*parser.Pod{}
+	byName := map[string]*model.Pod{}
 	docs := append(append([]string{}, gc.Pods...), gc.RuntimePods...)
 	for i, doc := range docs {
 		var obj corev1.Pod
@@ -107,13 +107,13 @@ func (gc gatherCase) build(t *testing.T) *parser.Gather {
 		if obj.UID == "" {
 			obj.UID = types.UID("uid-" + obj.Name)
 		}
-		p := &parser.Pod{Object: obj, Source: parser.Source{Path: "namespaces/" + obj.Namespace + "/core/pods.yaml", Line: 10 * (i + 1)}}
+		p := &model.Pod{Object: obj, Source: model.Source{Path: "namespaces/" + obj.Namespace + "/core/pods.yaml", Line: 10 * (i + 1)}}
 		p.Columns = podstatus.Compute(&p.Object, caseNow, podstatus.Version{})
 		p.Stage = podstatus.StartupStage(&p.Object)
 		p.Containers = podstatus.Containers(&p.Object)
 		p.Healthy = (p.Columns.Status == "Running" && p.Columns.ReadyContainers == p.Columns.TotalContainers) || p.Columns.Status == "Completed"
 		if i >= len(gc.Pods) {
-			p.Runtime = &parser.RuntimeView{Node: obj.Spec.NodeName}
+			p.Runtime = &model.RuntimeView{Node: obj.Spec.NodeName}
 			p.Source.Path = "sos_commands/crio/crictl_pods"
 		}
 		g.Pods = append(g.Pods, p)
@@ -124,7 +124,7 @@ func (gc gatherCase) build(t *testing.T) *parser.Gather {
 		if err := yaml.UnmarshalStrict([]byte(doc), &obj); err != nil {
 			t.Fatalf("case %q node %d: %v", gc.Name, i, err)
 		}
-		g.Nodes = append(g.Nodes, &parser.Node{Object: obj, Source: parser.Source{Path: "cluster-scoped-resources/core/nodes/" + obj.Name + ".yaml", Line: 1}})
+		g.Nodes = append(g.Nodes, &model.Node{Object: obj, Source: model.Source{Path: "cluster-scoped-resources/core/nodes/" + obj.Name + ".yaml", Line: 1}})
 	}
 	for i, doc := range gc.Events {
 		var obj corev1.Event
@@ -134,7 +134,7 @@ func (gc gatherCase) build(t *testing.T) *parser.Gather {
 		if obj.InvolvedObject.Namespace == "" {
 			obj.InvolvedObject.Namespace = "shop"
 		}
-		e := &parser.Event{Object: parser.EventObjectOf(&obj), Source: parser.Source{Path: "namespaces/shop/core/events.yaml", Line: 100 + 10*i}, At: parser.StampOf(caseNow.Add(-time.Minute))}
+		e := &model.Event{Object: parser.EventObjectOf(&obj), Source: model.Source{Path: "namespaces/shop/core/events.yaml", Line: 100 + 10*i}, At: model.StampOf(caseNow.Add(-time.Minute))}
 		g.Events = append(g.Events, e)
 		if p := byName[obj.InvolvedObject.Name]; p != nil && (obj.InvolvedObject.Kind == "Pod" || obj.InvolvedObject.Kind == "") {
 			p.Events = append(p.Events, e)
@@ -147,11 +147,11 @@ func (gc gatherCase) build(t *testing.T) *parser.Gather {
 			if !ok || p == nil {
 				t.Fatalf("case %q: log key %q names no pod/container of the case", gc.Name, key)
 			}
-			l := &parser.ContainerLog{Container: container, Previous: previous}
-			l.SetPath(fmt.Sprintf("namespaces/%s/pods/%s/%s/%s/logs/%s.log", p.Object.Namespace, podName, container, container, map[bool]string{true: "previous", false: "current"}[previous]))
-			var tail []parser.LogLine
+			l := &model.ContainerLog{Container: container, Previous: previous}
+			l.SetPath(fmt.Sprintf("namespaces/%s/pods/%s/%s/%s/logs/%s.log", p.Object.Namespace, podName, container, container, map[bool]string{true: "previous", false: "current"}[previous]), nil)
+			var tail []model.LogLine
 			for i, s := range lines {
-				tail = append(tail, parser.LogLine{Line: i + 1, Text: s})
+				tail = append(tail, model.LogLine{Line: i + 1, Text: s})
 			}
 			l.SetKept(tail, nil)
 			l.Lines = len(lines)
@@ -184,7 +184,7 @@ func (gc gatherCase) build(t *testing.T) *parser.Gather {
 	}
 	for _, node := range sortedHosts(gc.HostLog) {
 		if !named[model.HostKey(node)] {
-			n := &parser.Node{JournalOnly: true, Source: g.NodeLog[node][0].Source}
+			n := &model.Node{JournalOnly: true, Source: g.NodeLog[node][0].Source}
 			n.Object.Name = node
 			g.JournalNodes = append(g.JournalNodes, n)
 		}
@@ -219,7 +219,7 @@ func sortedHosts(m map[string][]logCase) []string {
 }
 
 // buildStore indexes the case's pods, nodes and objects as the parser would.
-func (gc gatherCase) buildStore(t *testing.T, g *parser.Gather) *model.Store {
+func (gc gatherCase) buildStore(t *testing.T, g *model.Gather) *model.Store {
 	t.Helper()
 	s := model.New()
 	namespaces := map[string]bool{}
@@ -254,7 +254,7 @@ func (gc gatherCase) buildStore(t *testing.T, g *parser.Gather) *model.Store {
 		if err != nil {
 			t.Fatalf("case %q object %d: %v", gc.Name, i, err)
 		}
-		o.Source = parser.Source{Path: "objects/" + k.String() + ".yaml", Line: 1 + 100*i}
+		o.Source = model.Source{Path: "objects/" + k.String() + ".yaml", Line: 1 + 100*i}
 		s.Add(o)
 		s.MarkGathered(k, o.Namespace)
 	}
@@ -278,7 +278,7 @@ func resourceOf(kind string) string {
 	return r + "s"
 }
 
-func (lc logCase) group(t *testing.T, name, node string, i int) *parser.LogGroup {
+func (lc logCase) group(t *testing.T, name, node string, i int) *model.LogGroup {
 	if !containsClass(lc.Class) {
 		t.Fatalf("case %q: unknown node-log class %q", name, lc.Class)
 	}
@@ -298,7 +298,7 @@ func (lc logCase) group(t *testing.T, name, node string, i int) *parser.LogGroup
 	if lc.Severity != "" {
 		sev = lc.Severity[0]
 	}
-	return &parser.LogGroup{Source: parser.Source{Path: "host_service_logs/masters/kubelet_service.log", Line: 1000 + i}, Node: node, Unit: nodelog.UnitKubelet,
+	return &model.LogGroup{Source: model.Source{Path: "host_service_logs/masters/kubelet_service.log", Line: 1000 + i}, Node: node, Unit: nodelog.UnitKubelet,
 		Severity: sev, Class: nodelog.Class(lc.Class), First: caseNow.Add(-ago - time.Hour), Last: caseNow.Add(-ago), Count: count,
 		Text: lc.Text, Container: lc.Container, Detail: lc.Text}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // TestHealthyCorpusRaisesNothingOnHealthyPods checks, on the real gathers of
@@ -28,7 +29,7 @@ func TestHealthyCorpusRaisesNothingOnHealthyPods(t *testing.T) {
 			}
 			fs := Evaluate(Builtin(), g)
 			for _, f := range fs {
-				pods := []*parser.Pod{f.Pod}
+				pods := []*model.Pod{f.Pod}
 				for _, m := range f.Also {
 					pods = append(pods, m.Pod)
 				}

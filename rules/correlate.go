@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 )
 
@@ -23,7 +23,7 @@ var groupByValues = map[string]bool{"": true, GroupByOwner: true, GroupByRegistr
 
 // groupKey returns what correlation merges this rule's finding on pod p by,
 // or "" when it stands alone.
-func (r *Rule) groupKey(p *parser.Pod, v Vars) string {
+func (r *Rule) groupKey(p *model.Pod, v Vars) string {
 	if p == nil {
 		return ""
 	}
@@ -46,7 +46,7 @@ func (r *Rule) groupKey(p *parser.Pod, v Vars) string {
 
 // workload names the controller that owns the pod: a ReplicaSet's pods count
 // as their Deployment's (the ReplicaSet name less its pod-template-hash).
-func workload(p *parser.Pod) string {
+func workload(p *model.Pod) string {
 	for _, o := range p.Object.OwnerReferences {
 		if o.Controller == nil || !*o.Controller {
 			continue

@@ -10,7 +10,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mgtriage/mgtriage/parser"
 	"github.com/mgtriage/mgtriage/parser/model"
 )
 
@@ -44,9 +43,9 @@ func clip(s string, max int) string {
 // node-level finding accounts for.
 type Finding struct {
 	Rule     *Rule
-	Pod      *parser.Pod
-	Node     *parser.Node
-	Operator *parser.Operator
+	Pod      *model.Pod
+	Node     *model.Node
+	Operator *model.Operator
 	// Object is the subject of a finding on any other object: a controller
 	// that cannot create its pods, a firing alert, etcd, a MachineConfigPool.
 	// ObjectKind names its kind as reports print it (ReplicaSet, Alert, ...).
@@ -73,7 +72,7 @@ type Finding struct {
 // the rule that fired on it.
 type Member struct {
 	RuleID    string
-	Pod       *parser.Pod
+	Pod       *model.Pod
 	Container string
 }
 
@@ -101,7 +100,7 @@ func (f *Finding) Subject() string {
 // status, spec, event, node-log, container-log. Count is how often the line
 // repeated (events' count, collapsed log groups).
 type Evidence struct {
-	Source parser.Source
+	Source model.Source
 	Kind   string
 	Time   time.Time
 	// Text is what a report prints: the line as the file has it, or, when
@@ -123,7 +122,7 @@ type Evidence struct {
 // Evaluate runs every rule of t over every pod and node of g, correlates the
 // findings (see Correlate) and returns them sorted by severity, rule id and
 // subject. It is pure: the same gather and table give the same findings.
-func Evaluate(t *Table, g *parser.Gather) []Finding {
+func Evaluate(t *Table, g *model.Gather) []Finding {
 	c := newEvalContext(g)
 	var out []Finding
 	taken := map[string]bool{} // group + object already claimed by an earlier rule
@@ -211,11 +210,11 @@ func Evaluate(t *Table, g *parser.Gather) []Finding {
 
 // fallbackFindings runs the podFallback rules over the pods that are not
 // healthy and that no finding of out names.
-func fallbackFindings(c *evalContext, g *parser.Gather, rules []*Rule, out []Finding) []Finding {
+func fallbackFindings(c *evalContext, g *model.Gather, rules []*Rule, out []Finding) []Finding {
 	if len(rules) == 0 {
 		return nil
 	}
-	covered := map[*parser.Pod]bool{}
+	covered := map[*model.Pod]bool{}
 	for _, f := range out {
 		if f.Pod != nil {
 			covered[f.Pod] = true
@@ -286,7 +285,7 @@ func severityRank(s string) int {
 
 // fire applies the rule's cause pattern to the hit's evidence and expands its
 // templates. It returns false when a cause is required and no line shows it.
-func (r *Rule) fire(p *parser.Pod, n *parser.Node, h hit) (Finding, bool) {
+func (r *Rule) fire(p *model.Pod, n *model.Node, h hit) (Finding, bool) {
 	ev := h.Evidence
 	for i := range ev {
 		ev[i].Text = clip(ev[i].Text, MaxEvidenceText)
@@ -382,7 +381,7 @@ func promoteDecisive(ev []Evidence) []Evidence {
 }
 
 func dedupeEvidence(ev []Evidence) []Evidence {
-	seen := map[parser.Source]bool{}
+	seen := map[model.Source]bool{}
 	out := ev[:0:0]
 	for _, e := range ev {
 		if e.Source.Line > 0 && seen[e.Source] {

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mgtriage/mgtriage/parser"
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
 	corev1 "k8s.io/api/core/v1"
@@ -18,33 +17,33 @@ type evalContext struct {
 	now         time.Time
 	kubeletLogs map[string]bool // hosts with a kubelet journal in the gather
 	// nodeLog holds the node-level log groups by short host name.
-	nodeLog map[string][]*parser.LogGroup
+	nodeLog map[string][]*model.LogGroup
 	// events are all events of the gather, for objects other than pods.
-	events []*parser.Event
+	events []*model.Event
 	// nodeEvents are the events whose involved object is a Node, by short name.
-	nodeEvents map[string][]*parser.Event
+	nodeEvents map[string][]*model.Event
 	// store is the gather's object store, which joins read.
 	store *model.Store
 	// joinCache keeps each join's result per pod and container.
 	joinCache map[string]joinResult
 	// pods are the model's pods by "uid/namespace/name".
-	pods map[string]*parser.Pod
+	pods map[string]*model.Pod
 	// alerts and etcd are the gather's cluster-level signals.
-	alerts []parser.Alert
-	etcd   *parser.EtcdHealth
+	alerts []model.Alert
+	etcd   *model.EtcdHealth
 	// installs are the install log bundles of the input.
-	installs []*parser.InstallBundle
+	installs []*model.InstallBundle
 	// workloadList and eventsByObject are built on first use (workloads.go).
 	workloadList   []*workloadRef
-	eventsByObject map[string][]*parser.Event
+	eventsByObject map[string][]*model.Event
 	// vocab holds the gather's platform words (see vocabulary).
 	vocab vocabulary
 }
 
-func newEvalContext(g *parser.Gather) *evalContext {
-	c := &evalContext{now: g.CollectedAt, kubeletLogs: map[string]bool{}, nodeLog: map[string][]*parser.LogGroup{}, events: g.Events,
+func newEvalContext(g *model.Gather) *evalContext {
+	c := &evalContext{now: g.CollectedAt, kubeletLogs: map[string]bool{}, nodeLog: map[string][]*model.LogGroup{}, events: g.Events,
 		alerts: g.Alerts, etcd: g.Etcd, installs: g.Installs,
-		nodeEvents: map[string][]*parser.Event{}, store: g.Objects, joinCache: map[string]joinResult{}, pods: map[string]*parser.Pod{}}
+		nodeEvents: map[string][]*model.Event{}, store: g.Objects, joinCache: map[string]joinResult{}, pods: map[string]*model.Pod{}}
 	for _, p := range g.Pods {
 		c.pods[string(p.Object.UID)+"/"+p.Key()] = p
 	}
@@ -96,7 +95,7 @@ func (r containerRef) isFieldPath(fp string) bool {
 
 // containers lists the pod's containers that have a status: init containers
 // (init=true), app containers (init=false) or both (nil), in spec order.
-func containers(p *parser.Pod, init *bool) []containerRef {
+func containers(p *model.Pod, init *bool) []containerRef {
 	out := make([]containerRef, 0, len(p.Object.Status.InitContainerStatuses)+len(p.Object.Status.ContainerStatuses))
 	// keep selects init containers (sidecar=false) or app-like ones.
 	add := func(specs []corev1.Container, statuses []corev1.ContainerStatus, kind, field string, keep func(sidecar bool) bool) {
@@ -129,7 +128,7 @@ func containers(p *parser.Pod, init *bool) []containerRef {
 	return out
 }
 
-func (c *evalContext) podVars(p *parser.Pod) Vars {
+func (c *evalContext) podVars(p *model.Pod) Vars {
 	v := Vars{
 		"Namespace": p.Object.Namespace,
 		"Pod":       p.Object.Name,
@@ -148,7 +147,7 @@ func (c *evalContext) podVars(p *parser.Pod) Vars {
 // controller as the store resolves it (ReplicaSet → Deployment, Job →
 // CronJob); when the ReplicaSet was not gathered, its Deployment is known
 // from the pod-template-hash suffix of its name.
-func (c *evalContext) topOwner(p *parser.Pod) string {
+func (c *evalContext) topOwner(p *model.Pod) string {
 	top, ok := c.store.TopController(p.Object.Namespace, model.PodOwners(&p.Object))
 	if !ok {
 		return ""
@@ -162,7 +161,7 @@ func (c *evalContext) topOwner(p *parser.Pod) string {
 }
 
 // containerHit starts a hit for one container with its values filled in.
-func (c *evalContext) containerHit(p *parser.Pod, cs containerRef) hit {
+func (c *evalContext) containerHit(p *model.Pod, cs containerRef) hit {
 	v := c.podVars(p)
 	st := cs.Status
 	v["Container"] = cs.Name
@@ -212,11 +211,11 @@ func (c *evalContext) containerHit(p *parser.Pod, cs containerRef) hit {
 
 // containerEvidence cites the container's status, its non-Normal events and the
 // kubelet lines that name it; it notes a missing kubelet journal.
-func (c *evalContext) containerEvidence(p *parser.Pod, cs containerRef, _ bool) []Evidence {
+func (c *evalContext) containerEvidence(p *model.Pod, cs containerRef, _ bool) []Evidence {
 	st := c.fieldEvidence(p, containerStateText(cs), containerFieldPaths(cs)...)
 	st.Quote = containerMessage(cs)
 	ev := []Evidence{st}
-	ev = append(ev, c.eventEvidence(p, func(e *parser.Event) bool {
+	ev = append(ev, c.eventEvidence(p, func(e *model.Event) bool {
 		fp := e.Object.InvolvedObject.FieldPath
 		if fp != "" && !cs.isFieldPath(fp) {
 			return false
@@ -254,14 +253,14 @@ func mentionsContainer(text, c string) bool {
 	return strings.Contains(text, `"`+c+`"`) || strings.Contains(text, "container="+c+" ") || strings.Contains(text, "container "+c+" ")
 }
 
-func (c *evalContext) missingNodeLog(p *parser.Pod, h *hit) {
+func (c *evalContext) missingNodeLog(p *model.Pod, h *hit) {
 	node := p.Object.Spec.NodeName
 	if node != "" && !c.hasKubeletLog(node) {
 		h.Missing = append(h.Missing, "kubelet journal of node "+node+" (not in the gather)")
 	}
 }
 
-func logGroupEvidence(g *parser.LogGroup) Evidence {
+func logGroupEvidence(g *model.LogGroup) Evidence {
 	text := g.Text
 	if g.Node != "" {
 		text = g.Node + " " + string(g.Unit) + ": " + text
@@ -342,13 +341,13 @@ func writeTerminationMessage(b *strings.Builder, label, msg string) {
 	b.WriteString(msg)
 }
 
-func (c *evalContext) statusEvidence(p *parser.Pod, text string) Evidence {
+func (c *evalContext) statusEvidence(p *model.Pod, text string) Evidence {
 	return Evidence{Source: p.Source, Kind: "status", Text: text, Summary: true}
 }
 
 // fieldEvidence is statusEvidence cited at the line of the first of paths
 // the pod's file shows (see parser.FieldLines), else at the pod's first line.
-func (c *evalContext) fieldEvidence(p *parser.Pod, text string, paths ...string) Evidence {
+func (c *evalContext) fieldEvidence(p *model.Pod, text string, paths ...string) Evidence {
 	ev := c.statusEvidence(p, text)
 	if n := p.Fields.Line(paths...); n > 0 {
 		ev.Source.Line = n
@@ -386,7 +385,7 @@ func containerFieldPaths(cs containerRef) []string {
 // maxEventsPerFinding keeps the newest events of a pod when it has many.
 const maxEventsPerFinding = 6
 
-func (c *evalContext) eventEvidence(p *parser.Pod, keep func(*parser.Event) bool) []Evidence {
+func (c *evalContext) eventEvidence(p *model.Pod, keep func(*model.Event) bool) []Evidence {
 	var ev []Evidence
 	for _, e := range p.Events {
 		if !keep(e) {
@@ -407,7 +406,7 @@ func (c *evalContext) eventEvidence(p *parser.Pod, keep func(*parser.Event) bool
 
 // claimEvidence cites the non-Normal events of the PersistentVolumeClaims the
 // pod mounts (ProvisioningFailed, a StorageClass that does not exist, ...).
-func (c *evalContext) claimEvidence(p *parser.Pod) []Evidence {
+func (c *evalContext) claimEvidence(p *model.Pod) []Evidence {
 	claims := map[string]bool{}
 	for _, v := range p.Object.Spec.Volumes {
 		if v.PersistentVolumeClaim != nil {
@@ -434,21 +433,21 @@ func (c *evalContext) claimEvidence(p *parser.Pod) []Evidence {
 
 // eventSource cites an event at the line of its message when the file shows
 // it, else at the event's first line.
-func eventSource(e *parser.Event) parser.Source {
+func eventSource(e *model.Event) model.Source {
 	if line := e.MessageLine(); line > 0 {
-		return parser.Source{Path: e.Source.Path, Line: line}
+		return model.Source{Path: e.Source.Path, Line: line}
 	}
 	return e.Source
 }
 
-func eventType(e *parser.Event) string {
+func eventType(e *model.Event) string {
 	if e.Object.Type == "" {
 		return "(no type)"
 	}
 	return e.Object.Type
 }
 
-func (c *evalContext) lastEventMessage(p *parser.Pod, reason string) string {
+func (c *evalContext) lastEventMessage(p *model.Pod, reason string) string {
 	msg := ""
 	for _, e := range p.Events {
 		if e.Object.Reason == reason {
@@ -471,15 +470,15 @@ const (
 // sets LogTail (the file's name) and DecisiveLine (the number of the last
 // decisive line of the highest weight, the nearest to the exit) and notes
 // when neither log is in the gather.
-func (c *evalContext) logEvidence(p *parser.Pod, container string, h *hit) []Evidence {
+func (c *evalContext) logEvidence(p *model.Pod, container string, h *hit) []Evidence {
 	for _, previous := range []bool{true, false} {
 		l := p.Log(container, previous)
 		if l == nil || !l.HasKept() {
 			continue
 		}
 		tail, errs := l.Kept()
-		cite := func(line parser.LogLine, decisive bool) Evidence {
-			return Evidence{Source: parser.Source{Path: l.Path(), Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text, Quote: line.Text, decisive: decisive}
+		cite := func(line model.LogLine, decisive bool) Evidence {
+			return Evidence{Source: model.Source{Path: l.Path(), Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text, Quote: line.Text, decisive: decisive}
 		}
 		var ev []Evidence
 		cited := map[int]bool{}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // podFallback fires for a pod that is not healthy and that no other rule of
@@ -14,7 +14,7 @@ import (
 // The engine runs it after every other rule (see Evaluate).
 type podFallback struct{}
 
-func (m *podFallback) match(c *evalContext, p *parser.Pod) []hit {
+func (m *podFallback) match(c *evalContext, p *model.Pod) []hit {
 	healthy := p.Healthy || p.Columns.Status == "Completed" ||
 		(p.Columns.Status == "Running" && p.Columns.ReadyContainers == p.Columns.TotalContainers)
 	if healthy || p.Object.DeletionTimestamp != nil {
@@ -50,7 +50,7 @@ func (m *podFallback) match(c *evalContext, p *parser.Pod) []hit {
 	ev.Quote = st.Message
 	h.Evidence = append(h.Evidence, ev)
 	// The last event, a Warning when there is one.
-	var last *parser.Event
+	var last *model.Event
 	for _, e := range p.Events {
 		if last == nil || e.Object.Type != "Normal" || last.Object.Type == "Normal" {
 			last = e

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/mgtriage/mgtriage/parser"
 	"github.com/mgtriage/mgtriage/parser/model"
 	certificatesv1 "k8s.io/api/certificates/v1"
 )
@@ -47,7 +46,7 @@ const maxInstallEvidence = 6
 func (m *installStage) matchCluster(c *evalContext) []clusterHit {
 	var out []clusterHit
 	for _, ib := range c.installs {
-		if ib.Reached(parser.StageComplete) {
+		if ib.Reached(model.StageComplete) {
 			continue
 		}
 		if h, ok := m.matchBundle(c, ib); ok {
@@ -55,17 +54,17 @@ func (m *installStage) matchCluster(c *evalContext) []clusterHit {
 			if name == "" {
 				name = "log-bundle"
 			}
-			o := &model.Object{Kind: model.Kind{Group: "install.openshift.io", Resource: "logbundles"}, Name: name, Source: parser.Source{Path: ib.Root + "resources/"}}
+			o := &model.Object{Kind: model.Kind{Group: "install.openshift.io", Resource: "logbundles"}, Name: name, Source: model.Source{Path: ib.Root + "resources/"}}
 			out = append(out, clusterHit{object: o, kind: "LogBundle", hit: h})
 		}
 	}
 	return out
 }
 
-func (m *installStage) matchBundle(c *evalContext, ib *parser.InstallBundle) (hit, bool) {
+func (m *installStage) matchBundle(c *evalContext, ib *model.InstallBundle) (hit, bool) {
 	h := hit{Vars: Vars{}}
-	steps := func(stages ...string) []parser.InstallStep {
-		var out []parser.InstallStep
+	steps := func(stages ...string) []model.InstallStep {
+		var out []model.InstallStep
 		for _, s := range ib.Steps {
 			for _, st := range stages {
 				if s.Stage == st {
@@ -75,7 +74,7 @@ func (m *installStage) matchBundle(c *evalContext, ib *parser.InstallBundle) (hi
 		}
 		return out
 	}
-	cite := func(ss []parser.InstallStep) {
+	cite := func(ss []model.InstallStep) {
 		if len(ss) > maxInstallEvidence {
 			ss = ss[len(ss)-maxInstallEvidence:]
 		}
@@ -83,7 +82,7 @@ func (m *installStage) matchBundle(c *evalContext, ib *parser.InstallBundle) (hi
 			h.Evidence = append(h.Evidence, Evidence{Source: s.Source, Kind: "node-log", Time: s.First, Count: s.Count, Text: s.Host + " " + s.Unit + ": " + s.Text})
 		}
 	}
-	last := func(ss []parser.InstallStep) {
+	last := func(ss []model.InstallStep) {
 		if len(ss) == 0 {
 			return
 		}
@@ -96,24 +95,24 @@ func (m *installStage) matchBundle(c *evalContext, ib *parser.InstallBundle) (hi
 			return h, false
 		}
 		h.Vars["Count"] = fmt.Sprint(len(ib.Empty))
-		h.Evidence = append(h.Evidence, Evidence{Source: parser.Source{Path: ib.Root + "resources/"}, Kind: "object",
+		h.Evidence = append(h.Evidence, Evidence{Source: model.Source{Path: ib.Root + "resources/"}, Kind: "object",
 			Text: fmt.Sprintf("all %d files empty (%s): `oc get` on the bootstrap node never got an answer", len(ib.Empty), clipList(ib.Empty, 8))})
-		ss := steps(parser.StageAPIWait, parser.StageEtcd, parser.StageBootkube)
-		last(steps(parser.StageAPIWait))
+		ss := steps(model.StageAPIWait, model.StageEtcd, model.StageBootkube)
+		last(steps(model.StageAPIWait))
 		if h.Vars["About"] == "" {
 			last(ss)
 		}
 		cite(ss)
 		h.Evidence = append(h.Evidence, installContainerErrors(ib, "kube-apiserver", "etcd")...)
 	case "api-wait":
-		ss := steps(parser.StageAPIWait)
+		ss := steps(model.StageAPIWait)
 		if len(ss) == 0 || !ib.APIAnswered() {
 			return h, false
 		}
 		last(ss)
-		cite(append(ss, steps(parser.StageBootkube)...))
+		cite(append(ss, steps(model.StageBootkube)...))
 	case "etcd":
-		ss := steps(parser.StageEtcd)
+		ss := steps(model.StageEtcd)
 		if len(ss) == 0 {
 			return h, false
 		}
@@ -123,19 +122,19 @@ func (m *installStage) matchBundle(c *evalContext, ib *parser.InstallBundle) (hi
 	case "masters":
 		// The gather lists the masters through the API: with the API down
 		// an empty list says nothing about them.
-		ss := steps(parser.StageMasters)
+		ss := steps(model.StageMasters)
 		if !ib.APIAnswered() || len(ss) == 0 && ib.MastersListed != 0 {
 			return h, false
 		}
 		last(ss)
 		if ib.MastersListed == 0 {
-			h.Evidence = append(h.Evidence, Evidence{Source: parser.Source{Path: ib.Root + "resources/masters.list"}, Kind: "object", Text: "resources/masters.list: no node with the master role answered"})
+			h.Evidence = append(h.Evidence, Evidence{Source: model.Source{Path: ib.Root + "resources/masters.list"}, Kind: "object", Text: "resources/masters.list: no node with the master role answered"})
 		}
 		h.Vars["Count"] = fmt.Sprint(len(ib.Masters))
 		cite(ss)
 	case "csr":
 		pending := pendingCSRs(c)
-		ss := steps(parser.StageCSR)
+		ss := steps(model.StageCSR)
 		if len(pending) == 0 && len(ss) == 0 {
 			return h, false
 		}
@@ -149,7 +148,7 @@ func (m *installStage) matchBundle(c *evalContext, ib *parser.InstallBundle) (hi
 		last(ss)
 		cite(ss)
 	case "release-image":
-		ss := steps(parser.StageReleaseImage)
+		ss := steps(model.StageReleaseImage)
 		if len(ss) == 0 {
 			return h, false
 		}
@@ -188,7 +187,7 @@ var installErrorRe = regexp.MustCompile(`(?i)x509|fatal|panic|error|refused|deni
 
 // installContainerErrors cites the error lines of the bundle's container
 // logs whose name starts with one of names (the last three of each tail).
-func installContainerErrors(ib *parser.InstallBundle, names ...string) []Evidence {
+func installContainerErrors(ib *model.InstallBundle, names ...string) []Evidence {
 	var ev []Evidence
 	for _, ct := range ib.Containers {
 		match := false
@@ -198,7 +197,7 @@ func installContainerErrors(ib *parser.InstallBundle, names ...string) []Evidenc
 		if !match || ct.Log == nil {
 			continue
 		}
-		var errs []parser.LogLine
+		var errs []model.LogLine
 		tail, _ := ct.Log.Kept()
 		for _, l := range tail {
 			if installErrorRe.MatchString(l.Text) {
@@ -209,7 +208,7 @@ func installContainerErrors(ib *parser.InstallBundle, names ...string) []Evidenc
 			errs = errs[len(errs)-3:]
 		}
 		for _, l := range errs {
-			ev = append(ev, Evidence{Source: parser.Source{Path: ct.Log.Path(), Line: l.Line}, Kind: "log", Time: l.Time, Text: ct.Host + " container " + ct.Name + ": " + l.Text})
+			ev = append(ev, Evidence{Source: model.Source{Path: ct.Log.Path(), Line: l.Line}, Kind: "log", Time: l.Time, Text: ct.Host + " container " + ct.Name + ": " + l.Text})
 		}
 	}
 	return ev

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mgtriage/mgtriage/parser"
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/parser/openshift"
@@ -33,7 +32,7 @@ type join struct {
 	doc string
 	// reads are the kinds the join needs decoded by the parser.
 	reads []model.Kind
-	run   func(c *evalContext, p *parser.Pod, h *hit) joinResult
+	run   func(c *evalContext, p *model.Pod, h *hit) joinResult
 }
 
 // joinResult is what a join concluded for one pod (and container).
@@ -136,7 +135,7 @@ func (t *Table) DecodeKinds() []model.Kind {
 // applyJoins runs the rule's joins for a hit, adds their evidence and
 // values, and reports false when the rule requires a join that does not
 // decide.
-func (c *evalContext) applyJoins(r *Rule, p *parser.Pod, h *hit) bool {
+func (c *evalContext) applyJoins(r *Rule, p *model.Pod, h *hit) bool {
 	if len(r.Joins) == 0 || p == nil {
 		return true
 	}
@@ -168,7 +167,7 @@ func (c *evalContext) applyJoins(r *Rule, p *parser.Pod, h *hit) bool {
 	return true
 }
 
-func (c *evalContext) runJoin(name string, p *parser.Pod, h *hit) joinResult {
+func (c *evalContext) runJoin(name string, p *model.Pod, h *hit) joinResult {
 	key := name + "\x00" + string(p.Object.UID) + "\x00" + p.Key() + "\x00" + h.Container
 	if res, ok := c.joinCache[key]; ok {
 		return res
@@ -227,7 +226,7 @@ type nodeVerdict struct {
 	cordoned bool
 }
 
-func (c *evalContext) nodeVerdicts(p *parser.Pod) ([]nodeVerdict, model.Coverage) {
+func (c *evalContext) nodeVerdicts(p *model.Pod) ([]nodeVerdict, model.Coverage) {
 	objs, nodes, cov := model.ListTyped[corev1.Node](c.store, model.Nodes, "")
 	var out []nodeVerdict
 	for i, o := range objs {
@@ -282,7 +281,7 @@ func taintList(ts []corev1.Taint) string {
 	return strings.Join(out, ", ")
 }
 
-func joinNodeEligibility(c *evalContext, p *parser.Pod, h *hit) joinResult {
+func joinNodeEligibility(c *evalContext, p *model.Pod, h *hit) joinResult {
 	verdicts, cov := c.nodeVerdicts(p)
 	if cov == model.NotGathered || len(verdicts) == 0 {
 		return joinResult{Missing: []string{notGathered("Node objects, so taints and labels could not be compared with the pod's tolerations and selectors")}}
@@ -411,7 +410,7 @@ func countOf(n int, one, many string) string {
 // defaultMaxPods is the kubelet's maxPods on OpenShift 4 (upstream: 110).
 const defaultMaxPods = 250
 
-func joinPodCapacity(c *evalContext, p *parser.Pod, h *hit) joinResult {
+func joinPodCapacity(c *evalContext, p *model.Pod, h *hit) joinResult {
 	if !strings.Contains(strings.ToLower(h.Vars["Message"]), "too many pods") {
 		return joinResult{}
 	}
@@ -534,7 +533,7 @@ var (
 	missingKeyRe = regexp.MustCompile(`couldn't find key ([^\s";,]{1,253}) in (ConfigMap|Secret) ([^/\s]{1,253})/([^\s";,]{1,253})`)
 )
 
-func joinConfigReference(c *evalContext, p *parser.Pod, h *hit) joinResult {
+func joinConfigReference(c *evalContext, p *model.Pod, h *hit) joinResult {
 	texts := []string{h.Vars["Message"]}
 	for _, e := range p.Events {
 		if e.Object.Type != corev1.EventTypeNormal {
@@ -628,7 +627,7 @@ func (c *evalContext) missingKey(key, word, ns, name string) joinResult {
 
 // ---- claimUsers ------------------------------------------------------------
 
-func joinClaimUsers(c *evalContext, p *parser.Pod, h *hit) joinResult {
+func joinClaimUsers(c *evalContext, p *model.Pod, h *hit) joinResult {
 	var res joinResult
 	ns := p.Object.Namespace
 	node := p.Object.Spec.NodeName
@@ -685,7 +684,7 @@ func nodeOr(n string) string {
 
 var csiDriverRe = regexp.MustCompile(`driver name (\S{1,253}) not found in the list of registered CSI drivers`)
 
-func joinCSINodePlugin(c *evalContext, p *parser.Pod, h *hit) joinResult {
+func joinCSINodePlugin(c *evalContext, p *model.Pod, h *hit) joinResult {
 	driver := ""
 	var res joinResult
 	for _, e := range p.Events {
@@ -907,7 +906,7 @@ func orNone(s []string) string {
 // oomWindow is how far apart a kill and a node OOM may be and still be one event.
 const oomWindow = 2 * time.Minute
 
-func joinNodeOOM(c *evalContext, p *parser.Pod, h *hit) joinResult {
+func joinNodeOOM(c *evalContext, p *model.Pod, h *hit) joinResult {
 	node := p.Object.Spec.NodeName
 	var last *corev1.ContainerStateTerminated
 	var spec *corev1.Container
@@ -1055,17 +1054,17 @@ func dnsFailureWord(line string) string {
 // that does not name the server.
 var clusterDNSServices = [][2]string{{"openshift-dns", "dns-default"}, {"kube-system", "kube-dns"}, {"kube-system", "coredns"}, {"kube-system", "rke2-coredns-rke2-coredns"}}
 
-func joinDNSEgress(c *evalContext, p *parser.Pod, h *hit) joinResult {
-	var line *parser.LogLine
-	var src parser.Source
+func joinDNSEgress(c *evalContext, p *model.Pod, h *hit) joinResult {
+	var line *model.LogLine
+	var src model.Source
 	var ip, name, port string
 	logs, sibling := c.logsOf(p, h.Container)
 	for _, l := range logs {
 		tail, errs := l.Kept()
-		for _, lines := range [][]parser.LogLine{errs, tail} {
+		for _, lines := range [][]model.LogLine{errs, tail} {
 			for i := range lines {
 				if m := dnsTimeoutRe.FindStringSubmatch(lines[i].Text); m != nil {
-					line, src = &lines[i], parser.Source{Path: l.Path(), Line: lines[i].Line}
+					line, src = &lines[i], model.Source{Path: l.Path(), Line: lines[i].Line}
 					name, ip, port = m[1], m[2], m[3]
 					if m[4] != "" {
 						ip, port = m[4], "53"
@@ -1334,9 +1333,9 @@ func egressText(np *networkingv1.NetworkPolicy) string {
 // the same container in a sibling pod (same controller owner), whose log then
 // stands for the pod's: replicas fail for the same reason, and a gather often
 // holds the logs of only some of them. sibling names the pod whose log it is.
-func (c *evalContext) logsOf(p *parser.Pod, container string) (logs []*parser.ContainerLog, sibling string) {
-	own := func(q *parser.Pod) []*parser.ContainerLog {
-		var out []*parser.ContainerLog
+func (c *evalContext) logsOf(p *model.Pod, container string) (logs []*model.ContainerLog, sibling string) {
+	own := func(q *model.Pod) []*model.ContainerLog {
+		var out []*model.ContainerLog
 		for _, previous := range []bool{true, false} {
 			if l := q.Log(container, previous); l != nil && l.HasKept() {
 				out = append(out, l)
@@ -1395,12 +1394,12 @@ func init() {
 	}
 }
 
-func joinServiceEndpoints(c *evalContext, p *parser.Pod, h *hit) joinResult {
+func joinServiceEndpoints(c *evalContext, p *model.Pod, h *hit) joinResult {
 	var res joinResult
 	logs, sibling := c.logsOf(p, h.Container)
 	for _, l := range logs {
 		tail, errs := l.Kept()
-		for _, lines := range [][]parser.LogLine{errs, tail} {
+		for _, lines := range [][]model.LogLine{errs, tail} {
 			for _, line := range lines {
 				m := dependencyRe.FindStringSubmatch(line.Text)
 				if m == nil {
@@ -1417,7 +1416,7 @@ func joinServiceEndpoints(c *evalContext, p *parser.Pod, h *hit) joinResult {
 				if svcObj == nil {
 					continue
 				}
-				res.Evidence = append(res.Evidence, Evidence{Source: parser.Source{Path: l.Path(), Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text, Quote: line.Text})
+				res.Evidence = append(res.Evidence, Evidence{Source: model.Source{Path: l.Path(), Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text, Quote: line.Text})
 				res = c.endpointsVerdict(res, svcObj, host, port, how)
 				res.Cause = fromSibling(res.Cause, sibling)
 				return res
@@ -1504,7 +1503,7 @@ func init() {
 	}
 }
 
-func joinNodeDown(c *evalContext, p *parser.Pod, h *hit) joinResult {
+func joinNodeDown(c *evalContext, p *model.Pod, h *hit) joinResult {
 	node := p.Object.Spec.NodeName
 	if node == "" {
 		return joinResult{}
@@ -1600,7 +1599,7 @@ func init() {
 	}
 }
 
-func joinCNIAgent(c *evalContext, p *parser.Pod, h *hit) joinResult {
+func joinCNIAgent(c *evalContext, p *model.Pod, h *hit) joinResult {
 	node := p.Object.Spec.NodeName
 	if node == "" {
 		return joinResult{}
@@ -1681,7 +1680,7 @@ func init() {
 
 var insufficientRe = regexp.MustCompile(`Insufficient ([a-z0-9./_-]{1,63})`)
 
-func joinNodeRequests(c *evalContext, p *parser.Pod, h *hit) joinResult {
+func joinNodeRequests(c *evalContext, p *model.Pod, h *hit) joinResult {
 	var res joinResult
 	var resources []corev1.ResourceName
 	for _, m := range insufficientRe.FindAllStringSubmatch(h.Vars["Message"], 4) {
@@ -1760,7 +1759,7 @@ func init() {
 	}
 }
 
-func joinSCCUser(c *evalContext, p *parser.Pod, h *hit) joinResult {
+func joinSCCUser(c *evalContext, p *model.Pod, h *hit) joinResult {
 	var res joinResult
 	scc := p.Object.Annotations["openshift.io/scc"]
 	if scc == "" {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // A user rule whose cause names a plain kubelet info line (none of the words
@@ -77,7 +78,7 @@ rules:
 	if errs := tbl.Override(rulesDir); len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	fired := func(keep []parser.Literal) *Finding {
+	fired := func(keep []model.Literal) *Finding {
 		t.Helper()
 		g, err := parser.LoadWith(context.Background(), gather, parser.Options{Decode: tbl.DecodeKinds(), KeepLines: keep})
 		if err != nil {

@@ -4,7 +4,7 @@ import (
 	"regexp/syntax"
 	"strings"
 
-	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // LineLiterals returns, for every enabled user rule (read with Override),
@@ -17,9 +17,9 @@ import (
 // CPU on a full must-gather for no finding). A pattern with no literal of at
 // least three characters that every match must contain (`.*error`, `[0-9]+`)
 // adds none; docs/rules.md says so next to `cause`.
-func (t *Table) LineLiterals() []parser.Literal {
-	var out []parser.Literal
-	seen := map[parser.Literal]bool{}
+func (t *Table) LineLiterals() []model.Literal {
+	var out []model.Literal
+	seen := map[model.Literal]bool{}
 	add := func(pattern string) {
 		for _, l := range requiredLiterals(pattern) {
 			if !seen[l] {
@@ -45,7 +45,7 @@ func (t *Table) LineLiterals() []parser.Literal {
 // requiredLiterals returns literals of which every match of pattern contains
 // at least one, or nil when there is no such set of literals of at least
 // minRequired bytes each.
-func requiredLiterals(pattern string) []parser.Literal {
+func requiredLiterals(pattern string) []model.Literal {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
 		return nil
@@ -64,7 +64,7 @@ const minRequired = 3
 // for a concatenation, the best set among its parts (the one whose shortest
 // literal is longest); for an alternation, the union of its branches' sets
 // (every branch needs one). ok is false when no set exists.
-func required(re *syntax.Regexp) ([]parser.Literal, bool) {
+func required(re *syntax.Regexp) ([]model.Literal, bool) {
 	switch re.Op {
 	case syntax.OpLiteral:
 		if len(string(re.Rune)) < minRequired {
@@ -75,7 +75,7 @@ func required(re *syntax.Regexp) ([]parser.Literal, bool) {
 		if fold {
 			text = strings.ToLower(text)
 		}
-		return []parser.Literal{{Text: text, Fold: fold}}, true
+		return []model.Literal{{Text: text, Fold: fold}}, true
 	case syntax.OpCapture:
 		return required(re.Sub[0])
 	case syntax.OpPlus:
@@ -86,7 +86,7 @@ func required(re *syntax.Regexp) ([]parser.Literal, bool) {
 		}
 		return nil, false
 	case syntax.OpConcat:
-		var best []parser.Literal
+		var best []model.Literal
 		bestLen := 0
 		for _, sub := range re.Sub {
 			lits, ok := required(sub)
@@ -99,7 +99,7 @@ func required(re *syntax.Regexp) ([]parser.Literal, bool) {
 		}
 		return best, best != nil
 	case syntax.OpAlternate:
-		var all []parser.Literal
+		var all []model.Literal
 		for _, sub := range re.Sub {
 			lits, ok := required(sub)
 			if !ok {
@@ -112,7 +112,7 @@ func required(re *syntax.Regexp) ([]parser.Literal, bool) {
 	return nil, false
 }
 
-func shortest(lits []parser.Literal) int {
+func shortest(lits []model.Literal) int {
 	m := -1
 	for _, l := range lits {
 		if m < 0 || len(l.Text) < m {

@@ -4,18 +4,18 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 func TestRequiredLiterals(t *testing.T) {
 	tests := []struct {
 		pattern string
-		want    []parser.Literal
+		want    []model.Literal
 	}{
-		{`Waiting for volume`, []parser.Literal{{Text: "Waiting for volume"}}},
-		{`(?i)x509: [^"\\]*`, []parser.Literal{{Text: "x509: ", Fold: true}}},
-		{`lookup \S+ on \S+: timeout|EAI_AGAIN`, []parser.Literal{{Text: ": timeout"}, {Text: "EAI_AGAIN"}}},
-		{`(?:configmap|secret) "[^"]+" not found`, []parser.Literal{{Text: `" not found`}}},
+		{`Waiting for volume`, []model.Literal{{Text: "Waiting for volume"}}},
+		{`(?i)x509: [^"\\]*`, []model.Literal{{Text: "x509: ", Fold: true}}},
+		{`lookup \S+ on \S+: timeout|EAI_AGAIN`, []model.Literal{{Text: ": timeout"}, {Text: "EAI_AGAIN"}}},
+		{`(?:configmap|secret) "[^"]+" not found`, []model.Literal{{Text: `" not found`}}},
 		{`[0-9]+`, nil},
 		{`.*|error`, nil},
 		{`ab`, nil},

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // Line weights of a container-log line, highest first: the line that ended the
@@ -85,20 +85,20 @@ const (
 // trace that follows it in the tail), else the last error lines. It returns
 // nothing when the log holds neither. Candidates are the log's kept error
 // lines and its tail, as ContainerLog.Kept returns them.
-func decisiveLines(tail, errs []parser.LogLine) []parser.LogLine {
-	byLine := map[int]parser.LogLine{}
-	for _, set := range [][]parser.LogLine{errs, tail} {
+func decisiveLines(tail, errs []model.LogLine) []model.LogLine {
+	byLine := map[int]model.LogLine{}
+	for _, set := range [][]model.LogLine{errs, tail} {
 		for _, ll := range set {
 			byLine[ll.Line] = ll
 		}
 	}
 	best := weightOther
-	var picked []parser.LogLine
+	var picked []model.LogLine
 	for _, ll := range sortedLines(byLine) {
 		w := lineWeight(ll.Text)
 		switch {
 		case w > best:
-			best, picked = w, []parser.LogLine{ll}
+			best, picked = w, []model.LogLine{ll}
 		case w == best && w > weightOther:
 			picked = append(picked, ll)
 		}
@@ -125,12 +125,12 @@ func decisiveLines(tail, errs []parser.LogLine) []parser.LogLine {
 	return out
 }
 
-func sortedLines(m map[int]parser.LogLine) []parser.LogLine {
-	out := make([]parser.LogLine, 0, len(m))
+func sortedLines(m map[int]model.LogLine) []model.LogLine {
+	out := make([]model.LogLine, 0, len(m))
 	for _, ll := range m {
 		out = append(out, ll)
 	}
-	slices.SortFunc(out, func(a, b parser.LogLine) int { return a.Line - b.Line })
+	slices.SortFunc(out, func(a, b model.LogLine) int { return a.Line - b.Line })
 	return out
 }
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 func TestLineWeight(t *testing.T) {
@@ -32,11 +32,11 @@ func TestLineWeight(t *testing.T) {
 	}
 }
 
-func logOf(lines ...string) *parser.ContainerLog {
-	l := &parser.ContainerLog{}
-	var tail, errs []parser.LogLine
+func logOf(lines ...string) *model.ContainerLog {
+	l := &model.ContainerLog{}
+	var tail, errs []model.LogLine
 	for i, s := range lines {
-		ll := parser.LogLine{Line: i + 1, Text: s}
+		ll := model.LogLine{Line: i + 1, Text: s}
 		tail = append(tail, ll)
 		if lineWeight(s) > weightOther {
 			errs = append(errs, ll)
@@ -46,7 +46,7 @@ func logOf(lines ...string) *parser.ContainerLog {
 	return l
 }
 
-func lineNumbers(ls []parser.LogLine) []int {
+func lineNumbers(ls []model.LogLine) []int {
 	var out []int
 	for _, l := range ls {
 		out = append(out, l.Line)
@@ -57,7 +57,7 @@ func lineNumbers(ls []parser.LogLine) []int {
 func TestDecisiveLines(t *testing.T) {
 	tests := []struct {
 		name string
-		log  *parser.ContainerLog
+		log  *model.ContainerLog
 		want []int
 	}{
 		{"fatal after info lines", logOf(

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -52,12 +52,12 @@ type matcher interface{}
 
 // podMatcher selects the pods (and containers) that show one symptom.
 type podMatcher interface {
-	match(c *evalContext, p *parser.Pod) []hit
+	match(c *evalContext, p *model.Pod) []hit
 }
 
 // nodeMatcher selects the nodes that show one symptom.
 type nodeMatcher interface {
-	matchNode(c *evalContext, n *parser.Node) []hit
+	matchNode(c *evalContext, n *model.Node) []hit
 }
 
 // matcherFactories maps matcher names to constructors that strictly decode the
@@ -141,7 +141,7 @@ func (m *containerWaiting) validate() error {
 	return nil
 }
 
-func (m *containerWaiting) match(c *evalContext, p *parser.Pod) []hit {
+func (m *containerWaiting) match(c *evalContext, p *model.Pod) []hit {
 	var out []hit
 	for _, cs := range containers(p, m.Init) {
 		w := cs.Status.State.Waiting
@@ -194,7 +194,7 @@ func (m *containerTerminated) validate() error {
 	return nil
 }
 
-func (m *containerTerminated) match(c *evalContext, p *parser.Pod) []hit {
+func (m *containerTerminated) match(c *evalContext, p *model.Pod) []hit {
 	if slices.Contains(m.SkipPodReasons, p.Object.Status.Reason) || (m.SkipDeleted && p.Object.DeletionTimestamp != nil) || (m.SkipRuntimeView && p.Runtime != nil) {
 		return nil
 	}
@@ -239,7 +239,7 @@ func (m *containerTerminated) match(c *evalContext, p *parser.Pod) []hit {
 // after such a termination.
 type initContainerFailed struct{}
 
-func (m *initContainerFailed) match(c *evalContext, p *parser.Pod) []hit {
+func (m *initContainerFailed) match(c *evalContext, p *model.Pod) []hit {
 	init := true
 	for _, cs := range containers(p, &init) {
 		st := cs.Status
@@ -273,7 +273,7 @@ func (m *initContainerFailed) match(c *evalContext, p *parser.Pod) []hit {
 // but is not ready, citing its probes and the probe failures recorded for it.
 type containerNotReady struct{}
 
-func (m *containerNotReady) match(c *evalContext, p *parser.Pod) []hit {
+func (m *containerNotReady) match(c *evalContext, p *model.Pod) []hit {
 	if p.Object.Status.Phase != corev1.PodRunning || p.Object.DeletionTimestamp != nil {
 		return nil
 	}
@@ -318,7 +318,7 @@ func startupAllowance(spec *corev1.Container) time.Duration {
 // events. Reasons is the scheduler's message split into its parts.
 type podUnschedulable struct{}
 
-func (m *podUnschedulable) match(c *evalContext, p *parser.Pod) []hit {
+func (m *podUnschedulable) match(c *evalContext, p *model.Pod) []hit {
 	if p.Object.Spec.NodeName != "" || p.Object.Status.Phase != corev1.PodPending {
 		return nil
 	}
@@ -329,7 +329,7 @@ func (m *podUnschedulable) match(c *evalContext, p *parser.Pod) []hit {
 			msg, found = cond.Message, true
 		}
 	}
-	events := c.eventEvidence(p, func(e *parser.Event) bool { return e.Object.Reason == "FailedScheduling" })
+	events := c.eventEvidence(p, func(e *model.Event) bool { return e.Object.Reason == "FailedScheduling" })
 	if !found && len(events) == 0 {
 		return nil
 	}
@@ -409,7 +409,7 @@ func (m *podStatus) validate() error {
 	return nil
 }
 
-func (m *podStatus) selects(p *parser.Pod) bool {
+func (m *podStatus) selects(p *model.Pod) bool {
 	if len(m.Statuses) == 0 && len(m.StatusPrefixes) == 0 && len(m.PodReasons) == 0 {
 		return true // deletion alone decides
 	}
@@ -424,7 +424,7 @@ func (m *podStatus) selects(p *parser.Pod) bool {
 	return false
 }
 
-func (m *podStatus) match(c *evalContext, p *parser.Pod) []hit {
+func (m *podStatus) match(c *evalContext, p *model.Pod) []hit {
 	if !m.selects(p) {
 		return nil
 	}
@@ -453,7 +453,7 @@ func (m *podStatus) match(c *evalContext, p *parser.Pod) []hit {
 	st := c.fieldEvidence(p, text, "status.message", "status.reason", "status.phase")
 	st.Quote = strings.TrimSpace(p.Object.Status.Message)
 	h.Evidence = append(h.Evidence, st)
-	h.Evidence = append(h.Evidence, c.eventEvidence(p, func(e *parser.Event) bool { return e.Object.Type != corev1.EventTypeNormal })...)
+	h.Evidence = append(h.Evidence, c.eventEvidence(p, func(e *model.Event) bool { return e.Object.Type != corev1.EventTypeNormal })...)
 	for _, g := range p.NodeLog {
 		if slices.Contains(m.NodeLogClasses, string(g.Class)) {
 			h.Evidence = append(h.Evidence, logGroupEvidence(g))

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -27,11 +27,11 @@ func (m *eventReason) validate() error {
 	return nil
 }
 
-func (m *eventReason) keep(e *parser.Event) bool {
+func (m *eventReason) keep(e *model.Event) bool {
 	return slices.Contains(m.Reasons, e.Object.Reason) && (len(m.Types) == 0 || slices.Contains(m.Types, e.Object.Type))
 }
 
-func (m *eventReason) match(c *evalContext, p *parser.Pod) []hit {
+func (m *eventReason) match(c *evalContext, p *model.Pod) []hit {
 	ev := c.eventEvidence(p, m.keep)
 	if len(ev) == 0 {
 		return nil
@@ -65,7 +65,7 @@ func validClasses(classes []string) error {
 	return nil
 }
 
-func (m *podNodeLog) match(c *evalContext, p *parser.Pod) []hit {
+func (m *podNodeLog) match(c *evalContext, p *model.Pod) []hit {
 	var ev []Evidence
 	for _, g := range p.NodeLog {
 		if slices.Contains(m.Classes, string(g.Class)) {
@@ -95,7 +95,7 @@ func (m *podCondition) validate() error {
 	return nil
 }
 
-func (m *podCondition) match(c *evalContext, p *parser.Pod) []hit {
+func (m *podCondition) match(c *evalContext, p *model.Pod) []hit {
 	for _, cond := range p.Object.Status.Conditions {
 		if string(cond.Type) != m.Type || !slices.Contains(m.Statuses, string(cond.Status)) {
 			continue
@@ -125,7 +125,7 @@ func (m *podCondition) match(c *evalContext, p *parser.Pod) []hit {
 			h.Vars["Reasons"] = strings.Join(gates, ", ")
 			h.Evidence = append(h.Evidence, Evidence{Source: p.Source, Kind: "spec", Text: "spec.readinessGates: " + strings.Join(gates, ", ")})
 		}
-		h.Evidence = append(h.Evidence, c.eventEvidence(p, func(e *parser.Event) bool { return e.Object.Type != corev1.EventTypeNormal })...)
+		h.Evidence = append(h.Evidence, c.eventEvidence(p, func(e *model.Event) bool { return e.Object.Type != corev1.EventTypeNormal })...)
 		return []hit{h}
 	}
 	return nil
@@ -160,7 +160,7 @@ func (m *initContainerRunning) validate() error {
 	return nil
 }
 
-func (m *initContainerRunning) match(c *evalContext, p *parser.Pod) []hit {
+func (m *initContainerRunning) match(c *evalContext, p *model.Pod) []hit {
 	if c.now.IsZero() || !strings.HasPrefix(p.Columns.Status, "Init:") {
 		return nil
 	}
@@ -212,7 +212,7 @@ func (m *containerRestarts) validate() error {
 	return nil
 }
 
-func (m *containerRestarts) match(c *evalContext, p *parser.Pod) []hit {
+func (m *containerRestarts) match(c *evalContext, p *model.Pod) []hit {
 	app := false
 	var out []hit
 	for _, cs := range containers(p, &app) {
@@ -246,7 +246,7 @@ func (m *nodeCondition) validate() error {
 	return nil
 }
 
-func (m *nodeCondition) matchNode(c *evalContext, n *parser.Node) []hit {
+func (m *nodeCondition) matchNode(c *evalContext, n *model.Node) []hit {
 	for _, cond := range n.Object.Status.Conditions {
 		if string(cond.Type) != m.Type || !slices.Contains(m.Statuses, string(cond.Status)) {
 			continue
@@ -306,7 +306,7 @@ func (m *nodeLogClass) validate() error {
 	return validClasses(m.Classes)
 }
 
-func (m *nodeLogClass) matchNode(c *evalContext, n *parser.Node) []hit {
+func (m *nodeLogClass) matchNode(c *evalContext, n *model.Node) []hit {
 	for _, cond := range n.Object.Status.Conditions {
 		if cond.Status == corev1.ConditionTrue && slices.Contains(m.UnlessConditions, string(cond.Type)) {
 			return nil
@@ -348,7 +348,7 @@ func (m *nodeLogClass) matchNode(c *evalContext, n *parser.Node) []hit {
 	return []hit{h}
 }
 
-func (c *evalContext) nodeVars(n *parser.Node) Vars {
+func (c *evalContext) nodeVars(n *model.Node) Vars {
 	v := Vars{"Node": n.Object.Name}
 	for _, cond := range n.Object.Status.Conditions {
 		if cond.Type == corev1.NodeReady {
@@ -360,7 +360,7 @@ func (c *evalContext) nodeVars(n *parser.Node) Vars {
 
 // operatorMatcher selects the ClusterOperators that show one symptom.
 type operatorMatcher interface {
-	matchOperator(c *evalContext, op *parser.Operator) []hit
+	matchOperator(c *evalContext, op *model.Operator) []hit
 }
 
 // operatorCondition fires for ClusterOperators whose condition Type
@@ -382,7 +382,7 @@ func (m *operatorCondition) validate() error {
 	return nil
 }
 
-func (m *operatorCondition) matchOperator(c *evalContext, op *parser.Operator) []hit {
+func (m *operatorCondition) matchOperator(c *evalContext, op *model.Operator) []hit {
 	status := map[string]string{"Available": op.Available, "Degraded": op.Degraded, "Progressing": op.Progressing}[m.Type]
 	if !slices.Contains(m.Statuses, status) {
 		return nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -19,7 +20,7 @@ var gatherTime = time.Date(2026, 11, 20, 9, 12, 33, 0, time.UTC)
 
 // testPod decodes a pod from YAML and derives its columns and stage the way the
 // parser does.
-func testPod(t *testing.T, doc string, events ...string) *parser.Pod {
+func testPod(t *testing.T, doc string, events ...string) *model.Pod {
 	t.Helper()
 	var obj corev1.Pod
 	if err := yaml.UnmarshalStrict([]byte(doc), &obj); err != nil {
@@ -31,24 +32,24 @@ func testPod(t *testing.T, doc string, events ...string) *parser.Pod {
 	if obj.UID == "" {
 		obj.UID = types.UID("uid-" + obj.Name)
 	}
-	p := &parser.Pod{Object: obj, Source: parser.Source{Path: "namespaces/shop/core/pods.yaml", Line: 10}}
+	p := &model.Pod{Object: obj, Source: model.Source{Path: "namespaces/shop/core/pods.yaml", Line: 10}}
 	p.Columns = podstatus.Compute(&p.Object, gatherTime, podstatus.Version{})
 	for i, e := range events {
 		var ev corev1.Event
 		if err := yaml.UnmarshalStrict([]byte(e), &ev); err != nil {
 			t.Fatalf("test event: %v", err)
 		}
-		p.Events = append(p.Events, &parser.Event{Object: parser.EventObjectOf(&ev), Source: parser.Source{Path: "namespaces/shop/core/events.yaml", Line: 100 + i}, At: parser.StampOf(gatherTime)})
+		p.Events = append(p.Events, &model.Event{Object: parser.EventObjectOf(&ev), Source: model.Source{Path: "namespaces/shop/core/events.yaml", Line: 100 + i}, At: model.StampOf(gatherTime)})
 	}
 	return p
 }
 
-func withLog(p *parser.Pod, container string, previous bool, lines ...string) *parser.Pod {
-	l := &parser.ContainerLog{Container: container, Previous: previous}
-	l.SetPath("namespaces/shop/pods/" + p.Object.Name + "/" + container + "/" + container + "/logs/previous.log")
-	var tail []parser.LogLine
+func withLog(p *model.Pod, container string, previous bool, lines ...string) *model.Pod {
+	l := &model.ContainerLog{Container: container, Previous: previous}
+	l.SetPath("namespaces/shop/pods/"+p.Object.Name+"/"+container+"/"+container+"/logs/previous.log", nil)
+	var tail []model.LogLine
 	for i, s := range lines {
-		tail = append(tail, parser.LogLine{Line: i + 1, Text: s})
+		tail = append(tail, model.LogLine{Line: i + 1, Text: s})
 	}
 	l.SetKept(tail, nil)
 	l.Lines = len(lines)
@@ -56,14 +57,14 @@ func withLog(p *parser.Pod, container string, previous bool, lines ...string) *p
 	return p
 }
 
-func withNodeLog(p *parser.Pod, text string) *parser.Pod {
-	p.NodeLog = append(p.NodeLog, &parser.LogGroup{Source: parser.Source{Path: "host_service_logs/masters/kubelet_service.log", Line: 7}, Node: "worker-0", Unit: "kubelet", Severity: 'E', Count: 3, Text: text})
+func withNodeLog(p *model.Pod, text string) *model.Pod {
+	p.NodeLog = append(p.NodeLog, &model.LogGroup{Source: model.Source{Path: "host_service_logs/masters/kubelet_service.log", Line: 7}, Node: "worker-0", Unit: "kubelet", Severity: 'E', Count: 3, Text: text})
 	return p
 }
 
-func evaluate(t *testing.T, pods ...*parser.Pod) []Finding {
+func evaluate(t *testing.T, pods ...*model.Pod) []Finding {
 	t.Helper()
-	g := &parser.Gather{CollectedAt: gatherTime, Pods: pods, KubeletLogNodes: []string{"worker-0"}}
+	g := &model.Gather{CollectedAt: gatherTime, Pods: pods, KubeletLogNodes: []string{"worker-0"}}
 	return Evaluate(Builtin(), g)
 }
 
@@ -178,52 +179,52 @@ func event(reason, typ, fieldPath, msg string) string {
 func TestSymptomRulesFireAndDoNotFire(t *testing.T) {
 	tests := []struct {
 		name string
-		pod  func(t *testing.T) *parser.Pod
+		pod  func(t *testing.T) *model.Pod
 		want []string
 	}{
-		{"image pull, manifest unknown in event", func(t *testing.T) *parser.Pod {
+		{"image pull, manifest unknown in event", func(t *testing.T) *model.Pod {
 			return testPod(t, imagePullPod, event("Failed", "Warning", "spec.containers{cart}",
 				`Failed to pull image "registry.example.com/shop/cart:v2": rpc error: code = Unknown desc = reading manifest v2 in registry.example.com/shop/cart: manifest unknown: manifest unknown`))
 		}, []string{"image-pull-not-found cart/cart"}},
-		{"image pull, unauthorized only in kubelet log", func(t *testing.T) *parser.Pod {
+		{"image pull, unauthorized only in kubelet log", func(t *testing.T) *model.Pod {
 			return withNodeLog(testPod(t, imagePullPod), `Error syncing pod, skipping: failed to "StartContainer" for "cart" with ErrImagePull: "unauthorized: access to the requested resource is not authorized"`)
 		}, []string{"image-pull-unauthorized cart/cart"}},
-		{"image pull, x509", func(t *testing.T) *parser.Pod {
+		{"image pull, x509", func(t *testing.T) *model.Pod {
 			return testPod(t, imagePullPod, event("Failed", "Warning", "spec.containers{cart}", `Failed to pull image: tls: failed to verify certificate: x509: certificate signed by unknown authority`))
 		}, []string{"image-pull-x509 cart/cart"}},
-		{"image pull, DNS", func(t *testing.T) *parser.Pod {
+		{"image pull, DNS", func(t *testing.T) *model.Pod {
 			return testPod(t, imagePullPod, event("Failed", "Warning", "spec.containers{cart}", `Failed to pull image: dial tcp: lookup registry.example.com on 172.30.0.10:53: no such host`))
 		}, []string{"image-pull-network cart/cart"}},
-		{"image pull, rate limited", func(t *testing.T) *parser.Pod {
+		{"image pull, rate limited", func(t *testing.T) *model.Pod {
 			return testPod(t, imagePullPod, event("Failed", "Warning", "spec.containers{cart}", `Failed to pull image: toomanyrequests: You have reached your pull rate limit.`))
 		}, []string{"image-pull-rate-limited cart/cart"}},
-		{"image pull, no cause in gather falls back", func(t *testing.T) *parser.Pod { return testPod(t, imagePullPod) }, []string{"image-pull-failed cart/cart"}},
-		{"healthy pod fires nothing", func(t *testing.T) *parser.Pod { return testPod(t, healthyPod) }, nil},
-		{"crash loop", func(t *testing.T) *parser.Pod {
+		{"image pull, no cause in gather falls back", func(t *testing.T) *model.Pod { return testPod(t, imagePullPod) }, []string{"image-pull-failed cart/cart"}},
+		{"healthy pod fires nothing", func(t *testing.T) *model.Pod { return testPod(t, healthyPod) }, nil},
+		{"crash loop", func(t *testing.T) *model.Pod {
 			return withLog(testPod(t, crashPod), "catalog", true, "panic: dial tcp 172.30.12.7:5432: connect: connection refused")
 		}, []string{"crashloop-back-off catalog/catalog"}},
-		{"crash loop by liveness probe", func(t *testing.T) *parser.Pod {
+		{"crash loop by liveness probe", func(t *testing.T) *model.Pod {
 			return testPod(t, crashPod, event("Killing", "Normal", "spec.containers{catalog}", "Container catalog failed liveness probe, will be restarted"))
 		}, []string{"crashloop-liveness-probe catalog/catalog"}},
-		{"crash loop by startup probe", func(t *testing.T) *parser.Pod {
+		{"crash loop by startup probe", func(t *testing.T) *model.Pod {
 			return testPod(t, crashPod, event("Killing", "Normal", "spec.containers{catalog}", "Container catalog failed startup probe, will be restarted"))
 		}, []string{"crashloop-startup-probe catalog/catalog"}},
-		{"OOMKilled in last state, not also crash loop", func(t *testing.T) *parser.Pod { return testPod(t, oomPod) }, []string{"container-oom-killed search-0/search"}},
-		{"init container crash loop", func(t *testing.T) *parser.Pod {
+		{"OOMKilled in last state, not also crash loop", func(t *testing.T) *model.Pod { return testPod(t, oomPod) }, []string{"container-oom-killed search-0/search"}},
+		{"init container crash loop", func(t *testing.T) *model.Pod {
 			return withLog(testPod(t, initPod), "wait-for-db", true, "Error: could not connect to inventory-db:5432")
 		}, []string{"init-container-failed inventory/wait-for-db"}},
-		{"readiness probe failing", func(t *testing.T) *parser.Pod {
+		{"readiness probe failing", func(t *testing.T) *model.Pod {
 			return testPod(t, notReadyPod, event("Unhealthy", "Warning", "spec.containers{recommender}", "Readiness probe failed: HTTP probe failed with statuscode: 503"))
 		}, []string{"not-ready-probe-failing recommender/recommender"}},
-		{"not ready without probe evidence", func(t *testing.T) *parser.Pod { return testPod(t, notReadyPod) }, []string{"not-ready recommender/recommender"}},
-		{"unschedulable for memory", func(t *testing.T) *parser.Pod { return testPod(t, pendingPod) }, []string{"unschedulable-insufficient-resources analytics/"}},
-		{"scheduled pod with old FailedScheduling events is not unschedulable", func(t *testing.T) *parser.Pod {
+		{"not ready without probe evidence", func(t *testing.T) *model.Pod { return testPod(t, notReadyPod) }, []string{"not-ready recommender/recommender"}},
+		{"unschedulable for memory", func(t *testing.T) *model.Pod { return testPod(t, pendingPod) }, []string{"unschedulable-insufficient-resources analytics/"}},
+		{"scheduled pod with old FailedScheduling events is not unschedulable", func(t *testing.T) *model.Pod {
 			return testPod(t, healthyPod, event("FailedScheduling", "Warning", "", "0/3 nodes are available: 3 Insufficient cpu."))
 		}, nil},
-		{"restart after an Error exit is not an OOM kill", func(t *testing.T) *parser.Pod {
+		{"restart after an Error exit is not an OOM kill", func(t *testing.T) *model.Pod {
 			return testPod(t, strings.Replace(healthyPod, "restartCount: 0,", "restartCount: 2, lastState: {terminated: {reason: Error, exitCode: 1}},", 1))
 		}, nil},
-		{"init container that completed is not a failure", func(t *testing.T) *parser.Pod {
+		{"init container that completed is not a failure", func(t *testing.T) *model.Pod {
 			return testPod(t, `
 metadata: {name: ok-init}
 spec: {nodeName: worker-0, initContainers: [{name: setup, image: s}], containers: [{name: app, image: a}]}
@@ -234,10 +235,10 @@ status:
   containerStatuses: [{name: app, image: a, ready: true, restartCount: 0, state: {running: {startedAt: "2026-11-20T08:00:00Z"}}}]
 `)
 		}, nil},
-		{"container still being created is neither crash loop nor not-ready", func(t *testing.T) *parser.Pod {
+		{"container still being created is neither crash loop nor not-ready", func(t *testing.T) *model.Pod {
 			return testPod(t, strings.Replace(strings.Replace(imagePullPod, "ImagePullBackOff", "ContainerCreating", 1), "phase: Pending", "phase: Pending\n  conditions: [{type: PodScheduled, status: \"True\"}]", 1))
 		}, []string{"pod-not-healthy-unexplained cart/"}}, // the fallback says what is known
-		{"terminating pod is not reported as not ready", func(t *testing.T) *parser.Pod {
+		{"terminating pod is not reported as not ready", func(t *testing.T) *model.Pod {
 			return testPod(t, strings.Replace(notReadyPod, "metadata: {name: recommender}", "metadata: {name: recommender, deletionTimestamp: \"2026-11-20T09:12:00Z\"}", 1))
 		}, nil},
 	}
@@ -360,7 +361,7 @@ rules:
 	if errs := tbl.Override(dir); len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	g := &parser.Gather{CollectedAt: gatherTime, Pods: []*parser.Pod{testPod(t, crashPod), testPod(t, notReadyPod)}}
+	g := &model.Gather{CollectedAt: gatherTime, Pods: []*model.Pod{testPod(t, crashPod), testPod(t, notReadyPod)}}
 	fs := Evaluate(tbl, g)
 	// With not-ready disabled, the fallback still says the pod is not healthy.
 	if diff := cmp.Diff([]string{"crashloop-back-off catalog/catalog", "pod-not-healthy-unexplained recommender/"}, ruleIDs(fs)); diff != "" {
@@ -372,8 +373,8 @@ rules:
 }
 
 func TestEvaluateIsDeterministic(t *testing.T) {
-	mk := func() []*parser.Pod {
-		return []*parser.Pod{testPod(t, oomPod), testPod(t, imagePullPod), testPod(t, crashPod), testPod(t, pendingPod)}
+	mk := func() []*model.Pod {
+		return []*model.Pod{testPod(t, oomPod), testPod(t, imagePullPod), testPod(t, crashPod), testPod(t, pendingPod)}
 	}
 	a := ruleIDs(evaluate(t, mk()...))
 	pods := mk()

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // Pods known only from a node's container runtime (crictl in a sosreport):
@@ -31,7 +31,7 @@ func (m *runtimeRestarts) validate() error {
 	return nil
 }
 
-func (m *runtimeRestarts) match(c *evalContext, p *parser.Pod) []hit {
+func (m *runtimeRestarts) match(c *evalContext, p *model.Pod) []hit {
 	if p.Runtime == nil {
 		return nil
 	}
@@ -69,7 +69,7 @@ func (m *runtimeRestarts) match(c *evalContext, p *parser.Pod) []hit {
 
 // runtimeEvidence cites the runtime's records of one container, newest
 // attempt first: its crictl ps row and its crictl inspect file.
-func runtimeEvidence(p *parser.Pod, container string) []Evidence {
+func runtimeEvidence(p *model.Pod, container string) []Evidence {
 	var ev []Evidence
 	recs := p.Runtime.Containers
 	for i := len(recs) - 1; i >= 0 && len(ev) < 4; i-- {

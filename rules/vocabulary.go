@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // vocabulary is the words a finding uses for the gather's platform: its CLI
@@ -22,7 +22,7 @@ type vocabulary struct {
 	fallback string
 }
 
-func newVocabulary(g *parser.Gather) vocabulary {
+func newVocabulary(g *model.Gather) vocabulary {
 	v := vocabulary{runtimes: map[string]string{}}
 	for _, n := range g.Nodes {
 		if rt := runtimeName(n.Object.Status.NodeInfo.ContainerRuntimeVersion); rt != "" {
@@ -32,7 +32,7 @@ func newVocabulary(g *parser.Gather) vocabulary {
 	if rt := runtimeNames[g.ContainerRuntime]; rt != "" {
 		v.fallback = rt
 	}
-	if g.Distribution == parser.DistributionKubernetes {
+	if g.Distribution == model.DistributionKubernetes {
 		v.kubernetes = true
 		return v
 	}
@@ -189,8 +189,8 @@ var runtimeNames = map[string]string{"containerd": "containerd", "docker": "Dock
 
 // vocabularyFor returns the rewrite of hint and remediation text for g, or
 // nil when the table's own words fit (OpenShift).
-func vocabularyFor(g *parser.Gather) func(string) string {
-	if g.Distribution != parser.DistributionKubernetes {
+func vocabularyFor(g *model.Gather) func(string) string {
+	if g.Distribution != model.DistributionKubernetes {
 		return nil
 	}
 	runtime := runtimeNames[g.ContainerRuntime]

@@ -3,14 +3,14 @@ package rules
 import (
 	"testing"
 
-	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 func TestVocabulary(t *testing.T) {
-	if v := vocabularyFor(&parser.Gather{Distribution: parser.DistributionOpenShift}); v != nil {
+	if v := vocabularyFor(&model.Gather{Distribution: model.DistributionOpenShift}); v != nil {
 		t.Fatal("an OpenShift gather keeps the table's words")
 	}
-	v := vocabularyFor(&parser.Gather{Distribution: parser.DistributionKubernetes, ContainerRuntime: "containerd"})
+	v := vocabularyFor(&model.Gather{Distribution: model.DistributionKubernetes, ContainerRuntime: "containerd"})
 	for _, tc := range []struct{ in, want string }{
 		{"Read it: `oc -n shop logs web-1 -c app --previous`", "Read it: `kubectl -n shop logs web-1 -c app --previous`"},
 		{"`oc get nodes --show-labels`", "`kubectl get nodes --show-labels`"},

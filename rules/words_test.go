@@ -4,13 +4,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // A merged finding names every other pod once, and another container of its
 // own pod as such, never as "1 more pod" naming itself.
 func TestCoverTextNamesEachPodOnce(t *testing.T) {
-	mk := func(name string) *parser.Pod {
+	mk := func(name string) *model.Pod {
 		p := testPod(t, strings.Replace(imagePullPod, "name: cart}", "name: "+name+"}", 1))
 		return p
 	}
@@ -53,14 +53,14 @@ status:
 `)
 	for _, tt := range []struct {
 		name    string
-		layouts []parser.Layout
+		layouts []model.Layout
 		cli     string
 	}{
-		{"openshift must-gather", []parser.Layout{{Kind: "must-gather"}}, "`oc "},
-		{"kubernetes sosreport", []parser.Layout{{Kind: "sosreport"}}, "`kubectl "},
+		{"openshift must-gather", []model.Layout{{Kind: "must-gather"}}, "`oc "},
+		{"kubernetes sosreport", []model.Layout{{Kind: "sosreport"}}, "`kubectl "},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g := &parser.Gather{CollectedAt: gatherTime, Pods: []*parser.Pod{pod}, KubeletLogNodes: []string{"worker-0"}, Layouts: tt.layouts}
+			g := &model.Gather{CollectedAt: gatherTime, Pods: []*model.Pod{pod}, KubeletLogNodes: []string{"worker-0"}, Layouts: tt.layouts}
 			var f *Finding
 			for _, x := range Evaluate(Builtin(), g) {
 				if x.Rule.ID == "container-command-not-found" {

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mgtriage/mgtriage/parser"
 	"github.com/mgtriage/mgtriage/parser/model"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -151,9 +150,9 @@ func (m *workloadEvent) matchWorkload(c *evalContext, w *workloadRef) []hit {
 }
 
 // workloadEvents are the events whose involved object is the controller.
-func (c *evalContext) workloadEvents(w *workloadRef) []*parser.Event {
+func (c *evalContext) workloadEvents(w *workloadRef) []*model.Event {
 	if c.eventsByObject == nil {
-		c.eventsByObject = map[string][]*parser.Event{}
+		c.eventsByObject = map[string][]*model.Event{}
 		for _, e := range c.events {
 			io := e.Object.InvolvedObject
 			k := io.Kind + "/" + io.Namespace + "/" + io.Name

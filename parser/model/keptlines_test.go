@@ -1,4 +1,4 @@
-package parser
+package model
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 // error line of the tail stored once.
 func TestKeptLinesRoundTrip(t *testing.T) {
 	at := time.Date(2026, 11, 20, 9, 1, 2, 123456789, time.FixedZone("", 2*3600))
-	long := make([]LogLine, TailLines)
+	long := make([]LogLine, keptTailLines)
 	for i := range long {
 		long[i] = LogLine{Line: 1000 + i, Time: at.Add(time.Duration(i) * time.Millisecond), Text: fmt.Sprintf("I1120 reconcile %d of the operator's objects done", i)}
 	}
@@ -71,13 +71,13 @@ func TestKeptLinesRoundTrip(t *testing.T) {
 func TestKeptLinesCompress(t *testing.T) {
 	var tail []LogLine
 	text := 0
-	for i := range TailLines {
+	for i := range keptTailLines {
 		s := fmt.Sprintf(`E1120 09:01:%02d.%06d       1 reflector.go:138] k8s.io/client-go/informers/factory.go:134: Failed to watch *v1.ConfigMap: failed to list *v1.ConfigMap: Get "https://172.30.0.1:443/api/v1/configmaps?resourceVersion=%d": dial tcp 172.30.0.1:443: connect: connection refused`, i, i*7919%1000000, 40000+i*13)
 		tail = append(tail, LogLine{Line: i + 1, Time: time.Date(2026, 11, 20, 9, 1, i, 0, time.UTC), Text: s})
 		text += len(s)
 	}
 	var l ContainerLog
-	l.SetKept(tail, tail[:ErrorLines/2])
+	l.SetKept(tail, tail[:keptErrorLines/2])
 	if len(l.kept)*4 > text {
 		t.Errorf("kept %d bytes for %d bytes of text, want under a quarter", len(l.kept), text)
 	}

@@ -1,4 +1,4 @@
-package parser
+package model
 
 import (
 	"bytes"
@@ -35,44 +35,6 @@ const (
 )
 
 var errKeptCorrupt = errors.New("kept log lines: corrupt encoding")
-
-// Kept returns the log's tail (its last lines, oldest first, at most
-// TailLines, each cut to MaxLineBytes) and its error-looking lines (the first
-// ErrorLines/2 and the last ErrorLines/2 of them, in file order); both are nil
-// when none are kept (a container that never failed: see ContainerLog). Every
-// call decodes them anew, so a caller that reads them twice keeps the slices.
-// Times are in UTC.
-func (l *ContainerLog) Kept() (tail, errs []LogLine) {
-	if l.kept == "" {
-		return nil, nil
-	}
-	tail, errs, err := decodeKept(l.kept)
-	if err != nil {
-		// The string was made by encodeKept in this process: a failure is a
-		// bug, not hostile input.
-		panic(err)
-	}
-	return tail, errs
-}
-
-// HasKept reports whether the log keeps any line (Kept returns some).
-func (l *ContainerLog) HasKept() bool { return l.kept != "" }
-
-// SetKept sets the lines Kept returns; an error line whose number is that of
-// a tail line with the same text is stored once. It returns the bytes of text
-// kept, counting such a line twice (the measure MaxKeptLogBytes bounds).
-func (l *ContainerLog) SetKept(tail, errs []LogLine) int {
-	if len(tail) == 0 && len(errs) == 0 {
-		l.kept = ""
-		return 0
-	}
-	var n int
-	l.kept, n = encodeKept(tail, errs)
-	return n
-}
-
-// dropKept forgets the kept lines and the error count.
-func (l *ContainerLog) dropKept() { l.kept, l.ErrorCount = "", 0 }
 
 type keptScratch struct {
 	raw, packed bytes.Buffer

@@ -1,0 +1,407 @@
+package model
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/mgtriage/mgtriage/parser/nodelog"
+	"github.com/mgtriage/mgtriage/parser/openshift"
+	"github.com/mgtriage/mgtriage/parser/podstatus"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Analysable reports whether anything the analysis works on was read: pods,
+// nodes, events, node journal lines, container logs, or objects of any kind.
+func (g *Gather) Analysable() bool {
+	return len(g.Pods) > 0 || len(g.Nodes) > 0 || len(g.Events) > 0 || g.Coverage.JournalLines > 0 ||
+		g.Coverage.ContainerLogs > 0 || g.Objects.Len() > 0 || len(g.Operators) > 0 || len(g.Alerts) > 0 || g.Etcd != nil
+}
+
+// Kept returns the log's tail (its last lines, oldest first, at most
+// TailLines, each cut to MaxLineBytes) and its error-looking lines (the first
+// ErrorLines/2 and the last ErrorLines/2 of them, in file order); both are nil
+// when none are kept (a container that never failed: see ContainerLog). Every
+// call decodes them anew, so a caller that reads them twice keeps the slices.
+// Times are in UTC.
+func (l *ContainerLog) Kept() (tail, errs []LogLine) {
+	if l.kept == "" {
+		return nil, nil
+	}
+	tail, errs, err := decodeKept(l.kept)
+	if err != nil {
+		// The string was made by encodeKept in this process: a failure is a
+		// bug, not hostile input.
+		panic(err)
+	}
+	return tail, errs
+}
+
+// HasKept reports whether the log keeps any line (Kept returns some).
+func (l *ContainerLog) HasKept() bool { return l.kept != "" }
+
+// SetKept sets the lines Kept returns; an error line whose number is that of
+// a tail line with the same text is stored once. It returns the bytes of text
+// kept, counting such a line twice (the measure MaxKeptLogBytes bounds).
+func (l *ContainerLog) SetKept(tail, errs []LogLine) int {
+	if len(tail) == 0 && len(errs) == 0 {
+		l.kept = ""
+		return 0
+	}
+	var n int
+	l.kept, n = encodeKept(tail, errs)
+	return n
+}
+
+// DropKept forgets the kept lines and the error count.
+func (l *ContainerLog) DropKept() { l.kept, l.ErrorCount = "", 0 }
+
+// Gather is everything read from one input.
+type Gather struct {
+	// Input is the path the user gave.
+	Input string
+	// Roots are the image folders found, relative to Input ("" for Input itself).
+	Roots []string
+	// Layouts says what kind of gather each root is.
+	Layouts []Layout
+	// Health lists what the gather lacks: must-gather errors, namespaces
+	// without pods.yaml, pods without logs, nodes without a kubelet journal.
+	Health Health
+	// CollectedAt and FinishedAt are the start and end of the gather from its
+	// timestamp file; zero when there is none. CollectedAt is the "now" of
+	// every AGE and "ago".
+	CollectedAt, FinishedAt time.Time
+	// CollectedAtInferred is empty when CollectedAt comes from a timestamp
+	// file; otherwise it says how CollectedAt was inferred from the times in
+	// the gather ("inferred: the latest of 5171 times in the gather (...)").
+	CollectedAtInferred string
+	// Incomplete is empty when the whole input was read; else it says why
+	// reading stopped early (an archive cut short, --max-read or
+	// --max-members reached): the analysis covers only what came before.
+	Incomplete string
+
+	ClusterVersion string
+	ClusterID      string
+	// InfrastructureName, APIServerURL and APIServerInternalURL come from the
+	// Infrastructure config's status, BaseDomain from the DNS config's spec;
+	// empty when the gather lacks them.
+	InfrastructureName   string
+	APIServerURL         string
+	APIServerInternalURL string
+	BaseDomain           string
+	// Distribution is DistributionOpenShift or DistributionKubernetes: what
+	// the gather comes from, for the words and commands of the report (oc or
+	// kubectl). ContainerRuntime is the runtime most nodes report ("cri-o",
+	// "containerd", "docker"; "" when no node says).
+	Distribution     string
+	ContainerRuntime string
+
+	Platform          string
+	KubernetesVersion string // from the nodes' kubeletVersion, e.g. "v1.22.0-rc.0+75ee307"
+	// Printer is the API server release whose pod printer the kubectl
+	// columns follow, and where that release was read.
+	Printer PrinterChoice
+	// ClusterHistory is the ClusterVersion's update history, newest first
+	// (the same object ClusterVersion was read from); nil when not gathered.
+	ClusterHistory []openshift.UpdateHistory
+
+	Pods      []*Pod
+	Events    []*Event
+	Nodes     []*Node
+	Operators []Operator
+	Problems  []Problem
+
+	// Alerts are the alerts firing or pending in the gather's Prometheus
+	// rules dump; Etcd is etcd's own health report (nil when not gathered).
+	Alerts []Alert
+	Etcd   *EtcdHealth
+
+	// Installs are the install log bundles of the input (openshift-install
+	// gather bootstrap), with the steps their journals show.
+	Installs []*InstallBundle
+
+	// Objects indexes every object of the gather (pods and nodes included)
+	// by kind, namespace, name and UID, with its coverage; see package store.
+	Objects *Store
+
+	// NodeLog holds node-level node-log groups (PLEG, network not ready,
+	// certificates, API and lease failures, OOM kills and evictions not tied to
+	// a pod), by host as the journal names it, oldest first.
+	NodeLog map[string][]*LogGroup
+
+	// JournalNodes stand for the hosts whose journal or runtime pods the
+	// gather holds but of which it has no Node object (JournalOnly set),
+	// sorted by name; node rules judge them like Nodes.
+	JournalNodes []*Node
+
+	// KubeletLogNodes are the hosts whose kubelet journal the gather holds, as
+	// the journal names them (short or full host name), and the hosts a
+	// journal's path names (ceph_logs/journal_<node>/, nodes/<node>/), sorted.
+	KubeletLogNodes []string
+
+	// Coverage says what was read and used, recognised and not used, or not
+	// placed, and what the store holds of each kind (coverage.go).
+	Coverage InputCoverage
+
+	// Files and Bytes count the members read (all of them, not only the ones analysed).
+	Files int
+	Bytes int64
+}
+
+// PrinterChoice is the Kubernetes release whose pod printer the columns
+// follow (the zero Version: the newest) and, for the report, where it was
+// read: "ClusterVersion 4.8.0", "kube-apiserver ClusterOperator version
+// 1.22.1", "highest kubelet version v1.21.1+...".
+type PrinterChoice struct {
+	Version podstatus.Version
+	From    string
+}
+
+// Problem is a member that could not be read or decoded, and why.
+type Problem struct {
+	Path  string
+	Error string
+}
+
+// Pod is one pod with everything derived from it and tied to it.
+type Pod struct {
+	Object  corev1.Pod
+	Source  Source
+	Columns podstatus.Columns
+	Stage   podstatus.Stage
+	// Containers describes each container with a status: state, exit code and
+	// meaning, restarts, back-off, probes.
+	Containers []podstatus.Container
+	// Healthy is true for a Running pod whose containers are all ready and for
+	// a Completed pod.
+	Healthy bool
+	// Events are the events whose involved object is this pod, oldest first.
+	Events []*Event
+	// Logs are the container logs of this pod that the gather holds.
+	Logs []*ContainerLog
+	// NodeLog holds the node-log lines (kubelet, CRI-O) that name this pod,
+	// repeats collapsed, oldest first.
+	NodeLog []*LogGroup
+	// Fields holds the lines of the status fields of a pod that is not
+	// healthy, for evidence that cites the deciding field (see FieldLines);
+	// nil for healthy pods and for JSON files.
+	Fields FieldLines
+
+	// Runtime is set for a pod known only from a node's container runtime
+	// (crictl output in a sosreport): Columns then state what the runtime
+	// shows (see runtimeColumns), not what kubectl prints.
+	Runtime *RuntimeView
+
+	// Partial marks a list item that its file cut short (a truncated copy):
+	// the reader prefers any complete copy of the same pod.
+	Partial bool
+}
+
+// Key returns "namespace/name".
+func (p *Pod) Key() string { return p.Object.Namespace + "/" + p.Object.Name }
+
+// Log returns the log of container c (previous or current), or nil.
+func (p *Pod) Log(container string, previous bool) *ContainerLog {
+	for _, l := range p.Logs {
+		if l.Container == container && l.Previous == previous {
+			return l
+		}
+	}
+	return nil
+}
+
+// Event is one Event object with the time it last happened.
+type Event struct {
+	Object EventObject
+	Source Source
+	// At is when the event last happened: series.lastObservedTime, else
+	// lastTimestamp, else eventTime, else firstTimestamp, else
+	// creationTimestamp. When returns it as a time.Time.
+	At Stamp
+}
+
+// MessageLine is the 1-based line of the event's message field in its file;
+// 0 when unknown (JSON, a flow mapping, a line past 2³¹).
+func (e *Event) MessageLine() int { return int(e.Object.messageLine) }
+
+// SetMessageLine sets what MessageLine returns; a line that does not fit 31
+// bits is unknown (0).
+func (e *Event) SetMessageLine(line int) {
+	if line < 0 || line > math.MaxInt32 {
+		line = 0
+	}
+	e.Object.messageLine = int32(line)
+}
+
+// When is At as a time.Time in UTC; the zero time when the event names no time.
+func (e *Event) When() time.Time { return e.At.Time() }
+
+// EventObject is the part of a core/v1 Event the model keeps: the fields
+// readers use, under the names corev1.Event gives them, with times as Stamps.
+// Left out are the event's own metadata (name, namespace, UID,
+// resourceVersion, labels, annotations, managed fields: a reader takes the
+// involved object's namespace), what no reader looks at (source, reporting
+// controller and instance, action, related object) and the times only
+// Event.At needs (the series' last observed time, lastTimestamp, the
+// creation time): a gather holds hundreds of thousands of events, and each
+// kept field costs that many times over (a whole corev1.Event is about 650
+// bytes, an Event 112). Strings are interned, and the events of one object
+// in one file share their InvolvedObject.
+type EventObject struct {
+	// InvolvedObject is the object the event is about; never nil. The
+	// events of one object read from one file share it: readers must not
+	// modify it.
+	InvolvedObject *EventReference
+	Reason         string
+	Message        string
+	// Type is Normal or Warning.
+	Type           string
+	FirstTimestamp Stamp
+	EventTime      Stamp
+	// Count is series.count when the event has a series that counts, else
+	// count; Event.Count reads it.
+	Count int32
+	// messageLine is Event.MessageLine, kept here where the struct has room
+	// for it: an Event is 112 bytes, not 128.
+	messageLine int32
+}
+
+// Stamp is a point in time as microseconds since the Unix epoch (UTC), the
+// precision of the finest event time (eventTime, series.lastObservedTime);
+// 0 stands for no time, so an instant exactly at the epoch reads as none.
+// It is the compact form the model keeps for event times: 8 bytes and no
+// pointer, where a metav1.Time is 24 bytes with one.
+type Stamp int64
+
+// StampOf returns t as a Stamp, 0 for the zero time; below a microsecond
+// is dropped. Every time a gather can hold fits (Kubernetes writes years of
+// four digits; an int64 of microseconds spans about ±292,000 years).
+func StampOf(t time.Time) Stamp {
+	if t.IsZero() {
+		return 0
+	}
+	return Stamp(t.UnixMicro())
+}
+
+// Time returns the Stamp in UTC, the zero time for 0.
+func (s Stamp) Time() time.Time {
+	if s == 0 {
+		return time.Time{}
+	}
+	return time.UnixMicro(int64(s)).UTC()
+}
+
+// IsZero reports whether the Stamp names no time.
+func (s Stamp) IsZero() bool { return s == 0 }
+
+// EventReference is an event's involvedObject without its apiVersion and
+// resourceVersion, which no reader uses.
+type EventReference struct {
+	Kind      string
+	Namespace string
+	Name      string
+	UID       types.UID
+	// FieldPath names the container of a pod, e.g. "spec.containers{app}".
+	FieldPath string
+}
+
+// Count is how many times the event happened (series.count, else count, at least 1).
+func (e *Event) Count() int {
+	return max(1, int(e.Object.Count))
+}
+
+// Node is one Node object, or a host known only from its journal or its
+// runtime's pods (JournalOnly: Object holds the name alone).
+type Node struct {
+	Object      corev1.Node
+	Source      Source
+	JournalOnly bool
+}
+
+// Operator is a ClusterOperator's name and its Available/Degraded/Progressing
+// conditions ("True", "False", "Unknown" or "" when absent).
+type Operator struct {
+	Name                             string
+	Available, Degraded, Progressing string
+	Message                          string
+	Source                           Source
+}
+
+// ContainerLog is one container log file: its line count and, for a
+// container that failed, its bounded tail and error lines (see Kept).
+type ContainerLog struct {
+	Container string
+	Previous  bool
+	// Lines is the number of lines in the file.
+	Lines int
+	// ErrorCount is how many lines looked like errors in all (panics, stack
+	// traces, level=error, klog E/F lines, exceptions); 0 when no line is
+	// kept.
+	ErrorCount int
+	// kept holds the tail and the error lines that Kept returns, encoded
+	// (keptlines.go); "" when none are kept.
+	kept string
+	// Root is the gather root the log was read under (the image folder of a
+	// must-gather, relative to the input): whether its container is quiet
+	// is read from that root's pod.
+	Root string
+	// dir and file are the log's path split before its last four elements
+	// (see SetPath), each interned: a gather holds tens of thousands of
+	// logs whose paths share the pod's folder and its container's
+	// "<container>/<container>/logs/current.log", and a whole path is
+	// about 280 bytes.
+	dir, file string
+}
+
+// Path returns the member path the log was read from ("" when unknown); it
+// is made on each call.
+func (l *ContainerLog) Path() string { return l.dir + l.file }
+
+// SetPath sets the member path the log was read from; Path returns it as
+// given. It is kept as two interned strings: the path up to its last four
+// elements (the pod's folder in a must-gather) and those four
+// ("<container>/<container>/logs/current.log"), or "" and the whole path
+// when it has fewer. intern, when not nil, gives the canonical copy of each
+// part (the load's string table), so that the logs of one gather share them.
+func (l *ContainerLog) SetPath(p string, intern func(string) string) {
+	if intern == nil {
+		intern = func(s string) string { return s }
+	}
+	i := len(p)
+	for range 4 {
+		j := strings.LastIndexByte(p[:i], '/')
+		if j < 0 {
+			l.dir, l.file = "", intern(p)
+			return
+		}
+		i = j
+	}
+	l.dir, l.file = intern(p[:i+1]), intern(p[i+1:])
+}
+
+// LogLine is one line of a log with its 1-based line number. Time is the
+// line's own timestamp when it has one.
+type LogLine struct {
+	Line int
+	Time time.Time
+	Text string
+}
+
+// LogGroup is a run of node-log lines of one class with the same message for
+// the same pod (or node), collapsed: the first line is kept as the example.
+type LogGroup struct {
+	Source   Source // path:line of the first occurrence
+	Node     string // the host as the journal names it
+	Unit     nodelog.Unit
+	Severity byte // klog severity I, W, E, F; 0 when the line has none
+	Class    nodelog.Class
+	First    time.Time
+	Last     time.Time
+	Count    int
+	// Text is the first occurrence's message with its fields, without the
+	// journal and klog prefixes.
+	Text string
+	// Container, Image, Probe and Detail are the class's fields (see nodelog.Entry).
+	Container, Image, Probe, Detail string
+}
