@@ -1,12 +1,10 @@
-// Package store is the gather's object store: every Kubernetes or OpenShift
-// object the reader met (lists and per-object files, namespaced and
-// cluster-scoped, every API group), indexed by group/resource/namespace/name
-// and UID, each with the path:line it came from, and the coverage of every
-// lookup (found, absent from a gathered list, not gathered, filtered). It also
-// owns the edges between objects (joins.go) and the facts derived from them
-// (facts.go), each computed in one place. The parser fills the store in its
-// one pass; rules and reports only read it. The store never holds the values
+// The object store: every Kubernetes or OpenShift object the reader met
+// (lists and per-object files, namespaced and cluster-scoped, every API
+// group), indexed by group/resource/namespace/name and UID, each with the
+// path:line it came from, and the coverage of every lookup (found, absent
+// from a gathered list, not gathered, filtered). It never holds the values
 // of a ConfigMap or Secret, only their key names.
+
 package model
 
 import (
