@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mgtriage/mgtriage/parser/model"
+	"github.com/mgtriage/mgtriage/parser/nodelog"
 )
 
 // MaxCoverageFolders bounds the folders listed in Coverage.Unused and
@@ -49,16 +50,17 @@ var usedLabels = []struct {
 	{kindAnyEvents, "event lists (Insights or kubectl form)"},
 	{kindClusterOperator, "ClusterOperator files"},
 	{kindCaptureObjects, "pod captures (kubectl get -o json)"},
-	{kindInstallText, "install log bundle journals and text"},
-	{kindInstallContainerLog, "install log bundle container logs"},
-	{kindInstallResource, "install log bundle resources"},
-	{kindInstallInspect, "install log bundle container inspect JSON"},
 }
 
 // countMember counts a member as used, or by its folder for settleCoverage
 // to file under Unused or Unplaced once the gather roots are known. It runs in
 // the sequential pass.
-func (b *builder) countMember(p string, k fileKind) {
+func (b *builder) countMember(p string, c classified) {
+	k := c.Kind
+	if k == kindInstall {
+		b.install.Count(c.Install.Kind)
+		return
+	}
 	if k != kindOther {
 		b.usedFiles[k]++
 		return
@@ -181,6 +183,7 @@ func (b *builder) settleCoverage(g *model.Gather) {
 			c.Used = append(c.Used, model.FileCount{What: u.label, Files: n})
 		}
 	}
+	c.Used = append(c.Used, b.install.Used()...)
 	// A kind of member without a label yet is still counted, never dropped.
 	rest := 0
 	for k, n := range b.usedFiles {
@@ -316,7 +319,7 @@ func (e *NothingError) Error() string {
 			fmt.Fprintf(&b, "\n  … and %d more problems", len(e.Problems)-3)
 			break
 		}
-		fmt.Fprintf(&b, "\nproblem: %s: %s", p.Path, cleanText([]byte(p.Error)))
+		fmt.Fprintf(&b, "\nproblem: %s: %s", p.Path, nodelog.Text([]byte(p.Error)))
 	}
 	b.WriteString("\nlooked for:")
 	for _, l := range KnownLayouts {

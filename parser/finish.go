@@ -125,7 +125,7 @@ func (b *builder) finish() *model.Gather {
 	}
 	g.JournalNodes = b.journalNodes(g)
 	b.settleLayouts()
-	b.settleInstall()
+	b.g.Installs = append(b.g.Installs, b.install.Settle()...)
 	b.settleDistribution()
 	b.indexModel(g)
 	b.settleCoverage(g)
@@ -233,11 +233,7 @@ func (b *builder) settleLogYears() {
 		}
 		return t.AddDate(year-1, 0, 0)
 	}
-	for _, ib := range b.installs {
-		for i := range ib.Steps {
-			ib.Steps[i].First, ib.Steps[i].Last = fix(ib.Steps[i].First), fix(ib.Steps[i].Last)
-		}
-	}
+	b.install.DateSteps(fix)
 	for _, m := range []map[string]map[groupKey]*model.LogGroup{b.nodeLog, b.hostLog} {
 		for _, groups := range m {
 			for _, g := range groups {
@@ -402,7 +398,7 @@ func (b *builder) settleTime() {
 	}
 	var c timeCandidates
 	c.add("pod condition", b.dedup.latest) // per-pod files not decoded as duplicates
-	c.add("install bundle container", b.installLatest)
+	c.add("install bundle container", b.install.Latest())
 	for _, e := range b.g.Events {
 		c.add("event", e.When())
 		c.add("event", e.Object.FirstTimestamp.Time())

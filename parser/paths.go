@@ -2,8 +2,11 @@ package parser
 
 import (
 	"path"
+
 	"regexp"
 	"strings"
+
+	"github.com/mgtriage/mgtriage/parser/installbundle"
 )
 
 // fileKind says what a member of a gather holds, judged by its path alone.
@@ -45,10 +48,10 @@ const (
 	kindClusterOperator // one ClusterOperator object (Insights config/clusteroperator/<name>.json)
 	kindCaptureObjects  // a pod capture: a Pod or a PodList as `kubectl get -o json` writes it
 
-	kindInstallText         // a journal (other than kubelet/CRI-O) or text file of an install log bundle (installbundle.go)
-	kindInstallContainerLog // bootstrap/containers/<name>-<id>.log of an install log bundle
-	kindInstallResource     // resources/<name>.json|list of an install log bundle
-	kindInstallInspect      // bootstrap/containers/<name>-<id>.inspect (crictl inspect JSON)
+	// kindInstall is a member of an install log bundle that its reader
+	// (parser/installbundle) reads itself: what it holds is in
+	// classified.Install. Its kubelet and CRI-O journals are kindServiceLog.
+	kindInstall
 )
 
 // classified is a member's kind and the path parts that locate it: Root is the
@@ -69,6 +72,9 @@ type classified struct {
 	// Filtered marks an object file of a source that holds only some
 	// objects of its kind (an Insights archive): a name not found proves nothing.
 	Filtered bool
+	// Install is what a kindInstall member holds, by the install log
+	// bundle's own reckoning.
+	Install installbundle.Member
 }
 
 // pathRules are tried in order; the literals each pattern requires are

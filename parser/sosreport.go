@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser/model"
+	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -104,7 +105,7 @@ var (
 // the kubelet's, which wins over the client's: rank 0, 1, 2.
 func parseKubeVersionOutput(data []byte) (string, int) {
 	best, rank := "", 99
-	for _, line := range strings.Split(cleanText(data), "\n") {
+	for _, line := range strings.Split(nodelog.Text(data), "\n") {
 		line = strings.TrimSpace(line)
 		r := 99
 		switch {
