@@ -40,12 +40,7 @@ var usedLabels = []struct {
 	{kindMustGatherLogs, "must-gather.logs"},
 	{kindSosHostname, "host name files"},
 	{kindSosDate, "date files"},
-	{kindCrictlPods, "runtime pod tables (crictl pods)"},
-	{kindCrictlPs, "runtime container tables (crictl ps)"},
-	{kindCrictlInspect, "runtime container inspect JSON"},
-	{kindCrictlInspectp, "runtime sandbox inspect JSON"},
-	{kindSosVersion, "Kubernetes version output"},
-	{kindSosManifest, "sosreport manifests"},
+	{kindSos, ""}, // the sosreport reader's own labels (sosreport.Reader.Used)
 	{kindSniffedJournal, "node journals (found by content)"},
 	{kindAnyEvents, "event lists (Insights or kubectl form)"},
 	{kindClusterOperator, "ClusterOperator files"},
@@ -57,8 +52,12 @@ var usedLabels = []struct {
 // the sequential pass.
 func (b *builder) countMember(p string, c classified) {
 	k := c.Kind
-	if k == kindInstall {
+	switch k {
+	case kindInstall:
 		b.install.Count(c.Install.Kind)
+		return
+	case kindSos:
+		b.sos.Count(c.Sos.Kind)
 		return
 	}
 	if k != kindOther {
@@ -179,6 +178,10 @@ func (b *builder) settleCoverage(g *model.Gather) {
 	labelled := map[fileKind]bool{}
 	for _, u := range usedLabels {
 		labelled[u.kind] = true
+		if u.kind == kindSos {
+			c.Used = append(c.Used, b.sos.Used()...)
+			continue
+		}
 		if n := b.usedFiles[u.kind]; n > 0 {
 			c.Used = append(c.Used, model.FileCount{What: u.label, Files: n})
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/openshift"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
+	"github.com/mgtriage/mgtriage/parser/sosreport"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -22,7 +23,7 @@ func (b *builder) finish() *model.Gather {
 	b.dropNestedCaptures()
 	g.Roots = sortedKeys(b.roots)
 	g.KubeletLogNodes = sortedKeys(b.logHosts)
-	b.settleSos()
+	b.sosKubeVersion = b.sos.Settle(b.timestamps)
 	if g.Etcd != nil {
 		// The decode workers add etcd_info files in the order they finish.
 		sort.Slice(g.Etcd.Sources, func(i, j int) bool {
@@ -50,7 +51,7 @@ func (b *builder) finish() *model.Gather {
 		g.KubernetesVersion = b.journalKubeVersion
 	}
 	g.Pods = b.choosePods()
-	g.Pods = append(g.Pods, b.runtimePods(g.Pods)...)
+	g.Pods = append(g.Pods, b.sos.Pods(g.Pods, b.hostnames)...)
 	b.settlePodFileErrors()
 	// Stable: items of one JSON list share path and line 0, and keep their
 	// order in the file.
@@ -86,7 +87,7 @@ func (b *builder) finish() *model.Gather {
 		}
 		p.Columns = podstatus.Compute(&p.Object, now, version)
 		if p.Runtime != nil {
-			p.Columns = runtimeColumns(p, now)
+			p.Columns = sosreport.RuntimeColumns(p, now)
 		}
 		p.Stage = podstatus.StartupStage(&p.Object)
 		p.Containers = podstatus.Containers(&p.Object)

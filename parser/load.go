@@ -25,6 +25,7 @@ import (
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/parser/openshift"
+	"github.com/mgtriage/mgtriage/parser/sosreport"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -297,9 +298,8 @@ type builder struct {
 	journalLines int
 	dedup        podDedup // per-pod files that repeat a pods.yaml item
 
-	sos                map[string]*sosRuntime  // sosreport folder → its crio plugin files, versions, manifest
-	sosSpan            map[string]bool         // sosreport folders whose run's start and end are known
-	sosKubeVersion     string                  // the Kubernetes version a sosreport printed
+	sos                *sosreport.Reader       // the node sosreports' reader
+	sosKubeVersion     string                  // the Kubernetes version a sosreport printed (settled at finish)
 	journalKubeVersion string                  // the version a kubelet logged at start
 	hostSource         map[string]model.Source // host → the first journal line credited to it
 	journalSpans       journalSpans            // what journals read so far covered, to skip the lines another copy repeats
@@ -334,11 +334,10 @@ func newBuilder(input string) *builder {
 
 		usedFiles:  map[fileKind]int{},
 		otherDirs:  map[string]int{},
-		sos:        map[string]*sosRuntime{},
-		sosSpan:    map[string]bool{},
 		hostSource: map[string]model.Source{},
 	}
 	b.install = installbundle.NewReader(b)
+	b.sos = sosreport.NewReader(b)
 	return b
 }
 
@@ -878,8 +877,8 @@ func (b *builder) decode(p string, c classified, data []byte) error {
 		if t, ok := parseSosDate(data); ok {
 			b.timestamps[sosDir(p)] = []time.Time{t}
 		}
-	case kindCrictlPods, kindCrictlPs, kindCrictlInspect, kindCrictlInspectp, kindSosVersion, kindSosManifest:
-		errs = append(errs, b.decodeSos(p, c, data))
+	case kindSos:
+		errs = append(errs, b.sos.Read(p, dirKey(strings.TrimSuffix(c.Root, "/")), c.Sos, data))
 	}
 
 	for _, err := range errs {

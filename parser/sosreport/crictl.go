@@ -1,4 +1,4 @@
-package parser
+package sosreport
 
 // The container runtime's view of a node, from the crio plugin of a sosreport:
 // `crictl pods` and `crictl ps -a` tables and `crictl inspect`/`inspectp` JSON.
