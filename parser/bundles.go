@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mgtriage/mgtriage/parser/installbundle"
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/openshift"
 	corev1 "k8s.io/api/core/v1"
@@ -37,7 +38,7 @@ var filteredLayouts = map[string]bool{LayoutInsights: true, LayoutPodCaptures: t
 // false when p is not a member of one. Paths inside a must-gather's
 // namespaces/ or cluster-scoped-resources/, or a sosreport, never are.
 func bundleRoot(p string) (root, layout string, ok bool) {
-	if r, ok := installRoot(p); ok {
+	if r, ok := installbundle.Root(p); ok {
 		for _, foreign := range []string{"namespaces/", "cluster-scoped-resources/", "sos_commands/"} {
 			if strings.Contains(r, foreign) {
 				return "", "", false
@@ -216,6 +217,20 @@ func classifyBundle(p, layout string) classified {
 		}
 	}
 	return classified{Kind: kindOther}
+}
+
+// classifyInstall returns what a member of an install log bundle holds:
+// its kubelet and CRI-O journals are node journals (kindServiceLog), the
+// other members it reads are the bundle reader's (kindInstall).
+func classifyInstall(p string) classified {
+	m := installbundle.Classify(p)
+	switch m.Kind {
+	case installbundle.Other:
+		return classified{Kind: kindOther}
+	case installbundle.Journal:
+		return classified{Kind: kindServiceLog, Root: m.Root, Node: m.Node, Unit: m.Unit}
+	}
+	return classified{Kind: kindInstall, Root: m.Root, Install: m}
 }
 
 func classifyInsights(p string) classified {
@@ -416,7 +431,7 @@ func (b *builder) recordBundle(p string) {
 	}
 	b.roots[root] = true
 	if layout == model.LayoutInstallBundle {
-		b.installBundle(root)
+		b.install.Bundle(root)
 	}
 	if old := b.bundles[root]; old == "" || layoutRank[layout] < layoutRank[old] {
 		b.bundles[root] = layout

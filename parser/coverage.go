@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mgtriage/mgtriage/parser/model"
+	"github.com/mgtriage/mgtriage/parser/nodelog"
 )
 
 // MaxCoverageFolders bounds the folders listed in Coverage.Unused and
@@ -39,26 +40,26 @@ var usedLabels = []struct {
 	{kindMustGatherLogs, "must-gather.logs"},
 	{kindSosHostname, "host name files"},
 	{kindSosDate, "date files"},
-	{kindCrictlPods, "runtime pod tables (crictl pods)"},
-	{kindCrictlPs, "runtime container tables (crictl ps)"},
-	{kindCrictlInspect, "runtime container inspect JSON"},
-	{kindCrictlInspectp, "runtime sandbox inspect JSON"},
-	{kindSosVersion, "Kubernetes version output"},
-	{kindSosManifest, "sosreport manifests"},
+	{kindSos, ""}, // the sosreport reader's own labels (sosreport.Reader.Used)
 	{kindSniffedJournal, "node journals (found by content)"},
 	{kindAnyEvents, "event lists (Insights or kubectl form)"},
 	{kindClusterOperator, "ClusterOperator files"},
 	{kindCaptureObjects, "pod captures (kubectl get -o json)"},
-	{kindInstallText, "install log bundle journals and text"},
-	{kindInstallContainerLog, "install log bundle container logs"},
-	{kindInstallResource, "install log bundle resources"},
-	{kindInstallInspect, "install log bundle container inspect JSON"},
 }
 
 // countMember counts a member as used, or by its folder for settleCoverage
 // to file under Unused or Unplaced once the gather roots are known. It runs in
 // the sequential pass.
-func (b *builder) countMember(p string, k fileKind) {
+func (b *builder) countMember(p string, c classified) {
+	k := c.Kind
+	switch k {
+	case kindInstall:
+		b.install.Count(c.Install.Kind)
+		return
+	case kindSos:
+		b.sos.Count(c.Sos.Kind)
+		return
+	}
 	if k != kindOther {
 		b.usedFiles[k]++
 		return
@@ -177,10 +178,15 @@ func (b *builder) settleCoverage(g *model.Gather) {
 	labelled := map[fileKind]bool{}
 	for _, u := range usedLabels {
 		labelled[u.kind] = true
+		if u.kind == kindSos {
+			c.Used = append(c.Used, b.sos.Used()...)
+			continue
+		}
 		if n := b.usedFiles[u.kind]; n > 0 {
 			c.Used = append(c.Used, model.FileCount{What: u.label, Files: n})
 		}
 	}
+	c.Used = append(c.Used, b.install.Used()...)
 	// A kind of member without a label yet is still counted, never dropped.
 	rest := 0
 	for k, n := range b.usedFiles {
@@ -316,7 +322,7 @@ func (e *NothingError) Error() string {
 			fmt.Fprintf(&b, "\n  … and %d more problems", len(e.Problems)-3)
 			break
 		}
-		fmt.Fprintf(&b, "\nproblem: %s: %s", p.Path, cleanText([]byte(p.Error)))
+		fmt.Fprintf(&b, "\nproblem: %s: %s", p.Path, nodelog.Text([]byte(p.Error)))
 	}
 	b.WriteString("\nlooked for:")
 	for _, l := range KnownLayouts {

@@ -9,6 +9,7 @@ import (
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/openshift"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
+	"github.com/mgtriage/mgtriage/parser/sosreport"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -22,7 +23,7 @@ func (b *builder) finish() *model.Gather {
 	b.dropNestedCaptures()
 	g.Roots = sortedKeys(b.roots)
 	g.KubeletLogNodes = sortedKeys(b.logHosts)
-	b.settleSos()
+	b.sosKubeVersion = b.sos.Settle(b.timestamps)
 	if g.Etcd != nil {
 		// The decode workers add etcd_info files in the order they finish.
 		sort.Slice(g.Etcd.Sources, func(i, j int) bool {
@@ -50,7 +51,7 @@ func (b *builder) finish() *model.Gather {
 		g.KubernetesVersion = b.journalKubeVersion
 	}
 	g.Pods = b.choosePods()
-	g.Pods = append(g.Pods, b.runtimePods(g.Pods)...)
+	g.Pods = append(g.Pods, b.sos.Pods(g.Pods, b.hostnames)...)
 	b.settlePodFileErrors()
 	// Stable: items of one JSON list share path and line 0, and keep their
 	// order in the file.
@@ -86,7 +87,7 @@ func (b *builder) finish() *model.Gather {
 		}
 		p.Columns = podstatus.Compute(&p.Object, now, version)
 		if p.Runtime != nil {
-			p.Columns = runtimeColumns(p, now)
+			p.Columns = sosreport.RuntimeColumns(p, now)
 		}
 		p.Stage = podstatus.StartupStage(&p.Object)
 		p.Containers = podstatus.Containers(&p.Object)
@@ -125,7 +126,7 @@ func (b *builder) finish() *model.Gather {
 	}
 	g.JournalNodes = b.journalNodes(g)
 	b.settleLayouts()
-	b.settleInstall()
+	b.g.Installs = append(b.g.Installs, b.install.Settle()...)
 	b.settleDistribution()
 	b.indexModel(g)
 	b.settleCoverage(g)
@@ -233,11 +234,7 @@ func (b *builder) settleLogYears() {
 		}
 		return t.AddDate(year-1, 0, 0)
 	}
-	for _, ib := range b.installs {
-		for i := range ib.Steps {
-			ib.Steps[i].First, ib.Steps[i].Last = fix(ib.Steps[i].First), fix(ib.Steps[i].Last)
-		}
-	}
+	b.install.DateSteps(fix)
 	for _, m := range []map[string]map[groupKey]*model.LogGroup{b.nodeLog, b.hostLog} {
 		for _, groups := range m {
 			for _, g := range groups {
@@ -402,7 +399,7 @@ func (b *builder) settleTime() {
 	}
 	var c timeCandidates
 	c.add("pod condition", b.dedup.latest) // per-pod files not decoded as duplicates
-	c.add("install bundle container", b.installLatest)
+	c.add("install bundle container", b.install.Latest())
 	for _, e := range b.g.Events {
 		c.add("event", e.When())
 		c.add("event", e.Object.FirstTimestamp.Time())

@@ -1,15 +1,13 @@
 package parser
 
 import (
-	"bytes"
 	"context"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mgtriage/mgtriage/parser/installbundle"
 	"github.com/mgtriage/mgtriage/parser/model"
 )
 
@@ -19,16 +17,16 @@ func TestClassifyInstall(t *testing.T) {
 		path string
 		want classified
 	}{
-		{r + "bootstrap/journals/bootkube.log", classified{Kind: kindInstallText, Root: r, Unit: "bootkube"}},
+		{r + "bootstrap/journals/bootkube.log", classified{Kind: kindInstall, Root: r, Install: installbundle.Member{Kind: installbundle.Text, Root: r, Unit: "bootkube"}}},
 		{r + "bootstrap/journals/kubelet.log", classified{Kind: kindServiceLog, Root: r, Unit: "kubelet"}},
 		{r + "control-plane/10.0.0.11/journals/kubelet.log", classified{Kind: kindServiceLog, Root: r, Node: "10.0.0.11", Unit: "kubelet"}},
-		{r + "control-plane/10.0.0.11/journals/machine-config-daemon-firstboot.log", classified{Kind: kindInstallText, Root: r, Node: "10.0.0.11", Unit: "machine-config-daemon-firstboot"}},
-		{r + "bootstrap/containers/etcd-5d2c8e1f0a9b.log", classified{Kind: kindInstallContainerLog, Root: r, Container: "etcd"}},
-		{r + "bootstrap/containers/etcd-5d2c8e1f0a9b.inspect", classified{Kind: kindInstallInspect, Root: r}},
-		{r + "resources/pods.json", classified{Kind: kindInstallResource, Root: r, Name: "pods.json"}},
-		{r + "resources/masters.list", classified{Kind: kindInstallResource, Root: r, Name: "masters.list"}},
-		{r + "gather.log", classified{Kind: kindInstallText, Root: r, Unit: "gather"}},
-		{r + "failed-units.txt", classified{Kind: kindInstallText, Root: r, Unit: "failed-units"}},
+		{r + "control-plane/10.0.0.11/journals/machine-config-daemon-firstboot.log", classified{Kind: kindInstall, Root: r, Install: installbundle.Member{Kind: installbundle.Text, Root: r, Node: "10.0.0.11", Unit: "machine-config-daemon-firstboot"}}},
+		{r + "bootstrap/containers/etcd-5d2c8e1f0a9b.log", classified{Kind: kindInstall, Root: r, Install: installbundle.Member{Kind: installbundle.ContainerLog, Root: r, Container: "etcd"}}},
+		{r + "bootstrap/containers/etcd-5d2c8e1f0a9b.inspect", classified{Kind: kindInstall, Root: r, Install: installbundle.Member{Kind: installbundle.Inspect, Root: r}}},
+		{r + "resources/pods.json", classified{Kind: kindInstall, Root: r, Install: installbundle.Member{Kind: installbundle.Resource, Root: r, Name: "pods.json"}}},
+		{r + "resources/masters.list", classified{Kind: kindInstall, Root: r, Install: installbundle.Member{Kind: installbundle.Resource, Root: r, Name: "masters.list"}}},
+		{r + "gather.log", classified{Kind: kindInstall, Root: r, Install: installbundle.Member{Kind: installbundle.Text, Root: r, Unit: "gather"}}},
+		{r + "failed-units.txt", classified{Kind: kindInstall, Root: r, Install: installbundle.Member{Kind: installbundle.Text, Root: r, Unit: "failed-units"}}},
 		{r + "rendered-assets/openshift/manifests/cluster-config.yaml", classified{Kind: kindOther}},
 	} {
 		got, layout := classifyOther(tc.path)
@@ -86,66 +84,5 @@ func TestLoadInstallBundle(t *testing.T) {
 	}
 	if len(g.NodeLog["bootstrap.ocp4.example.com"]) == 0 {
 		t.Error("the bootstrap kubelet journal is not credited to its host")
-	}
-}
-
-func FuzzInstallText(f *testing.F) {
-	if b, err := os.ReadFile(filepath.Join(bundleFixtures, "install-log-bundle/log-bundle-20261120085830/bootstrap/journals/bootkube.log")); err == nil {
-		f.Add(b, "bootkube")
-	}
-	f.Add([]byte("Nov 20 08:30:12 h release-image-download.sh[1]: Pull failed. Retrying\n"), "release-image")
-	f.Add([]byte("No masters found!\n\x00\xff"), "gather")
-	f.Fuzz(func(t *testing.T, data []byte, unit string) {
-		b := newBuilder("x")
-		_ = b.readInstallText("b/bootstrap/journals/x.log", classified{Kind: kindInstallText, Root: "b/", Unit: unit}, bytes.NewReader(data))
-		ib := b.installs["b/"]
-		counts := map[string]int{}
-		for _, s := range ib.Steps {
-			counts[s.Stage]++
-			if s.Count < 1 || s.Source.Line < 1 || len(s.Text) > MaxProblemBytes+len("…") {
-				t.Errorf("bad step %+v", s)
-			}
-		}
-		for stage, n := range counts {
-			if n > maxInstallSteps {
-				t.Errorf("%d groups of stage %s", n, stage)
-			}
-		}
-	})
-}
-
-// installMaybe is only a prefilter: it must pass every path the marker
-// expression matches.
-func TestInstallMaybePassesEveryMarkerMatch(t *testing.T) {
-	for _, p := range []string{
-		"log-bundle-20261120/bootstrap/journals/bootkube.log", "bootstrap/containers/etcd-1.log", "x/control-plane/10.0.0.5/journals/kubelet.log",
-		"log-bundle-1/resources/pods.json", "resources/masters.list", "log-bundle-1/failed-units.txt", "a/unit-status/x", "a/rendered-assets/y",
-		"gather.log", "log-bundle-1/gather.log",
-		"must-gather/cluster-scoped-resources/core/nodes/n.yaml", "must-gather/namespaces/a/pods/p/p.yaml", "foo/bar",
-	} {
-		if installMarkerRe.MatchString(p) && !installMaybe(p) {
-			t.Errorf("installMaybe(%q) = false, but the marker expression matches", p)
-		}
-	}
-}
-
-// The same over every path of the project's fixtures.
-func TestInstallMaybeOnFixturePaths(t *testing.T) {
-	root := filepath.Join("..", "fixtures")
-	n := 0
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		n++
-		if installMarkerRe.MatchString(rel) && !installMaybe(rel) {
-			t.Errorf("installMaybe(%q) = false, but the marker expression matches", rel)
-		}
-		return nil
-	})
-	if n < 100 {
-		t.Fatalf("only %d fixture paths walked", n)
 	}
 }

@@ -256,3 +256,19 @@ func (f *fileSpans) close() {
 		f.all.done[k] = append(f.all.done[k], *s)
 	}
 }
+
+// kubeletVersionLine reads the version a kubelet logs when it starts
+// (`"Kubelet version" kubeletVersion="v1.27.8+4fab27b"`).
+func kubeletVersionLine(msg []byte) (string, bool) {
+	const key = `kubeletVersion="`
+	i := bytes.Index(msg, []byte(key))
+	if i < 0 || !bytes.Contains(msg[:i], []byte("Kubelet version")) {
+		return "", false
+	}
+	rest := msg[i+len(key):]
+	end := bytes.IndexByte(rest, '"')
+	if end < 2 || end > 100 || rest[0] != 'v' {
+		return "", false
+	}
+	return string(rest[:end]), true
+}

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+
 	"github.com/mgtriage/mgtriage/parser/model"
 )
 

@@ -1,8 +1,9 @@
 package parser
 
 import (
-	"github.com/mgtriage/mgtriage/parser/model"
 	"testing"
+
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 func TestLineFilter(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser/model"
+	"github.com/mgtriage/mgtriage/parser/nodelog"
 )
 
 // maxHealthItems bounds each list of Health.
@@ -46,7 +47,7 @@ var mgLogErrorRe = regexp.MustCompile(`(?i)\berror\b|\bfailed\b|timed out`)
 func (b *builder) readMustGatherLogs(data []byte) {
 	for _, line := range strings.Split(string(data), "\n") {
 		if mgLogErrorRe.MatchString(line) && len(b.health.MustGatherErrors) < maxHealthItems {
-			b.health.MustGatherErrors = append(b.health.MustGatherErrors, cleanText([]byte(strings.TrimSpace(line))))
+			b.health.MustGatherErrors = append(b.health.MustGatherErrors, nodelog.Text([]byte(strings.TrimSpace(line))))
 		}
 	}
 }

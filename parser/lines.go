@@ -91,14 +91,6 @@ func scanLinesCounted(r io.Reader, fn func(n int, line []byte), cut *longLines) 
 	}
 }
 
-// cleanText returns line as valid UTF-8 text.
-func cleanText(line []byte) string {
-	if utf8.Valid(line) {
-		return string(line)
-	}
-	return string(bytes.ToValidUTF8(line, []byte("\uFFFD")))
-}
-
 // ErrorLines bounds the error-looking lines kept per container log.
 const ErrorLines = 20
 

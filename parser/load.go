@@ -19,11 +19,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mgtriage/mgtriage/parser/installbundle"
 	"github.com/mgtriage/mgtriage/parser/internal/bufpool"
 	"github.com/mgtriage/mgtriage/parser/internal/lit"
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/parser/openshift"
+	"github.com/mgtriage/mgtriage/parser/sosreport"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -46,8 +48,16 @@ const MaxPods = 50_000
 const MaxLogBytes = 4 << 30
 
 // logKinds are the members streamed line by line rather than decoded whole.
-var logKinds = map[fileKind]bool{kindContainerLog: true, kindServiceLog: true, kindNodeKubeletLog: true,
-	kindInstallText: true, kindInstallContainerLog: true}
+var logKinds = map[fileKind]bool{kindContainerLog: true, kindServiceLog: true, kindNodeKubeletLog: true}
+
+// streamed reports whether the member c is read line by line from its
+// stream rather than read whole and decoded.
+func streamed(c classified) bool {
+	if c.Kind == kindInstall {
+		return c.Install.Kind.Streamed()
+	}
+	return logKinds[c.Kind]
+}
 
 // limitedReader stops after left bytes and remembers that it did.
 type limitedReader struct {
@@ -277,8 +287,7 @@ type builder struct {
 	limits        []heldProblem // why the pass stopped (limitProblem)
 	problemSeq    int
 
-	installs      map[string]*model.InstallBundle // root → install log bundle (installbundle.go)
-	installLatest time.Time                       // latest time of the bundles' crictl inspect files
+	install *installbundle.Reader // the install log bundles' reader
 
 	objects     *model.Store
 	decodeKinds map[model.Kind]bool // nil: every typed kind
@@ -289,9 +298,8 @@ type builder struct {
 	journalLines int
 	dedup        podDedup // per-pod files that repeat a pods.yaml item
 
-	sos                map[string]*sosRuntime  // sosreport folder → its crio plugin files, versions, manifest
-	sosSpan            map[string]bool         // sosreport folders whose run's start and end are known
-	sosKubeVersion     string                  // the Kubernetes version a sosreport printed
+	sos                *sosreport.Reader       // the node sosreports' reader
+	sosKubeVersion     string                  // the Kubernetes version a sosreport printed (settled at finish)
 	journalKubeVersion string                  // the version a kubelet logged at start
 	hostSource         map[string]model.Source // host → the first journal line credited to it
 	journalSpans       journalSpans            // what journals read so far covered, to skip the lines another copy repeats
@@ -299,7 +307,7 @@ type builder struct {
 }
 
 func newBuilder(input string) *builder {
-	return &builder{
+	b := &builder{
 		parts:       newPodParts(),
 		g:           &model.Gather{Input: input},
 		roots:       map[string]bool{},
@@ -326,10 +334,11 @@ func newBuilder(input string) *builder {
 
 		usedFiles:  map[fileKind]int{},
 		otherDirs:  map[string]int{},
-		sos:        map[string]*sosRuntime{},
-		sosSpan:    map[string]bool{},
 		hostSource: map[string]model.Source{},
 	}
+	b.install = installbundle.NewReader(b)
+	b.sos = sosreport.NewReader(b)
+	return b
 }
 
 // problem records a problem; problemLocked is for callers holding b.mu.
@@ -531,7 +540,7 @@ func (b *builder) visit(m Member) error {
 			b.markFiltered(c, layout)
 		}
 	}
-	b.countMember(m.Path, c.Kind)
+	b.countMember(m.Path, c)
 	if c.Kind == kindOther {
 		if journalCandidate(m.Path) {
 			return b.sniffJournal(m)
@@ -543,7 +552,7 @@ func (b *builder) visit(m Member) error {
 		return fmt.Errorf("appears more than once in the input: this later copy is skipped")
 	}
 	b.seen[key] = struct{}{}
-	if !logKinds[c.Kind] && m.Size > MaxObjectFileBytes {
+	if !streamed(c) && m.Size > MaxObjectFileBytes {
 		return fmt.Errorf("file of %d MiB is larger than the %d MiB limit for one object file, skipped", m.Size>>20, MaxObjectFileBytes>>20)
 	}
 	rc, err := m.Open()
@@ -562,12 +571,15 @@ func (b *builder) visit(m Member) error {
 		err = b.readContainerLog(m.Path, c, lr)
 	case kindServiceLog, kindNodeKubeletLog:
 		err = b.readNodeLog(m.Path, c, lr)
-	case kindInstallText:
-		err = b.readInstallText(m.Path, c, lr)
-	case kindInstallContainerLog:
-		err = b.readInstallContainerLog(m.Path, c, lr)
+	case kindInstall:
+		switch c.Install.Kind {
+		case installbundle.Text:
+			err = b.install.ReadText(m.Path, c.Install, lr)
+		case installbundle.ContainerLog:
+			err = b.install.ReadContainerLog(m.Path, c.Install, lr)
+		}
 	}
-	if logKinds[c.Kind] {
+	if streamed(c) {
 		return b.logReadError(err, lr)
 	}
 	size := m.Size
@@ -605,7 +617,7 @@ func (b *builder) logReadError(err error, lr *limitedReader) error {
 // heavyKinds are decoded by the worker pool while the pass goes on.
 var heavyKinds = map[fileKind]bool{kindPodList: true, kindPod: true, kindEventList: true, kindNode: true, kindNodeList: true, kindClusterOperators: true,
 	kindObjectList: true, kindObject: true, kindAlerts: true, kindEtcd: true,
-	kindAnyEvents: true, kindClusterOperator: true, kindCaptureObjects: true, kindInstallResource: true, kindInstallInspect: true}
+	kindAnyEvents: true, kindClusterOperator: true, kindCaptureObjects: true, kindInstall: true}
 
 type decodeJob struct {
 	path  string
@@ -655,10 +667,13 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		errs = b.readObjects(p, c, data)
 	case kindAnyEvents, kindClusterOperator, kindCaptureObjects:
 		errs = b.decodeBundle(p, c, data)
-	case kindInstallResource:
-		errs = b.readInstallResource(p, c, data)
-	case kindInstallInspect:
-		b.readInstallInspect(data)
+	case kindInstall:
+		switch c.Install.Kind {
+		case installbundle.Resource:
+			errs = b.install.ReadResource(p, c.Install, data)
+		case installbundle.Inspect:
+			b.install.ReadInspect(data)
+		}
 	case kindAlerts:
 		errs = errList(b.readAlerts(p, data))
 	case kindEtcd:
@@ -848,22 +863,22 @@ func (b *builder) decode(p string, c classified, data []byte) error {
 			b.timestamps[path.Dir(p)] = times
 		}
 	case kindVersion:
-		lines := strings.Split(strings.TrimSpace(cleanText(data)), "\n")
+		lines := strings.Split(strings.TrimSpace(nodelog.Text(data)), "\n")
 		if len(lines) == 2 && len(data) < 1024 {
 			b.versions[path.Dir(p)] = strings.TrimSpace(lines[0]) + " " + strings.TrimSpace(lines[1])
 		}
 	case kindMustGatherLogs:
 		b.readMustGatherLogs(data)
 	case kindSosHostname:
-		if h := strings.TrimSpace(cleanText(data)); h != "" && len(h) < 256 && !strings.ContainsAny(h, " \n") {
+		if h := strings.TrimSpace(nodelog.Text(data)); h != "" && len(h) < 256 && !strings.ContainsAny(h, " \n") {
 			b.hostnames[sosDir(p)] = h
 		}
 	case kindSosDate:
 		if t, ok := parseSosDate(data); ok {
 			b.timestamps[sosDir(p)] = []time.Time{t}
 		}
-	case kindCrictlPods, kindCrictlPs, kindCrictlInspect, kindCrictlInspectp, kindSosVersion, kindSosManifest:
-		errs = append(errs, b.decodeSos(p, c, data))
+	case kindSos:
+		errs = append(errs, b.sos.Read(p, dirKey(strings.TrimSuffix(c.Root, "/")), c.Sos, data))
 	}
 
 	for _, err := range errs {

@@ -2,8 +2,13 @@ package parser
 
 import (
 	"path"
+	"slices"
+
 	"regexp"
 	"strings"
+
+	"github.com/mgtriage/mgtriage/parser/installbundle"
+	"github.com/mgtriage/mgtriage/parser/sosreport"
 )
 
 // fileKind says what a member of a gather holds, judged by its path alone.
@@ -32,23 +37,20 @@ const (
 	kindEtcd       // etcd_info/*.json
 	kindObjectList // a list of any other kind: namespaces/<ns>/<group>/<resource>.yaml, cluster-scoped-resources/<group>/<resource>.yaml
 	kindObject     // one object of any other kind: .../<group>/<resource>/<name>.yaml
-	// sosreport: the container runtime's view (crictl.go), versions and the run's manifest (sosreport.go).
-	kindCrictlPods
-	kindCrictlPs
-	kindCrictlInspect
-	kindCrictlInspectp
-	kindSosVersion
-	kindSosManifest
+	// kindSos is a member of a node sosreport that its reader
+	// (parser/sosreport) reads itself (the container runtime's view,
+	// versions, the run's manifest): what it holds is in classified.Sos.
+	kindSos
 	kindSniffedJournal // a kindOther member read as a node journal by its content (never a path rule)
 
 	kindAnyEvents       // an event list, kubectl's or the Insights archive's trimmed form (bundles.go)
 	kindClusterOperator // one ClusterOperator object (Insights config/clusteroperator/<name>.json)
 	kindCaptureObjects  // a pod capture: a Pod or a PodList as `kubectl get -o json` writes it
 
-	kindInstallText         // a journal (other than kubelet/CRI-O) or text file of an install log bundle (installbundle.go)
-	kindInstallContainerLog // bootstrap/containers/<name>-<id>.log of an install log bundle
-	kindInstallResource     // resources/<name>.json|list of an install log bundle
-	kindInstallInspect      // bootstrap/containers/<name>-<id>.inspect (crictl inspect JSON)
+	// kindInstall is a member of an install log bundle that its reader
+	// (parser/installbundle) reads itself: what it holds is in
+	// classified.Install. Its kubelet and CRI-O journals are kindServiceLog.
+	kindInstall
 )
 
 // classified is a member's kind and the path parts that locate it: Root is the
@@ -69,14 +71,23 @@ type classified struct {
 	// Filtered marks an object file of a source that holds only some
 	// objects of its kind (an Insights archive): a name not found proves nothing.
 	Filtered bool
+	// Install is what a kindInstall member holds, by the install log
+	// bundle's own reckoning.
+	Install installbundle.Member
+	// Sos is what a kindSos member holds, by the sosreport reader's own
+	// reckoning.
+	Sos sosreport.Member
+}
+
+// pathRule is a path pattern and the kind of the members it matches.
+type pathRule struct {
+	kind fileKind
+	re   *regexp.Regexp
 }
 
 // pathRules are tried in order; the literals each pattern requires are
 // tested before the regular expression (pathfilter.go).
-var pathRules = []struct {
-	kind fileKind
-	re   *regexp.Regexp
-}{
+var pathRules = []pathRule{
 	{kindPodList, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/core/pods\.(?:yaml|json)$`)},
 	{kindEventList, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/core/events\.(?:yaml|json)$`)},
 	{kindPod, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/pods/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
@@ -97,12 +108,7 @@ var pathRules = []struct {
 	{kindEventList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_--namespace_([a-z0-9-]+)_events$`)},
 	{kindNodeList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_nodes$`)},
 	{kindServiceLog, regexp.MustCompile(`^(.*/)?sos_commands/[^/]+/journalctl_[^/]*?(?:--unit_|-u_)?([a-z0-9._-]*?)(?:\.daemon)?(?:\.\d+)?(?:\.xz|\.gz)?$`)},
-	{kindCrictlPods, regexp.MustCompile(`^(.*/)?sos_commands/crio/crictl_pods$`)},
-	{kindCrictlPs, regexp.MustCompile(`^(.*/)?sos_commands/crio/crictl_ps(?:_-a)?$`)},
-	{kindCrictlInspect, regexp.MustCompile(`^(.*/)?sos_commands/crio/(?:[^/]+/)*crictl_inspect_([0-9a-f]{6,64})$`)},
-	{kindCrictlInspectp, regexp.MustCompile(`^(.*/)?sos_commands/crio/(?:[^/]+/)*crictl_inspectp_([0-9a-f]{6,64})$`)},
-	{kindSosVersion, regexp.MustCompile(`^(.*/)?sos_commands/(?:kubernetes|openshift|openshift_ovn|microshift)/(?:[^/]+/)*(?:kubectl|oc|kubelet|hyperkube)_[^/]*version[^/]*$`)},
-	{kindSosManifest, regexp.MustCompile(`^(.*/)?sos_reports/manifest\.json$`)},
+	// Here the sosreport reader claims its members (sosClaimAt).
 	{kindSosHostname, regexp.MustCompile(`^(.*/)?(?:sos_commands/host/)?hostname$`)},
 	{kindSosDate, regexp.MustCompile(`^(.*/)?(?:sos_commands/date/)?date$`)},
 	{kindAlerts, regexp.MustCompile(`^(.*/)?monitoring/prometheus/rules\.json$`)},
@@ -115,10 +121,21 @@ var pathRules = []struct {
 	{kindObject, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
 }
 
+// sosClaimAt is the index of pathRules before which the sosreport reader
+// claims its members (sosreport.Classify): after the sosreport's journals,
+// before the host name and date files.
+var sosClaimAt = slices.IndexFunc(pathRules, func(r pathRule) bool { return r.kind == kindSosHostname })
+
 // classify returns what the member at p holds; Kind is kindOther for members
 // the analysis does not read.
 func classify(p string) classified {
 	for i, r := range pathRules {
+		if i == sosClaimAt {
+			if m := sosreport.Classify(p); m.Kind != sosreport.Other {
+				m.Root = intern(m.Root)
+				return classified{Kind: kindSos, Root: m.Root, Sos: m}
+			}
+		}
 		if !containsAll(p, pathLiterals[i]) {
 			continue
 		}

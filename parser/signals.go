@@ -3,11 +3,12 @@ package parser
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/mgtriage/mgtriage/parser/model"
 	"path"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // Cluster-level signals a support engineer checks by hand: the alerts firing

@@ -196,3 +196,12 @@ func TestJournalOtherOutput(t *testing.T) {
 		}
 	}
 }
+
+// FuzzLooksLikeJournal: no panic on any head of a member.
+func FuzzLooksLikeJournal(f *testing.F) {
+	f.Add([]byte("-- Logs begin at Mon 2024-03-04 10:00:00 UTC. --\nMar 04 10:00:01 host kubelet[1]: I0304 started\n"))
+	f.Add([]byte("\x00\xff\n-- No entries --\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_ = LooksLikeJournal(data)
+	})
+}

@@ -190,7 +190,7 @@ type Pod struct {
 
 	// Runtime is set for a pod known only from a node's container runtime
 	// (crictl output in a sosreport): Columns then state what the runtime
-	// shows (see runtimeColumns), not what kubectl prints.
+	// shows (see sosreport.RuntimeColumns), not what kubectl prints.
 	Runtime *RuntimeView
 
 	// Partial marks a list item that its file cut short (a truncated copy):

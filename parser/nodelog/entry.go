@@ -69,8 +69,8 @@ func Parse(line []byte, ref time.Time) (Entry, bool) {
 // FromJournal parses the message of a journal line according to its unit and
 // classifies it.
 func FromJournal(j Journal) Entry {
-	e := Entry{Time: j.Time, Host: text(j.Host), Unit: UnitOf(j.Ident)}
-	msg := text(j.Message)
+	e := Entry{Time: j.Time, Host: Text(j.Host), Unit: UnitOf(j.Ident)}
+	msg := Text(j.Message)
 	switch e.Unit {
 	case UnitKubelet:
 		if k, ok := ParseKlog(msg); ok {
@@ -96,8 +96,9 @@ func FromJournal(j Journal) Entry {
 	return e
 }
 
-// text converts b to a string, replacing invalid UTF-8.
-func text(b []byte) string {
+// Text converts a log line (or any bytes) to a string, each run of invalid
+// UTF-8 replaced by U+FFFD.
+func Text(b []byte) string {
 	if utf8.Valid(b) {
 		return string(b)
 	}

@@ -1,4 +1,4 @@
-package parser
+package sosreport
 
 import (
 	"strings"
@@ -186,6 +186,5 @@ func FuzzCrictl(f *testing.F) {
 		}
 		_, _ = parseKubeVersionOutput(data)
 		_, _, _ = parseSosManifest(data)
-		_ = LooksLikeJournal(data)
 	})
 }

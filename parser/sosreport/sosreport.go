@@ -1,12 +1,13 @@
-package parser
-
-// A node sosreport on its own: the runtime's pods (crictl.go) become pods of
-// the sosreport's host, marked as the runtime's view; the Kubernetes version
-// comes from kubectl/oc/kubelet version output; the run's start and end from
-// sos_reports/manifest.json.
+// Package sosreport reads what a node sosreport (`sos report` on RHCOS or
+// RHEL) says of its node's container runtime and of itself: the crio
+// plugin's crictl tables and inspect files (crictl.go) become pods of the
+// sosreport's host, marked as the runtime's view; the Kubernetes version
+// comes from kubectl/oc/kubelet version output; the run's start and end
+// from sos_reports/manifest.json. Its journals, kubectl JSON lists, host
+// name and date files are read by the load as any gather's.
+package sosreport
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -15,7 +16,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mgtriage/mgtriage/parser/load"
 	"github.com/mgtriage/mgtriage/parser/model"
+	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -38,12 +41,109 @@ type sosRuntime struct {
 	date time.Time
 }
 
-func (b *builder) sosFor(root string) *sosRuntime {
-	key := dirKey(strings.TrimSuffix(root, "/"))
-	s := b.sos[key]
+// Kind says what a member of a sosreport that this package reads holds,
+// judged by its path.
+type Kind int
+
+const (
+	// Other is a member this package does not read.
+	Other Kind = iota
+	// CrictlPods is sos_commands/crio/crictl_pods.
+	CrictlPods
+	// CrictlPs is sos_commands/crio/crictl_ps or crictl_ps_-a.
+	CrictlPs
+	// CrictlInspect is sos_commands/crio/.../crictl_inspect_<container ID>.
+	CrictlInspect
+	// CrictlInspectp is sos_commands/crio/.../crictl_inspectp_<sandbox ID>.
+	CrictlInspectp
+	// Version is kubectl, oc, kubelet or hyperkube version output of the
+	// kubernetes, openshift, openshift_ovn or microshift plugin.
+	Version
+	// Manifest is sos_reports/manifest.json.
+	Manifest
+)
+
+// pathRules are tried in order on a member's path; the first submatch is
+// the sosreport's folder.
+var pathRules = []struct {
+	kind Kind
+	re   *regexp.Regexp
+}{
+	{CrictlPods, regexp.MustCompile(`^(.*/)?sos_commands/crio/crictl_pods$`)},
+	{CrictlPs, regexp.MustCompile(`^(.*/)?sos_commands/crio/crictl_ps(?:_-a)?$`)},
+	{CrictlInspect, regexp.MustCompile(`^(.*/)?sos_commands/crio/(?:[^/]+/)*crictl_inspect_([0-9a-f]{6,64})$`)},
+	{CrictlInspectp, regexp.MustCompile(`^(.*/)?sos_commands/crio/(?:[^/]+/)*crictl_inspectp_([0-9a-f]{6,64})$`)},
+	{Version, regexp.MustCompile(`^(.*/)?sos_commands/(?:kubernetes|openshift|openshift_ovn|microshift)/(?:[^/]+/)*(?:kubectl|oc|kubelet|hyperkube)_[^/]*version[^/]*$`)},
+	{Manifest, regexp.MustCompile(`^(.*/)?sos_reports/manifest\.json$`)},
+}
+
+// kindLabels name what the members of each Kind hold, in report order
+// (model.Coverage.Used).
+var kindLabels = []struct {
+	kind  Kind
+	label string
+}{
+	{CrictlPods, "runtime pod tables (crictl pods)"},
+	{CrictlPs, "runtime container tables (crictl ps)"},
+	{CrictlInspect, "runtime container inspect JSON"},
+	{CrictlInspectp, "runtime sandbox inspect JSON"},
+	{Version, "Kubernetes version output"},
+	{Manifest, "sosreport manifests"},
+}
+
+// Member is what a member of a sosreport holds, and the sosreport's folder
+// ("" or ending in "/").
+type Member struct {
+	Kind Kind
+	Root string
+}
+
+// Classify returns what the member at p holds; Kind is Other for the
+// members this package does not read.
+func Classify(p string) Member {
+	if !strings.Contains(p, "sos_commands/") && !strings.Contains(p, "sos_reports/") {
+		return Member{}
+	}
+	for _, r := range pathRules {
+		if m := r.re.FindStringSubmatch(p); m != nil {
+			return Member{Kind: r.kind, Root: m[1]}
+		}
+	}
+	return Member{}
+}
+
+// Reader reads the sosreports of one load. It is not safe for concurrent
+// use: the load's sequential pass calls Read and Count, and finish the rest.
+type Reader struct {
+	load   load.Load
+	sos    map[string]*sosRuntime // sosreport folder → its crio plugin files, versions, manifest
+	counts map[Kind]int           // members read, by kind (Count)
+}
+
+// NewReader returns the reader of the sosreports of l.
+func NewReader(l load.Load) *Reader {
+	return &Reader{load: l, sos: map[string]*sosRuntime{}, counts: map[Kind]int{}}
+}
+
+// Count counts a member of kind k as read, for the coverage (Used).
+func (r *Reader) Count(k Kind) { r.counts[k]++ }
+
+// Used returns the members counted, by what they hold, in report order.
+func (r *Reader) Used() []model.FileCount {
+	var out []model.FileCount
+	for _, l := range kindLabels {
+		if n := r.counts[l.kind]; n > 0 {
+			out = append(out, model.FileCount{What: l.label, Files: n})
+		}
+	}
+	return out
+}
+
+func (r *Reader) sosFor(dir string) *sosRuntime {
+	s := r.sos[dir]
 	if s == nil {
 		s = &sosRuntime{inspect: map[string]model.RuntimeContainer{}, inspectp: map[string]model.RuntimeSandbox{}}
-		b.sos[key] = s
+		r.sos[dir] = s
 	}
 	return s
 }
@@ -51,20 +151,22 @@ func (b *builder) sosFor(root string) *sosRuntime {
 // maxInspectFiles bounds the crictl inspect files kept per sosreport.
 const maxInspectFiles = 20_000
 
-// decodeSos handles the sosreport kinds of sosreport.go; b.mu is held.
-func (b *builder) decodeSos(p string, c classified, data []byte) error {
-	s := b.sosFor(c.Root)
-	switch c.Kind {
-	case kindCrictlPods:
+// Read keeps data, the member p of the sosreport in folder dir (the
+// member's folder as the load keys folders: "." for the input itself, else
+// without the trailing "/"), until Settle and Pods join them.
+func (r *Reader) Read(p, dir string, m Member, data []byte) error {
+	s := r.sosFor(dir)
+	switch m.Kind {
+	case CrictlPods:
 		s.podsTable, s.podsPath = data, p
-	case kindCrictlPs:
+	case CrictlPs:
 		// crictl ps -a lists exited containers too; plain crictl ps only
 		// stands in when -a is missing.
 		all := strings.HasSuffix(p, "_-a")
 		if !s.psIsAll {
 			s.psTable, s.psPath, s.psIsAll = data, p, all
 		}
-	case kindCrictlInspect:
+	case CrictlInspect:
 		rc, err := ParseCrictlInspect(data, p)
 		if err != nil {
 			return err
@@ -72,7 +174,7 @@ func (b *builder) decodeSos(p string, c classified, data []byte) error {
 		if len(s.inspect) < maxInspectFiles {
 			s.inspect[rc.ID] = rc
 		}
-	case kindCrictlInspectp:
+	case CrictlInspectp:
 		sb, err := ParseCrictlInspectp(data, p)
 		if err != nil {
 			return err
@@ -80,11 +182,11 @@ func (b *builder) decodeSos(p string, c classified, data []byte) error {
 		if len(s.inspectp) < maxInspectFiles {
 			s.inspectp[sb.ID] = sb
 		}
-	case kindSosVersion:
+	case Version:
 		if v, rank := parseKubeVersionOutput(data); v != "" && (s.kubeVersion == "" || rank < s.versionRank) {
 			s.kubeVersion, s.versionRank = v, rank
 		}
-	case kindSosManifest:
+	case Manifest:
 		start, end, err := parseSosManifest(data)
 		if err != nil {
 			return err
@@ -104,7 +206,7 @@ var (
 // the kubelet's, which wins over the client's: rank 0, 1, 2.
 func parseKubeVersionOutput(data []byte) (string, int) {
 	best, rank := "", 99
-	for _, line := range strings.Split(cleanText(data), "\n") {
+	for _, line := range strings.Split(nodelog.Text(data), "\n") {
 		line = strings.TrimSpace(line)
 		r := 99
 		switch {
@@ -151,37 +253,39 @@ func parseSosManifest(data []byte) (time.Time, time.Time, error) {
 	return parse(m.Start), parse(m.End), nil
 }
 
-// settleSos applies what each sosreport says of itself: its Kubernetes
-// version when the gather has no Node object, and the start and end of its
-// run (the manifest's local times moved to UTC by the offset to the `date`
-// file). It runs before the gather time is settled.
-func (b *builder) settleSos() {
-	for _, dir := range sortedKeys(b.sos) {
-		s := b.sos[dir]
-		if ts := b.timestamps[dir]; len(ts) > 0 {
+// Settle applies what each sosreport says of itself: it returns the
+// Kubernetes version the first sosreport (by folder) printed, "" when none,
+// and sets the start and end of each run into timestamps, the gather times
+// by folder (the manifest's local times moved to UTC by the offset to the
+// `date` file, whose time timestamps holds). The load calls it before the
+// gather time is settled.
+func (r *Reader) Settle(timestamps map[string][]time.Time) (kubeVersion string) {
+	for _, dir := range model.SortedKeys(r.sos) {
+		s := r.sos[dir]
+		if ts := timestamps[dir]; len(ts) > 0 {
 			s.date = ts[0]
 		}
-		if s.kubeVersion != "" && b.sosKubeVersion == "" {
-			b.sosKubeVersion = s.kubeVersion
+		if s.kubeVersion != "" && kubeVersion == "" {
+			kubeVersion = s.kubeVersion
 		}
 		if s.manifestStart.IsZero() || s.manEnd.Before(s.manifestStart) {
 			continue
 		}
 		start, end := s.manifestStart, s.manEnd
-		if ts := b.timestamps[dir]; len(ts) > 0 {
+		if ts := timestamps[dir]; len(ts) > 0 {
 			// The date file is UTC; the manifest is the host's local time.
 			offset := ts[0].Sub(start).Round(15 * time.Minute)
 			start, end = start.Add(offset), end.Add(offset)
 		}
-		b.timestamps[dir] = []time.Time{start, end}
-		b.sosSpan[dir] = true
+		timestamps[dir] = []time.Time{start, end}
 	}
+	return kubeVersion
 }
 
-// runtimePods turns the runtime view of each sosreport into pods of its
-// host, skipping pods the gather already holds from the API (same UID, or
-// same namespace and name).
-func (b *builder) runtimePods(have []*model.Pod) []*model.Pod {
+// Pods turns the runtime view of each sosreport into pods of its host
+// (hostnames: folder → host name), skipping pods the gather already holds
+// from the API (same UID, or same namespace and name). Settle must have run.
+func (r *Reader) Pods(have []*model.Pod, hostnames map[string]string) []*model.Pod {
 	known := map[string]bool{}
 	for _, p := range have {
 		known[p.Key()] = true
@@ -190,9 +294,9 @@ func (b *builder) runtimePods(have []*model.Pod) []*model.Pod {
 		}
 	}
 	var out []*model.Pod
-	for _, dir := range sortedKeys(b.sos) {
-		s := b.sos[dir]
-		for _, p := range s.pods(b, b.hostnames[dir], s.date) {
+	for _, dir := range model.SortedKeys(r.sos) {
+		s := r.sos[dir]
+		for _, p := range s.pods(r.load, hostnames[dir], s.date) {
 			if known[p.Key()] || (p.Object.UID != "" && known["uid:"+string(p.Object.UID)]) {
 				continue
 			}
@@ -204,12 +308,12 @@ func (b *builder) runtimePods(have []*model.Pod) []*model.Pod {
 }
 
 // pods joins the tables and inspect files of one sosreport into pods.
-func (s *sosRuntime) pods(b *builder, host string, now time.Time) []*model.Pod {
+func (s *sosRuntime) pods(l load.Load, host string, now time.Time) []*model.Pod {
 	var sandboxes []model.RuntimeSandbox
 	if s.podsTable != nil {
 		rows, err := ParseCrictlPods(s.podsTable, s.podsPath, now)
 		if err != nil {
-			b.problem(s.podsPath, err.Error())
+			l.Problem(s.podsPath, err.Error())
 		}
 		sandboxes = rows
 	}
@@ -217,7 +321,7 @@ func (s *sosRuntime) pods(b *builder, host string, now time.Time) []*model.Pod {
 	if s.psTable != nil {
 		rows, err := ParseCrictlPs(s.psTable, s.psPath, now)
 		if err != nil {
-			b.problem(s.psPath, err.Error())
+			l.Problem(s.psPath, err.Error())
 		}
 		conts = rows
 	}
@@ -239,7 +343,7 @@ func (s *sosRuntime) pods(b *builder, host string, now time.Time) []*model.Pod {
 			used[byPrefix(in.ID)] = true
 		}
 	}
-	for _, id := range sortedKeys(inspect) {
+	for _, id := range model.SortedKeys(inspect) {
 		if !used[id] {
 			conts = append(conts, inspect[id])
 		}
@@ -272,7 +376,7 @@ func (s *sosRuntime) pods(b *builder, host string, now time.Time) []*model.Pod {
 		}
 		add(sb)
 	}
-	for _, id := range sortedKeys(inspectp) {
+	for _, id := range model.SortedKeys(inspectp) {
 		if pods[id] == nil {
 			add(inspectp[id])
 		}
@@ -310,7 +414,7 @@ func (s *sosRuntime) pods(b *builder, host string, now time.Time) []*model.Pod {
 		}
 	}
 	var out []*model.Pod
-	for _, key := range sortedKeys(latest) {
+	for _, key := range model.SortedKeys(latest) {
 		out = append(out, runtimePod(latest[key]))
 	}
 	return out
@@ -355,7 +459,7 @@ func runtimePod(v *model.RuntimeView) *model.Pod {
 	for _, c := range v.Containers {
 		byName[c.Name] = append(byName[c.Name], c)
 	}
-	for _, name := range sortedKeys(byName) {
+	for _, name := range model.SortedKeys(byName) {
 		list := byName[name]
 		sort.SliceStable(list, func(i, j int) bool {
 			if list[i].Attempt != list[j].Attempt {
@@ -379,7 +483,7 @@ func runtimePod(v *model.RuntimeView) *model.Pod {
 	}
 	view := *v
 	view.Containers = nil
-	for _, name := range sortedKeys(byName) {
+	for _, name := range model.SortedKeys(byName) {
 		view.Containers = append(view.Containers, byName[name]...)
 	}
 	return &model.Pod{Object: o, Source: sb.Source, Runtime: &view}
@@ -420,12 +524,12 @@ func nonZero(a, b time.Time) time.Time {
 	return a
 }
 
-// runtimeColumns states what the runtime view tells in the places of the
+// RuntimeColumns states what the runtime view tells in the places of the
 // kubectl columns: READY counts running containers, STATUS is the runtime's
 // word for the newest attempt of the worst container ("Exited (1)",
 // "Running", "NotReady" for a sandbox without running containers), RESTARTS
 // the highest attempt, AGE the sandbox's age.
-func runtimeColumns(p *model.Pod, now time.Time) podstatus.Columns {
+func RuntimeColumns(p *model.Pod, now time.Time) podstatus.Columns {
 	var c podstatus.Columns
 	status := ""
 	worst := -1
@@ -460,20 +564,4 @@ func runtimeColumns(p *model.Pod, now time.Time) podstatus.Columns {
 	c.Restarts = strconv.Itoa(c.RestartCount)
 	c.Age = podstatus.Since(p.Object.CreationTimestamp.Time, now)
 	return c
-}
-
-// kubeletVersionLine reads the version a kubelet logs when it starts
-// (`"Kubelet version" kubeletVersion="v1.27.8+4fab27b"`).
-func kubeletVersionLine(msg []byte) (string, bool) {
-	const key = `kubeletVersion="`
-	i := bytes.Index(msg, []byte(key))
-	if i < 0 || !bytes.Contains(msg[:i], []byte("Kubelet version")) {
-		return "", false
-	}
-	rest := msg[i+len(key):]
-	end := bytes.IndexByte(rest, '"')
-	if end < 2 || end > 100 || rest[0] != 'v' {
-		return "", false
-	}
-	return string(rest[:end]), true
 }

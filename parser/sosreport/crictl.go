@@ -1,4 +1,4 @@
-package parser
+package sosreport
 
 // The container runtime's view of a node, from the crio plugin of a sosreport:
 // `crictl pods` and `crictl ps -a` tables and `crictl inspect`/`inspectp` JSON.
@@ -11,10 +11,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/mgtriage/mgtriage/parser/model"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mgtriage/mgtriage/parser/model"
+	"github.com/mgtriage/mgtriage/parser/nodelog"
 )
 
 // maxRuntimeRows bounds the rows read from one crictl table.
@@ -66,7 +68,7 @@ func parseCrictlHeader(line string) []crictlColumn {
 // (a deprecation warning) are skipped; a table without one of the required
 // headers is an error.
 func crictlRows(data []byte, required []string, fn func(line int, cells map[string]string)) error {
-	rest := cleanText(data)
+	rest := nodelog.Text(data)
 	var cols []crictlColumn
 	rows := 0
 	for n := 0; rest != ""; n++ {
