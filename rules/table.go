@@ -89,6 +89,7 @@ type Rule struct {
 	// local marks a rule read from a user file (Override), not the embedded table.
 	local    bool
 	matcher  matcher
+	joins    []join // the joins Joins names, resolved by compile
 	cause    *regexp.Regexp
 	hint     *template.Template
 	remedies []*template.Template
@@ -586,10 +587,14 @@ func (t *Table) compile() Errors {
 				bad("openshift", "openshift: %v", err)
 			}
 		}
-		for i, j := range r.Joins {
-			if _, ok := joins[j]; !ok {
-				bad(fmt.Sprintf("joins[%d]", i), "joins: unknown join %q (known: %s)", j, strings.Join(JoinNames(), ", "))
+		r.joins = r.joins[:0]
+		for i, name := range r.Joins {
+			j, ok := lookupJoin(name)
+			if !ok {
+				bad(fmt.Sprintf("joins[%d]", i), "joins: unknown join %q (known: %s)", name, strings.Join(JoinNames(), ", "))
+				continue
 			}
+			r.joins = append(r.joins, j)
 		}
 		if r.Require != "" && !slices.Contains(r.Joins, r.Require) {
 			bad("require", "require: %q is not one of the rule's joins", r.Require)
