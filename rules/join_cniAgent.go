@@ -38,7 +38,7 @@ func joinCNIAgent(c *evalContext, p *model.Pod, h *hit) joinResult {
 		}
 		if first.IsZero() || t.Before(first) {
 			first = t
-			ev := Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Count: e.Count(), Text: fmt.Sprintf("%s %s: %s", eventType(e), e.Object.Reason, strings.TrimSpace(e.Object.Message))}
+			ev := Evidence{Source: eventSource(e), Kind: EvidenceEvent, Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Count: e.Count(), Text: fmt.Sprintf("%s %s: %s", eventType(e), e.Object.Reason, strings.TrimSpace(e.Object.Message))}
 			firstEv = &ev
 		}
 	}

@@ -21,7 +21,7 @@ func joinCSINodePlugin(c *evalContext, p *model.Pod, h *hit) joinResult {
 	for _, e := range p.Events {
 		if m := csiDriverRe.FindStringSubmatch(e.Object.Message); m != nil {
 			driver = m[1]
-			res.Evidence = append(res.Evidence, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Count: e.Count(),
+			res.Evidence = append(res.Evidence, Evidence{Source: eventSource(e), Kind: EvidenceEvent, Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Count: e.Count(),
 				Text: fmt.Sprintf("%s %s: %s", eventType(e), e.Object.Reason, strings.TrimSpace(e.Object.Message))})
 			break
 		}

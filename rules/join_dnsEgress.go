@@ -69,7 +69,7 @@ func joinDNSEgress(c *evalContext, p *model.Pod, h *hit) joinResult {
 		return joinResult{}
 	}
 	var res joinResult
-	res.Evidence = append(res.Evidence, Evidence{Source: src, Kind: "container-log", Time: line.Time, Text: line.Text, Quote: line.Text})
+	res.Evidence = append(res.Evidence, Evidence{Source: src, Kind: EvidenceContainerLog, Time: line.Time, Text: line.Text, Quote: line.Text})
 	var svcObj *model.Object
 	if ip != "" {
 		svcObj = c.store.ServiceByClusterIP(ip)

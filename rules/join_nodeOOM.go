@@ -47,7 +47,7 @@ func joinNodeOOM(c *evalContext, p *model.Pod, h *hit) joinResult {
 		count += e.Count()
 		if !killed.IsZero() && !killed.Before(first.Add(-oomWindow)) && !killed.After(e.When().Add(oomWindow)) {
 			coincide++
-			res.Evidence = append(res.Evidence, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Count: e.Count(),
+			res.Evidence = append(res.Evidence, Evidence{Source: eventSource(e), Kind: EvidenceEvent, Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Count: e.Count(),
 				Text: fmt.Sprintf("%s SystemOOM on node %s: %s", eventType(e), node, strings.TrimSpace(e.Object.Message))})
 		}
 	}

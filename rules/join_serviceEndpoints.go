@@ -37,7 +37,7 @@ func joinServiceEndpoints(c *evalContext, p *model.Pod, h *hit) joinResult {
 				if svcObj == nil {
 					continue
 				}
-				res.Evidence = append(res.Evidence, Evidence{Source: model.Source{Path: l.Path(), Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text, Quote: line.Text})
+				res.Evidence = append(res.Evidence, Evidence{Source: model.Source{Path: l.Path(), Line: line.Line}, Kind: EvidenceContainerLog, Time: line.Time, Text: line.Text, Quote: line.Text})
 				res = c.endpointsVerdict(res, svcObj, host, port, how)
 				res.Cause = fromSibling(res.Cause, sibling)
 				return res

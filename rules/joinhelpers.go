@@ -153,7 +153,7 @@ func orDash(s string) string {
 }
 
 func objectEvidence(o *model.Object, text string) Evidence {
-	return Evidence{Source: o.Source, Kind: "object", Text: o.Ref() + ": " + text}
+	return Evidence{Source: o.Source, Kind: EvidenceObject, Text: o.Ref() + ": " + text}
 }
 
 // notGathered phrases a missing second object: "X: not in the gather, so Y".

@@ -115,7 +115,7 @@ func (m *podCondition) match(c *evalContext, p *model.Pod) []hit {
 				gates = append(gates, g.Name)
 			}
 			h.Vars["Reasons"] = strings.Join(gates, ", ")
-			h.Evidence = append(h.Evidence, Evidence{Source: p.Source, Kind: "spec", Text: "spec.schedulingGates: " + strings.Join(gates, ", ")})
+			h.Evidence = append(h.Evidence, Evidence{Source: p.Source, Kind: EvidenceSpec, Text: "spec.schedulingGates: " + strings.Join(gates, ", ")})
 		}
 		if len(p.Object.Spec.ReadinessGates) > 0 {
 			var gates []string
@@ -123,7 +123,7 @@ func (m *podCondition) match(c *evalContext, p *model.Pod) []hit {
 				gates = append(gates, string(g.ConditionType))
 			}
 			h.Vars["Reasons"] = strings.Join(gates, ", ")
-			h.Evidence = append(h.Evidence, Evidence{Source: p.Source, Kind: "spec", Text: "spec.readinessGates: " + strings.Join(gates, ", ")})
+			h.Evidence = append(h.Evidence, Evidence{Source: p.Source, Kind: EvidenceSpec, Text: "spec.readinessGates: " + strings.Join(gates, ", ")})
 		}
 		h.Evidence = append(h.Evidence, c.eventEvidence(p, func(e *model.Event) bool { return e.Object.Type != corev1.EventTypeNormal })...)
 		return []hit{h}
@@ -254,7 +254,7 @@ func (m *nodeCondition) matchNode(c *evalContext, n *model.Node) []hit {
 		h := hit{Vars: c.nodeVars(n)}
 		h.Vars["Reason"], h.Vars["Message"] = cond.Reason, cond.Message
 		h.Vars["Stage"] = fmtTime(cond.LastTransitionTime.Time)
-		h.Evidence = append(h.Evidence, Evidence{Source: n.Source, Kind: "status", Quote: cond.Message,
+		h.Evidence = append(h.Evidence, Evidence{Source: n.Source, Kind: EvidenceStatus, Quote: cond.Message,
 			Text: fmt.Sprintf("node %s condition %s=%s reason=%s since %s: %s", n.Object.Name, cond.Type, cond.Status, cond.Reason, fmtTime(cond.LastTransitionTime.Time), cond.Message)})
 		for _, g := range c.nodeLog[shortName(n.Object.Name)] {
 			if g.Class != nodelog.ClassAPI && g.Class != nodelog.ClassCertificate && g.Class != nodelog.ClassPLEG && g.Class != nodelog.ClassNetworkNotReady && g.Class != nodelog.ClassEviction && g.Class != nodelog.ClassNodeNotReady {
@@ -388,7 +388,7 @@ func (m *operatorCondition) matchOperator(c *evalContext, op *model.Operator) []
 		return nil
 	}
 	h := hit{Vars: Vars{"Owner": op.Name, "Status": m.Type + "=" + status, "Message": op.Message}}
-	h.Evidence = append(h.Evidence, Evidence{Source: op.Source, Kind: "status", Quote: op.Message,
+	h.Evidence = append(h.Evidence, Evidence{Source: op.Source, Kind: EvidenceStatus, Quote: op.Message,
 		Text: fmt.Sprintf("clusteroperator %s: Available=%s Degraded=%s Progressing=%s: %s", op.Name, op.Available, op.Degraded, op.Progressing, op.Message)})
 	return []hit{h}
 }

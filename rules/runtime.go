@@ -87,9 +87,9 @@ func runtimeEvidence(p *model.Pod, container string) []Evidence {
 		if !r.Finished.IsZero() {
 			text += " finished " + r.Finished.UTC().Format(time.RFC3339)
 		}
-		ev = append(ev, Evidence{Source: r.Source, Kind: "status", Time: r.Finished, Text: text})
+		ev = append(ev, Evidence{Source: r.Source, Kind: EvidenceStatus, Time: r.Finished, Text: text})
 		if r.Inspect.Path != "" && r.Inspect != r.Source {
-			ev = append(ev, Evidence{Source: r.Inspect, Kind: "status", Text: "crictl inspect of container " + r.ID})
+			ev = append(ev, Evidence{Source: r.Inspect, Kind: EvidenceStatus, Text: "crictl inspect of container " + r.ID})
 		}
 	}
 	return ev

@@ -115,7 +115,7 @@ func (m *workloadEvent) matchWorkload(c *evalContext, w *workloadRef) []hit {
 		if e.When().After(lastAt) {
 			lastAt = e.When()
 		}
-		ev = append(ev, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Count: e.Count(),
+		ev = append(ev, Evidence{Source: eventSource(e), Kind: EvidenceEvent, Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Count: e.Count(),
 			Text: fmt.Sprintf("%s %s on %s %s: %s", eventType(e), e.Object.Reason, w.Kind, o.Name, last)})
 	}
 	if len(ev) == 0 {
@@ -144,7 +144,7 @@ func (m *workloadEvent) matchWorkload(c *evalContext, w *workloadRef) []hit {
 		if state != "" {
 			text += "; " + state
 		}
-		ev = append(ev, Evidence{Source: o.Source, Kind: "object", Text: text})
+		ev = append(ev, Evidence{Source: o.Source, Kind: EvidenceObject, Text: text})
 	}
 	return []hit{{Vars: v, Evidence: ev}}
 }
