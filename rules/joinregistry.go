@@ -20,6 +20,9 @@ type join struct {
 	doc  string
 	// reads are the kinds the join needs decoded by the parser.
 	reads []model.Kind
+	// fills are the template values the join contributes to; applyJoins
+	// sets them from every join of the rule (joinValues).
+	fills []string
 	run   func(c *evalContext, p *model.Pod, h *hit) joinResult
 }
 
@@ -44,72 +47,84 @@ func joinRegistry() []join {
 			name:  "nodeEligibility",
 			doc:   "pod → every gathered Node: nodeSelector and required node affinity, untolerated NoSchedule/NoExecute taints, cordoned nodes. Decides when every node the pod selects is ruled out by a taint or by being cordoned, or when no gathered node matches its selector.",
 			reads: nil,
+			fills: joinValues(),
 			run:   joinNodeEligibility,
 		},
 		{
 			name:  "podCapacity",
 			doc:   "pod → the nodes it may use → pods on each node against allocatable pods → the node's MachineConfigPool → KubeletConfigs setting podsPerCore or maxPods. Decides when those nodes are full at a pod limit below the default and names the KubeletConfig that sets it.",
 			reads: []model.Kind{model.MachineConfigPools, model.KubeletConfigs},
+			fills: joinValues(),
 			run:   joinPodCapacity,
 		},
 		{
 			name:  "configReference",
 			doc:   "missing ConfigMap/Secret or key named in the container's waiting message or a FailedMount event → the namespace's ConfigMaps/Secrets (key names only). Decides when the name is a key of an existing object, is close to an existing name, or is proven absent from a gathered list.",
 			reads: nil,
+			fills: joinValues(),
 			run:   joinConfigReference,
 		},
 		{
 			name:  "claimUsers",
 			doc:   "pod → its PersistentVolumeClaims (access modes) → the other pods using each claim and their nodes. Decides when another running pod on another node uses a claim of the pod.",
 			reads: []model.Kind{model.PersistentVolumeClaims},
+			fills: joinValues(),
 			run:   joinClaimUsers,
 		},
 		{
 			name:  "csiNodePlugin",
 			doc:   "CSI driver \"not found in the list of registered CSI drivers\" on the pod's node → CSINodes (where the driver is registered) → the driver's node-plugin DaemonSet → its tolerations and node selector against the node. Decides when the DaemonSet cannot run on the node.",
 			reads: []model.Kind{model.CSINodes, model.DaemonSets},
+			fills: joinValues(),
 			run:   joinCSINodePlugin,
 		},
 		{
 			name:  "nodeOOM",
 			doc:   "container killed with exit 137 without OOMKilled → SystemOOM events of its node and kubelet \"sys oom\" lines at the time of the kill → memory limits of the node's pods against its allocatable memory. Decides when a node-level OOM coincides with the kill.",
 			reads: nil,
+			fills: joinValues(),
 			run:   joinNodeOOM,
 		},
 		{
 			name:  "dnsEgress",
 			doc:   "DNS lookups timing out in the container log → the DNS Service by its cluster IP → the port its pods really listen on (targetPort through Endpoints or the DNS pods) → the NetworkPolicies selecting the pod. Decides when Egress policies select the pod and none allows that port to the DNS pods.",
 			reads: []model.Kind{model.Services, model.Endpoints, model.NetworkPolicies},
+			fills: joinValues(),
 			run:   joinDNSEgress,
 		},
 		{
 			name:  "serviceEndpoints",
 			doc:   "a connection refused (or no route / timeout) in the container log → the Service it dialled, by cluster IP or DNS name → its Endpoints and the pods its selector matches. Decides when the Service has no ready endpoint, naming the selector and the pods it selects.",
 			reads: []model.Kind{model.Services, model.Endpoints},
+			fills: joinValues(),
 			run:   joinServiceEndpoints,
 		},
 		{
 			name:  "nodeDown",
 			doc:   "pod → its node: the Node's Ready condition, the node-level kubelet journal lines of that host (certificate, API, registration), and the node's CertificateSigningRequests still Pending. Decides when the node is NotReady or its kubelet cannot reach the API, which alone keeps a deleted pod Terminating. A journal counts for its host even when no Node object was gathered.",
 			reads: []model.Kind{{Group: "certificates.k8s.io", Resource: "certificatesigningrequests"}},
+			fills: joinValues(),
 			run:   joinNodeDown,
 		},
 		{
 			name:  "cniAgent",
 			doc:   "sandbox failure on a node → the network plugin's node agents on that node (ovnkube-node, sdn, multus, ...) → a container of theirs that restarted, or is not ready, within 10 minutes before the failures. Decides when an agent was down when the sandboxes failed.",
 			reads: nil,
+			fills: joinValues(),
 			run:   joinCNIAgent,
 		},
 		{
 			name:  "nodeRequests",
 			doc:   "\"Insufficient cpu/memory\" → the nodes the pod may use (selector and taints) → the requests of the pods bound to each against its allocatable. Decides when the gathered pods' requests leave no such node room for the pod's request, naming the largest room left.",
 			reads: nil,
+			fills: joinValues(),
 			run:   joinNodeRequests,
 		},
 		{
 			name:  "sccUser",
 			doc:   "pod → the SecurityContextConstraints that admitted it (openshift.io/scc) → the UID it runs as (runAsUser set by the SCC) → the namespace's UID range (openshift.io/sa.scc.uid-range). Decides when a restricted SCC runs the container as an arbitrary UID of the namespace's range, not as the image's user.",
 			reads: []model.Kind{model.Namespaces},
+			fills: joinValues(),
 			run:   joinSCCUser,
 		},
 	}

@@ -60,48 +60,22 @@ type nodeMatcher interface {
 	matchNode(c *evalContext, n *model.Node) []hit
 }
 
-// matcherFactories maps matcher names to constructors that strictly decode the
-// params into the matcher's own parameter struct.
-var matcherFactories = map[string]func() matcher{
-	"containerWaiting":     func() matcher { return &containerWaiting{} },
-	"containerTerminated":  func() matcher { return &containerTerminated{} },
-	"initContainerFailed":  func() matcher { return &initContainerFailed{} },
-	"containerNotReady":    func() matcher { return &containerNotReady{} },
-	"podUnschedulable":     func() matcher { return &podUnschedulable{} },
-	"podStatus":            func() matcher { return &podStatus{} },
-	"eventReason":          func() matcher { return &eventReason{} },
-	"podNodeLog":           func() matcher { return &podNodeLog{} },
-	"podCondition":         func() matcher { return &podCondition{} },
-	"initContainerRunning": func() matcher { return &initContainerRunning{} },
-	"containerRestarts":    func() matcher { return &containerRestarts{} },
-	"nodeCondition":        func() matcher { return &nodeCondition{} },
-	"nodeLogClass":         func() matcher { return &nodeLogClass{} },
-	"runtimeRestarts":      func() matcher { return &runtimeRestarts{} },
-	"operatorCondition":    func() matcher { return &operatorCondition{} },
-	"workloadEvent":        func() matcher { return &workloadEvent{} },
-	"alertFiring":          func() matcher { return &alertFiring{} },
-	"etcdUnhealthy":        func() matcher { return &etcdUnhealthy{} },
-	"poolDegraded":         func() matcher { return &poolDegraded{} },
-	"installStage":         func() matcher { return &installStage{} },
-	"podFallback":          func() matcher { return &podFallback{} },
-}
-
 // MatcherNames lists the matchers a rule may name.
 func MatcherNames() []string {
-	names := make([]string, 0, len(matcherFactories))
-	for n := range matcherFactories {
-		names = append(names, n)
+	var names []string
+	for _, m := range matcherRegistry() {
+		names = append(names, m.name)
 	}
 	sort.Strings(names)
 	return names
 }
 
 func newMatcher(name string, params json.RawMessage) (matcher, error) {
-	f, ok := matcherFactories[name]
+	kind, ok := lookupMatcher(name)
 	if !ok {
 		return nil, fmt.Errorf("unknown matcher %q (known: %s)", name, strings.Join(MatcherNames(), ", "))
 	}
-	m := f()
+	m := kind.new()
 	if len(params) > 0 && string(params) != "null" {
 		dec := json.NewDecoder(bytes.NewReader(params))
 		dec.DisallowUnknownFields()

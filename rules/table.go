@@ -618,6 +618,17 @@ func (t *Table) compile() Errors {
 			}
 			r.remedies = append(r.remedies, tpl)
 		}
+		if kind, ok := lookupMatcher(r.Match.Matcher); ok && m != nil {
+			filled := r.filledValues(kind)
+			if msg := r.unfilledProblem("hint", r.hint, filled); msg != "" {
+				bad("hint", "%s", msg)
+			}
+			for i, tpl := range r.remedies {
+				if msg := r.unfilledProblem(fmt.Sprintf("remediation[%d]", i), tpl, filled); msg != "" {
+					bad(fmt.Sprintf("remediation[%d]", i), "%s", msg)
+				}
+			}
+		}
 	}
 	return errs
 }
