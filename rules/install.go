@@ -25,7 +25,7 @@ import (
 //
 // None fires for a bundle whose journals show the bootstrap completed.
 type installStage struct {
-	Stage string `json:"stage"`
+	Stage string `json:"stage" doc:"the install stage to report: api-down, api-wait, etcd, masters, csr or release-image"`
 }
 
 var installStages = []string{"api-down", "api-wait", "etcd", "masters", "csr", "release-image"}

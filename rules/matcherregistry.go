@@ -10,7 +10,9 @@ import (
 // hits fill beyond the base values of its subject (see subjectValues).
 type matcherKind struct {
 	name string
-	new  func() matcher
+	// doc says what the matcher fires for, for the rule reference.
+	doc string
+	new func() matcher
 	// fills are the template values the matcher sets on its hits (possibly
 	// empty for one hit, never unset for every hit).
 	fills []string
@@ -63,27 +65,27 @@ func values(groups ...[]string) []string {
 // values it fills. It is the one place a matcher is registered.
 func matcherRegistry() []matcherKind {
 	return []matcherKind{
-		{name: "containerWaiting", new: func() matcher { return &containerWaiting{} }, fills: values(containerValues(), probeValues(), logValues())},
-		{name: "containerTerminated", new: func() matcher { return &containerTerminated{} }, fills: values(containerValues(), logValues())},
-		{name: "initContainerFailed", new: func() matcher { return &initContainerFailed{} }, fills: values(containerValues(), logValues())},
-		{name: "containerNotReady", new: func() matcher { return &containerNotReady{} }, fills: values(containerValues(), probeValues())},
-		{name: "podUnschedulable", new: func() matcher { return &podUnschedulable{} }, fills: values([]string{"Message", "Reasons", "Request", "HostPorts"})},
-		{name: "podStatus", new: func() matcher { return &podStatus{} }, fills: values([]string{"Reason", "Message", "Overdue"})},
-		{name: "eventReason", new: func() matcher { return &eventReason{} }, fills: values([]string{"Reason", "Message"})},
-		{name: "podNodeLog", new: func() matcher { return &podNodeLog{} }, fills: nil},
-		{name: "podCondition", new: func() matcher { return &podCondition{} }, fills: values([]string{"Reason", "Message", "Reasons"})},
-		{name: "initContainerRunning", new: func() matcher { return &initContainerRunning{} }, fills: values(containerValues(), logValues(), []string{"Overdue"})},
-		{name: "containerRestarts", new: func() matcher { return &containerRestarts{} }, fills: values(containerValues(), probeValues(), logValues())},
-		{name: "nodeCondition", new: func() matcher { return &nodeCondition{} }, fills: values([]string{"Reason", "Message", "Stage"})},
-		{name: "nodeLogClass", new: func() matcher { return &nodeLogClass{} }, fills: values([]string{"Restarts", "First", "Last", "Detail", "NoObject"})},
-		{name: "runtimeRestarts", new: func() matcher { return &runtimeRestarts{} }, fills: values(containerValues(), []string{"State"})},
-		{name: "operatorCondition", new: func() matcher { return &operatorCondition{} }, fills: values([]string{"Owner", "Status", "Message"})},
-		{name: "workloadEvent", new: func() matcher { return &workloadEvent{} }, fills: values([]string{"Namespace", "Workload", "Message", "Owner", "Pods"})},
-		{name: "alertFiring", new: func() matcher { return &alertFiring{} }, fills: values([]string{"Alert", "Message", "Severity", "Since", "Count", "About", "Namespace", "Pod", "Node"})},
-		{name: "etcdUnhealthy", new: func() matcher { return &etcdUnhealthy{} }, fills: values([]string{"About", "Count", "Message"})},
-		{name: "poolDegraded", new: func() matcher { return &poolDegraded{} }, fills: values([]string{"About", "Count", "Pool", "Message"})},
-		{name: "installStage", new: func() matcher { return &installStage{} }, fills: values([]string{"About", "Node", "Since", "Count"})},
-		{name: "podFallback", new: func() matcher { return &podFallback{} }, fills: values([]string{"Count", "Since", "Stage", "Reason", "Message", "About"})},
+		{name: "containerWaiting", doc: "a container waiting with one of reasons", new: func() matcher { return &containerWaiting{} }, fills: values(containerValues(), probeValues(), logValues())},
+		{name: "containerTerminated", doc: "a container terminated (now, or with lastState last time) with one of reasons", new: func() matcher { return &containerTerminated{} }, fills: values(containerValues(), logValues())},
+		{name: "initContainerFailed", doc: "an init container that failed", new: func() matcher { return &initContainerFailed{} }, fills: values(containerValues(), logValues())},
+		{name: "containerNotReady", doc: "a running container that is not ready", new: func() matcher { return &containerNotReady{} }, fills: values(containerValues(), probeValues())},
+		{name: "podUnschedulable", doc: "a pending pod the scheduler cannot place", new: func() matcher { return &podUnschedulable{} }, fills: values([]string{"Message", "Reasons", "Request", "HostPorts"})},
+		{name: "podStatus", doc: "a pod whose kubectl STATUS or status.reason is listed, or whose deletion is overdue", new: func() matcher { return &podStatus{} }, fills: values([]string{"Reason", "Message", "Overdue"})},
+		{name: "eventReason", doc: "a pod with events of one of reasons", new: func() matcher { return &eventReason{} }, fills: values([]string{"Reason", "Message"})},
+		{name: "podNodeLog", doc: "a pod with node-log lines of one of classes", new: func() matcher { return &podNodeLog{} }, fills: nil},
+		{name: "podCondition", doc: "a pod whose condition type has one of statuses", new: func() matcher { return &podCondition{} }, fills: values([]string{"Reason", "Message", "Reasons"})},
+		{name: "initContainerRunning", doc: "an init container still running after runningFor while the pod waits", new: func() matcher { return &initContainerRunning{} }, fills: values(containerValues(), logValues(), []string{"Overdue"})},
+		{name: "containerRestarts", doc: "an app container running again after at least minRestarts restarts", new: func() matcher { return &containerRestarts{} }, fills: values(containerValues(), probeValues(), logValues())},
+		{name: "nodeCondition", doc: "a node whose condition type has one of statuses", new: func() matcher { return &nodeCondition{} }, fills: values([]string{"Reason", "Message", "Stage"})},
+		{name: "nodeLogClass", doc: "a node whose node-level log groups of one of classes add up to minCount lines", new: func() matcher { return &nodeLogClass{} }, fills: values([]string{"Restarts", "First", "Last", "Detail", "NoObject"})},
+		{name: "runtimeRestarts", doc: "a container of a pod known only from the container runtime that keeps failing", new: func() matcher { return &runtimeRestarts{} }, fills: values(containerValues(), []string{"State"})},
+		{name: "operatorCondition", doc: "a ClusterOperator whose condition type has one of statuses", new: func() matcher { return &operatorCondition{} }, fills: values([]string{"Owner", "Status", "Message"})},
+		{name: "workloadEvent", doc: "a controller with current non-Normal events of one of reasons (FailedCreate)", new: func() matcher { return &workloadEvent{} }, fills: values([]string{"Namespace", "Workload", "Message", "Owner", "Pods"})},
+		{name: "alertFiring", doc: "an alert firing for at least for with one of severities", new: func() matcher { return &alertFiring{} }, fills: values([]string{"Alert", "Message", "Severity", "Since", "Count", "About", "Namespace", "Pod", "Node"})},
+		{name: "etcdUnhealthy", doc: "etcd reporting unhealthy endpoints or active alarms", new: func() matcher { return &etcdUnhealthy{} }, fills: values([]string{"About", "Count", "Message"})},
+		{name: "poolDegraded", doc: "a MachineConfigPool that is degraded or has degraded machines", new: func() matcher { return &poolDegraded{} }, fills: values([]string{"About", "Count", "Pool", "Message"})},
+		{name: "installStage", doc: "an install log bundle that stopped at stage", new: func() matcher { return &installStage{} }, fills: values([]string{"About", "Node", "Since", "Count"})},
+		{name: "podFallback", doc: "an unhealthy pod no other rule explains (run after every other rule)", new: func() matcher { return &podFallback{} }, fills: values([]string{"Count", "Since", "Stage", "Reason", "Message", "About"})},
 	}
 }
 

@@ -18,10 +18,10 @@ import (
 // with a non-zero code or was killed, or whose previous attempt did while the
 // newest runs: the kubelet keeps restarting a failing container.
 type runtimeRestarts struct {
-	MinAttempts int `json:"minAttempts"`
+	MinAttempts int `json:"minAttempts" doc:"fewest attempts of the container that fire"`
 	// ExcludeReasons skips containers whose failed attempt ended with one of
 	// these reasons (OOMKilled, left to its own rule).
-	ExcludeReasons []string `json:"excludeReasons,omitempty"`
+	ExcludeReasons []string `json:"excludeReasons,omitempty" doc:"skip containers whose failed attempt ended with one of these reasons (OOMKilled)"`
 }
 
 func (m *runtimeRestarts) validate() error {

@@ -31,9 +31,9 @@ type clusterHit struct {
 // the like, which fire by design). The objects its labels name (namespace,
 // pod, node, ...) are listed and, where the gather holds them, cited.
 type alertFiring struct {
-	Severities []string `json:"severities"`
-	Exclude    []string `json:"exclude,omitempty"`
-	For        string   `json:"for,omitempty"`
+	Severities []string `json:"severities" doc:"alert severities that fire (critical, warning)"`
+	Exclude    []string `json:"exclude,omitempty" doc:"alert names that never fire (Watchdog, ...)"`
+	For        string   `json:"for,omitempty" doc:"how long the alert has fired at least (default 10m)"`
 
 	minFor time.Duration
 }

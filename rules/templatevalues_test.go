@@ -126,3 +126,20 @@ func TestTemplateValues(t *testing.T) {
 		t.Errorf("templateValues = %v, want %v", got, want)
 	}
 }
+
+// TestMatcherParamsDocumented: every parameter of every matcher carries a
+// doc tag, which the rule reference prints.
+func TestMatcherParamsDocumented(t *testing.T) {
+	for _, k := range matcherRegistry() {
+		if k.doc == "" {
+			t.Errorf("matcher %s has no doc", k.name)
+		}
+		if paramsText(k.new()) != "none" {
+			for _, p := range strings.Split(paramsText(k.new()), "<br>") {
+				if strings.HasSuffix(p, ": ") {
+					t.Errorf("matcher %s: parameter %s has no doc tag", k.name, p)
+				}
+			}
+		}
+	}
+}

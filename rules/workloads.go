@@ -81,8 +81,8 @@ func (c *evalContext) workloads() []*workloadRef {
 // controller's pods, or the last such event is at most Within (default 1h)
 // before the gather; an old refusal on a controller whose pods run is history.
 type workloadEvent struct {
-	Reasons []string `json:"reasons"`
-	Within  string   `json:"within,omitempty"`
+	Reasons []string `json:"reasons" doc:"non-Normal event reasons of the controller that fire (FailedCreate)"`
+	Within  string   `json:"within,omitempty" doc:"an event counts when it is at most this long before the gather, or no pod of the controller is gathered (default 1h)"`
 
 	within time.Duration
 }
