@@ -139,7 +139,7 @@ func buildFinding(f rules.Finding, short func(string) string) Finding {
 		out.Explains = append(out.Explains, podObject(m.Pod, m.Container, m.RuleID))
 	}
 	for _, e := range f.Evidence {
-		ev := Evidence{Path: short(e.Source.Path), Line: e.Source.Line, Kind: e.Kind, Text: truncateRunes(e.Text, MaxTextRunes), Count: e.Count, Time: timePtr(e.Time), Summary: e.Summary}
+		ev := Evidence{Path: short(e.Source.Path), Line: e.Source.Line, Kind: string(e.Kind), Text: truncateRunes(e.Text, MaxTextRunes), Count: e.Count, Time: timePtr(e.Time), Summary: e.Summary}
 		out.Evidence = append(out.Evidence, ev)
 	}
 	return out

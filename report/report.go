@@ -212,7 +212,8 @@ type Object struct {
 
 // Evidence is one line from the gather, cited as path:line (path relative to the
 // input; line 1-based, 0 when unknown). Kind is one of status, spec, event,
-// node-log, container-log, object (a joined object of the store), alert.
+// node-log, container-log, object (a joined object of the store), alert, log
+// (an install bundle's container log): rules.EvidenceKinds.
 type Evidence struct {
 	Path string     `json:"path"`
 	Line int        `json:"line"`

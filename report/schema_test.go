@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mgtriage/mgtriage/rules"
 )
 
 // jsonPaths lists every field of t as it appears in report.json: "gather.path",
@@ -79,5 +81,56 @@ func TestSchemaDocumented(t *testing.T) {
 	}
 	if !strings.Contains(string(doc), "`schemaVersion` is "+strconv.Itoa(SchemaVersion)) {
 		t.Errorf("docs/report-schema.md does not say the current schemaVersion (%d)", SchemaVersion)
+	}
+}
+
+// TestEvidenceKindsDocumented: the kinds docs/report-schema.md lists for
+// findings[].evidence[].kind (each in backticks in the row's meaning) are
+// exactly rules.EvidenceKinds, the kinds a rule or join may emit.
+func TestEvidenceKindsDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "report-schema.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const row = "| `findings[].evidence[].kind` | string | "
+	documented := map[string]bool{}
+	for _, line := range strings.Split(string(doc), "\n") {
+		meaning, ok := strings.CutPrefix(line, row)
+		if !ok {
+			continue
+		}
+		// The enum values are the backticked words outside parentheses.
+		depth := 0
+		var outside strings.Builder
+		for _, r := range meaning {
+			switch r {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			default:
+				if depth == 0 {
+					outside.WriteRune(r)
+				}
+			}
+		}
+		for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(outside.String(), -1) {
+			documented[m[1]] = true
+		}
+	}
+	if len(documented) == 0 {
+		t.Fatalf("docs/report-schema.md has no row %q", row)
+	}
+	kinds := map[string]bool{}
+	for _, k := range rules.EvidenceKinds() {
+		kinds[string(k)] = true
+		if !documented[string(k)] {
+			t.Errorf("evidence kind %q (rules.EvidenceKinds) is not listed in docs/report-schema.md's findings[].evidence[].kind", k)
+		}
+	}
+	for k := range documented {
+		if !kinds[k] {
+			t.Errorf("docs/report-schema.md lists evidence kind %q, which rules.EvidenceKinds lacks", k)
+		}
 	}
 }

@@ -96,12 +96,12 @@ func (f *Finding) Subject() string {
 	return ""
 }
 
-// Evidence is one line of the gather that supports a finding. Kind is one of
-// status, spec, event, node-log, container-log. Count is how often the line
+// Evidence is one line of the gather that supports a finding. Kind says what
+// it cites (see EvidenceKinds). Count is how often the line
 // repeated (events' count, collapsed log groups).
 type Evidence struct {
 	Source model.Source
-	Kind   string
+	Kind   EvidenceKind
 	Time   time.Time
 	// Text is what a report prints: the line as the file has it, or, when
 	// Summary is set, the tool's own summary of the cited object or field.
@@ -289,7 +289,7 @@ func (r *Rule) fire(p *model.Pod, n *model.Node, h hit) (Finding, bool) {
 	ev := h.Evidence
 	for i := range ev {
 		ev[i].Text = clip(ev[i].Text, MaxEvidenceText)
-		if summaryKinds[ev[i].Kind] {
+		if ev[i].Kind.Summary() {
 			ev[i].Summary = true
 		}
 	}
@@ -353,10 +353,6 @@ func causeMatch(re *regexp.Regexp, e Evidence) string {
 	}
 	return re.FindString(e.Text)
 }
-
-// summaryKinds are the evidence kinds whose text the tool writes (a status
-// field, a spec field, a joined object, an alert), not a line of the file.
-var summaryKinds = map[string]bool{"status": true, "spec": true, "object": true, "alert": true}
 
 // promoteDecisive moves the decisive container-log lines right after the
 // first evidence line (the status, or the line that proves the cause), so that

@@ -265,7 +265,7 @@ func logGroupEvidence(g *model.LogGroup) Evidence {
 	if g.Node != "" {
 		text = g.Node + " " + string(g.Unit) + ": " + text
 	}
-	return Evidence{Source: g.Source, Kind: "node-log", Time: g.First, Text: text, Count: g.Count}
+	return Evidence{Source: g.Source, Kind: EvidenceNodeLog, Time: g.First, Text: text, Count: g.Count}
 }
 
 // containerMessage is the message of the container's waiting or terminated
@@ -342,7 +342,7 @@ func writeTerminationMessage(b *strings.Builder, label, msg string) {
 }
 
 func (c *evalContext) statusEvidence(p *model.Pod, text string) Evidence {
-	return Evidence{Source: p.Source, Kind: "status", Text: text, Summary: true}
+	return Evidence{Source: p.Source, Kind: EvidenceStatus, Text: text, Summary: true}
 }
 
 // fieldEvidence is statusEvidence cited at the line of the first of paths
@@ -396,7 +396,7 @@ func (c *evalContext) eventEvidence(p *model.Pod, keep func(*model.Event) bool) 
 			typ = "(no type)"
 		}
 		text := fmt.Sprintf("%s %s: %s", typ, e.Object.Reason, strings.TrimSpace(e.Object.Message))
-		ev = append(ev, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Text: text, Count: e.Count()})
+		ev = append(ev, Evidence{Source: eventSource(e), Kind: EvidenceEvent, Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Text: text, Count: e.Count()})
 	}
 	if len(ev) > maxEventsPerFinding {
 		ev = ev[len(ev)-maxEventsPerFinding:]
@@ -422,7 +422,7 @@ func (c *evalContext) claimEvidence(p *model.Pod) []Evidence {
 		if io.Kind != "PersistentVolumeClaim" || io.Namespace != p.Object.Namespace || !claims[io.Name] || e.Object.Type == corev1.EventTypeNormal {
 			continue
 		}
-		ev = append(ev, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Count: e.Count(),
+		ev = append(ev, Evidence{Source: eventSource(e), Kind: EvidenceEvent, Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Count: e.Count(),
 			Text: fmt.Sprintf("%s %s on PersistentVolumeClaim %s: %s", eventType(e), e.Object.Reason, io.Name, strings.TrimSpace(e.Object.Message))})
 	}
 	if len(ev) > maxEventsPerFinding {
@@ -478,7 +478,7 @@ func (c *evalContext) logEvidence(p *model.Pod, container string, h *hit) []Evid
 		}
 		tail, errs := l.Kept()
 		cite := func(line model.LogLine, decisive bool) Evidence {
-			return Evidence{Source: model.Source{Path: l.Path(), Line: line.Line}, Kind: "container-log", Time: line.Time, Text: line.Text, Quote: line.Text, decisive: decisive}
+			return Evidence{Source: model.Source{Path: l.Path(), Line: line.Line}, Kind: EvidenceContainerLog, Time: line.Time, Text: line.Text, Quote: line.Text, decisive: decisive}
 		}
 		var ev []Evidence
 		cited := map[int]bool{}

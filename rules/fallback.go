@@ -60,7 +60,7 @@ func (m *podFallback) match(c *evalContext, p *model.Pod) []hit {
 		msg := strings.TrimSpace(last.Object.Message)
 		h.Vars["Reason"], h.Vars["Message"] = last.Object.Reason, msg
 		h.Vars["About"] = fmtTime(last.When())
-		h.Evidence = append(h.Evidence, Evidence{Source: eventSource(last), Kind: "event", Time: last.When(), Count: last.Count(), Quote: msg,
+		h.Evidence = append(h.Evidence, Evidence{Source: eventSource(last), Kind: EvidenceEvent, Time: last.When(), Count: last.Count(), Quote: msg,
 			Text: fmt.Sprintf("%s %s: %s", eventType(last), last.Object.Reason, msg)})
 	}
 	for _, cs := range containers(p, nil) {

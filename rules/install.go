@@ -25,7 +25,7 @@ import (
 //
 // None fires for a bundle whose journals show the bootstrap completed.
 type installStage struct {
-	Stage string `json:"stage"`
+	Stage string `json:"stage" doc:"the install stage to report: api-down, api-wait, etcd, masters, csr or release-image"`
 }
 
 var installStages = []string{"api-down", "api-wait", "etcd", "masters", "csr", "release-image"}
@@ -79,7 +79,7 @@ func (m *installStage) matchBundle(c *evalContext, ib *model.InstallBundle) (hit
 			ss = ss[len(ss)-maxInstallEvidence:]
 		}
 		for _, s := range ss {
-			h.Evidence = append(h.Evidence, Evidence{Source: s.Source, Kind: "node-log", Time: s.First, Count: s.Count, Text: s.Host + " " + s.Unit + ": " + s.Text})
+			h.Evidence = append(h.Evidence, Evidence{Source: s.Source, Kind: EvidenceNodeLog, Time: s.First, Count: s.Count, Text: s.Host + " " + s.Unit + ": " + s.Text})
 		}
 	}
 	last := func(ss []model.InstallStep) {
@@ -95,7 +95,7 @@ func (m *installStage) matchBundle(c *evalContext, ib *model.InstallBundle) (hit
 			return h, false
 		}
 		h.Vars["Count"] = fmt.Sprint(len(ib.Empty))
-		h.Evidence = append(h.Evidence, Evidence{Source: model.Source{Path: ib.Root + "resources/"}, Kind: "object",
+		h.Evidence = append(h.Evidence, Evidence{Source: model.Source{Path: ib.Root + "resources/"}, Kind: EvidenceObject,
 			Text: fmt.Sprintf("all %d files empty (%s): `oc get` on the bootstrap node never got an answer", len(ib.Empty), clipList(ib.Empty, 8))})
 		ss := steps(model.StageAPIWait, model.StageEtcd, model.StageBootkube)
 		last(steps(model.StageAPIWait))
@@ -128,7 +128,7 @@ func (m *installStage) matchBundle(c *evalContext, ib *model.InstallBundle) (hit
 		}
 		last(ss)
 		if ib.MastersListed == 0 {
-			h.Evidence = append(h.Evidence, Evidence{Source: model.Source{Path: ib.Root + "resources/masters.list"}, Kind: "object", Text: "resources/masters.list: no node with the master role answered"})
+			h.Evidence = append(h.Evidence, Evidence{Source: model.Source{Path: ib.Root + "resources/masters.list"}, Kind: EvidenceObject, Text: "resources/masters.list: no node with the master role answered"})
 		}
 		h.Vars["Count"] = fmt.Sprint(len(ib.Masters))
 		cite(ss)
@@ -208,7 +208,7 @@ func installContainerErrors(ib *model.InstallBundle, names ...string) []Evidence
 			errs = errs[len(errs)-3:]
 		}
 		for _, l := range errs {
-			ev = append(ev, Evidence{Source: model.Source{Path: ct.Log.Path(), Line: l.Line}, Kind: "log", Time: l.Time, Text: ct.Host + " container " + ct.Name + ": " + l.Text})
+			ev = append(ev, Evidence{Source: model.Source{Path: ct.Log.Path(), Line: l.Line}, Kind: EvidenceLog, Time: l.Time, Text: ct.Host + " container " + ct.Name + ": " + l.Text})
 		}
 	}
 	return ev

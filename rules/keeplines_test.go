@@ -99,7 +99,7 @@ rules:
 		t.Fatal("user rule matching a plain kubelet info line did not fire")
 	}
 	e := f.Evidence[0]
-	if e.Kind != "node-log" || e.Source.Line != 2 || e.Source.Path != "host_service_logs/masters/kubelet_service.log" {
+	if e.Kind != EvidenceNodeLog || e.Source.Line != 2 || e.Source.Path != "host_service_logs/masters/kubelet_service.log" {
 		t.Errorf("first evidence = %+v, want the info line at kubelet_service.log:2", e)
 	}
 }

@@ -109,13 +109,13 @@ func TestFatalLineSurvivesEvidenceCut(t *testing.T) {
 		t.Fatalf("findings: %v", ruleIDs(fs))
 	}
 	ev := fs[0].Evidence
-	if len(ev) < 2 || ev[1].Kind != "container-log" || ev[1].Source.Line != 8 || ev[1].Text != fatal || ev[1].Quote != fatal {
+	if len(ev) < 2 || ev[1].Kind != EvidenceContainerLog || ev[1].Source.Line != 8 || ev[1].Text != fatal || ev[1].Quote != fatal {
 		t.Fatalf("evidence[1] = %+v, want the fatal line 8", ev[1])
 	}
 	if !strings.Contains(fs[0].Hint, "line 8") {
 		t.Errorf("hint does not point at line 8: %s", fs[0].Hint)
 	}
-	if !ev[0].Summary || ev[0].Kind != "status" {
+	if !ev[0].Summary || ev[0].Kind != EvidenceStatus {
 		t.Errorf("evidence[0] = %+v, want the status summary flagged as the tool's", ev[0])
 	}
 }

@@ -60,48 +60,22 @@ type nodeMatcher interface {
 	matchNode(c *evalContext, n *model.Node) []hit
 }
 
-// matcherFactories maps matcher names to constructors that strictly decode the
-// params into the matcher's own parameter struct.
-var matcherFactories = map[string]func() matcher{
-	"containerWaiting":     func() matcher { return &containerWaiting{} },
-	"containerTerminated":  func() matcher { return &containerTerminated{} },
-	"initContainerFailed":  func() matcher { return &initContainerFailed{} },
-	"containerNotReady":    func() matcher { return &containerNotReady{} },
-	"podUnschedulable":     func() matcher { return &podUnschedulable{} },
-	"podStatus":            func() matcher { return &podStatus{} },
-	"eventReason":          func() matcher { return &eventReason{} },
-	"podNodeLog":           func() matcher { return &podNodeLog{} },
-	"podCondition":         func() matcher { return &podCondition{} },
-	"initContainerRunning": func() matcher { return &initContainerRunning{} },
-	"containerRestarts":    func() matcher { return &containerRestarts{} },
-	"nodeCondition":        func() matcher { return &nodeCondition{} },
-	"nodeLogClass":         func() matcher { return &nodeLogClass{} },
-	"runtimeRestarts":      func() matcher { return &runtimeRestarts{} },
-	"operatorCondition":    func() matcher { return &operatorCondition{} },
-	"workloadEvent":        func() matcher { return &workloadEvent{} },
-	"alertFiring":          func() matcher { return &alertFiring{} },
-	"etcdUnhealthy":        func() matcher { return &etcdUnhealthy{} },
-	"poolDegraded":         func() matcher { return &poolDegraded{} },
-	"installStage":         func() matcher { return &installStage{} },
-	"podFallback":          func() matcher { return &podFallback{} },
-}
-
 // MatcherNames lists the matchers a rule may name.
 func MatcherNames() []string {
-	names := make([]string, 0, len(matcherFactories))
-	for n := range matcherFactories {
-		names = append(names, n)
+	var names []string
+	for _, m := range matcherRegistry() {
+		names = append(names, m.name)
 	}
 	sort.Strings(names)
 	return names
 }
 
 func newMatcher(name string, params json.RawMessage) (matcher, error) {
-	f, ok := matcherFactories[name]
+	kind, ok := lookupMatcher(name)
 	if !ok {
 		return nil, fmt.Errorf("unknown matcher %q (known: %s)", name, strings.Join(MatcherNames(), ", "))
 	}
-	m := f()
+	m := kind.new()
 	if len(params) > 0 && string(params) != "null" {
 		dec := json.NewDecoder(bytes.NewReader(params))
 		dec.DisallowUnknownFields()
@@ -122,16 +96,16 @@ func newMatcher(name string, params json.RawMessage) (matcher, error) {
 // (unset). ExcludeLastReasons skips containers whose last termination reason is
 // listed (e.g. OOMKilled, left to its own rule).
 type containerWaiting struct {
-	Reasons            []string `json:"reasons"`
-	Init               *bool    `json:"init,omitempty"`
-	ExcludeLastReasons []string `json:"excludeLastReasons,omitempty"`
+	Reasons            []string `json:"reasons" doc:"waiting reasons that fire (ImagePullBackOff, CrashLoopBackOff, ...)"`
+	Init               *bool    `json:"init,omitempty" doc:"true: init containers only; false: app containers only; unset: both"`
+	ExcludeLastReasons []string `json:"excludeLastReasons,omitempty" doc:"skip containers whose last termination reason is listed (OOMKilled, left to its own rule)"`
 	// Logs adds the tail of the container's previous (else current) log.
-	Logs bool `json:"logs,omitempty"`
+	Logs bool `json:"logs,omitempty" doc:"cite the tail of the container's previous (else current) log"`
 	// NodeLog notes a missing kubelet journal of the pod's node as missing evidence.
-	NodeLog bool `json:"nodeLog,omitempty"`
+	NodeLog bool `json:"nodeLog,omitempty" doc:"note a missing kubelet journal of the pod's node as missing evidence"`
 	// LastExitCodes keeps only containers whose last termination exited with
 	// one of these codes.
-	LastExitCodes []int32 `json:"lastExitCodes,omitempty"`
+	LastExitCodes []int32 `json:"lastExitCodes,omitempty" doc:"keep only containers whose last termination exited with one of these codes"`
 }
 
 func (m *containerWaiting) validate() error {
@@ -172,19 +146,19 @@ func (m *containerWaiting) match(c *evalContext, p *model.Pod) []hit {
 // containerTerminated fires for each container whose current state (and, with
 // LastState, whose last state) is terminated with one of Reasons.
 type containerTerminated struct {
-	Reasons   []string `json:"reasons"`
-	LastState bool     `json:"lastState"`
+	Reasons   []string `json:"reasons" doc:"termination reasons that fire (Error, OOMKilled, ...)"`
+	LastState bool     `json:"lastState" doc:"also look at the last termination state, not only the current state"`
 	// Init selects init containers (true), app containers (false) or both (unset).
-	Init *bool `json:"init,omitempty"`
+	Init *bool `json:"init,omitempty" doc:"true: init containers only; false: app containers only; unset: both"`
 	// SkipPodReasons skips pods whose status.reason is listed (Evicted, ...).
-	SkipPodReasons []string `json:"skipPodReasons,omitempty"`
+	SkipPodReasons []string `json:"skipPodReasons,omitempty" doc:"skip pods whose status.reason is listed (Evicted, ...)"`
 	// SkipDeleted skips pods being deleted (their containers exit on SIGTERM).
-	SkipDeleted bool `json:"skipDeleted,omitempty"`
+	SkipDeleted bool `json:"skipDeleted,omitempty" doc:"skip pods being deleted (their containers exit on SIGTERM)"`
 	// Logs adds the tail of the container's previous (else current) log.
-	Logs bool `json:"logs,omitempty"`
+	Logs bool `json:"logs,omitempty" doc:"cite the tail of the container's previous (else current) log"`
 	// SkipRuntimeView skips pods known only from the container runtime,
 	// whose restart policy and owner are unknown.
-	SkipRuntimeView bool `json:"skipRuntimeView,omitempty"`
+	SkipRuntimeView bool `json:"skipRuntimeView,omitempty" doc:"skip pods known only from the container runtime (restart policy and owner unknown)"`
 }
 
 func (m *containerTerminated) validate() error {
@@ -379,13 +353,13 @@ func hostPorts(spec *corev1.PodSpec) string {
 // whose deletion deadline (metadata.deletionTimestamp) passed at least that
 // long before the gather.
 type podStatus struct {
-	Statuses []string `json:"statuses,omitempty"`
+	Statuses []string `json:"statuses,omitempty" doc:"kubectl STATUS values that fire"`
 	// StatusPrefixes matches STATUS by prefix ("Init:" for Init:0/2 ...).
-	StatusPrefixes []string `json:"statusPrefixes,omitempty"`
-	PodReasons     []string `json:"podReasons,omitempty"`
-	DeletedFor     string   `json:"deletedFor,omitempty"`
+	StatusPrefixes []string `json:"statusPrefixes,omitempty" doc:"STATUS prefixes that fire (\"Init:\" for Init:0/2)"`
+	PodReasons     []string `json:"podReasons,omitempty" doc:"status.reason values that fire (Evicted, ...)"`
+	DeletedFor     string   `json:"deletedFor,omitempty" doc:"fire only for pods whose deletion deadline passed at least this long before the gather (\"10m\")"`
 	// NodeLogClasses adds the pod's node-log lines of these classes to the evidence.
-	NodeLogClasses []string `json:"nodeLogClasses,omitempty"`
+	NodeLogClasses []string `json:"nodeLogClasses,omitempty" doc:"cite the pod's node-log lines of these classes"`
 
 	deletedFor time.Duration
 }

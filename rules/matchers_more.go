@@ -16,8 +16,8 @@ import (
 // eventReason fires for each pod with events of one of Reasons (and, when
 // Types is set, of one of those types), citing them.
 type eventReason struct {
-	Reasons []string `json:"reasons"`
-	Types   []string `json:"types,omitempty"`
+	Reasons []string `json:"reasons" doc:"event reasons that fire"`
+	Types   []string `json:"types,omitempty" doc:"event types that fire (Warning, Normal); any when empty"`
 }
 
 func (m *eventReason) validate() error {
@@ -48,7 +48,7 @@ func (m *eventReason) match(c *evalContext, p *model.Pod) []hit {
 
 // podNodeLog fires for each pod with node-log lines of one of Classes.
 type podNodeLog struct {
-	Classes []string `json:"classes"`
+	Classes []string `json:"classes" doc:"node-log classes that fire (probe, sandbox, volume, ...)"`
 }
 
 func (m *podNodeLog) validate() error { return validClasses(m.Classes) }
@@ -83,9 +83,9 @@ func (m *podNodeLog) match(c *evalContext, p *model.Pod) []hit {
 // podCondition fires for pods whose condition Type has one of Statuses and,
 // when Reasons is set, one of those reasons.
 type podCondition struct {
-	Type     string   `json:"type"`
-	Statuses []string `json:"statuses"`
-	Reasons  []string `json:"reasons,omitempty"`
+	Type     string   `json:"type" doc:"the pod condition type (PodScheduled, Ready, ...)"`
+	Statuses []string `json:"statuses" doc:"condition statuses that fire (True, False, Unknown)"`
+	Reasons  []string `json:"reasons,omitempty" doc:"condition reasons that fire; any when empty"`
 }
 
 func (m *podCondition) validate() error {
@@ -115,7 +115,7 @@ func (m *podCondition) match(c *evalContext, p *model.Pod) []hit {
 				gates = append(gates, g.Name)
 			}
 			h.Vars["Reasons"] = strings.Join(gates, ", ")
-			h.Evidence = append(h.Evidence, Evidence{Source: p.Source, Kind: "spec", Text: "spec.schedulingGates: " + strings.Join(gates, ", ")})
+			h.Evidence = append(h.Evidence, Evidence{Source: p.Source, Kind: EvidenceSpec, Text: "spec.schedulingGates: " + strings.Join(gates, ", ")})
 		}
 		if len(p.Object.Spec.ReadinessGates) > 0 {
 			var gates []string
@@ -123,7 +123,7 @@ func (m *podCondition) match(c *evalContext, p *model.Pod) []hit {
 				gates = append(gates, string(g.ConditionType))
 			}
 			h.Vars["Reasons"] = strings.Join(gates, ", ")
-			h.Evidence = append(h.Evidence, Evidence{Source: p.Source, Kind: "spec", Text: "spec.readinessGates: " + strings.Join(gates, ", ")})
+			h.Evidence = append(h.Evidence, Evidence{Source: p.Source, Kind: EvidenceSpec, Text: "spec.readinessGates: " + strings.Join(gates, ", ")})
 		}
 		h.Evidence = append(h.Evidence, c.eventEvidence(p, func(e *model.Event) bool { return e.Object.Type != corev1.EventTypeNormal })...)
 		return []hit{h}
@@ -137,8 +137,8 @@ func (m *podCondition) match(c *evalContext, p *model.Pod) []hit {
 // container's memory limit is at most that: a templating or copy step that
 // should take seconds stalls under a limit too small for its binary.
 type initContainerRunning struct {
-	RunningFor     string `json:"runningFor"`
-	MaxMemoryLimit string `json:"maxMemoryLimit,omitempty"`
+	RunningFor     string `json:"runningFor" doc:"how long the init container has run at the gather time (\"10m\")"`
+	MaxMemoryLimit string `json:"maxMemoryLimit,omitempty" doc:"fire only when the init container's memory limit is at most this quantity (64Mi)"`
 
 	runningFor time.Duration
 	maxLimit   *resource.Quantity
@@ -201,8 +201,8 @@ func isRestartable(spec *corev1.Container) bool {
 // (any when empty): a container that keeps being killed while it seems to
 // work, such as by a liveness probe.
 type containerRestarts struct {
-	MinRestarts   int32   `json:"minRestarts"`
-	LastExitCodes []int32 `json:"lastExitCodes,omitempty"`
+	MinRestarts   int32   `json:"minRestarts" doc:"fewest restarts that fire"`
+	LastExitCodes []int32 `json:"lastExitCodes,omitempty" doc:"last exit codes that fire; any when empty"`
 }
 
 func (m *containerRestarts) validate() error {
@@ -235,8 +235,8 @@ func (m *containerRestarts) match(c *evalContext, p *model.Pod) []hit {
 
 // nodeCondition fires for nodes whose condition Type has one of Statuses.
 type nodeCondition struct {
-	Type     string   `json:"type"`
-	Statuses []string `json:"statuses"`
+	Type     string   `json:"type" doc:"the node condition type (Ready, MemoryPressure, ...)"`
+	Statuses []string `json:"statuses" doc:"condition statuses that fire (True, False, Unknown)"`
 }
 
 func (m *nodeCondition) validate() error {
@@ -254,7 +254,7 @@ func (m *nodeCondition) matchNode(c *evalContext, n *model.Node) []hit {
 		h := hit{Vars: c.nodeVars(n)}
 		h.Vars["Reason"], h.Vars["Message"] = cond.Reason, cond.Message
 		h.Vars["Stage"] = fmtTime(cond.LastTransitionTime.Time)
-		h.Evidence = append(h.Evidence, Evidence{Source: n.Source, Kind: "status", Quote: cond.Message,
+		h.Evidence = append(h.Evidence, Evidence{Source: n.Source, Kind: EvidenceStatus, Quote: cond.Message,
 			Text: fmt.Sprintf("node %s condition %s=%s reason=%s since %s: %s", n.Object.Name, cond.Type, cond.Status, cond.Reason, fmtTime(cond.LastTransitionTime.Time), cond.Message)})
 		for _, g := range c.nodeLog[shortName(n.Object.Name)] {
 			if g.Class != nodelog.ClassAPI && g.Class != nodelog.ClassCertificate && g.Class != nodelog.ClassPLEG && g.Class != nodelog.ClassNetworkNotReady && g.Class != nodelog.ClassEviction && g.Class != nodelog.ClassNodeNotReady {
@@ -273,16 +273,16 @@ func (m *nodeCondition) matchNode(c *evalContext, n *model.Node) []hit {
 // nodeLogClass fires for nodes whose node-level log groups of one of Classes
 // add up to at least MinCount lines.
 type nodeLogClass struct {
-	Classes  []string `json:"classes"`
-	MinCount int      `json:"minCount,omitempty"`
+	Classes  []string `json:"classes" doc:"node-level log classes that fire (pleg, certificate, ...)"`
+	MinCount int      `json:"minCount,omitempty" doc:"fewest lines, over the groups, that fire"`
 	// Within keeps only groups whose last line is at most this long before
 	// the gather time ("10m"): a problem still present when gathered.
-	Within string `json:"within,omitempty"`
+	Within string `json:"within,omitempty" doc:"keep only groups whose last line is at most this long before the gather (\"10m\")"`
 	// Pattern keeps only groups whose text matches this regular expression.
-	Pattern string `json:"pattern,omitempty"`
+	Pattern string `json:"pattern,omitempty" doc:"keep only groups whose text matches this regular expression (RE2)"`
 	// UnlessConditions skips nodes whose Node object has one of these
 	// conditions True (MemoryPressure, ...): a condition rule reports them.
-	UnlessConditions []string `json:"unlessConditions,omitempty"`
+	UnlessConditions []string `json:"unlessConditions,omitempty" doc:"skip nodes whose Node has one of these conditions True (MemoryPressure, ...)"`
 
 	within  time.Duration
 	pattern *regexp.Regexp
@@ -366,8 +366,8 @@ type operatorMatcher interface {
 // operatorCondition fires for ClusterOperators whose condition Type
 // (Available, Degraded, Progressing) has one of Statuses.
 type operatorCondition struct {
-	Type     string   `json:"type"`
-	Statuses []string `json:"statuses"`
+	Type     string   `json:"type" doc:"the ClusterOperator condition: Available, Degraded or Progressing"`
+	Statuses []string `json:"statuses" doc:"condition statuses that fire (True, False, Unknown)"`
 }
 
 func (m *operatorCondition) validate() error {
@@ -388,7 +388,7 @@ func (m *operatorCondition) matchOperator(c *evalContext, op *model.Operator) []
 		return nil
 	}
 	h := hit{Vars: Vars{"Owner": op.Name, "Status": m.Type + "=" + status, "Message": op.Message}}
-	h.Evidence = append(h.Evidence, Evidence{Source: op.Source, Kind: "status", Quote: op.Message,
+	h.Evidence = append(h.Evidence, Evidence{Source: op.Source, Kind: EvidenceStatus, Quote: op.Message,
 		Text: fmt.Sprintf("clusteroperator %s: Available=%s Degraded=%s Progressing=%s: %s", op.Name, op.Available, op.Degraded, op.Progressing, op.Message)})
 	return []hit{h}
 }

@@ -3,6 +3,7 @@ package rules
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -26,10 +27,16 @@ func Reference(t *Table) []byte {
 	fmt.Fprintf(&b, "- Template variables for `hint` and `remediation`: %s\n\n", "`."+strings.Join(VarNames(), "`, `.")+"`")
 	b.WriteString("Rules that share a `group` are alternatives for one object: the first in table order whose `cause` matches a line of evidence fires, so specific causes come before the fallback.\n\n")
 	b.WriteString(causeLimits)
+	matchersReference(&b)
 	b.WriteString(joinsReference)
-	b.WriteString("### Joins\n\n| join | what it reads and when it decides |\n|---|---|\n")
+	b.WriteString("### Joins\n\nA join takes no parameters: a rule names it in `joins:`; it reads the hit's pod, container and `.Message`.\n\n| join | what it reads and when it decides | kinds decoded for it | fills |\n|---|---|---|---|\n")
 	for _, name := range JoinNames() {
-		fmt.Fprintf(&b, "| `%s` | %s |\n", name, strings.ReplaceAll(JoinDoc(name), "|", "\\|"))
+		j, _ := lookupJoin(name)
+		var kinds []string
+		for _, k := range j.reads {
+			kinds = append(kinds, "`"+k.String()+"`")
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", name, escapeCell(j.doc), orDash(strings.Join(kinds, ", ")), valueList(j.fills))
 	}
 	b.WriteString("\n")
 	b.WriteString("| id | version | severity | category | title |\n|---|---|---|---|---|\n")
@@ -132,3 +139,67 @@ the whole evidence text. The evidence holds what the parser kept:
   nothing.
 
 `
+
+// matchersReference lists every matcher of the registry: its subject, what
+// it fires for, its parameters (name, YAML type, meaning; the struct's doc
+// tags) and the template values it fills beyond its subject's base values.
+func matchersReference(b *bytes.Buffer) {
+	b.WriteString("### Matchers\n\n")
+	fmt.Fprintf(b, "Every hit of a pod matcher fills %s; of a node matcher, %s. A rule with a `cause` also fills `.Cause`; a pod rule with joins, %s. Loading a rule fails when its hint or a remediation step uses a value none of these fill.\n\n",
+		valueList(podBaseValues()), valueList(nodeBaseValues()), valueList(joinValues()))
+	b.WriteString("| matcher | subject | fires for | parameters | also fills |\n|---|---|---|---|---|\n")
+	for _, k := range matcherRegistry() {
+		m := k.new()
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s |\n", k.name, subjectWord(m), escapeCell(k.doc), escapeCell(paramsText(m)), orDash(valueList(k.fills)))
+	}
+	b.WriteString("\n")
+}
+
+// subjectWord names what a matcher's findings are about.
+func subjectWord(m matcher) string {
+	switch m.(type) {
+	case podMatcher:
+		return "pod"
+	case nodeMatcher:
+		return "node"
+	case workloadMatcher:
+		return "controller"
+	case operatorMatcher:
+		return "ClusterOperator"
+	case clusterMatcher:
+		return "cluster object"
+	}
+	return "?"
+}
+
+// paramsText lists the params of matcher m as "`name` (type, optional): meaning".
+func paramsText(m matcher) string {
+	t := reflect.TypeOf(m).Elem()
+	var out []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		typ := yamlTypeWord(f.Type)
+		if strings.Contains(opts, "omitempty") {
+			typ += ", optional"
+		}
+		out = append(out, fmt.Sprintf("`%s` (%s): %s", name, typ, f.Tag.Get("doc")))
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, "<br>")
+}
+
+// valueList writes template values as "`.A`, `.B`".
+func valueList(vs []string) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	return "`." + strings.Join(vs, "`, `.") + "`"
+}
+
+func escapeCell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }

@@ -267,11 +267,11 @@ func TestFindingCarriesEvidenceAndExpandedHint(t *testing.T) {
 	if !strings.Contains(f.Remediation[0], "oc -n shop logs inventory -c wait-for-db --previous") {
 		t.Errorf("remediation[0] = %q", f.Remediation[0])
 	}
-	var kinds []string
+	var kinds []EvidenceKind
 	for _, e := range f.Evidence {
 		kinds = append(kinds, e.Kind)
 	}
-	if diff := cmp.Diff([]string{"status", "container-log", "container-log"}, kinds); diff != "" {
+	if diff := cmp.Diff([]EvidenceKind{EvidenceStatus, EvidenceContainerLog, EvidenceContainerLog}, kinds); diff != "" {
 		t.Errorf("evidence kinds (-want +got):\n%s", diff)
 	}
 	// The error line decides, so it ranks before the tail.

@@ -18,10 +18,10 @@ import (
 // with a non-zero code or was killed, or whose previous attempt did while the
 // newest runs: the kubelet keeps restarting a failing container.
 type runtimeRestarts struct {
-	MinAttempts int `json:"minAttempts"`
+	MinAttempts int `json:"minAttempts" doc:"fewest attempts of the container that fire"`
 	// ExcludeReasons skips containers whose failed attempt ended with one of
 	// these reasons (OOMKilled, left to its own rule).
-	ExcludeReasons []string `json:"excludeReasons,omitempty"`
+	ExcludeReasons []string `json:"excludeReasons,omitempty" doc:"skip containers whose failed attempt ended with one of these reasons (OOMKilled)"`
 }
 
 func (m *runtimeRestarts) validate() error {
@@ -87,9 +87,9 @@ func runtimeEvidence(p *model.Pod, container string) []Evidence {
 		if !r.Finished.IsZero() {
 			text += " finished " + r.Finished.UTC().Format(time.RFC3339)
 		}
-		ev = append(ev, Evidence{Source: r.Source, Kind: "status", Time: r.Finished, Text: text})
+		ev = append(ev, Evidence{Source: r.Source, Kind: EvidenceStatus, Time: r.Finished, Text: text})
 		if r.Inspect.Path != "" && r.Inspect != r.Source {
-			ev = append(ev, Evidence{Source: r.Inspect, Kind: "status", Text: "crictl inspect of container " + r.ID})
+			ev = append(ev, Evidence{Source: r.Inspect, Kind: EvidenceStatus, Text: "crictl inspect of container " + r.ID})
 		}
 	}
 	return ev

@@ -31,9 +31,9 @@ type clusterHit struct {
 // the like, which fire by design). The objects its labels name (namespace,
 // pod, node, ...) are listed and, where the gather holds them, cited.
 type alertFiring struct {
-	Severities []string `json:"severities"`
-	Exclude    []string `json:"exclude,omitempty"`
-	For        string   `json:"for,omitempty"`
+	Severities []string `json:"severities" doc:"alert severities that fire (critical, warning)"`
+	Exclude    []string `json:"exclude,omitempty" doc:"alert names that never fire (Watchdog, ...)"`
+	For        string   `json:"for,omitempty" doc:"how long the alert has fired at least (default 10m)"`
 
 	minFor time.Duration
 }
@@ -92,7 +92,7 @@ func (m *alertFiring) matchCluster(c *evalContext) []clusterHit {
 			if obj != "" && !slices.Contains(about, obj) {
 				about = append(about, obj)
 			}
-			ev = append(ev, Evidence{Source: a.Source, Kind: "alert", Time: a.ActiveAt,
+			ev = append(ev, Evidence{Source: a.Source, Kind: EvidenceAlert, Time: a.ActiveAt,
 				Text: fmt.Sprintf("alert %s (%s) firing since %s%s: %s", a.Name, a.Severity, fmtTime(a.ActiveAt), labelText(a.Labels), a.Message)})
 			ev = append(ev, c.alertObjectEvidence(a.Labels)...)
 		}
@@ -177,7 +177,7 @@ func (m *etcdUnhealthy) matchCluster(c *evalContext) []clusterHit {
 		default:
 			continue
 		}
-		ev = append(ev, Evidence{Source: s, Kind: "object", Text: text})
+		ev = append(ev, Evidence{Source: s, Kind: EvidenceObject, Text: text})
 	}
 	v := Vars{"About": strings.Join(append(append([]string{}, e.Unhealthy...), e.Alarms...), "; "),
 		"Count": fmt.Sprintf("%d of %d", len(e.Unhealthy), e.Endpoints), "Message": fmt.Sprintf("largest database %d MiB", e.MaxDBSize>>20)}

@@ -89,6 +89,7 @@ type Rule struct {
 	// local marks a rule read from a user file (Override), not the embedded table.
 	local    bool
 	matcher  matcher
+	joins    []join // the joins Joins names, resolved by compile
 	cause    *regexp.Regexp
 	hint     *template.Template
 	remedies []*template.Template
@@ -586,10 +587,14 @@ func (t *Table) compile() Errors {
 				bad("openshift", "openshift: %v", err)
 			}
 		}
-		for i, j := range r.Joins {
-			if _, ok := joins[j]; !ok {
-				bad(fmt.Sprintf("joins[%d]", i), "joins: unknown join %q (known: %s)", j, strings.Join(JoinNames(), ", "))
+		r.joins = r.joins[:0]
+		for i, name := range r.Joins {
+			j, ok := lookupJoin(name)
+			if !ok {
+				bad(fmt.Sprintf("joins[%d]", i), "joins: unknown join %q (known: %s)", name, strings.Join(JoinNames(), ", "))
+				continue
 			}
+			r.joins = append(r.joins, j)
 		}
 		if r.Require != "" && !slices.Contains(r.Joins, r.Require) {
 			bad("require", "require: %q is not one of the rule's joins", r.Require)
@@ -612,6 +617,17 @@ func (t *Table) compile() Errors {
 				bad(fmt.Sprintf("remediation[%d]", i), "remediation[%d]: %v", i, err)
 			}
 			r.remedies = append(r.remedies, tpl)
+		}
+		if kind, ok := lookupMatcher(r.Match.Matcher); ok && m != nil {
+			filled := r.filledValues(kind)
+			if msg := r.unfilledProblem("hint", r.hint, filled); msg != "" {
+				bad("hint", "%s", msg)
+			}
+			for i, tpl := range r.remedies {
+				if msg := r.unfilledProblem(fmt.Sprintf("remediation[%d]", i), tpl, filled); msg != "" {
+					bad(fmt.Sprintf("remediation[%d]", i), "%s", msg)
+				}
+			}
 		}
 	}
 	return errs

@@ -227,9 +227,9 @@ func yamlSyntaxText(err error) string {
 // paramProblems lists every unknown key and value of the wrong kind in the
 // params of a known matcher (newMatcher stops at the first).
 func paramProblems(m Match) []keyProblem {
-	f, ok := matcherFactories[m.Matcher]
+	kind, ok := lookupMatcher(m.Matcher)
 	if !ok || len(m.Params) == 0 || string(m.Params) == "null" {
 		return nil
 	}
-	return decodeKeys(m.Params, f(), "match.params", "the params of matcher "+m.Matcher)
+	return decodeKeys(m.Params, kind.new(), "match.params", "the params of matcher "+m.Matcher)
 }

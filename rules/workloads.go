@@ -81,8 +81,8 @@ func (c *evalContext) workloads() []*workloadRef {
 // controller's pods, or the last such event is at most Within (default 1h)
 // before the gather; an old refusal on a controller whose pods run is history.
 type workloadEvent struct {
-	Reasons []string `json:"reasons"`
-	Within  string   `json:"within,omitempty"`
+	Reasons []string `json:"reasons" doc:"non-Normal event reasons of the controller that fire (FailedCreate)"`
+	Within  string   `json:"within,omitempty" doc:"an event counts when it is at most this long before the gather, or no pod of the controller is gathered (default 1h)"`
 
 	within time.Duration
 }
@@ -115,7 +115,7 @@ func (m *workloadEvent) matchWorkload(c *evalContext, w *workloadRef) []hit {
 		if e.When().After(lastAt) {
 			lastAt = e.When()
 		}
-		ev = append(ev, Evidence{Source: eventSource(e), Kind: "event", Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Count: e.Count(),
+		ev = append(ev, Evidence{Source: eventSource(e), Kind: EvidenceEvent, Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Count: e.Count(),
 			Text: fmt.Sprintf("%s %s on %s %s: %s", eventType(e), e.Object.Reason, w.Kind, o.Name, last)})
 	}
 	if len(ev) == 0 {
@@ -144,7 +144,7 @@ func (m *workloadEvent) matchWorkload(c *evalContext, w *workloadRef) []hit {
 		if state != "" {
 			text += "; " + state
 		}
-		ev = append(ev, Evidence{Source: o.Source, Kind: "object", Text: text})
+		ev = append(ev, Evidence{Source: o.Source, Kind: EvidenceObject, Text: text})
 	}
 	return []hit{{Vars: v, Evidence: ev}}
 }

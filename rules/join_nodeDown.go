@@ -1,0 +1,89 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mgtriage/mgtriage/parser/model"
+	"github.com/mgtriage/mgtriage/parser/nodelog"
+	certificatesv1 "k8s.io/api/certificates/v1"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// joinNodeDown runs the nodeDown join for one pod and hit (doc and reads: joinRegistry).
+func joinNodeDown(c *evalContext, p *model.Pod, h *hit) joinResult {
+	node := p.Object.Spec.NodeName
+	if node == "" {
+		return joinResult{}
+	}
+	var res joinResult
+	var facts []string
+	down := false
+	nodeObj, cov := c.store.Get(model.Nodes, "", node)
+	if n := model.Typed[corev1.Node](nodeObj); n != nil {
+		for _, cond := range n.Status.Conditions {
+			if cond.Type != corev1.NodeReady || cond.Status == corev1.ConditionTrue {
+				continue
+			}
+			down = true
+			facts = append(facts, fmt.Sprintf("node %s is Ready=%s since %s (%s: %s)", node, cond.Status, fmtTime(cond.LastTransitionTime.Time), cond.Reason, strings.TrimSpace(cond.Message)))
+			res.Evidence = append(res.Evidence, objectEvidence(nodeObj, fmt.Sprintf("condition Ready=%s reason=%s since %s", cond.Status, cond.Reason, fmtTime(cond.LastTransitionTime.Time))))
+		}
+	} else if cov == model.NotGathered {
+		res.Missing = append(res.Missing, notGathered("Node "+node+", so its Ready condition could not be read"))
+	}
+	// The kubelet's own account, by host, whether or not a Node was gathered.
+	certs, api := 0, 0
+	for _, g := range c.nodeLog[shortName(node)] {
+		switch g.Class {
+		case nodelog.ClassCertificate:
+			certs += g.Count
+			if certs == g.Count {
+				res.Evidence = append(res.Evidence, logGroupEvidence(g))
+			}
+		case nodelog.ClassAPI, nodelog.ClassNodeNotReady:
+			api += g.Count
+			if api == g.Count {
+				res.Evidence = append(res.Evidence, logGroupEvidence(g))
+			}
+		}
+	}
+	if certs > 0 {
+		down = true
+		facts = append(facts, fmt.Sprintf("its kubelet logged %s (an expired or unsigned kubelet client certificate)", countOf(certs, "certificate error", "certificate errors")))
+	} else if api > 0 && !c.hasKubeletLog(node) {
+		api = 0
+	}
+	if api > 0 && len(facts) == 0 {
+		down = true
+		facts = append(facts, fmt.Sprintf("its kubelet logged %s reaching the API server", countOf(api, "failure", "failures")))
+	}
+	// Pending CSRs of the node.
+	csrs, csrCov := c.store.List(model.Kind{Group: "certificates.k8s.io", Resource: "certificatesigningrequests"}, "")
+	var pending []string
+	for _, o := range csrs {
+		csr := model.Typed[certificatesv1.CertificateSigningRequest](o)
+		if csr == nil || len(csr.Status.Conditions) > 0 {
+			continue
+		}
+		if csr.Spec.Username == "system:node:"+node || strings.HasPrefix(csr.Spec.Username, "system:node:"+shortName(node)+".") {
+			pending = append(pending, o.Name)
+			res.Evidence = append(res.Evidence, objectEvidence(o, "Pending (no Approved or Denied condition), requested by "+csr.Spec.Username+", signer "+csr.Spec.SignerName))
+		}
+	}
+	if len(pending) > 0 {
+		facts = append(facts, fmt.Sprintf("%s of the node %s Pending (%s), so its kubelet has no valid certificate", countOf(len(pending), "CSR", "CSRs"), pick(len(pending) == 1, "is", "are"), list(pending, 4)))
+	} else if down && csrCov == model.NotGathered && certs > 0 {
+		res.Missing = append(res.Missing, notGathered("CertificateSigningRequests, so whether the node's certificate requests wait for approval could not be checked"))
+	}
+	if !down {
+		return res
+	}
+	res.Decided = true
+	res.Cause = "The node, not the pod, holds the deletion: " + strings.Join(facts, "; ") + ". Only the kubelet confirms that a pod's containers stopped, so the pod stays Terminating until the node reports again; a finalizer is not the cause here."
+	res.Fix = fmt.Sprintf("Bring node %s back: approve its pending CSRs after checking them (`oc get csr`, `oc adm certificate approve <name>`), restart the kubelet, or, once the node is confirmed down, force-delete the pod (`oc -n %s delete pod %s --grace-period=0 --force`).", node, p.Object.Namespace, p.Object.Name)
+	if len(pending) == 0 && certs == 0 {
+		res.Fix = fmt.Sprintf("Bring node %s back (kubelet, network, machine), or, once it is confirmed down, force-delete the pod (`oc -n %s delete pod %s --grace-period=0 --force`).", node, p.Object.Namespace, p.Object.Name)
+	}
+	return res
+}

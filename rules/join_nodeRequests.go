@@ -1,0 +1,84 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/mgtriage/mgtriage/parser/model"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+var insufficientRe = regexp.MustCompile(`Insufficient ([a-z0-9./_-]{1,63})`)
+
+// joinNodeRequests runs the nodeRequests join for one pod and hit (doc and reads: joinRegistry).
+func joinNodeRequests(c *evalContext, p *model.Pod, h *hit) joinResult {
+	var res joinResult
+	var resources []corev1.ResourceName
+	for _, m := range insufficientRe.FindAllStringSubmatch(h.Vars["Message"], 4) {
+		if r := corev1.ResourceName(m[1]); !slices.Contains(resources, r) {
+			resources = append(resources, r)
+		}
+	}
+	if len(resources) == 0 {
+		return res
+	}
+	verdicts, cov := c.nodeVerdicts(p)
+	if cov == model.NotGathered || len(verdicts) == 0 {
+		res.Missing = append(res.Missing, notGathered("Node objects, so the room left on each node could not be computed"))
+		return res
+	}
+	var parts []string
+	decided := true
+	for _, r := range resources {
+		want, _ := model.PodResources(&p.Object.Spec, r, false)
+		if want.IsZero() {
+			decided = false
+			continue
+		}
+		bestFree := resource.Quantity{}
+		bestNode := ""
+		candidates := 0
+		for _, v := range verdicts {
+			if !v.selected || len(v.taints) > 0 || v.cordoned {
+				continue
+			}
+			alloc, ok := v.node.Status.Allocatable[r]
+			if !ok {
+				continue
+			}
+			candidates++
+			used := resource.Quantity{}
+			for _, o := range c.store.PodsOnNode(v.node.Name) {
+				if pod := model.Typed[corev1.Pod](o); pod != nil && !model.Terminal(pod) {
+					q, _ := model.PodResources(&pod.Spec, r, false)
+					used.Add(q)
+				}
+			}
+			free := alloc.DeepCopy()
+			free.Sub(used)
+			if free.Cmp(want) >= 0 {
+				decided = false // the gathered pods leave room: the gather lacks some pods, or it changed
+			}
+			if bestNode == "" || free.Cmp(bestFree) > 0 {
+				bestFree, bestNode = free, v.node.Name
+			}
+			res.Evidence = append(res.Evidence, objectEvidence(v.obj, fmt.Sprintf("allocatable %s %s, requested by its gathered pods %s", r, alloc.String(), used.String())))
+		}
+		if candidates == 0 {
+			decided = false
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("it requests %s %s, and the most %s left on any of the %d nodes it may use is %s on %s", want.String(), r, r, candidates, bestFree.String(), bestNode))
+	}
+	if !decided || len(parts) == 0 {
+		res.Evidence = nil
+		return res
+	}
+	res.Decided = true
+	res.Cause = "Requests, not use, decide: " + strings.Join(parts, "; ") + " (requests of the pods bound to each node, against its allocatable)."
+	res.Fix = "Lower the pod's requests to what it uses, free requests on the nodes (scale down or right-size other workloads), or add nodes to the pool."
+	return res
+}

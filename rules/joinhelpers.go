@@ -1,0 +1,186 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mgtriage/mgtriage/parser/model"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// The helpers the joins of join_*.go share: the nodes a pod may use, the
+// logs of a pod or its sibling replicas, and the words they cite objects with.
+
+// logsOf returns the previous and current logs of container in p, else of
+// the same container in a sibling pod (same controller owner), whose log then
+// stands for the pod's: replicas fail for the same reason, and a gather often
+// holds the logs of only some of them. sibling names the pod whose log it is.
+func (c *evalContext) logsOf(p *model.Pod, container string) (logs []*model.ContainerLog, sibling string) {
+	own := func(q *model.Pod) []*model.ContainerLog {
+		var out []*model.ContainerLog
+		for _, previous := range []bool{true, false} {
+			if l := q.Log(container, previous); l != nil && l.HasKept() {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	if logs = own(p); len(logs) > 0 {
+		return logs, ""
+	}
+	ref, ok := controllerRefOf(&p.Object)
+	if !ok {
+		return nil, ""
+	}
+	for _, o := range c.store.PodsOwnedBy(p.Object.Namespace, ref.Kind, ref.Name) {
+		q := c.pods[o.UID+"/"+o.Namespace+"/"+o.Name]
+		if q == nil || q == p {
+			continue
+		}
+		if logs = own(q); len(logs) > 0 {
+			return logs, q.Object.Name
+		}
+	}
+	return nil, ""
+}
+
+func controllerRefOf(p *corev1.Pod) (model.Owner, bool) {
+	for _, r := range model.PodOwners(p) {
+		if r.Controller {
+			return r, true
+		}
+	}
+	return model.Owner{}, false
+}
+
+// fromSibling notes whose log a cause was read from.
+func fromSibling(cause, sibling string) string {
+	if sibling == "" || cause == "" {
+		return cause
+	}
+	return cause + " (Read from the log of sibling replica " + sibling + "; this pod's log is not in the gather.)"
+}
+
+// nodeVerdict is why one node cannot take a pod, or "" when it can.
+type nodeVerdict struct {
+	obj      *model.Object
+	node     *corev1.Node
+	selected bool   // matches nodeSelector and required affinity
+	why      string // selector requirement that fails
+	taints   []corev1.Taint
+	cordoned bool
+}
+
+func (c *evalContext) nodeVerdicts(p *model.Pod) ([]nodeVerdict, model.Coverage) {
+	objs, nodes, cov := model.ListTyped[corev1.Node](c.store, model.Nodes, "")
+	var out []nodeVerdict
+	for i, o := range objs {
+		n := nodes[i]
+		v := nodeVerdict{obj: o, node: n}
+		v.selected, v.why = model.SelectorMatch(&p.Object.Spec, n)
+		for _, t := range model.UntoleratedTaints(p.Object.Spec.Tolerations, n) {
+			if t.Key == corev1.TaintNodeUnschedulable {
+				v.cordoned = true // the taint the node controller puts on a cordoned node
+				continue
+			}
+			v.taints = append(v.taints, t)
+		}
+		v.cordoned = v.cordoned || n.Spec.Unschedulable
+		out = append(out, v)
+	}
+	return out, cov
+}
+
+func taintList(ts []corev1.Taint) string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, model.TaintText(t))
+	}
+	return strings.Join(out, ", ")
+}
+
+func pick(cond bool, a, b string) string {
+	if cond {
+		return a
+	}
+	return b
+}
+
+func cap(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// podStatusText is the pod's kubectl STATUS and READY when the gather's model
+// holds it, else its phase.
+func (c *evalContext) podStatusText(p *corev1.Pod) string {
+	if mp := c.pods[string(p.UID)+"/"+p.Namespace+"/"+p.Name]; mp != nil {
+		return fmt.Sprintf("STATUS %s, READY %s, RESTARTS %s", mp.Columns.Status, mp.Columns.Ready, mp.Columns.Restarts)
+	}
+	return "phase " + string(p.Status.Phase)
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}
+
+func selects(sel, l map[string]string) bool {
+	for k, v := range sel {
+		if l[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func objectEvidence(o *model.Object, text string) Evidence {
+	return Evidence{Source: o.Source, Kind: EvidenceObject, Text: o.Ref() + ": " + text}
+}
+
+// notGathered phrases a missing second object: "X: not in the gather, so Y".
+// It is never said of an object that a gathered list lacks (that is absent).
+// unreadable phrases an object that the gather holds but that could not be
+// decoded (the reader reported it as a gather problem).
+func unreadable(o *model.Object, consequence string) string {
+	return o.Ref() + ": in the gather but could not be decoded (see gather problems), so " + consequence
+}
+
+func notGathered(what string) string {
+	if obj, why, ok := strings.Cut(what, ", so "); ok {
+		return obj + ": not in the gather, so " + why
+	}
+	return what + ": not in the gather"
+}
+
+// list joins names as "a, b and c", at most max of them.
+func list(names []string, max int) string {
+	if len(names) > max {
+		names = append(names[:max:max], fmt.Sprintf("%d more", len(names)-max))
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}

@@ -1,0 +1,230 @@
+package rules
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/mgtriage/mgtriage/parser/model"
+)
+
+// A join follows the edges from a finding's pod to the second objects that
+// decide its cause (the nodes and their taints, the claim's other users, the
+// ConfigMaps that do exist, ...). Its result says whether the evidence decides
+// the cause, states that cause with the deciding object and value, cites
+// every object it read, and names what it could not check because the gather
+// lacks it. Rules choose joins by name (Rule.Joins) and may require one to
+// decide (Rule.Require).
+type join struct {
+	// name is what a rule's joins: list names it by.
+	name string
+	doc  string
+	// reads are the kinds the join needs decoded by the parser.
+	reads []model.Kind
+	// fills are the template values the join contributes to; applyJoins
+	// sets them from every join of the rule (joinValues).
+	fills []string
+	run   func(c *evalContext, p *model.Pod, h *hit) joinResult
+}
+
+// joinResult is what a join concluded for one pod (and container).
+type joinResult struct {
+	// Decided is true when the joined objects prove one cause.
+	Decided bool
+	// Cause states it, with the deciding objects and values; Fix is the
+	// change that removes it. Both are empty when nothing decides.
+	Cause, Fix string
+	Evidence   []Evidence
+	// Missing names the objects the join needed and the gather lacks.
+	Missing []string
+}
+
+// joinRegistry lists every join a rule may name, in the order the rule
+// reference prints them. It is the one place a join is registered: its code
+// lives in join_<name>.go.
+func joinRegistry() []join {
+	return []join{
+		{
+			name:  "nodeEligibility",
+			doc:   "pod → every gathered Node: nodeSelector and required node affinity, untolerated NoSchedule/NoExecute taints, cordoned nodes. Decides when every node the pod selects is ruled out by a taint or by being cordoned, or when no gathered node matches its selector.",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinNodeEligibility,
+		},
+		{
+			name:  "podCapacity",
+			doc:   "pod → the nodes it may use → pods on each node against allocatable pods → the node's MachineConfigPool → KubeletConfigs setting podsPerCore or maxPods. Decides when those nodes are full at a pod limit below the default and names the KubeletConfig that sets it.",
+			reads: []model.Kind{model.MachineConfigPools, model.KubeletConfigs},
+			fills: joinValues(),
+			run:   joinPodCapacity,
+		},
+		{
+			name:  "configReference",
+			doc:   "missing ConfigMap/Secret or key named in the container's waiting message or a FailedMount event → the namespace's ConfigMaps/Secrets (key names only). Decides when the name is a key of an existing object, is close to an existing name, or is proven absent from a gathered list.",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinConfigReference,
+		},
+		{
+			name:  "claimUsers",
+			doc:   "pod → its PersistentVolumeClaims (access modes) → the other pods using each claim and their nodes. Decides when another running pod on another node uses a claim of the pod.",
+			reads: []model.Kind{model.PersistentVolumeClaims},
+			fills: joinValues(),
+			run:   joinClaimUsers,
+		},
+		{
+			name:  "csiNodePlugin",
+			doc:   "CSI driver \"not found in the list of registered CSI drivers\" on the pod's node → CSINodes (where the driver is registered) → the driver's node-plugin DaemonSet → its tolerations and node selector against the node. Decides when the DaemonSet cannot run on the node.",
+			reads: []model.Kind{model.CSINodes, model.DaemonSets},
+			fills: joinValues(),
+			run:   joinCSINodePlugin,
+		},
+		{
+			name:  "nodeOOM",
+			doc:   "container killed with exit 137 without OOMKilled → SystemOOM events of its node and kubelet \"sys oom\" lines at the time of the kill → memory limits of the node's pods against its allocatable memory. Decides when a node-level OOM coincides with the kill.",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinNodeOOM,
+		},
+		{
+			name:  "dnsEgress",
+			doc:   "DNS lookups timing out in the container log → the DNS Service by its cluster IP → the port its pods really listen on (targetPort through Endpoints or the DNS pods) → the NetworkPolicies selecting the pod. Decides when Egress policies select the pod and none allows that port to the DNS pods.",
+			reads: []model.Kind{model.Services, model.Endpoints, model.NetworkPolicies},
+			fills: joinValues(),
+			run:   joinDNSEgress,
+		},
+		{
+			name:  "serviceEndpoints",
+			doc:   "a connection refused (or no route / timeout) in the container log → the Service it dialled, by cluster IP or DNS name → its Endpoints and the pods its selector matches. Decides when the Service has no ready endpoint, naming the selector and the pods it selects.",
+			reads: []model.Kind{model.Services, model.Endpoints},
+			fills: joinValues(),
+			run:   joinServiceEndpoints,
+		},
+		{
+			name:  "nodeDown",
+			doc:   "pod → its node: the Node's Ready condition, the node-level kubelet journal lines of that host (certificate, API, registration), and the node's CertificateSigningRequests still Pending. Decides when the node is NotReady or its kubelet cannot reach the API, which alone keeps a deleted pod Terminating. A journal counts for its host even when no Node object was gathered.",
+			reads: []model.Kind{{Group: "certificates.k8s.io", Resource: "certificatesigningrequests"}},
+			fills: joinValues(),
+			run:   joinNodeDown,
+		},
+		{
+			name:  "cniAgent",
+			doc:   "sandbox failure on a node → the network plugin's node agents on that node (ovnkube-node, sdn, multus, ...) → a container of theirs that restarted, or is not ready, within 10 minutes before the failures. Decides when an agent was down when the sandboxes failed.",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinCNIAgent,
+		},
+		{
+			name:  "nodeRequests",
+			doc:   "\"Insufficient cpu/memory\" → the nodes the pod may use (selector and taints) → the requests of the pods bound to each against its allocatable. Decides when the gathered pods' requests leave no such node room for the pod's request, naming the largest room left.",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinNodeRequests,
+		},
+		{
+			name:  "sccUser",
+			doc:   "pod → the SecurityContextConstraints that admitted it (openshift.io/scc) → the UID it runs as (runAsUser set by the SCC) → the namespace's UID range (openshift.io/sa.scc.uid-range). Decides when a restricted SCC runs the container as an arbitrary UID of the namespace's range, not as the image's user.",
+			reads: []model.Kind{model.Namespaces},
+			fills: joinValues(),
+			run:   joinSCCUser,
+		},
+	}
+}
+
+// lookupJoin returns the join named name.
+func lookupJoin(name string) (join, bool) {
+	for _, j := range joinRegistry() {
+		if j.name == name {
+			return j, true
+		}
+	}
+	return join{}, false
+}
+
+// JoinNames lists the joins a rule may name, sorted.
+func JoinNames() []string {
+	var out []string
+	for _, j := range joinRegistry() {
+		out = append(out, j.name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// JoinDoc describes a join for the rule reference.
+func JoinDoc(name string) string {
+	j, _ := lookupJoin(name)
+	return j.doc
+}
+
+// DecodeKinds lists the kinds the enabled rules' joins read, for
+// parser.Options.Decode: the parser decodes these and indexes every other
+// object by its metadata alone.
+func (t *Table) DecodeKinds() []model.Kind {
+	seen := map[model.Kind]bool{}
+	out := []model.Kind{}
+	for _, r := range t.Rules {
+		if r.Disabled {
+			continue
+		}
+		if m, ok := r.matcher.(interface{ reads() []model.Kind }); ok {
+			for _, k := range m.reads() {
+				if !seen[k] {
+					seen[k] = true
+					out = append(out, k)
+				}
+			}
+		}
+		for _, j := range r.joins {
+			for _, k := range j.reads {
+				if !seen[k] {
+					seen[k] = true
+					out = append(out, k)
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}
+
+// applyJoins runs the rule's joins for a hit, adds their evidence and
+// values, and reports false when the rule requires a join that does not
+// decide.
+func (c *evalContext) applyJoins(r *Rule, p *model.Pod, h *hit) bool {
+	if len(r.Joins) == 0 || p == nil {
+		return true
+	}
+	var decided, unchecked []string
+	var fixes []string
+	for _, j := range r.joins {
+		res := c.runJoin(j, p, h)
+		if j.name == r.Require && !res.Decided {
+			return false
+		}
+		if res.Decided && res.Cause != "" {
+			decided = append(decided, res.Cause)
+			if res.Fix != "" {
+				fixes = append(fixes, res.Fix)
+			}
+		}
+		unchecked = append(unchecked, res.Missing...)
+		h.Evidence = append(h.Evidence, res.Evidence...)
+		h.Missing = append(h.Missing, res.Missing...)
+	}
+	h.Vars["Decided"] = strings.Join(decided, " ")
+	h.Vars["Fix"] = strings.Join(fixes, " ")
+	if len(unchecked) > 0 {
+		h.Vars["Unchecked"] = cap(strings.Join(unchecked, "; ")) + "."
+	}
+	return true
+}
+
+func (c *evalContext) runJoin(j join, p *model.Pod, h *hit) joinResult {
+	key := j.name + "\x00" + string(p.Object.UID) + "\x00" + p.Key() + "\x00" + h.Container
+	if res, ok := c.joinCache[key]; ok {
+		return res
+	}
+	res := j.run(c, p, h)
+	c.joinCache[key] = res
+	return res
+}

@@ -1,0 +1,126 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"text/template"
+	"text/template/parse"
+)
+
+// templateValues lists the template values ({{.Name}}) that tpl reads, in
+// the order they first appear.
+func templateValues(tpl *template.Template) []string {
+	var out []string
+	var walk func(n parse.Node)
+	walk = func(n parse.Node) {
+		switch n := n.(type) {
+		case nil:
+		case *parse.ListNode:
+			if n == nil {
+				return
+			}
+			for _, c := range n.Nodes {
+				walk(c)
+			}
+		case *parse.ActionNode:
+			walk(n.Pipe)
+		case *parse.IfNode:
+			walk(n.Pipe)
+			walk(n.List)
+			walk(n.ElseList)
+		case *parse.RangeNode:
+			walk(n.Pipe)
+			walk(n.List)
+			walk(n.ElseList)
+		case *parse.WithNode:
+			walk(n.Pipe)
+			walk(n.List)
+			walk(n.ElseList)
+		case *parse.TemplateNode:
+			walk(n.Pipe)
+		case *parse.PipeNode:
+			if n == nil {
+				return
+			}
+			for _, c := range n.Cmds {
+				walk(c)
+			}
+		case *parse.CommandNode:
+			for _, a := range n.Args {
+				walk(a)
+			}
+		case *parse.ChainNode:
+			walk(n.Node)
+		case *parse.FieldNode:
+			if len(n.Ident) > 0 && !slices.Contains(out, n.Ident[0]) {
+				out = append(out, n.Ident[0])
+			}
+		}
+	}
+	if tpl != nil && tpl.Tree != nil {
+		walk(tpl.Tree.Root)
+	}
+	return out
+}
+
+// filledValues are the template values some source fills for a rule's hits:
+// the base values of its matcher's subject, the matcher's own, Cause when
+// the rule has a match.cause, and the values of its joins for a pod rule.
+func (r *Rule) filledValues(kind matcherKind) []string {
+	groups := [][]string{subjectValues(r.matcher), kind.fills}
+	if r.Match.Cause != "" {
+		groups = append(groups, causeValues())
+	}
+	if _, pod := r.matcher.(podMatcher); pod && len(r.joins) > 0 {
+		for _, j := range r.joins {
+			groups = append(groups, j.fills)
+		}
+	}
+	return values(groups...)
+}
+
+// unfilledProblem words a template value that tpl (the text of field) reads
+// and no source fills for r, or returns "" when every value it reads is
+// filled.
+func (r *Rule) unfilledProblem(field string, tpl *template.Template, filled []string) string {
+	var missing []string
+	for _, v := range templateValues(tpl) {
+		if !slices.Contains(filled, v) {
+			missing = append(missing, "{{."+v+"}}")
+		}
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s uses %s, which nothing fills for this rule (it would always be empty): its matcher %s, subject, cause and joins fill only %s; %s",
+		field, strings.Join(missing, ", "), r.Match.Matcher, strings.Join(filled, ", "), fillHint(missing))
+}
+
+// fillHint says where the values a rule lacks come from.
+func fillHint(missing []string) string {
+	var hints []string
+	for _, m := range missing {
+		v := strings.TrimSuffix(strings.TrimPrefix(m, "{{."), "}}")
+		switch {
+		case slices.Contains(causeValues(), v):
+			hints = append(hints, m+" needs a match.cause")
+		case slices.Contains(joinValues(), v):
+			hints = append(hints, m+" needs joins on a pod rule")
+		default:
+			var by []string
+			for _, k := range matcherRegistry() {
+				if slices.Contains(k.fills, v) {
+					by = append(by, k.name)
+				}
+			}
+			if slices.Contains(podBaseValues(), v) {
+				by = append([]string{"every pod matcher"}, by...)
+			} else if slices.Contains(nodeBaseValues(), v) {
+				by = append([]string{"every node matcher"}, by...)
+			}
+			hints = append(hints, m+" is filled by "+orNone(by))
+		}
+	}
+	return strings.Join(hints, "; ")
+}
