@@ -73,14 +73,10 @@ func parseSosDate(data []byte) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// workloadKinds are the kinds whose objects run pods in their namespace.
-var workloadKinds = []model.Kind{model.Deployments, model.DaemonSets, model.StatefulSets, model.ReplicaSets, model.Jobs,
-	{Group: "", Resource: "replicationcontrollers"}}
-
 // namespacesExpectingPods returns the namespaces that the gather shows run
 // pods: they hold a workload object, an event about a pod or a pod's logs.
 func (b *builder) namespacesExpectingPods() map[string]bool {
-	out := b.objects.NamespacesOf(workloadKinds...)
+	out := b.objects.NamespacesOf(model.ControllerStoreKinds()...) // controllers run pods in their namespace
 	for _, e := range b.g.Events {
 		if io := e.Object.InvolvedObject; io.Kind == "Pod" && io.Namespace != "" {
 			out[io.Namespace] = true

@@ -147,11 +147,6 @@ var (
 // typed kinds keep theirs in the typed object.
 var keepLabels = map[model.Kind]bool{model.Namespaces: true}
 
-// keepOwners are the controller kinds whose owner references lead a pod to
-// its top controller.
-var keepOwners = map[model.Kind]bool{model.ReplicaSets: true, model.Jobs: true, model.Deployments: true, model.StatefulSets: true,
-	model.DaemonSets: true, {Group: "", Resource: "replicationcontrollers"}: true}
-
 // decodeCSR decodes a CertificateSigningRequest without its request and
 // issued certificate (PEM, the bulk of the object, read by no join).
 func decodeCSR(data []byte) (any, error) {
@@ -335,7 +330,7 @@ func objectOf(k model.Kind, item []byte, decode func([]byte) (any, error), parts
 		internAll(reflect.ValueOf(&meta.Labels).Elem())
 		o.Labels = meta.Labels
 	}
-	if keepOwners[k] {
+	if model.IsControllerKind(k) { // their owner references lead a pod to its top controller
 		for i := range meta.Owners {
 			meta.Owners[i].Kind, meta.Owners[i].Name = intern(meta.Owners[i].Kind), intern(meta.Owners[i].Name)
 		}

@@ -137,27 +137,10 @@ func (c *evalContext) podVars(p *model.Pod) Vars {
 		"Restarts":  p.Columns.Restarts,
 		"Stage":     p.Stage.Condition,
 	}
-	if ref := c.topOwner(p); ref != "" {
+	if ref := c.store.PodOwner(&p.Object); ref != "" {
 		v["Owner"] = ref
 	}
 	return v
-}
-
-// topOwner names the object a remediation should edit: the pod's top
-// controller as the store resolves it (ReplicaSet → Deployment, Job →
-// CronJob); when the ReplicaSet was not gathered, its Deployment is known
-// from the pod-template-hash suffix of its name.
-func (c *evalContext) topOwner(p *model.Pod) string {
-	top, ok := c.store.TopController(p.Object.Namespace, model.PodOwners(&p.Object))
-	if !ok {
-		return ""
-	}
-	if top.Object == nil && top.Kind == "ReplicaSet" {
-		if w := workload(p); strings.HasPrefix(w, "Deployment/") {
-			return w
-		}
-	}
-	return top.Kind + "/" + top.Name
 }
 
 // containerHit starts a hit for one container with its values filled in.

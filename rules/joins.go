@@ -1346,7 +1346,7 @@ func (c *evalContext) logsOf(p *model.Pod, container string) (logs []*model.Cont
 	if logs = own(p); len(logs) > 0 {
 		return logs, ""
 	}
-	ref, ok := controllerRefOf(&p.Object)
+	ref, ok := model.ControllerRef(model.PodOwners(&p.Object))
 	if !ok {
 		return nil, ""
 	}
@@ -1360,15 +1360,6 @@ func (c *evalContext) logsOf(p *model.Pod, container string) (logs []*model.Cont
 		}
 	}
 	return nil, ""
-}
-
-func controllerRefOf(p *corev1.Pod) (model.Owner, bool) {
-	for _, r := range model.PodOwners(p) {
-		if r.Controller {
-			return r, true
-		}
-	}
-	return model.Owner{}, false
 }
 
 // fromSibling notes whose log a cause was read from.

@@ -15,16 +15,6 @@ import (
 // Workloads as subjects: a controller that cannot create its pods has no pod
 // for a pod rule to look at, so the finding is on the controller itself.
 
-// workloadKinds are the controllers whose pod creation is checked, with the
-// Kind their events name.
-var workloadKinds = []struct {
-	kind model.Kind
-	name string
-}{
-	{model.ReplicaSets, "ReplicaSet"}, {model.StatefulSets, "StatefulSet"}, {model.DaemonSets, "DaemonSet"},
-	{model.Jobs, "Job"}, {model.Kind{Group: "", Resource: "replicationcontrollers"}, "ReplicationController"},
-}
-
 // workloadMatcher selects the controllers that show one symptom.
 type workloadMatcher interface {
 	matchWorkload(c *evalContext, w *workloadRef) []hit
@@ -48,21 +38,21 @@ func (c *evalContext) workloads() []*workloadRef {
 		return c.workloadList
 	}
 	seen := map[string]bool{}
-	for _, wk := range workloadKinds {
-		objs, _ := c.store.List(wk.kind, "*")
+	for _, wk := range model.PodOwnerKinds() { // the controllers whose pod creation is checked
+		objs, _ := c.store.List(wk.Kind, "*")
 		for _, o := range objs {
-			w := &workloadRef{Object: o, Kind: wk.name}
+			w := &workloadRef{Object: o, Kind: wk.Name}
 			seen[w.Subject()] = true
 			c.workloadList = append(c.workloadList, w)
 		}
 	}
 	for _, e := range c.events {
 		io := e.Object.InvolvedObject
-		for _, wk := range workloadKinds {
-			if io.Kind != wk.name || io.Name == "" {
+		for _, wk := range model.PodOwnerKinds() {
+			if io.Kind != wk.Name || io.Name == "" {
 				continue
 			}
-			w := &workloadRef{Object: &model.Object{Kind: wk.kind, Namespace: io.Namespace, Name: io.Name, UID: string(io.UID), Source: e.Source}, Kind: wk.name}
+			w := &workloadRef{Object: &model.Object{Kind: wk.Kind, Namespace: io.Namespace, Name: io.Name, UID: string(io.UID), Source: e.Source}, Kind: wk.Name}
 			if !seen[w.Subject()] {
 				seen[w.Subject()] = true
 				c.workloadList = append(c.workloadList, w)

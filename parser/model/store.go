@@ -70,6 +70,9 @@ var (
 	Deployments            = Kind{"apps", "deployments"}
 	StatefulSets           = Kind{"apps", "statefulsets"}
 	Jobs                   = Kind{"batch", "jobs"}
+	CronJobs               = Kind{"batch", "cronjobs"}
+	ReplicationControllers = Kind{"", "replicationcontrollers"}
+	DeploymentConfigs      = Kind{"apps.openshift.io", "deploymentconfigs"}
 	// CertificateSigningRequests are certificates.k8s.io CSRs.
 	CertificateSigningRequests = Kind{"certificates.k8s.io", "certificatesigningrequests"}
 	CSINodes                   = Kind{"storage.k8s.io", "csinodes"}
