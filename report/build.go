@@ -77,7 +77,7 @@ func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool)
 	}
 	for _, p := range g.Pods {
 		pod := buildPod(p, short)
-		if !p.Healthy || named[p] {
+		if !p.Healthy() || named[p] {
 			pod.Logs = buildLogTails(p, short)
 		}
 		r.Pods = append(r.Pods, pod)
@@ -163,7 +163,7 @@ func buildPod(p *model.Pod, short func(string) string) Pod {
 		Status:    p.Columns.Status,
 		Restarts:  p.Columns.Restarts,
 		Age:       p.Columns.Age,
-		Healthy:   p.Healthy,
+		Healthy:   p.Healthy(),
 		Stage:     p.Stage.Name,
 		Source:    short(p.Source.Path),
 	}

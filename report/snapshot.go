@@ -255,7 +255,7 @@ func (s *Snapshot) snapCoverage(g *model.Gather) {
 func snapPod(st *model.Store, p *model.Pod) *SnapPod {
 	o := &p.Object
 	sp := &SnapPod{Namespace: o.Namespace, Name: o.Name, UID: string(o.UID), Node: o.Spec.NodeName,
-		Workload: st.PodIdentity(o), Status: p.Columns.Status, Ready: p.Columns.Ready, Healthy: p.Healthy,
+		Workload: st.PodIdentity(o), Status: p.Columns.Status, Ready: p.Columns.Ready, Healthy: p.Healthy(),
 		Completed: o.Status.Phase == corev1.PodSucceeded, Created: o.CreationTimestamp.Time.UTC(),
 		Restarts: map[string]int32{}, Images: map[string]string{}}
 	for _, cs := range append(append([]corev1.ContainerStatus{}, o.Status.InitContainerStatuses...), o.Status.ContainerStatuses...) {

@@ -107,7 +107,7 @@ func containers(p *model.Pod, init *bool) []containerRef {
 					ref.Spec = &specs[j]
 				}
 			}
-			sidecar := isRestartable(ref.Spec) && field == "spec.initContainers"
+			sidecar := podstatus.IsSidecar(ref.Spec) && field == "spec.initContainers"
 			if sidecar {
 				ref.Kind = "sidecar container"
 			}

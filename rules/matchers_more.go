@@ -10,6 +10,7 @@ import (
 
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
+	"github.com/mgtriage/mgtriage/parser/podstatus"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -167,7 +168,7 @@ func (m *initContainerRunning) match(c *evalContext, p *model.Pod) []hit {
 	init := true
 	for _, cs := range containers(p, &init) {
 		r := cs.Status.State.Running
-		if r == nil || isRestartable(cs.Spec) || r.StartedAt.IsZero() {
+		if r == nil || podstatus.IsSidecar(cs.Spec) || r.StartedAt.IsZero() {
 			continue
 		}
 		running := c.now.Sub(r.StartedAt.Time)
@@ -190,10 +191,6 @@ func (m *initContainerRunning) match(c *evalContext, p *model.Pod) []hit {
 		return []hit{h}
 	}
 	return nil
-}
-
-func isRestartable(spec *corev1.Container) bool {
-	return spec != nil && spec.RestartPolicy != nil && *spec.RestartPolicy == corev1.ContainerRestartPolicyAlways
 }
 
 // containerRestarts fires for app containers that are running again after

@@ -195,7 +195,7 @@ func (m *workloadEvent) reads() []model.Kind {
 
 func (c *evalContext) allHealthy(pods []*model.Object) bool {
 	for _, o := range pods {
-		if p := c.pods[o.UID+"/"+o.Namespace+"/"+o.Name]; p == nil || !p.Healthy {
+		if p := c.pods[o.UID+"/"+o.Namespace+"/"+o.Name]; p == nil || !p.Healthy() {
 			return false
 		}
 	}

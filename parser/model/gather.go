@@ -173,9 +173,6 @@ type Pod struct {
 	// Containers describes each container with a status: state, exit code and
 	// meaning, restarts, back-off, probes.
 	Containers []podstatus.Container
-	// Healthy is true for a Running pod whose containers are all ready and for
-	// a Completed pod.
-	Healthy bool
 	// Events are the events whose involved object is this pod, oldest first.
 	Events []*Event
 	// Logs are the container logs of this pod that the gather holds.
@@ -197,6 +194,11 @@ type Pod struct {
 	// the reader prefers any complete copy of the same pod.
 	Partial bool
 }
+
+// Healthy reports whether the pod is healthy by its columns at the gather's
+// time (podstatus.Columns.Healthy: Running with every container ready, or
+// Completed).
+func (p *Pod) Healthy() bool { return p.Columns.Healthy() }
 
 // Key returns "namespace/name".
 func (p *Pod) Key() string { return p.Object.Namespace + "/" + p.Object.Name }
