@@ -170,11 +170,15 @@ func (b *builder) settleLayouts() {
 		}
 	}
 	capList(&g.Health.PodsWithoutLogs)
+	logHosts := map[string]bool{} // by model.HostKey
+	for h := range b.logHosts {
+		logHosts[model.HostKey(h)] = true
+	}
 	for _, n := range g.Nodes {
 		if b.onlyBundles() {
 			break // archives and bundles carry no kubelet journals by design
 		}
-		if !b.logHosts[n.Object.Name] && !b.logHosts[shortHost(n.Object.Name)] {
+		if !logHosts[model.HostKey(n.Object.Name)] {
 			g.Health.NodesWithoutLogs = append(g.Health.NodesWithoutLogs, n.Object.Name)
 		}
 	}
@@ -208,5 +212,3 @@ func dirKey(dir string) string {
 	}
 	return dir
 }
-
-func shortHost(h string) string { return model.HostKey(h) }

@@ -383,6 +383,7 @@ func (b *builder) indexModel(g *model.Gather) {
 	}
 	b.objects.Freeze()
 	g.Objects = b.objects
+	g.Freeze() // the edges between subjects, once
 }
 
 // DecodeStoreObject reads one object of kind k (YAML or JSON) the way the

@@ -205,6 +205,7 @@ func (gc gatherCase) build(t *testing.T) *model.Gather {
 		}
 		sort.Strings(g.KubeletLogNodes)
 	}
+	g.Freeze() // the edges, as the parser builds them
 	return g
 }
 

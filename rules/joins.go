@@ -836,7 +836,7 @@ func podReady(p *corev1.Pod) bool {
 // podStatusText is the pod's kubectl STATUS and READY when the gather's model
 // holds it, else its phase.
 func (c *evalContext) podStatusText(p *corev1.Pod) string {
-	if mp := c.pods[string(p.UID)+"/"+p.Namespace+"/"+p.Name]; mp != nil {
+	if mp := c.store.PodFor(p.Namespace, p.Name, string(p.UID)); mp != nil {
 		return fmt.Sprintf("STATUS %s, READY %s, RESTARTS %s", mp.Columns.Status, mp.Columns.Ready, mp.Columns.Restarts)
 	}
 	return "phase " + string(p.Status.Phase)
@@ -926,7 +926,7 @@ func joinNodeOOM(c *evalContext, p *model.Pod, h *hit) joinResult {
 	var res joinResult
 	coincide := 0
 	count := 0
-	for _, e := range c.nodeEvents[shortName(node)] {
+	for _, e := range c.gather.NodeEvents(node) {
 		if e.Object.Reason != "SystemOOM" {
 			continue
 		}
@@ -941,7 +941,7 @@ func joinNodeOOM(c *evalContext, p *model.Pod, h *hit) joinResult {
 				Text: fmt.Sprintf("%s SystemOOM on node %s: %s", eventType(e), node, strings.TrimSpace(e.Object.Message))})
 		}
 	}
-	for _, g := range c.nodeLog[shortName(node)] {
+	for _, g := range c.gather.NodeLogOf(node) {
 		global := g.Class == nodelog.ClassOOMKill && strings.Contains(g.Text, "Out of memory") && !strings.Contains(g.Text, "Memory cgroup")
 		if !global && !strings.Contains(g.Text, "ys oom") && !strings.Contains(g.Text, "System OOM") {
 			continue
@@ -1351,7 +1351,7 @@ func (c *evalContext) logsOf(p *model.Pod, container string) (logs []*model.Cont
 		return nil, ""
 	}
 	for _, o := range c.store.PodsOwnedBy(p.Object.Namespace, ref.Kind, ref.Name) {
-		q := c.pods[o.UID+"/"+o.Namespace+"/"+o.Name]
+		q := o.Pod()
 		if q == nil || q == p {
 			continue
 		}
@@ -1517,7 +1517,7 @@ func joinNodeDown(c *evalContext, p *model.Pod, h *hit) joinResult {
 	}
 	// The kubelet's own account, by host, whether or not a Node was gathered.
 	certs, api := 0, 0
-	for _, g := range c.nodeLog[shortName(node)] {
+	for _, g := range c.gather.NodeLogOf(node) {
 		switch g.Class {
 		case nodelog.ClassCertificate:
 			certs += g.Count
@@ -1534,7 +1534,7 @@ func joinNodeDown(c *evalContext, p *model.Pod, h *hit) joinResult {
 	if certs > 0 {
 		down = true
 		facts = append(facts, fmt.Sprintf("its kubelet logged %s (an expired or unsigned kubelet client certificate)", countOf(certs, "certificate error", "certificate errors")))
-	} else if api > 0 && !c.hasKubeletLog(node) {
+	} else if api > 0 && !c.gather.HasKubeletLog(node) {
 		api = 0
 	}
 	if api > 0 && len(facts) == 0 {
@@ -1549,7 +1549,7 @@ func joinNodeDown(c *evalContext, p *model.Pod, h *hit) joinResult {
 		if csr == nil || len(csr.Status.Conditions) > 0 {
 			continue
 		}
-		if csr.Spec.Username == "system:node:"+node || strings.HasPrefix(csr.Spec.Username, "system:node:"+shortName(node)+".") {
+		if csr.Spec.Username == "system:node:"+node || strings.HasPrefix(csr.Spec.Username, "system:node:"+model.HostKey(node)+".") {
 			pending = append(pending, o.Name)
 			res.Evidence = append(res.Evidence, objectEvidence(o, "Pending (no Approved or Denied condition), requested by "+csr.Spec.Username+", signer "+csr.Spec.SignerName))
 		}
@@ -1628,7 +1628,7 @@ func joinCNIAgent(c *evalContext, p *model.Pod, h *hit) joinResult {
 		if !slices.Contains(cniAgentNamespaces, o.Namespace) {
 			continue
 		}
-		agent := c.pods[o.UID+"/"+o.Namespace+"/"+o.Name]
+		agent := o.Pod()
 		if agent == nil || agent == p {
 			continue
 		}

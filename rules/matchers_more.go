@@ -253,13 +253,13 @@ func (m *nodeCondition) matchNode(c *evalContext, n *model.Node) []hit {
 		h.Vars["Stage"] = fmtTime(cond.LastTransitionTime.Time)
 		h.Evidence = append(h.Evidence, Evidence{Source: n.Source, Kind: "status", Quote: cond.Message,
 			Text: fmt.Sprintf("node %s condition %s=%s reason=%s since %s: %s", n.Object.Name, cond.Type, cond.Status, cond.Reason, fmtTime(cond.LastTransitionTime.Time), cond.Message)})
-		for _, g := range c.nodeLog[shortName(n.Object.Name)] {
+		for _, g := range c.gather.NodeLogOf(n.Object.Name) {
 			if g.Class != nodelog.ClassAPI && g.Class != nodelog.ClassCertificate && g.Class != nodelog.ClassPLEG && g.Class != nodelog.ClassNetworkNotReady && g.Class != nodelog.ClassEviction && g.Class != nodelog.ClassNodeNotReady {
 				continue
 			}
 			h.Evidence = append(h.Evidence, logGroupEvidence(g))
 		}
-		if !c.hasKubeletLog(n.Object.Name) {
+		if !c.gather.HasKubeletLog(n.Object.Name) {
 			h.Missing = append(h.Missing, "kubelet journal of node "+n.Object.Name+" (not in the gather)")
 		}
 		return []hit{h}
@@ -313,7 +313,7 @@ func (m *nodeLogClass) matchNode(c *evalContext, n *model.Node) []hit {
 	count := 0
 	var first, last time.Time
 	detail := ""
-	for _, g := range c.nodeLog[shortName(n.Object.Name)] {
+	for _, g := range c.gather.NodeLogOf(n.Object.Name) {
 		if !slices.Contains(m.Classes, string(g.Class)) {
 			continue
 		}

@@ -141,15 +141,7 @@ func (m *workloadEvent) matchWorkload(c *evalContext, w *workloadRef) []hit {
 
 // workloadEvents are the events whose involved object is the controller.
 func (c *evalContext) workloadEvents(w *workloadRef) []*model.Event {
-	if c.eventsByObject == nil {
-		c.eventsByObject = map[string][]*model.Event{}
-		for _, e := range c.events {
-			io := e.Object.InvolvedObject
-			k := io.Kind + "/" + io.Namespace + "/" + io.Name
-			c.eventsByObject[k] = append(c.eventsByObject[k], e)
-		}
-	}
-	return c.eventsByObject[w.Subject()]
+	return c.gather.EventsOf(w.Kind, w.Object.Namespace, w.Object.Name)
 }
 
 // workloadShort reads a controller's current state: whether it has fewer
@@ -195,7 +187,7 @@ func (m *workloadEvent) reads() []model.Kind {
 
 func (c *evalContext) allHealthy(pods []*model.Object) bool {
 	for _, o := range pods {
-		if p := c.pods[o.UID+"/"+o.Namespace+"/"+o.Name]; p == nil || !p.Healthy() {
+		if p := o.Pod(); p == nil || !p.Healthy() {
 			return false
 		}
 	}

@@ -57,7 +57,11 @@ func (l *ContainerLog) SetKept(tail, errs []LogLine) int {
 // DropKept forgets the kept lines and the error count.
 func (l *ContainerLog) DropKept() { l.kept, l.ErrorCount = "", 0 }
 
-// Gather is everything read from one input.
+// Gather is everything read from one input. The reader fills it and calls
+// Freeze once, which builds the edges between its subjects (edges.go); from
+// then on it is read-only: its pods, events, nodes and store objects are
+// shared (by the edges, by findings, by several reports) and no reader may
+// change them.
 type Gather struct {
 	// Input is the path the user gave.
 	Input string
@@ -147,6 +151,9 @@ type Gather struct {
 	// Files and Bytes count the members read (all of them, not only the ones analysed).
 	Files int
 	Bytes int64
+
+	// edges are the indexes between subjects, built by Freeze (edges.go).
+	edges gatherEdges
 }
 
 // PrinterChoice is the Kubernetes release whose pod printer the columns
@@ -164,7 +171,10 @@ type Problem struct {
 	Error string
 }
 
-// Pod is one pod with everything derived from it and tied to it.
+// Pod is one pod with everything derived from it and tied to it. It is the
+// only pod of the model: the store's object of kind Pods holds &Object as its
+// Typed, and Stored and Object.Pod lead from one to the other (set by
+// Gather.Freeze). Read-only after Freeze; its slices are shared.
 type Pod struct {
 	Object  corev1.Pod
 	Source  Source
@@ -193,6 +203,10 @@ type Pod struct {
 	// Partial marks a list item that its file cut short (a truncated copy):
 	// the reader prefers any complete copy of the same pod.
 	Partial bool
+
+	// stored and node are the pod's edges, set by Gather.Freeze.
+	stored *Object
+	node   *Node
 }
 
 // Healthy reports whether the pod is healthy by its columns at the gather's

@@ -119,6 +119,9 @@ type Object struct {
 	// Owners are the object's metadata.ownerReferences.
 	Owners []Owner
 	Typed  any
+
+	// pod is the model's pod this object is, set by Gather.Freeze.
+	pod *Pod
 }
 
 // Ref is "resource.group/namespace/name", or "resource.group/name" for a
