@@ -84,7 +84,7 @@ func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool)
 	}
 	for _, n := range append(g.Nodes[:len(g.Nodes):len(g.Nodes)], g.JournalNodes...) {
 		node := buildNode(n)
-		for _, lg := range nodeLogOf(g, n.Object.Name) {
+		for _, lg := range g.NodeLogOf(n.Object.Name) {
 			node.Log = append(node.Log, buildLogGroup(lg, short))
 		}
 		r.Nodes = append(r.Nodes, node)
@@ -290,18 +290,6 @@ func timePtr(t time.Time) *time.Time {
 	}
 	u := t.UTC()
 	return &u
-}
-
-// nodeLogOf returns the node-level log groups of the node, whose journal may
-// name it by its full or its short host name.
-func nodeLogOf(g *model.Gather, name string) []*model.LogGroup {
-	if groups, ok := g.NodeLog[name]; ok {
-		return groups
-	}
-	if i := strings.IndexByte(name, '.'); i > 0 {
-		return g.NodeLog[name[:i]]
-	}
-	return nil
 }
 
 func buildNode(n *model.Node) Node {

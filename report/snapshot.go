@@ -325,14 +325,10 @@ func (s *Snapshot) snapConfig(st *model.Store) {
 			}
 		}
 		var scope []string
-		for name := range s.Nodes {
-			if nodeObj, _ := st.Get(model.Nodes, "", name); nodeObj != nil {
-				if node := model.Typed[corev1.Node](nodeObj); node != nil {
-					if ps, _ := st.NodePools(node); containsObj(ps, poolObjs[i]) {
-						sp.Nodes = append(sp.Nodes, name)
-						scope = append(scope, "node:"+name)
-					}
-				}
+		for _, nodeObj := range st.PoolNodes(poolObjs[i]) {
+			if _, ok := s.Nodes[nodeObj.Name]; ok {
+				sp.Nodes = append(sp.Nodes, nodeObj.Name)
+				scope = append(scope, "node:"+nodeObj.Name)
 			}
 		}
 		sort.Strings(sp.Nodes)
@@ -366,15 +362,6 @@ func kubeletSummary(k *openshift.KubeletConfig) string {
 		parts = append(parts, "podsPerCore "+itoa(int(*v)))
 	}
 	return orNone(strings.Join(parts, ", "))
-}
-
-func containsObj(list []*model.Object, o *model.Object) bool {
-	for _, x := range list {
-		if x == o {
-			return true
-		}
-	}
-	return false
 }
 
 // snapWorkloadImages records, per workload, the images its gathered pods

@@ -15,6 +15,18 @@ func (s *Store) buildEdges() {
 	s.claimUsers = map[string][]*Object{}
 	s.podsByOwner = map[string][]*Object{}
 	s.byClusterIP = map[string]*Object{}
+	s.poolNodes = map[*Object][]*Object{}
+	for _, pool := range s.byKind[MachineConfigPools] {
+		mcp := Typed[openshift.MachineConfigPool](pool)
+		if mcp == nil {
+			continue
+		}
+		for _, o := range s.byKind[Nodes] { // sorted by name
+			if n := Typed[corev1.Node](o); n != nil && LabelSelectorMatches(mcp.Spec.NodeSelector, n.Labels) {
+				s.poolNodes[pool] = append(s.poolNodes[pool], o)
+			}
+		}
+	}
 	for _, o := range s.byKind[Services] { // sorted: the first Service of an IP wins
 		if svc := Typed[corev1.Service](o); svc != nil {
 			for _, ip := range append([]string{svc.Spec.ClusterIP}, svc.Spec.ClusterIPs...) {
@@ -115,6 +127,16 @@ func (s *Store) NodePools(node *corev1.Node) ([]*Object, Coverage) {
 		}
 	}
 	return out, cov
+}
+
+// PoolNodes returns the gathered Nodes (typed) whose labels the
+// MachineConfigPool pool's nodeSelector selects, sorted by name: NodePools
+// read the other way.
+func (s *Store) PoolNodes(pool *Object) []*Object {
+	if s == nil {
+		return nil
+	}
+	return s.poolNodes[pool]
 }
 
 // PoolKubeletConfigs returns the KubeletConfigs whose machineConfigPoolSelector

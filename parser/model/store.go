@@ -187,9 +187,10 @@ type Store struct {
 
 	// Edge indexes, built once by Freeze (see joins.go).
 	podsByNode  map[string][]*Object
-	claimUsers  map[string][]*Object // namespace/claim → pods
-	podsByOwner map[string][]*Object // namespace/Kind/name → pods
-	byClusterIP map[string]*Object   // Service cluster IP → Service
+	claimUsers  map[string][]*Object  // namespace/claim → pods
+	podsByOwner map[string][]*Object  // namespace/Kind/name → pods
+	byClusterIP map[string]*Object    // Service cluster IP → Service
+	poolNodes   map[*Object][]*Object // MachineConfigPool → the Nodes it selects
 }
 
 // New returns an empty store.
