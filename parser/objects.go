@@ -303,9 +303,7 @@ func objectOf(k model.Kind, item []byte, decode func([]byte) (any, error), parts
 			return nil, fmt.Errorf("cannot read its metadata: %s", plainError(err))
 		}
 		meta = model.Meta{Name: m.Name, Namespace: m.Namespace, UID: string(m.UID), Labels: m.Labels}
-		for _, r := range m.OwnerReferences {
-			meta.Owners = append(meta.Owners, model.Owner{Kind: r.Kind, Name: r.Name, UID: string(r.UID), Controller: r.Controller != nil && *r.Controller})
-		}
+		meta.Owners = model.OwnersOf(m.OwnerReferences)
 		for key := range m.Data {
 			meta.Keys = append(meta.Keys, key)
 		}

@@ -182,10 +182,8 @@ func buildPod(p *model.Pod, short func(string) string) Pod {
 	if p.Source.Line > 0 {
 		out.Source += ":" + strconv.Itoa(p.Source.Line)
 	}
-	for _, o := range p.Object.OwnerReferences {
-		if o.Controller != nil && *o.Controller {
-			out.Owner = o.Kind + "/" + o.Name
-		}
+	if ref, ok := model.ControllerRef(model.PodOwners(&p.Object)); ok {
+		out.Owner = ref.Kind + "/" + ref.Name
 	}
 	// Each list is made at its final size: the report holds those of
 	// every pod of the gather at once, next to the model.

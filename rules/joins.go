@@ -168,7 +168,7 @@ func (c *evalContext) applyJoins(r *Rule, p *model.Pod, h *hit) bool {
 }
 
 func (c *evalContext) runJoin(name string, p *model.Pod, h *hit) joinResult {
-	key := name + "\x00" + string(p.Object.UID) + "\x00" + p.Key() + "\x00" + h.Container
+	key := name + "\x00" + p.ID() + "\x00" + h.Container
 	if res, ok := c.joinCache[key]; ok {
 		return res
 	}

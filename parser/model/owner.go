@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // Owners and controllers: which controller a pod belongs to, and how a pod is
@@ -97,9 +98,12 @@ func isWorkloadKind(name string) bool {
 }
 
 // PodOwners converts a pod's ownerReferences to Owners.
-func PodOwners(p *corev1.Pod) []Owner {
+func PodOwners(p *corev1.Pod) []Owner { return OwnersOf(p.OwnerReferences) }
+
+// OwnersOf converts an object's metadata.ownerReferences to Owners; nil for none.
+func OwnersOf(refs []metav1.OwnerReference) []Owner {
 	var out []Owner
-	for _, r := range p.OwnerReferences {
+	for _, r := range refs {
 		out = append(out, Owner{Kind: r.Kind, Name: r.Name, UID: string(r.UID), Controller: r.Controller != nil && *r.Controller})
 	}
 	return out
