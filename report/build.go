@@ -182,7 +182,7 @@ func buildPod(p *model.Pod, short func(string) string) Pod {
 	if p.Source.Line > 0 {
 		out.Source += ":" + strconv.Itoa(p.Source.Line)
 	}
-	if ref, ok := model.ControllerRef(model.PodOwners(&p.Object)); ok {
+	if ref, ok := model.ControllerOf(model.PodOwners(&p.Object)); ok {
 		out.Owner = ref.Kind + "/" + ref.Name
 	}
 	// Each list is made at its final size: the report holds those of

@@ -1346,7 +1346,7 @@ func (c *evalContext) logsOf(p *model.Pod, container string) (logs []*model.Cont
 	if logs = own(p); len(logs) > 0 {
 		return logs, ""
 	}
-	ref, ok := model.ControllerRef(model.PodOwners(&p.Object))
+	ref, ok := model.ControllerOf(model.PodOwners(&p.Object))
 	if !ok {
 		return nil, ""
 	}
@@ -1549,7 +1549,7 @@ func joinNodeDown(c *evalContext, p *model.Pod, h *hit) joinResult {
 		if csr == nil || len(csr.Status.Conditions) > 0 {
 			continue
 		}
-		if csr.Spec.Username == "system:node:"+node || strings.HasPrefix(csr.Spec.Username, "system:node:"+model.HostKey(node)+".") {
+		if u, ok := strings.CutPrefix(csr.Spec.Username, "system:node:"); ok && model.HostMatch(u, node) {
 			pending = append(pending, o.Name)
 			res.Evidence = append(res.Evidence, objectEvidence(o, "Pending (no Approved or Denied condition), requested by "+csr.Spec.Username+", signer "+csr.Spec.SignerName))
 		}

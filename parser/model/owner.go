@@ -109,13 +109,23 @@ func OwnersOf(refs []metav1.OwnerReference) []Owner {
 	return out
 }
 
-// ControllerRef returns the owner reference marked controller, else the
-// first owner reference; false when there is none.
-func ControllerRef(owners []Owner) (Owner, bool) {
+// ControllerOf returns the owner reference marked controller (what kubectl
+// describe prints as "Controlled By"); false when none is.
+func ControllerOf(owners []Owner) (Owner, bool) {
 	for _, o := range owners {
 		if o.Controller {
 			return o, true
 		}
+	}
+	return Owner{}, false
+}
+
+// ControllerRef returns the owner reference marked controller, else the
+// first owner reference; false when there is none. It is the reference
+// TopController and the identity follow.
+func ControllerRef(owners []Owner) (Owner, bool) {
+	if o, ok := ControllerOf(owners); ok {
+		return o, true
 	}
 	if len(owners) > 0 {
 		return owners[0], true
