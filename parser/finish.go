@@ -91,8 +91,6 @@ func (b *builder) finish() *model.Gather {
 		}
 		p.Stage = podstatus.StartupStage(&p.Object)
 		p.Containers = podstatus.Containers(&p.Object)
-		p.Healthy = (p.Columns.Status == "Running" && p.Columns.ReadyContainers == p.Columns.TotalContainers) ||
-			p.Columns.Status == "Completed"
 		if p.Object.UID != "" {
 			byUID[string(p.Object.UID)] = p
 		}

@@ -74,14 +74,10 @@ func parseSosDate(data []byte) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// workloadKinds are the kinds whose objects run pods in their namespace.
-var workloadKinds = []model.Kind{model.Deployments, model.DaemonSets, model.StatefulSets, model.ReplicaSets, model.Jobs,
-	{Group: "", Resource: "replicationcontrollers"}}
-
 // namespacesExpectingPods returns the namespaces that the gather shows run
 // pods: they hold a workload object, an event about a pod or a pod's logs.
 func (b *builder) namespacesExpectingPods() map[string]bool {
-	out := b.objects.NamespacesOf(workloadKinds...)
+	out := b.objects.NamespacesOf(model.ControllerStoreKinds()...) // controllers run pods in their namespace
 	for _, e := range b.g.Events {
 		if io := e.Object.InvolvedObject; io.Kind == "Pod" && io.Namespace != "" {
 			out[io.Namespace] = true
@@ -175,11 +171,15 @@ func (b *builder) settleLayouts() {
 		}
 	}
 	capList(&g.Health.PodsWithoutLogs)
+	logHosts := map[string]bool{} // by model.HostKey
+	for h := range b.logHosts {
+		logHosts[model.HostKey(h)] = true
+	}
 	for _, n := range g.Nodes {
 		if b.onlyBundles() {
 			break // archives and bundles carry no kubelet journals by design
 		}
-		if !b.logHosts[n.Object.Name] && !b.logHosts[shortHost(n.Object.Name)] {
+		if !logHosts[model.HostKey(n.Object.Name)] {
 			g.Health.NodesWithoutLogs = append(g.Health.NodesWithoutLogs, n.Object.Name)
 		}
 	}
@@ -213,5 +213,3 @@ func dirKey(dir string) string {
 	}
 	return dir
 }
-
-func shortHost(h string) string { return model.HostKey(h) }

@@ -147,11 +147,6 @@ var (
 // typed kinds keep theirs in the typed object.
 var keepLabels = map[model.Kind]bool{model.Namespaces: true}
 
-// keepOwners are the controller kinds whose owner references lead a pod to
-// its top controller.
-var keepOwners = map[model.Kind]bool{model.ReplicaSets: true, model.Jobs: true, model.Deployments: true, model.StatefulSets: true,
-	model.DaemonSets: true, {Group: "", Resource: "replicationcontrollers"}: true}
-
 // decodeCSR decodes a CertificateSigningRequest without its request and
 // issued certificate (PEM, the bulk of the object, read by no join).
 func decodeCSR(data []byte) (any, error) {
@@ -308,9 +303,7 @@ func objectOf(k model.Kind, item []byte, decode func([]byte) (any, error), parts
 			return nil, fmt.Errorf("cannot read its metadata: %s", plainError(err))
 		}
 		meta = model.Meta{Name: m.Name, Namespace: m.Namespace, UID: string(m.UID), Labels: m.Labels}
-		for _, r := range m.OwnerReferences {
-			meta.Owners = append(meta.Owners, model.Owner{Kind: r.Kind, Name: r.Name, UID: string(r.UID), Controller: r.Controller != nil && *r.Controller})
-		}
+		meta.Owners = model.OwnersOf(m.OwnerReferences)
 		for key := range m.Data {
 			meta.Keys = append(meta.Keys, key)
 		}
@@ -335,7 +328,7 @@ func objectOf(k model.Kind, item []byte, decode func([]byte) (any, error), parts
 		internAll(reflect.ValueOf(&meta.Labels).Elem())
 		o.Labels = meta.Labels
 	}
-	if keepOwners[k] {
+	if model.IsControllerKind(k) { // their owner references lead a pod to its top controller
 		for i := range meta.Owners {
 			meta.Owners[i].Kind, meta.Owners[i].Name = intern(meta.Owners[i].Kind), intern(meta.Owners[i].Name)
 		}
@@ -388,6 +381,7 @@ func (b *builder) indexModel(g *model.Gather) {
 	}
 	b.objects.Freeze()
 	g.Objects = b.objects
+	g.Freeze() // the edges between subjects, once
 }
 
 // DecodeStoreObject reads one object of kind k (YAML or JSON) the way the

@@ -77,14 +77,14 @@ func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool)
 	}
 	for _, p := range g.Pods {
 		pod := buildPod(p, short)
-		if !p.Healthy || named[p] {
+		if !p.Healthy() || named[p] {
 			pod.Logs = buildLogTails(p, short)
 		}
 		r.Pods = append(r.Pods, pod)
 	}
 	for _, n := range append(g.Nodes[:len(g.Nodes):len(g.Nodes)], g.JournalNodes...) {
 		node := buildNode(n)
-		for _, lg := range nodeLogOf(g, n.Object.Name) {
+		for _, lg := range g.NodeLogOf(n.Object.Name) {
 			node.Log = append(node.Log, buildLogGroup(lg, short))
 		}
 		r.Nodes = append(r.Nodes, node)
@@ -163,7 +163,7 @@ func buildPod(p *model.Pod, short func(string) string) Pod {
 		Status:    p.Columns.Status,
 		Restarts:  p.Columns.Restarts,
 		Age:       p.Columns.Age,
-		Healthy:   p.Healthy,
+		Healthy:   p.Healthy(),
 		Stage:     p.Stage.Name,
 		Source:    short(p.Source.Path),
 	}
@@ -182,10 +182,8 @@ func buildPod(p *model.Pod, short func(string) string) Pod {
 	if p.Source.Line > 0 {
 		out.Source += ":" + strconv.Itoa(p.Source.Line)
 	}
-	for _, o := range p.Object.OwnerReferences {
-		if o.Controller != nil && *o.Controller {
-			out.Owner = o.Kind + "/" + o.Name
-		}
+	if ref, ok := model.ControllerOf(model.PodOwners(&p.Object)); ok {
+		out.Owner = ref.Kind + "/" + ref.Name
 	}
 	// Each list is made at its final size: the report holds those of
 	// every pod of the gather at once, next to the model.
@@ -290,18 +288,6 @@ func timePtr(t time.Time) *time.Time {
 	}
 	u := t.UTC()
 	return &u
-}
-
-// nodeLogOf returns the node-level log groups of the node, whose journal may
-// name it by its full or its short host name.
-func nodeLogOf(g *model.Gather, name string) []*model.LogGroup {
-	if groups, ok := g.NodeLog[name]; ok {
-		return groups
-	}
-	if i := strings.IndexByte(name, '.'); i > 0 {
-		return g.NodeLog[name[:i]]
-	}
-	return nil
 }
 
 func buildNode(n *model.Node) Node {

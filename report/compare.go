@@ -272,7 +272,7 @@ func change(o, n *SnapFinding) FindingChange {
 	return fc
 }
 
-// displaySubject drops the "pod/" prefix podIdentity puts on pods named by
+// displaySubject drops the "pod/" prefix model.Store.PodIdentity puts on pods named by
 // their own name.
 func displaySubject(s string) string {
 	if rest, ok := strings.CutPrefix(s, "pod/"); ok {

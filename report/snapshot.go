@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -79,7 +78,7 @@ type SnapFinding struct {
 type SnapPod struct {
 	Namespace, Name, UID string
 	Node                 string
-	// Workload is the pod's identity across replacements (see podIdentity).
+	// Workload is the pod's identity across replacements (see model.Store.PodIdentity).
 	Workload string
 	Status   string
 	Ready    string
@@ -253,105 +252,10 @@ func (s *Snapshot) snapCoverage(g *model.Gather) {
 	}
 }
 
-// podIdentity names what a pod is across replacements: the top controller
-// (model.TopController) for pods of a Deployment, a CronJob or a
-// DeploymentConfig, reached through a ReplicaSet, a Job or a
-// ReplicationController (when that object was not gathered: its name without
-// the pod-template-hash, the Job name without the CronJob's scheduled-time
-// suffix); the DaemonSet and the node for a DaemonSet's pod; the pod's own
-// name for StatefulSet, static (node-owned) and unowned pods, whose names
-// are stable. The walk stops at the workload: an operator's Deployment owned
-// by ClusterVersion stays the Deployment.
-func podIdentity(st *model.Store, p *corev1.Pod) string {
-	owners := model.PodOwners(p)
-	ref, ok := controllerOwner(owners)
-	if !ok {
-		return "pod/" + p.Namespace + "/" + p.Name
-	}
-	switch ref.Kind {
-	case "ReplicaSet", "Job", "ReplicationController":
-		if top, ok := st.TopController(p.Namespace, owners); ok && top.Object != nil && workloadKinds[top.Kind] && top.Kind != ref.Kind {
-			return top.Kind + "/" + p.Namespace + "/" + top.Name
-		}
-		if parent := parentWorkload(st, p.Namespace, ref); parent != "" {
-			return parent
-		}
-	}
-	switch ref.Kind {
-	case "ReplicaSet":
-		if h := p.Labels["pod-template-hash"]; h != "" && strings.HasSuffix(ref.Name, "-"+h) {
-			return "Deployment/" + p.Namespace + "/" + strings.TrimSuffix(ref.Name, "-"+h)
-		}
-	case "ReplicationController":
-		if dc := p.Annotations["openshift.io/deployment-config.name"]; dc != "" {
-			return "DeploymentConfig/" + p.Namespace + "/" + dc
-		}
-	case "DaemonSet":
-		return "DaemonSet/" + p.Namespace + "/" + ref.Name + " on " + p.Spec.NodeName
-	case "StatefulSet", "Node":
-		return "pod/" + p.Namespace + "/" + p.Name
-	case "Job":
-		if f := jobFamily(ref.Name); f != ref.Name {
-			return "CronJob/" + p.Namespace + "/" + f
-		}
-	}
-	return ref.Kind + "/" + p.Namespace + "/" + ref.Name
-}
-
-// workloadOf is a pod identity without the node of a DaemonSet's pod: a
-// finding's subject and an image's scope are the DaemonSet as a whole, since
-// correlation may group its pods of several nodes into one finding.
-func workloadOf(identity string) string {
-	if strings.HasPrefix(identity, "DaemonSet/") {
-		if i := strings.Index(identity, " on "); i >= 0 {
-			return identity[:i]
-		}
-	}
-	return identity
-}
-
-// workloadKinds are the controllers a pod's identity may name.
-var workloadKinds = map[string]bool{"Deployment": true, "CronJob": true, "DeploymentConfig": true}
-
-// parentWorkload returns "Kind/ns/name" of the Deployment, CronJob or
-// DeploymentConfig that controls the gathered ReplicaSet, Job or
-// ReplicationController ref, or "".
-func parentWorkload(st *model.Store, ns string, ref model.Owner) string {
-	kinds := map[string]model.Kind{"ReplicaSet": model.ReplicaSets, "Job": model.Jobs, "ReplicationController": {Group: "", Resource: "replicationcontrollers"}}
-	o, _ := st.Get(kinds[ref.Kind], ns, ref.Name)
-	if o == nil {
-		return ""
-	}
-	if parent, ok := controllerOwner(o.Owners); ok && workloadKinds[parent.Kind] {
-		return parent.Kind + "/" + ns + "/" + parent.Name
-	}
-	return ""
-}
-
-func controllerOwner(owners []model.Owner) (model.Owner, bool) {
-	for _, o := range owners {
-		if o.Controller {
-			return o, true
-		}
-	}
-	if len(owners) > 0 {
-		return owners[0], true
-	}
-	return model.Owner{}, false
-}
-
-// scheduledSuffix is the "-<minutes since epoch>" a CronJob appends to its Jobs'
-// names; installer-<revision>-<node> and pruner pods are pods, not Jobs.
-var scheduledSuffix = regexp.MustCompile(`-[0-9]{8,}$`)
-
-// jobFamily names the CronJob behind a Job whose CronJob was not gathered:
-// the Job name without its scheduled-time suffix.
-func jobFamily(name string) string { return scheduledSuffix.ReplaceAllString(name, "") }
-
 func snapPod(st *model.Store, p *model.Pod) *SnapPod {
 	o := &p.Object
 	sp := &SnapPod{Namespace: o.Namespace, Name: o.Name, UID: string(o.UID), Node: o.Spec.NodeName,
-		Workload: podIdentity(st, o), Status: p.Columns.Status, Ready: p.Columns.Ready, Healthy: p.Healthy,
+		Workload: st.PodIdentity(o), Status: p.Columns.Status, Ready: p.Columns.Ready, Healthy: p.Healthy(),
 		Completed: o.Status.Phase == corev1.PodSucceeded, Created: o.CreationTimestamp.Time.UTC(),
 		Restarts: map[string]int32{}, Images: map[string]string{}}
 	for _, cs := range append(append([]corev1.ContainerStatus{}, o.Status.InitContainerStatuses...), o.Status.ContainerStatuses...) {
@@ -421,14 +325,10 @@ func (s *Snapshot) snapConfig(st *model.Store) {
 			}
 		}
 		var scope []string
-		for name := range s.Nodes {
-			if nodeObj, _ := st.Get(model.Nodes, "", name); nodeObj != nil {
-				if node := model.Typed[corev1.Node](nodeObj); node != nil {
-					if ps, _ := st.NodePools(node); containsObj(ps, poolObjs[i]) {
-						sp.Nodes = append(sp.Nodes, name)
-						scope = append(scope, "node:"+name)
-					}
-				}
+		for _, nodeObj := range st.PoolNodes(poolObjs[i]) {
+			if _, ok := s.Nodes[nodeObj.Name]; ok {
+				sp.Nodes = append(sp.Nodes, nodeObj.Name)
+				scope = append(scope, "node:"+nodeObj.Name)
 			}
 		}
 		sort.Strings(sp.Nodes)
@@ -464,21 +364,12 @@ func kubeletSummary(k *openshift.KubeletConfig) string {
 	return orNone(strings.Join(parts, ", "))
 }
 
-func containsObj(list []*model.Object, o *model.Object) bool {
-	for _, x := range list {
-		if x == o {
-			return true
-		}
-	}
-	return false
-}
-
 // snapWorkloadImages records, per workload, the images its gathered pods
 // run, so an image tag that moved between the gathers is seen.
 func (s *Snapshot) snapWorkloadImages() {
 	images := map[string]map[string]bool{}
 	for _, p := range s.Pods {
-		w := workloadOf(p.Workload)
+		w := model.WorkloadOf(p.Workload)
 		if images[w] == nil {
 			images[w] = map[string]bool{}
 		}
@@ -497,7 +388,7 @@ func (s *Snapshot) snapFinding(st *model.Store, f rules.Finding, short func(stri
 	sf := SnapFinding{Finding: buildFinding(f, short), Container: f.Container}
 	switch {
 	case f.Pod != nil:
-		sf.Workload = workloadOf(podIdentity(st, &f.Pod.Object))
+		sf.Workload = model.WorkloadOf(st.PodIdentity(&f.Pod.Object))
 		sf.Subject, sf.Namespace = sf.Workload, f.Pod.Object.Namespace
 		sf.Scope = "pods/" + sf.Namespace
 		if n := f.Pod.Object.Spec.NodeName; n != "" {
@@ -523,9 +414,8 @@ func (s *Snapshot) snapFinding(st *model.Store, f rules.Finding, short func(stri
 		case "Etcd", "etcd":
 			sf.Scope = "etcd"
 		}
-		if parent, ok := controllerOwner(o.Owners); ok && workloadKinds[parent.Kind] && (o.Kind == model.ReplicaSets || o.Kind == model.Jobs) {
-			sf.Workload = parent.Kind + "/" + o.Namespace + "/" + parent.Name
-			sf.Subject = sf.Workload
+		if w := model.ObjectWorkload(o); w != "" {
+			sf.Workload, sf.Subject = w, w
 		}
 	}
 	for _, e := range f.Evidence {

@@ -111,7 +111,6 @@ func (gc gatherCase) build(t *testing.T) *model.Gather {
 		p.Columns = podstatus.Compute(&p.Object, caseNow, podstatus.Version{})
 		p.Stage = podstatus.StartupStage(&p.Object)
 		p.Containers = podstatus.Containers(&p.Object)
-		p.Healthy = (p.Columns.Status == "Running" && p.Columns.ReadyContainers == p.Columns.TotalContainers) || p.Columns.Status == "Completed"
 		if i >= len(gc.Pods) {
 			p.Runtime = &model.RuntimeView{Node: obj.Spec.NodeName}
 			p.Source.Path = "sos_commands/crio/crictl_pods"
@@ -206,6 +205,7 @@ func (gc gatherCase) build(t *testing.T) *model.Gather {
 		}
 		sort.Strings(g.KubeletLogNodes)
 	}
+	g.Freeze() // the edges, as the parser builds them
 	return g
 }
 

@@ -47,23 +47,11 @@ func (r *Rule) groupKey(p *model.Pod, v Vars) string {
 // workload names the controller that owns the pod: a ReplicaSet's pods count
 // as their Deployment's (the ReplicaSet name less its pod-template-hash).
 func workload(p *model.Pod) string {
-	for _, o := range p.Object.OwnerReferences {
-		if o.Controller == nil || !*o.Controller {
-			continue
-		}
-		if o.Kind == "ReplicaSet" {
-			if hash := p.Object.Labels["pod-template-hash"]; hash != "" {
-				if d, ok := strings.CutSuffix(o.Name, "-"+hash); ok {
-					return "Deployment/" + d
-				}
-			}
-		}
-		if o.Kind == "Node" {
-			return "" // static pods: one per node, nothing to share
-		}
-		return o.Kind + "/" + o.Name
+	kind, name := model.PodController(&p.Object)
+	if kind == "" || kind == "Node" {
+		return "" // static pods: one per node, nothing to share
 	}
-	return ""
+	return kind + "/" + name
 }
 
 // registryHost returns the registry host of an image reference

@@ -154,7 +154,7 @@ func Evaluate(t *Table, g *model.Gather) []Finding {
 		case podMatcher:
 			for _, p := range g.Pods {
 				for _, h := range m.match(c, p) {
-					fire(string(p.Object.UID)+"/"+p.Key(), h, func(h hit) (Finding, bool) {
+					fire(p.ID(), h, func(h hit) (Finding, bool) {
 						if !c.applyJoins(r, p, &h) {
 							return Finding{}, false
 						}

@@ -14,64 +14,37 @@ import (
 
 // evalContext holds what the matchers need beyond one pod.
 type evalContext struct {
-	now         time.Time
-	kubeletLogs map[string]bool // hosts with a kubelet journal in the gather
-	// nodeLog holds the node-level log groups by short host name.
-	nodeLog map[string][]*model.LogGroup
+	now time.Time
+	// gather is the gather, whose edges (node log, node events, kubelet
+	// journals by host; events by object) matchers and joins read.
+	gather *model.Gather
 	// events are all events of the gather, for objects other than pods.
 	events []*model.Event
-	// nodeEvents are the events whose involved object is a Node, by short name.
-	nodeEvents map[string][]*model.Event
 	// store is the gather's object store, which joins read.
 	store *model.Store
 	// joinCache keeps each join's result per pod and container.
 	joinCache map[string]joinResult
-	// pods are the model's pods by "uid/namespace/name".
-	pods map[string]*model.Pod
 	// alerts and etcd are the gather's cluster-level signals.
 	alerts []model.Alert
 	etcd   *model.EtcdHealth
 	// installs are the install log bundles of the input.
 	installs []*model.InstallBundle
-	// workloadList and eventsByObject are built on first use (workloads.go).
-	workloadList   []*workloadRef
-	eventsByObject map[string][]*model.Event
+	// workloadList is built on first use (workloads.go).
+	workloadList []*workloadRef
 	// vocab holds the gather's platform words (see vocabulary).
 	vocab vocabulary
 }
 
 func newEvalContext(g *model.Gather) *evalContext {
-	c := &evalContext{now: g.CollectedAt, kubeletLogs: map[string]bool{}, nodeLog: map[string][]*model.LogGroup{}, events: g.Events,
+	c := &evalContext{now: g.CollectedAt, gather: g, events: g.Events,
 		alerts: g.Alerts, etcd: g.Etcd, installs: g.Installs,
-		nodeEvents: map[string][]*model.Event{}, store: g.Objects, joinCache: map[string]joinResult{}, pods: map[string]*model.Pod{}}
-	for _, p := range g.Pods {
-		c.pods[string(p.Object.UID)+"/"+p.Key()] = p
-	}
+		store: g.Objects, joinCache: map[string]joinResult{}}
 	c.vocab = newVocabulary(g)
 	if c.store == nil {
 		c.store = model.New()
 		c.store.Freeze()
 	}
-	for _, e := range g.Events {
-		if e.Object.InvolvedObject.Kind == "Node" {
-			n := shortName(e.Object.InvolvedObject.Name)
-			c.nodeEvents[n] = append(c.nodeEvents[n], e)
-		}
-	}
-	for host, groups := range g.NodeLog {
-		c.nodeLog[shortName(host)] = append(c.nodeLog[shortName(host)], groups...)
-	}
-	for _, h := range g.KubeletLogNodes {
-		c.kubeletLogs[h] = true
-		c.kubeletLogs[shortName(h)] = true
-	}
 	return c
-}
-
-func shortName(host string) string { return model.HostKey(host) }
-
-func (c *evalContext) hasKubeletLog(node string) bool {
-	return c.kubeletLogs[node] || c.kubeletLogs[shortName(node)]
 }
 
 // containerRef is one container of a pod with its spec and status.
@@ -107,7 +80,7 @@ func containers(p *model.Pod, init *bool) []containerRef {
 					ref.Spec = &specs[j]
 				}
 			}
-			sidecar := isRestartable(ref.Spec) && field == "spec.initContainers"
+			sidecar := podstatus.IsSidecar(ref.Spec) && field == "spec.initContainers"
 			if sidecar {
 				ref.Kind = "sidecar container"
 			}
@@ -137,27 +110,10 @@ func (c *evalContext) podVars(p *model.Pod) Vars {
 		"Restarts":  p.Columns.Restarts,
 		"Stage":     p.Stage.Condition,
 	}
-	if ref := c.topOwner(p); ref != "" {
+	if ref := c.store.PodOwner(&p.Object); ref != "" {
 		v["Owner"] = ref
 	}
 	return v
-}
-
-// topOwner names the object a remediation should edit: the pod's top
-// controller as the store resolves it (ReplicaSet → Deployment, Job →
-// CronJob); when the ReplicaSet was not gathered, its Deployment is known
-// from the pod-template-hash suffix of its name.
-func (c *evalContext) topOwner(p *model.Pod) string {
-	top, ok := c.store.TopController(p.Object.Namespace, model.PodOwners(&p.Object))
-	if !ok {
-		return ""
-	}
-	if top.Object == nil && top.Kind == "ReplicaSet" {
-		if w := workload(p); strings.HasPrefix(w, "Deployment/") {
-			return w
-		}
-	}
-	return top.Kind + "/" + top.Name
 }
 
 // containerHit starts a hit for one container with its values filled in.
@@ -255,7 +211,7 @@ func mentionsContainer(text, c string) bool {
 
 func (c *evalContext) missingNodeLog(p *model.Pod, h *hit) {
 	node := p.Object.Spec.NodeName
-	if node != "" && !c.hasKubeletLog(node) {
+	if node != "" && !c.gather.HasKubeletLog(node) {
 		h.Missing = append(h.Missing, "kubelet journal of node "+node+" (not in the gather)")
 	}
 }

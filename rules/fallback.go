@@ -15,9 +15,7 @@ import (
 type podFallback struct{}
 
 func (m *podFallback) match(c *evalContext, p *model.Pod) []hit {
-	healthy := p.Healthy || p.Columns.Status == "Completed" ||
-		(p.Columns.Status == "Running" && p.Columns.ReadyContainers == p.Columns.TotalContainers)
-	if healthy || p.Object.DeletionTimestamp != nil {
+	if p.Healthy() || p.Object.DeletionTimestamp != nil {
 		return nil // a pod being deleted has the terminating rules
 	}
 	h := hit{Vars: c.podVars(p)}

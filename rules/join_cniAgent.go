@@ -58,7 +58,7 @@ func joinCNIAgent(c *evalContext, p *model.Pod, h *hit) joinResult {
 		if !slices.Contains(cniAgentNamespaces, o.Namespace) {
 			continue
 		}
-		agent := c.pods[o.UID+"/"+o.Namespace+"/"+o.Name]
+		agent := o.Pod()
 		if agent == nil || agent == p {
 			continue
 		}

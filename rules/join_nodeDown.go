@@ -34,7 +34,7 @@ func joinNodeDown(c *evalContext, p *model.Pod, h *hit) joinResult {
 	}
 	// The kubelet's own account, by host, whether or not a Node was gathered.
 	certs, api := 0, 0
-	for _, g := range c.nodeLog[shortName(node)] {
+	for _, g := range c.gather.NodeLogOf(node) {
 		switch g.Class {
 		case nodelog.ClassCertificate:
 			certs += g.Count
@@ -51,7 +51,7 @@ func joinNodeDown(c *evalContext, p *model.Pod, h *hit) joinResult {
 	if certs > 0 {
 		down = true
 		facts = append(facts, fmt.Sprintf("its kubelet logged %s (an expired or unsigned kubelet client certificate)", countOf(certs, "certificate error", "certificate errors")))
-	} else if api > 0 && !c.hasKubeletLog(node) {
+	} else if api > 0 && !c.gather.HasKubeletLog(node) {
 		api = 0
 	}
 	if api > 0 && len(facts) == 0 {
@@ -66,7 +66,7 @@ func joinNodeDown(c *evalContext, p *model.Pod, h *hit) joinResult {
 		if csr == nil || len(csr.Status.Conditions) > 0 {
 			continue
 		}
-		if csr.Spec.Username == "system:node:"+node || strings.HasPrefix(csr.Spec.Username, "system:node:"+shortName(node)+".") {
+		if u, ok := strings.CutPrefix(csr.Spec.Username, "system:node:"); ok && model.HostMatch(u, node) {
 			pending = append(pending, o.Name)
 			res.Evidence = append(res.Evidence, objectEvidence(o, "Pending (no Approved or Denied condition), requested by "+csr.Spec.Username+", signer "+csr.Spec.SignerName))
 		}

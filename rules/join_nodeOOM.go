@@ -36,7 +36,7 @@ func joinNodeOOM(c *evalContext, p *model.Pod, h *hit) joinResult {
 	var res joinResult
 	coincide := 0
 	count := 0
-	for _, e := range c.nodeEvents[shortName(node)] {
+	for _, e := range c.gather.NodeEvents(node) {
 		if e.Object.Reason != "SystemOOM" {
 			continue
 		}
@@ -51,7 +51,7 @@ func joinNodeOOM(c *evalContext, p *model.Pod, h *hit) joinResult {
 				Text: fmt.Sprintf("%s SystemOOM on node %s: %s", eventType(e), node, strings.TrimSpace(e.Object.Message))})
 		}
 	}
-	for _, g := range c.nodeLog[shortName(node)] {
+	for _, g := range c.gather.NodeLogOf(node) {
 		global := g.Class == nodelog.ClassOOMKill && strings.Contains(g.Text, "Out of memory") && !strings.Contains(g.Text, "Memory cgroup")
 		if !global && !strings.Contains(g.Text, "ys oom") && !strings.Contains(g.Text, "System OOM") {
 			continue

@@ -28,12 +28,12 @@ func (c *evalContext) logsOf(p *model.Pod, container string) (logs []*model.Cont
 	if logs = own(p); len(logs) > 0 {
 		return logs, ""
 	}
-	ref, ok := controllerRefOf(&p.Object)
+	ref, ok := model.ControllerOf(model.PodOwners(&p.Object))
 	if !ok {
 		return nil, ""
 	}
 	for _, o := range c.store.PodsOwnedBy(p.Object.Namespace, ref.Kind, ref.Name) {
-		q := c.pods[o.UID+"/"+o.Namespace+"/"+o.Name]
+		q := o.Pod()
 		if q == nil || q == p {
 			continue
 		}
@@ -42,15 +42,6 @@ func (c *evalContext) logsOf(p *model.Pod, container string) (logs []*model.Cont
 		}
 	}
 	return nil, ""
-}
-
-func controllerRefOf(p *corev1.Pod) (model.Owner, bool) {
-	for _, r := range model.PodOwners(p) {
-		if r.Controller {
-			return r, true
-		}
-	}
-	return model.Owner{}, false
 }
 
 // fromSibling notes whose log a cause was read from.
@@ -123,7 +114,7 @@ func countOf(n int, one, many string) string {
 // podStatusText is the pod's kubectl STATUS and READY when the gather's model
 // holds it, else its phase.
 func (c *evalContext) podStatusText(p *corev1.Pod) string {
-	if mp := c.pods[string(p.UID)+"/"+p.Namespace+"/"+p.Name]; mp != nil {
+	if mp := c.store.PodFor(p.Namespace, p.Name, string(p.UID)); mp != nil {
 		return fmt.Sprintf("STATUS %s, READY %s, RESTARTS %s", mp.Columns.Status, mp.Columns.Ready, mp.Columns.Restarts)
 	}
 	return "phase " + string(p.Status.Phase)

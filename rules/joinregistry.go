@@ -220,7 +220,7 @@ func (c *evalContext) applyJoins(r *Rule, p *model.Pod, h *hit) bool {
 }
 
 func (c *evalContext) runJoin(j join, p *model.Pod, h *hit) joinResult {
-	key := j.name + "\x00" + string(p.Object.UID) + "\x00" + p.Key() + "\x00" + h.Container
+	key := j.name + "\x00" + p.ID() + "\x00" + h.Container
 	if res, ok := c.joinCache[key]; ok {
 		return res
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
+	"github.com/mgtriage/mgtriage/parser/podstatus"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -167,7 +168,7 @@ func (m *initContainerRunning) match(c *evalContext, p *model.Pod) []hit {
 	init := true
 	for _, cs := range containers(p, &init) {
 		r := cs.Status.State.Running
-		if r == nil || isRestartable(cs.Spec) || r.StartedAt.IsZero() {
+		if r == nil || podstatus.IsSidecar(cs.Spec) || r.StartedAt.IsZero() {
 			continue
 		}
 		running := c.now.Sub(r.StartedAt.Time)
@@ -190,10 +191,6 @@ func (m *initContainerRunning) match(c *evalContext, p *model.Pod) []hit {
 		return []hit{h}
 	}
 	return nil
-}
-
-func isRestartable(spec *corev1.Container) bool {
-	return spec != nil && spec.RestartPolicy != nil && *spec.RestartPolicy == corev1.ContainerRestartPolicyAlways
 }
 
 // containerRestarts fires for app containers that are running again after
@@ -256,13 +253,13 @@ func (m *nodeCondition) matchNode(c *evalContext, n *model.Node) []hit {
 		h.Vars["Stage"] = fmtTime(cond.LastTransitionTime.Time)
 		h.Evidence = append(h.Evidence, Evidence{Source: n.Source, Kind: EvidenceStatus, Quote: cond.Message,
 			Text: fmt.Sprintf("node %s condition %s=%s reason=%s since %s: %s", n.Object.Name, cond.Type, cond.Status, cond.Reason, fmtTime(cond.LastTransitionTime.Time), cond.Message)})
-		for _, g := range c.nodeLog[shortName(n.Object.Name)] {
+		for _, g := range c.gather.NodeLogOf(n.Object.Name) {
 			if g.Class != nodelog.ClassAPI && g.Class != nodelog.ClassCertificate && g.Class != nodelog.ClassPLEG && g.Class != nodelog.ClassNetworkNotReady && g.Class != nodelog.ClassEviction && g.Class != nodelog.ClassNodeNotReady {
 				continue
 			}
 			h.Evidence = append(h.Evidence, logGroupEvidence(g))
 		}
-		if !c.hasKubeletLog(n.Object.Name) {
+		if !c.gather.HasKubeletLog(n.Object.Name) {
 			h.Missing = append(h.Missing, "kubelet journal of node "+n.Object.Name+" (not in the gather)")
 		}
 		return []hit{h}
@@ -316,7 +313,7 @@ func (m *nodeLogClass) matchNode(c *evalContext, n *model.Node) []hit {
 	count := 0
 	var first, last time.Time
 	detail := ""
-	for _, g := range c.nodeLog[shortName(n.Object.Name)] {
+	for _, g := range c.gather.NodeLogOf(n.Object.Name) {
 		if !slices.Contains(m.Classes, string(g.Class)) {
 			continue
 		}

@@ -65,6 +65,7 @@ func withNodeLog(p *model.Pod, text string) *model.Pod {
 func evaluate(t *testing.T, pods ...*model.Pod) []Finding {
 	t.Helper()
 	g := &model.Gather{CollectedAt: gatherTime, Pods: pods, KubeletLogNodes: []string{"worker-0"}}
+	g.Freeze()
 	return Evaluate(Builtin(), g)
 }
 
@@ -362,6 +363,7 @@ rules:
 		t.Fatal(errs)
 	}
 	g := &model.Gather{CollectedAt: gatherTime, Pods: []*model.Pod{testPod(t, crashPod), testPod(t, notReadyPod)}}
+	g.Freeze()
 	fs := Evaluate(tbl, g)
 	// With not-ready disabled, the fallback still says the pod is not healthy.
 	if diff := cmp.Diff([]string{"crashloop-back-off catalog/catalog", "pod-not-healthy-unexplained recommender/"}, ruleIDs(fs)); diff != "" {

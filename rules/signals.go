@@ -140,7 +140,7 @@ func (c *evalContext) alertObjectEvidence(l map[string]string) []Evidence {
 	if l["pod"] != "" && l["namespace"] != "" {
 		if o, _ := c.store.Get(model.Pods, l["namespace"], l["pod"]); o != nil {
 			status := ""
-			if p := c.pods[o.UID+"/"+o.Namespace+"/"+o.Name]; p != nil {
+			if p := o.Pod(); p != nil {
 				status = fmt.Sprintf("STATUS %s, READY %s, RESTARTS %s", p.Columns.Status, p.Columns.Ready, p.Columns.Restarts)
 			}
 			return []Evidence{objectEvidence(o, "named by the alert; "+status)}

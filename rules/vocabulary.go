@@ -26,7 +26,7 @@ func newVocabulary(g *model.Gather) vocabulary {
 	v := vocabulary{runtimes: map[string]string{}}
 	for _, n := range g.Nodes {
 		if rt := runtimeName(n.Object.Status.NodeInfo.ContainerRuntimeVersion); rt != "" {
-			v.runtimes[shortName(n.Object.Name)] = rt
+			v.runtimes[model.HostKey(n.Object.Name)] = rt
 		}
 	}
 	if rt := runtimeNames[g.ContainerRuntime]; rt != "" {
@@ -78,7 +78,7 @@ func (v vocabulary) runtimeOf(f *Finding) string {
 	} else if f.Node != nil {
 		node = f.Node.Object.Name
 	}
-	if rt := v.runtimes[shortName(node)]; rt != "" {
+	if rt := v.runtimes[model.HostKey(node)]; rt != "" {
 		return rt
 	}
 	for _, e := range f.Evidence {

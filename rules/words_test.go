@@ -61,6 +61,7 @@ status:
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			g := &model.Gather{CollectedAt: gatherTime, Pods: []*model.Pod{pod}, KubeletLogNodes: []string{"worker-0"}, Layouts: tt.layouts}
+			g.Freeze()
 			var f *Finding
 			for _, x := range Evaluate(Builtin(), g) {
 				if x.Rule.ID == "container-command-not-found" {

@@ -15,16 +15,6 @@ import (
 // Workloads as subjects: a controller that cannot create its pods has no pod
 // for a pod rule to look at, so the finding is on the controller itself.
 
-// workloadKinds are the controllers whose pod creation is checked, with the
-// Kind their events name.
-var workloadKinds = []struct {
-	kind model.Kind
-	name string
-}{
-	{model.ReplicaSets, "ReplicaSet"}, {model.StatefulSets, "StatefulSet"}, {model.DaemonSets, "DaemonSet"},
-	{model.Jobs, "Job"}, {model.Kind{Group: "", Resource: "replicationcontrollers"}, "ReplicationController"},
-}
-
 // workloadMatcher selects the controllers that show one symptom.
 type workloadMatcher interface {
 	matchWorkload(c *evalContext, w *workloadRef) []hit
@@ -48,21 +38,21 @@ func (c *evalContext) workloads() []*workloadRef {
 		return c.workloadList
 	}
 	seen := map[string]bool{}
-	for _, wk := range workloadKinds {
-		objs, _ := c.store.List(wk.kind, "*")
+	for _, wk := range model.PodOwnerKinds() { // the controllers whose pod creation is checked
+		objs, _ := c.store.List(wk.Kind, "*")
 		for _, o := range objs {
-			w := &workloadRef{Object: o, Kind: wk.name}
+			w := &workloadRef{Object: o, Kind: wk.Name}
 			seen[w.Subject()] = true
 			c.workloadList = append(c.workloadList, w)
 		}
 	}
 	for _, e := range c.events {
 		io := e.Object.InvolvedObject
-		for _, wk := range workloadKinds {
-			if io.Kind != wk.name || io.Name == "" {
+		for _, wk := range model.PodOwnerKinds() {
+			if io.Kind != wk.Name || io.Name == "" {
 				continue
 			}
-			w := &workloadRef{Object: &model.Object{Kind: wk.kind, Namespace: io.Namespace, Name: io.Name, UID: string(io.UID), Source: e.Source}, Kind: wk.name}
+			w := &workloadRef{Object: &model.Object{Kind: wk.Kind, Namespace: io.Namespace, Name: io.Name, UID: string(io.UID), Source: e.Source}, Kind: wk.Name}
 			if !seen[w.Subject()] {
 				seen[w.Subject()] = true
 				c.workloadList = append(c.workloadList, w)
@@ -151,15 +141,7 @@ func (m *workloadEvent) matchWorkload(c *evalContext, w *workloadRef) []hit {
 
 // workloadEvents are the events whose involved object is the controller.
 func (c *evalContext) workloadEvents(w *workloadRef) []*model.Event {
-	if c.eventsByObject == nil {
-		c.eventsByObject = map[string][]*model.Event{}
-		for _, e := range c.events {
-			io := e.Object.InvolvedObject
-			k := io.Kind + "/" + io.Namespace + "/" + io.Name
-			c.eventsByObject[k] = append(c.eventsByObject[k], e)
-		}
-	}
-	return c.eventsByObject[w.Subject()]
+	return c.gather.EventsOf(w.Kind, w.Object.Namespace, w.Object.Name)
 }
 
 // workloadShort reads a controller's current state: whether it has fewer
@@ -205,7 +187,7 @@ func (m *workloadEvent) reads() []model.Kind {
 
 func (c *evalContext) allHealthy(pods []*model.Object) bool {
 	for _, o := range pods {
-		if p := c.pods[o.UID+"/"+o.Namespace+"/"+o.Name]; p == nil || !p.Healthy {
+		if p := o.Pod(); p == nil || !p.Healthy() {
 			return false
 		}
 	}

@@ -57,7 +57,11 @@ func (l *ContainerLog) SetKept(tail, errs []LogLine) int {
 // DropKept forgets the kept lines and the error count.
 func (l *ContainerLog) DropKept() { l.kept, l.ErrorCount = "", 0 }
 
-// Gather is everything read from one input.
+// Gather is everything read from one input. The reader fills it and calls
+// Freeze once, which builds the edges between its subjects (edges.go); from
+// then on it is read-only: its pods, events, nodes and store objects are
+// shared (by the edges, by findings, by several reports) and no reader may
+// change them.
 type Gather struct {
 	// Input is the path the user gave.
 	Input string
@@ -147,6 +151,9 @@ type Gather struct {
 	// Files and Bytes count the members read (all of them, not only the ones analysed).
 	Files int
 	Bytes int64
+
+	// edges are the indexes between subjects, built by Freeze (edges.go).
+	edges gatherEdges
 }
 
 // PrinterChoice is the Kubernetes release whose pod printer the columns
@@ -164,7 +171,10 @@ type Problem struct {
 	Error string
 }
 
-// Pod is one pod with everything derived from it and tied to it.
+// Pod is one pod with everything derived from it and tied to it. It is the
+// only pod of the model: the store's object of kind Pods holds &Object as its
+// Typed, and Stored and Object.Pod lead from one to the other (set by
+// Gather.Freeze). Read-only after Freeze; its slices are shared.
 type Pod struct {
 	Object  corev1.Pod
 	Source  Source
@@ -173,9 +183,6 @@ type Pod struct {
 	// Containers describes each container with a status: state, exit code and
 	// meaning, restarts, back-off, probes.
 	Containers []podstatus.Container
-	// Healthy is true for a Running pod whose containers are all ready and for
-	// a Completed pod.
-	Healthy bool
 	// Events are the events whose involved object is this pod, oldest first.
 	Events []*Event
 	// Logs are the container logs of this pod that the gather holds.
@@ -196,7 +203,16 @@ type Pod struct {
 	// Partial marks a list item that its file cut short (a truncated copy):
 	// the reader prefers any complete copy of the same pod.
 	Partial bool
+
+	// stored and node are the pod's edges, set by Gather.Freeze.
+	stored *Object
+	node   *Node
 }
+
+// Healthy reports whether the pod is healthy by its columns at the gather's
+// time (podstatus.Columns.Healthy: Running with every container ready, or
+// Completed).
+func (p *Pod) Healthy() bool { return p.Columns.Healthy() }
 
 // Key returns "namespace/name".
 func (p *Pod) Key() string { return p.Object.Namespace + "/" + p.Object.Name }

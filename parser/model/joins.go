@@ -15,6 +15,18 @@ func (s *Store) buildEdges() {
 	s.claimUsers = map[string][]*Object{}
 	s.podsByOwner = map[string][]*Object{}
 	s.byClusterIP = map[string]*Object{}
+	s.poolNodes = map[*Object][]*Object{}
+	for _, pool := range s.byKind[MachineConfigPools] {
+		mcp := Typed[openshift.MachineConfigPool](pool)
+		if mcp == nil {
+			continue
+		}
+		for _, o := range s.byKind[Nodes] { // sorted by name
+			if n := Typed[corev1.Node](o); n != nil && LabelSelectorMatches(mcp.Spec.NodeSelector, n.Labels) {
+				s.poolNodes[pool] = append(s.poolNodes[pool], o)
+			}
+		}
+	}
 	for _, o := range s.byKind[Services] { // sorted: the first Service of an IP wins
 		if svc := Typed[corev1.Service](o); svc != nil {
 			for _, ip := range append([]string{svc.Spec.ClusterIP}, svc.Spec.ClusterIPs...) {
@@ -85,16 +97,16 @@ func (s *Store) TopController(ns string, owners []Owner) (Controller, bool) {
 	var top Controller
 	found := false
 	for depth := 0; depth < 3; depth++ {
-		ref, ok := controllerRef(owners)
+		ref, ok := ControllerRef(owners)
 		if !ok {
 			break
 		}
 		top, found = Controller{Kind: ref.Kind, Name: ref.Name}, true
-		k, known := kindOfOwner[ref.Kind]
+		k, known := ControllerKindNamed(ref.Kind)
 		if !known {
 			break
 		}
-		o, _ := s.Get(k, ns, ref.Name)
+		o, _ := s.Get(k.Kind, ns, ref.Name)
 		if o == nil {
 			break
 		}
@@ -102,33 +114,6 @@ func (s *Store) TopController(ns string, owners []Owner) (Controller, bool) {
 		owners = o.Owners
 	}
 	return top, found
-}
-
-var kindOfOwner = map[string]Kind{
-	"ReplicaSet": ReplicaSets, "Deployment": Deployments, "StatefulSet": StatefulSets,
-	"DaemonSet": DaemonSets, "Job": Jobs, "CronJob": {"batch", "cronjobs"},
-	"ReplicationController": {"", "replicationcontrollers"}, "DeploymentConfig": {"apps.openshift.io", "deploymentconfigs"},
-}
-
-func controllerRef(owners []Owner) (Owner, bool) {
-	for _, o := range owners {
-		if o.Controller {
-			return o, true
-		}
-	}
-	if len(owners) > 0 {
-		return owners[0], true
-	}
-	return Owner{}, false
-}
-
-// PodOwners converts a pod's ownerReferences to Owners.
-func PodOwners(p *corev1.Pod) []Owner {
-	var out []Owner
-	for _, r := range p.OwnerReferences {
-		out = append(out, Owner{Kind: r.Kind, Name: r.Name, UID: string(r.UID), Controller: r.Controller != nil && *r.Controller})
-	}
-	return out
 }
 
 // NodePools returns the MachineConfigPools whose nodeSelector selects node,
@@ -142,6 +127,16 @@ func (s *Store) NodePools(node *corev1.Node) ([]*Object, Coverage) {
 		}
 	}
 	return out, cov
+}
+
+// PoolNodes returns the gathered Nodes (typed) whose labels the
+// MachineConfigPool pool's nodeSelector selects, sorted by name: NodePools
+// read the other way.
+func (s *Store) PoolNodes(pool *Object) []*Object {
+	if s == nil {
+		return nil
+	}
+	return s.poolNodes[pool]
 }
 
 // PoolKubeletConfigs returns the KubeletConfigs whose machineConfigPoolSelector

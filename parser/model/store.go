@@ -68,6 +68,9 @@ var (
 	Deployments            = Kind{"apps", "deployments"}
 	StatefulSets           = Kind{"apps", "statefulsets"}
 	Jobs                   = Kind{"batch", "jobs"}
+	CronJobs               = Kind{"batch", "cronjobs"}
+	ReplicationControllers = Kind{"", "replicationcontrollers"}
+	DeploymentConfigs      = Kind{"apps.openshift.io", "deploymentconfigs"}
 	// CertificateSigningRequests are certificates.k8s.io CSRs.
 	CertificateSigningRequests = Kind{"certificates.k8s.io", "certificatesigningrequests"}
 	CSINodes                   = Kind{"storage.k8s.io", "csinodes"}
@@ -114,6 +117,9 @@ type Object struct {
 	// Owners are the object's metadata.ownerReferences.
 	Owners []Owner
 	Typed  any
+
+	// pod is the model's pod this object is, set by Gather.Freeze.
+	pod *Pod
 }
 
 // Ref is "resource.group/namespace/name", or "resource.group/name" for a
@@ -179,9 +185,10 @@ type Store struct {
 
 	// Edge indexes, built once by Freeze (see joins.go).
 	podsByNode  map[string][]*Object
-	claimUsers  map[string][]*Object // namespace/claim → pods
-	podsByOwner map[string][]*Object // namespace/Kind/name → pods
-	byClusterIP map[string]*Object   // Service cluster IP → Service
+	claimUsers  map[string][]*Object  // namespace/claim → pods
+	podsByOwner map[string][]*Object  // namespace/Kind/name → pods
+	byClusterIP map[string]*Object    // Service cluster IP → Service
+	poolNodes   map[*Object][]*Object // MachineConfigPool → the Nodes it selects
 }
 
 // New returns an empty store.

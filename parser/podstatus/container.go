@@ -259,7 +259,7 @@ func Containers(pod *corev1.Pod) []Container {
 		st := &pod.Status.InitContainerStatuses[i]
 		spec := specs["init/"+st.Name]
 		kind := "init"
-		if isSidecar(spec) {
+		if IsSidecar(spec) {
 			kind = "sidecar"
 		}
 		add(st, spec, kind)

@@ -29,6 +29,13 @@ type Columns struct {
 	LastRestart time.Time
 }
 
+// Healthy reports whether a pod with these columns is healthy: STATUS
+// Running with every container ready, or STATUS Completed. It is the one
+// test of "healthy" (model.Pod.Healthy, rules and reports read it).
+func (c Columns) Healthy() bool {
+	return (c.Status == "Running" && c.ReadyContainers == c.TotalContainers) || c.Status == "Completed"
+}
+
 // Version is the Kubernetes minor release of the API server whose printer
 // behaviour to follow. The zero Version means "newest". The printer changed in
 // these releases (k8s.io/kubernetes pkg/printers/internalversion printPod);
@@ -117,7 +124,7 @@ func Compute(pod *corev1.Pod, now time.Time, v Version) Columns {
 	for i := range pod.Spec.InitContainers {
 		ic := &pod.Spec.InitContainers[i]
 		initSpecs[ic.Name] = ic
-		if sidecars && isSidecar(ic) {
+		if sidecars && IsSidecar(ic) {
 			c.TotalContainers++
 		}
 	}
@@ -129,7 +136,7 @@ func Compute(pod *corev1.Pod, now time.Time, v Version) Columns {
 		if t := st.LastTerminationState.Terminated; t != nil && lastRestart.Before(t.FinishedAt.Time) {
 			lastRestart = t.FinishedAt.Time
 		}
-		sidecar := sidecars && isSidecar(initSpecs[st.Name])
+		sidecar := sidecars && IsSidecar(initSpecs[st.Name])
 		if sidecar {
 			sidecarRestarts += int(st.RestartCount)
 			if t := st.LastTerminationState.Terminated; t != nil && lastSidecarRestart.Before(t.FinishedAt.Time) {
@@ -255,9 +262,11 @@ func Since(t, now time.Time) string {
 	return duration.HumanDuration(now.Sub(t))
 }
 
-// isSidecar reports whether an init container is a restartable (sidecar) init
-// container: restartPolicy Always on the container itself.
-func isSidecar(c *corev1.Container) bool {
+// IsSidecar reports whether an init container is a restartable (sidecar) init
+// container: restartPolicy Always on the container itself (Kubernetes 1.28+).
+// It is false for a nil container. Every layer asks it; none reads the
+// restart policy itself.
+func IsSidecar(c *corev1.Container) bool {
 	return c != nil && c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
 }
 

@@ -1,9 +1,8 @@
-package report
+package model
 
 import (
 	"testing"
 
-	"github.com/mgtriage/mgtriage/parser/model"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -11,14 +10,14 @@ import (
 // TestPodIdentity: a pod's identity survives a rollout and stops at the
 // workload, whether or not the ReplicaSet or Job was gathered.
 func TestPodIdentity(t *testing.T) {
-	st := model.New()
-	owned := func(k model.Kind, name string, owner model.Owner) {
-		st.Add(&model.Object{Kind: k, Namespace: "ns", Name: name, Owners: []model.Owner{owner}})
+	st := New()
+	owned := func(k Kind, name string, owner Owner) {
+		st.Add(&Object{Kind: k, Namespace: "ns", Name: name, Owners: []Owner{owner}})
 	}
-	owned(model.ReplicaSets, "api-5d8f", model.Owner{Kind: "Deployment", Name: "api", Controller: true})
-	st.Add(&model.Object{Kind: model.Deployments, Namespace: "ns", Name: "api", Owners: []model.Owner{{Kind: "ClusterVersion", Name: "version", Controller: true}}})
-	owned(model.Jobs, "backup-29395080", model.Owner{Kind: "CronJob", Name: "backup", Controller: true})
-	owned(model.Jobs, "migrate", model.Owner{})
+	owned(ReplicaSets, "api-5d8f", Owner{Kind: "Deployment", Name: "api", Controller: true})
+	st.Add(&Object{Kind: Deployments, Namespace: "ns", Name: "api", Owners: []Owner{{Kind: "ClusterVersion", Name: "version", Controller: true}}})
+	owned(Jobs, "backup-29395080", Owner{Kind: "CronJob", Name: "backup", Controller: true})
+	owned(Jobs, "migrate", Owner{})
 	st.Freeze()
 	pod := func(kind, owner, hash, node string) *corev1.Pod {
 		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p-1", Labels: map[string]string{}}, Spec: corev1.PodSpec{NodeName: node}}
@@ -49,12 +48,21 @@ func TestPodIdentity(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := podIdentity(st, c.pod); got != c.want {
-				t.Errorf("podIdentity = %q, want %q", got, c.want)
+			if got := st.PodIdentity(c.pod); got != c.want {
+				t.Errorf("PodIdentity = %q, want %q", got, c.want)
 			}
 		})
 	}
-	if got := workloadOf("DaemonSet/ns/agent on w2"); got != "DaemonSet/ns/agent" {
-		t.Errorf("workloadOf = %q", got)
+	if got := WorkloadOf("DaemonSet/ns/agent on w2"); got != "DaemonSet/ns/agent" {
+		t.Errorf("WorkloadOf = %q", got)
+	}
+}
+
+func TestJobFamily(t *testing.T) {
+	for in, want := range map[string]string{"backup-29395080": "backup", "x-1234567": "x-1234567", "29395080": "29395080",
+		"a-b-123456789": "a-b", "migrate": "migrate", "-12345678": ""} {
+		if got := jobFamily(in); got != want {
+			t.Errorf("jobFamily(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
