@@ -150,54 +150,9 @@ func Evaluate(t *Table, g *model.Gather) []Finding {
 			}
 			out = append(out, f)
 		}
-		switch m := r.matcher.(type) {
-		case podMatcher:
-			for _, p := range g.Pods {
-				for _, h := range m.match(c, p) {
-					fire(p.ID(), h, func(h hit) (Finding, bool) {
-						if !c.applyJoins(r, p, &h) {
-							return Finding{}, false
-						}
-						return r.fire(p, nil, h)
-					})
-				}
-			}
-		case nodeMatcher:
-			// Hosts known only from their journal or runtime pods are judged too.
-			for _, n := range append(g.Nodes[:len(g.Nodes):len(g.Nodes)], g.JournalNodes...) {
-				for _, h := range m.matchNode(c, n) {
-					fire("node/"+n.Object.Name, h, func(h hit) (Finding, bool) { return r.fire(nil, n, h) })
-				}
-			}
-		case workloadMatcher:
-			for _, w := range c.workloads() {
-				for _, h := range m.matchWorkload(c, w) {
-					fire(w.Subject(), h, func(h hit) (Finding, bool) {
-						f, ok := r.fire(nil, nil, h)
-						f.Object, f.ObjectKind = w.Object, w.Kind
-						return f, ok
-					})
-				}
-			}
-		case clusterMatcher:
-			for _, ch := range m.matchCluster(c) {
-				subject := strings.ToLower(ch.kind) + "/" + ch.object.Namespace + "/" + ch.object.Name
-				fire(subject, ch.hit, func(h hit) (Finding, bool) {
-					f, ok := r.fire(nil, nil, h)
-					f.Object, f.ObjectKind = ch.object, ch.kind
-					return f, ok
-				})
-			}
-		case operatorMatcher:
-			for i := range g.Operators {
-				op := &g.Operators[i]
-				for _, h := range m.matchOperator(c, op) {
-					fire("clusteroperator/"+op.Name, h, func(h hit) (Finding, bool) {
-						f, ok := r.fire(nil, nil, h)
-						f.Operator = op
-						return f, ok
-					})
-				}
+		for _, s := range c.subjects(r.matcher.on()) {
+			for _, h := range r.matcher.match(c, s) {
+				fire(s.key(h), h, func(h hit) (Finding, bool) { return c.fireOn(r, s, h) })
 			}
 		}
 	}
@@ -206,6 +161,31 @@ func Evaluate(t *Table, g *model.Gather) []Finding {
 	speak(out, vocabularyFor(g))
 	sortFindings(out)
 	return out
+}
+
+// fireOn makes rule r's finding of hit h on subject s: a pod's when its
+// joins allow (see applyJoins), a node's, or one about the controller,
+// ClusterOperator or cluster object the hit names.
+func (c *evalContext) fireOn(r *Rule, s subject, h hit) (Finding, bool) {
+	switch s.kind {
+	case onPod:
+		if !c.applyJoins(r, s.Pod, &h) {
+			return Finding{}, false
+		}
+		return r.fire(s.Pod, nil, h)
+	case onNode:
+		return r.fire(nil, s.Node, h)
+	}
+	f, ok := r.fire(nil, nil, h)
+	switch s.kind {
+	case onWorkload:
+		f.Object, f.ObjectKind = s.Workload.Object, s.Workload.Kind
+	case onOperator:
+		f.Operator = s.Operator
+	case onCluster:
+		f.Object, f.ObjectKind = h.object, h.objectKind
+	}
+	return f, ok
 }
 
 // fallbackFindings runs the podFallback rules over the pods that are not
@@ -226,7 +206,7 @@ func fallbackFindings(c *evalContext, g *model.Gather, rules []*Rule, out []Find
 			if covered[p] {
 				continue
 			}
-			for _, h := range r.matcher.(*podFallback).match(c, p) {
+			for _, h := range r.matcher.match(c, subject{kind: onPod, Pod: p}) {
 				if f, ok := r.fire(p, nil, h); ok {
 					c.vocab.apply(&f)
 					fs = append(fs, f)

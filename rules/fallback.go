@@ -14,7 +14,10 @@ import (
 // The engine runs it after every other rule (see Evaluate).
 type podFallback struct{}
 
-func (m *podFallback) match(c *evalContext, p *model.Pod) []hit {
+func (m *podFallback) on() subjectKind { return onPod }
+
+func (m *podFallback) match(c *evalContext, s subject) []hit {
+	p := s.Pod
 	if p.Healthy() || p.Object.DeletionTimestamp != nil {
 		return nil // a pod being deleted has the terminating rules
 	}

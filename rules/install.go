@@ -43,8 +43,10 @@ func (m *installStage) validate() error {
 // where the bootstrap stopped).
 const maxInstallEvidence = 6
 
-func (m *installStage) matchCluster(c *evalContext) []clusterHit {
-	var out []clusterHit
+func (m *installStage) on() subjectKind { return onCluster }
+
+func (m *installStage) match(c *evalContext, s subject) []hit {
+	var out []hit
 	for _, ib := range c.installs {
 		if ib.Reached(model.StageComplete) {
 			continue
@@ -55,7 +57,7 @@ func (m *installStage) matchCluster(c *evalContext) []clusterHit {
 				name = "log-bundle"
 			}
 			o := &model.Object{Kind: model.Kind{Group: "install.openshift.io", Resource: "logbundles"}, Name: name, Source: model.Source{Path: ib.Root + "resources/"}}
-			out = append(out, clusterHit{object: o, kind: "LogBundle", hit: h})
+			out = append(out, h.about(o, "LogBundle"))
 		}
 	}
 	return out

@@ -61,16 +61,16 @@ func runJoinOnCase(t *testing.T, joinName string, jc joinCase) []joinResult {
 	if rule == nil {
 		t.Fatalf("no built-in rule %s", jc.Rule)
 	}
-	m, ok := rule.matcher.(podMatcher)
-	if !ok {
+	m := rule.matcher
+	if m.on() != onPod {
 		t.Fatalf("rule %s has no pod matcher", jc.Rule)
 	}
 	g := loadCase(t, jc.Rule, jc.Case).build(t)
 	c := newEvalContext(g)
 	var out []joinResult
-	for _, p := range g.Pods {
-		for _, h := range m.match(c, p) {
-			out = append(out, j.run(c, p, &h))
+	for _, s := range c.subjects(onPod) {
+		for _, h := range m.match(c, s) {
+			out = append(out, j.run(c, s.Pod, &h))
 		}
 	}
 	if len(out) == 0 {

@@ -103,10 +103,10 @@ func lookupMatcher(name string) (matcherKind, bool) {
 // whatever it is: the base values of its subject (a pod's, a node's), none
 // for the other subjects.
 func subjectValues(m matcher) []string {
-	switch m.(type) {
-	case podMatcher:
+	switch m.on() {
+	case onPod:
 		return podBaseValues()
-	case nodeMatcher:
+	case onNode:
 		return nodeBaseValues()
 	}
 	return nil

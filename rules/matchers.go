@@ -45,19 +45,114 @@ type hit struct {
 	Vars      Vars
 	Evidence  []Evidence
 	Missing   []string
+	// object and objectKind are the finding's object for a matcher of the
+	// cluster as a whole (an Alert, etcd, a MachineConfigPool, a log
+	// bundle), which names the object it found; nil for every other subject.
+	object     *model.Object
+	objectKind string
 }
 
-// matcher is a podMatcher or a nodeMatcher.
-type matcher interface{}
-
-// podMatcher selects the pods (and containers) that show one symptom.
-type podMatcher interface {
-	match(c *evalContext, p *model.Pod) []hit
+// about returns h with the object a cluster matcher found, and its kind as
+// reports print it ("Alert", "MachineConfigPool").
+func (h hit) about(o *model.Object, kind string) hit {
+	h.object, h.objectKind = o, kind
+	return h
 }
 
-// nodeMatcher selects the nodes that show one symptom.
-type nodeMatcher interface {
-	matchNode(c *evalContext, n *model.Node) []hit
+// subjectKind is what a matcher judges.
+type subjectKind int
+
+const (
+	onPod      subjectKind = iota + 1 // each pod (and its containers)
+	onNode                            // each node, and each host known only from its journal or runtime pods
+	onWorkload                        // each controller (ReplicaSet, Deployment, Job, ...) with events
+	onOperator                        // each ClusterOperator
+	onCluster                         // the cluster as a whole: its hits name their object (alerts, etcd, pools, install bundles)
+)
+
+// String names the subject kind as the rule reference prints it.
+func (k subjectKind) String() string {
+	switch k {
+	case onPod:
+		return "pod"
+	case onNode:
+		return "node"
+	case onWorkload:
+		return "controller"
+	case onOperator:
+		return "ClusterOperator"
+	case onCluster:
+		return "cluster object"
+	}
+	return "?"
+}
+
+// subject is one thing a rule judges: the field of its kind is set, none
+// for the cluster as a whole.
+type subject struct {
+	kind     subjectKind
+	Pod      *model.Pod
+	Node     *model.Node
+	Workload *workloadRef
+	Operator *model.Operator
+}
+
+// matcher selects, among the subjects of its kind, those that show one
+// symptom: each hit is one finding to be (a container of a pod, an alert of
+// the cluster). Every matcher has this one signature; on says which
+// subjects the engine hands it.
+type matcher interface {
+	on() subjectKind
+	match(c *evalContext, s subject) []hit
+}
+
+// subjects lists the subjects of kind in c's gather, in the gather's order:
+// pods, then nodes followed by the hosts known only from their journal or
+// runtime pods, controllers, ClusterOperators, or the one cluster.
+func (c *evalContext) subjects(kind subjectKind) []subject {
+	g := c.gather
+	var out []subject
+	switch kind {
+	case onPod:
+		for _, p := range g.Pods {
+			out = append(out, subject{kind: kind, Pod: p})
+		}
+	case onNode:
+		for _, n := range append(g.Nodes[:len(g.Nodes):len(g.Nodes)], g.JournalNodes...) {
+			out = append(out, subject{kind: kind, Node: n})
+		}
+	case onWorkload:
+		for _, w := range c.workloads() {
+			out = append(out, subject{kind: kind, Workload: w})
+		}
+	case onOperator:
+		for i := range g.Operators {
+			out = append(out, subject{kind: kind, Operator: &g.Operators[i]})
+		}
+	case onCluster:
+		out = append(out, subject{kind: kind})
+	}
+	return out
+}
+
+// key names the finding's subject for rule groups and de-duplication: the
+// pod's ID, "node/<name>", the controller's, "clusteroperator/<name>", or
+// the object a cluster hit names.
+func (s subject) key(h hit) string {
+	switch s.kind {
+	case onPod:
+		return s.Pod.ID()
+	case onNode:
+		return "node/" + s.Node.Object.Name
+	case onWorkload:
+		return s.Workload.Subject()
+	case onOperator:
+		return "clusteroperator/" + s.Operator.Name
+	}
+	if h.object == nil {
+		return "cluster"
+	}
+	return strings.ToLower(h.objectKind) + "/" + h.object.Namespace + "/" + h.object.Name
 }
 
 // MatcherNames lists the matchers a rule may name.
@@ -115,7 +210,10 @@ func (m *containerWaiting) validate() error {
 	return nil
 }
 
-func (m *containerWaiting) match(c *evalContext, p *model.Pod) []hit {
+func (m *containerWaiting) on() subjectKind { return onPod }
+
+func (m *containerWaiting) match(c *evalContext, s subject) []hit {
+	p := s.Pod
 	var out []hit
 	for _, cs := range containers(p, m.Init) {
 		w := cs.Status.State.Waiting
@@ -168,7 +266,10 @@ func (m *containerTerminated) validate() error {
 	return nil
 }
 
-func (m *containerTerminated) match(c *evalContext, p *model.Pod) []hit {
+func (m *containerTerminated) on() subjectKind { return onPod }
+
+func (m *containerTerminated) match(c *evalContext, s subject) []hit {
+	p := s.Pod
 	if slices.Contains(m.SkipPodReasons, p.Object.Status.Reason) || (m.SkipDeleted && p.Object.DeletionTimestamp != nil) || (m.SkipRuntimeView && p.Runtime != nil) {
 		return nil
 	}
@@ -213,7 +314,10 @@ func (m *containerTerminated) match(c *evalContext, p *model.Pod) []hit {
 // after such a termination.
 type initContainerFailed struct{}
 
-func (m *initContainerFailed) match(c *evalContext, p *model.Pod) []hit {
+func (m *initContainerFailed) on() subjectKind { return onPod }
+
+func (m *initContainerFailed) match(c *evalContext, s subject) []hit {
+	p := s.Pod
 	init := true
 	for _, cs := range containers(p, &init) {
 		st := cs.Status
@@ -247,7 +351,10 @@ func (m *initContainerFailed) match(c *evalContext, p *model.Pod) []hit {
 // but is not ready, citing its probes and the probe failures recorded for it.
 type containerNotReady struct{}
 
-func (m *containerNotReady) match(c *evalContext, p *model.Pod) []hit {
+func (m *containerNotReady) on() subjectKind { return onPod }
+
+func (m *containerNotReady) match(c *evalContext, s subject) []hit {
+	p := s.Pod
 	if p.Object.Status.Phase != corev1.PodRunning || p.Object.DeletionTimestamp != nil {
 		return nil
 	}
@@ -292,7 +399,10 @@ func startupAllowance(spec *corev1.Container) time.Duration {
 // events. Reasons is the scheduler's message split into its parts.
 type podUnschedulable struct{}
 
-func (m *podUnschedulable) match(c *evalContext, p *model.Pod) []hit {
+func (m *podUnschedulable) on() subjectKind { return onPod }
+
+func (m *podUnschedulable) match(c *evalContext, s subject) []hit {
+	p := s.Pod
 	if p.Object.Spec.NodeName != "" || p.Object.Status.Phase != corev1.PodPending {
 		return nil
 	}
@@ -398,7 +508,10 @@ func (m *podStatus) selects(p *model.Pod) bool {
 	return false
 }
 
-func (m *podStatus) match(c *evalContext, p *model.Pod) []hit {
+func (m *podStatus) on() subjectKind { return onPod }
+
+func (m *podStatus) match(c *evalContext, s subject) []hit {
+	p := s.Pod
 	if !m.selects(p) {
 		return nil
 	}

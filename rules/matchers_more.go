@@ -32,7 +32,10 @@ func (m *eventReason) keep(e *model.Event) bool {
 	return slices.Contains(m.Reasons, e.Object.Reason) && (len(m.Types) == 0 || slices.Contains(m.Types, e.Object.Type))
 }
 
-func (m *eventReason) match(c *evalContext, p *model.Pod) []hit {
+func (m *eventReason) on() subjectKind { return onPod }
+
+func (m *eventReason) match(c *evalContext, s subject) []hit {
+	p := s.Pod
 	ev := c.eventEvidence(p, m.keep)
 	if len(ev) == 0 {
 		return nil
@@ -66,7 +69,10 @@ func validClasses(classes []string) error {
 	return nil
 }
 
-func (m *podNodeLog) match(c *evalContext, p *model.Pod) []hit {
+func (m *podNodeLog) on() subjectKind { return onPod }
+
+func (m *podNodeLog) match(c *evalContext, s subject) []hit {
+	p := s.Pod
 	var ev []Evidence
 	for _, g := range p.NodeLog {
 		if slices.Contains(m.Classes, string(g.Class)) {
@@ -96,7 +102,10 @@ func (m *podCondition) validate() error {
 	return nil
 }
 
-func (m *podCondition) match(c *evalContext, p *model.Pod) []hit {
+func (m *podCondition) on() subjectKind { return onPod }
+
+func (m *podCondition) match(c *evalContext, s subject) []hit {
+	p := s.Pod
 	for _, cond := range p.Object.Status.Conditions {
 		if string(cond.Type) != m.Type || !slices.Contains(m.Statuses, string(cond.Status)) {
 			continue
@@ -161,7 +170,10 @@ func (m *initContainerRunning) validate() error {
 	return nil
 }
 
-func (m *initContainerRunning) match(c *evalContext, p *model.Pod) []hit {
+func (m *initContainerRunning) on() subjectKind { return onPod }
+
+func (m *initContainerRunning) match(c *evalContext, s subject) []hit {
+	p := s.Pod
 	if c.now.IsZero() || !strings.HasPrefix(p.Columns.Status, "Init:") {
 		return nil
 	}
@@ -209,7 +221,10 @@ func (m *containerRestarts) validate() error {
 	return nil
 }
 
-func (m *containerRestarts) match(c *evalContext, p *model.Pod) []hit {
+func (m *containerRestarts) on() subjectKind { return onPod }
+
+func (m *containerRestarts) match(c *evalContext, s subject) []hit {
+	p := s.Pod
 	app := false
 	var out []hit
 	for _, cs := range containers(p, &app) {
@@ -243,7 +258,10 @@ func (m *nodeCondition) validate() error {
 	return nil
 }
 
-func (m *nodeCondition) matchNode(c *evalContext, n *model.Node) []hit {
+func (m *nodeCondition) on() subjectKind { return onNode }
+
+func (m *nodeCondition) match(c *evalContext, s subject) []hit {
+	n := s.Node
 	for _, cond := range n.Object.Status.Conditions {
 		if string(cond.Type) != m.Type || !slices.Contains(m.Statuses, string(cond.Status)) {
 			continue
@@ -303,7 +321,10 @@ func (m *nodeLogClass) validate() error {
 	return validClasses(m.Classes)
 }
 
-func (m *nodeLogClass) matchNode(c *evalContext, n *model.Node) []hit {
+func (m *nodeLogClass) on() subjectKind { return onNode }
+
+func (m *nodeLogClass) match(c *evalContext, s subject) []hit {
+	n := s.Node
 	for _, cond := range n.Object.Status.Conditions {
 		if cond.Status == corev1.ConditionTrue && slices.Contains(m.UnlessConditions, string(cond.Type)) {
 			return nil
@@ -355,11 +376,6 @@ func (c *evalContext) nodeVars(n *model.Node) Vars {
 	return v
 }
 
-// operatorMatcher selects the ClusterOperators that show one symptom.
-type operatorMatcher interface {
-	matchOperator(c *evalContext, op *model.Operator) []hit
-}
-
 // operatorCondition fires for ClusterOperators whose condition Type
 // (Available, Degraded, Progressing) has one of Statuses.
 type operatorCondition struct {
@@ -379,7 +395,10 @@ func (m *operatorCondition) validate() error {
 	return nil
 }
 
-func (m *operatorCondition) matchOperator(c *evalContext, op *model.Operator) []hit {
+func (m *operatorCondition) on() subjectKind { return onOperator }
+
+func (m *operatorCondition) match(c *evalContext, s subject) []hit {
+	op := s.Operator
 	status := map[string]string{"Available": op.Available, "Degraded": op.Degraded, "Progressing": op.Progressing}[m.Type]
 	if !slices.Contains(m.Statuses, status) {
 		return nil

@@ -156,21 +156,7 @@ func matchersReference(b *bytes.Buffer) {
 }
 
 // subjectWord names what a matcher's findings are about.
-func subjectWord(m matcher) string {
-	switch m.(type) {
-	case podMatcher:
-		return "pod"
-	case nodeMatcher:
-		return "node"
-	case workloadMatcher:
-		return "controller"
-	case operatorMatcher:
-		return "ClusterOperator"
-	case clusterMatcher:
-		return "cluster object"
-	}
-	return "?"
-}
+func subjectWord(m matcher) string { return m.on().String() }
 
 // paramsText lists the params of matcher m as "`name` (type, optional): meaning".
 func paramsText(m matcher) string {

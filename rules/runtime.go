@@ -31,7 +31,10 @@ func (m *runtimeRestarts) validate() error {
 	return nil
 }
 
-func (m *runtimeRestarts) match(c *evalContext, p *model.Pod) []hit {
+func (m *runtimeRestarts) on() subjectKind { return onPod }
+
+func (m *runtimeRestarts) match(c *evalContext, s subject) []hit {
+	p := s.Pod
 	if p.Runtime == nil {
 		return nil
 	}

@@ -14,18 +14,6 @@ import (
 // Cluster-level signals as subjects: firing alerts (joined to the pods and
 // nodes their labels name), etcd's health report, MachineConfigPools.
 
-// clusterMatcher selects cluster-level objects that show one symptom.
-type clusterMatcher interface {
-	matchCluster(c *evalContext) []clusterHit
-}
-
-// clusterHit is one cluster-level subject with its hit.
-type clusterHit struct {
-	object *model.Object
-	kind   string
-	hit    hit
-}
-
 // alertFiring fires once per alert name firing for at least For (default
 // 10m) with one of Severities, except the alerts in Exclude (Watchdog and
 // the like, which fire by design). The objects its labels name (namespace,
@@ -53,7 +41,9 @@ func (m *alertFiring) validate() error {
 	return nil
 }
 
-func (m *alertFiring) matchCluster(c *evalContext) []clusterHit {
+func (m *alertFiring) on() subjectKind { return onCluster }
+
+func (m *alertFiring) match(c *evalContext, s subject) []hit {
 	type group struct {
 		first  int
 		alerts []int
@@ -76,7 +66,7 @@ func (m *alertFiring) matchCluster(c *evalContext) []clusterHit {
 		g.alerts = append(g.alerts, i)
 	}
 	sort.Strings(names)
-	var out []clusterHit
+	var out []hit
 	for _, name := range names {
 		g := byName[name]
 		first := c.alerts[g.first]
@@ -101,8 +91,8 @@ func (m *alertFiring) matchCluster(c *evalContext) []clusterHit {
 		}
 		v := Vars{"Alert": name, "Message": first.Message, "Severity": first.Severity, "Since": fmtTime(since),
 			"Count": fmt.Sprint(len(g.alerts)), "About": orNone(about), "Namespace": first.Labels["namespace"], "Pod": first.Labels["pod"], "Node": first.Labels["node"]}
-		out = append(out, clusterHit{object: &model.Object{Kind: model.Kind{Group: "monitoring.coreos.com", Resource: "alerts"}, Namespace: first.Labels["namespace"], Name: name, Source: first.Source},
-			kind: "Alert", hit: hit{Vars: v, Evidence: ev}})
+		o := &model.Object{Kind: model.Kind{Group: "monitoring.coreos.com", Resource: "alerts"}, Namespace: first.Labels["namespace"], Name: name, Source: first.Source}
+		out = append(out, hit{Vars: v, Evidence: ev}.about(o, "Alert"))
 	}
 	return out
 }
@@ -159,7 +149,9 @@ func (c *evalContext) alertObjectEvidence(l map[string]string) []Evidence {
 // etcd accepts only reads and deletes).
 type etcdUnhealthy struct{}
 
-func (m *etcdUnhealthy) matchCluster(c *evalContext) []clusterHit {
+func (m *etcdUnhealthy) on() subjectKind { return onCluster }
+
+func (m *etcdUnhealthy) match(c *evalContext, s subject) []hit {
 	e := c.etcd
 	if e == nil || len(e.Unhealthy) == 0 && len(e.Alarms) == 0 {
 		return nil
@@ -181,7 +173,8 @@ func (m *etcdUnhealthy) matchCluster(c *evalContext) []clusterHit {
 	}
 	v := Vars{"About": strings.Join(append(append([]string{}, e.Unhealthy...), e.Alarms...), "; "),
 		"Count": fmt.Sprintf("%d of %d", len(e.Unhealthy), e.Endpoints), "Message": fmt.Sprintf("largest database %d MiB", e.MaxDBSize>>20)}
-	return []clusterHit{{object: &model.Object{Kind: model.Kind{Group: "etcd", Resource: "clusters"}, Name: "etcd"}, kind: "Etcd", hit: hit{Vars: v, Evidence: ev}}}
+	o := &model.Object{Kind: model.Kind{Group: "etcd", Resource: "clusters"}, Name: "etcd"}
+	return []hit{hit{Vars: v, Evidence: ev}.about(o, "Etcd")}
 }
 
 // poolDegraded fires for a MachineConfigPool that is Degraded (or
@@ -192,9 +185,11 @@ type poolDegraded struct{}
 
 func (m *poolDegraded) reads() []model.Kind { return []model.Kind{model.MachineConfigPools} }
 
-func (m *poolDegraded) matchCluster(c *evalContext) []clusterHit {
+func (m *poolDegraded) on() subjectKind { return onCluster }
+
+func (m *poolDegraded) match(c *evalContext, s subject) []hit {
 	pools, mcps, _ := model.ListTyped[openshift.MachineConfigPool](c.store, model.MachineConfigPools, "")
-	var out []clusterHit
+	var out []hit
 	for i, o := range pools {
 		mcp := mcps[i]
 		var why []string
@@ -214,7 +209,7 @@ func (m *poolDegraded) matchCluster(c *evalContext) []clusterHit {
 		v := Vars{"About": orNone(why), "Count": fmt.Sprintf("%d degraded machine%s", n, plural(n)), "Pool": o.Name,
 			"Message": fmt.Sprintf("%d of %d machines updated to %s", mcp.Status.UpdatedMachineCount, mcp.Status.MachineCount, mcp.Spec.Configuration.Name)}
 		ev := []Evidence{objectEvidence(o, fmt.Sprintf("degradedMachineCount %d, updatedMachineCount %d of machineCount %d; %s", mcp.Status.DegradedMachineCount, mcp.Status.UpdatedMachineCount, mcp.Status.MachineCount, strings.Join(why, "; ")))}
-		out = append(out, clusterHit{object: o, kind: "MachineConfigPool", hit: hit{Vars: v, Evidence: ev}})
+		out = append(out, hit{Vars: v, Evidence: ev}.about(o, "MachineConfigPool"))
 	}
 	return out
 }

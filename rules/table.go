@@ -579,7 +579,7 @@ func (t *Table) compile() Errors {
 		if !groupByValues[r.GroupBy] {
 			bad("groupBy", "groupBy %q is not one of owner, registry, node, none", r.GroupBy)
 		}
-		if _, isNode := m.(nodeMatcher); len(r.Explains) > 0 && m != nil && !isNode {
+		if len(r.Explains) > 0 && m != nil && m.on() != onNode {
 			bad("explains", "explains is for node rules; matcher %s looks at pods", r.Match.Matcher)
 		}
 		for _, c := range strings.Fields(r.OpenShift) {

@@ -72,7 +72,7 @@ func (r *Rule) filledValues(kind matcherKind) []string {
 	if r.Match.Cause != "" {
 		groups = append(groups, causeValues())
 	}
-	if _, pod := r.matcher.(podMatcher); pod && len(r.joins) > 0 {
+	if r.matcher.on() == onPod && len(r.joins) > 0 {
 		for _, j := range r.joins {
 			groups = append(groups, j.fills)
 		}

@@ -82,27 +82,8 @@ func TestMatchersFillWhatTheyDeclare(t *testing.T) {
 			g := gc.build(t)
 			c := newEvalContext(g)
 			var hits []hit
-			switch m := r.matcher.(type) {
-			case podMatcher:
-				for _, p := range g.Pods {
-					hits = append(hits, m.match(c, p)...)
-				}
-			case nodeMatcher:
-				for _, n := range append(g.Nodes, g.JournalNodes...) {
-					hits = append(hits, m.matchNode(c, n)...)
-				}
-			case workloadMatcher:
-				for _, w := range c.workloads() {
-					hits = append(hits, m.matchWorkload(c, w)...)
-				}
-			case clusterMatcher:
-				for _, ch := range m.matchCluster(c) {
-					hits = append(hits, ch.hit)
-				}
-			case operatorMatcher:
-				for i := range g.Operators {
-					hits = append(hits, m.matchOperator(c, &g.Operators[i])...)
-				}
+			for _, s := range c.subjects(r.matcher.on()) {
+				hits = append(hits, r.matcher.match(c, s)...)
 			}
 			for _, h := range hits {
 				for v := range h.Vars {

@@ -15,11 +15,6 @@ import (
 // Workloads as subjects: a controller that cannot create its pods has no pod
 // for a pod rule to look at, so the finding is on the controller itself.
 
-// workloadMatcher selects the controllers that show one symptom.
-type workloadMatcher interface {
-	matchWorkload(c *evalContext, w *workloadRef) []hit
-}
-
 // workloadRef is one controller of the gather with its Kind name.
 type workloadRef struct {
 	Object *model.Object
@@ -92,7 +87,10 @@ func (m *workloadEvent) validate() error {
 	return nil
 }
 
-func (m *workloadEvent) matchWorkload(c *evalContext, w *workloadRef) []hit {
+func (m *workloadEvent) on() subjectKind { return onWorkload }
+
+func (m *workloadEvent) match(c *evalContext, s subject) []hit {
+	w := s.Workload
 	o := w.Object
 	var ev []Evidence
 	last := ""
