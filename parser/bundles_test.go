@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mgtriage/mgtriage/parser/insights"
 	"github.com/mgtriage/mgtriage/parser/model"
+	"github.com/mgtriage/mgtriage/parser/supportbundle"
 )
 
 const bundleFixtures = "../fixtures/bundles"
@@ -40,33 +42,36 @@ func TestBundleRoot(t *testing.T) {
 	}
 }
 
+// TestClassifyBundle checks the dispatch of the bundles' members: which
+// kind of the load each format's own reckoning (insights.Classify,
+// supportbundle.Classify, tested in their packages) is read as.
 func TestClassifyBundle(t *testing.T) {
 	for _, tc := range []struct {
 		path string
 		want classified
 	}{
-		{"config/pod/shop/api-1.json", classified{Kind: kindPod, Namespace: "shop", Pod: "api-1"}},
+		{"config/pod/shop/api-1.json", classified{Kind: kindPod, Namespace: "shop", Pod: "api-1", Filtered: model.Pods}},
 		{"config/pod/shop/logs/api-1/wait-db_previous.log", classified{Kind: kindContainerLog, Namespace: "shop", Pod: "api-1", Container: "wait-db", Previous: true}},
 		{"config/pod/shop/logs/api-1/errors.log", classified{Kind: kindContainerLog, Namespace: "shop", Pod: "api-1"}},
 		{"config/node/w-0.json", classified{Kind: kindNode, Node: "w-0"}},
 		{"config/node/logs/w-0.log", classified{Kind: kindNodeKubeletLog, Node: "w-0"}},
-		{"config/clusteroperator/ingress.json", classified{Kind: kindClusterOperator, Name: "ingress"}},
+		{"config/clusteroperator/ingress.json", classified{Kind: kindInsights, Insights: insights.Member{Kind: insights.ClusterOperator, Name: "ingress"}}},
 		{"config/clusteroperator/operator.openshift.io/etcd/cluster.json", classified{Kind: kindOther}},
 		{"config/version.json", classified{Kind: kindClusterVersion}},
 		// Alone, events/<name>.json reads as a capture: trimmed Insights events name their namespace in each item.
-		{"events/openshift-ingress.json", classified{Kind: kindAnyEvents}},
-		{"config/machineconfigpools/worker.json", classified{Kind: kindObject, Group: "machineconfiguration.openshift.io", Resource: "machineconfigpools", Name: "worker", Filtered: true}},
-		{"config/pdbs/openshift-etcd/guard.json", classified{Kind: kindObject, Group: "policy", Resource: "poddisruptionbudgets", Namespace: "openshift-etcd", Name: "guard", Filtered: true}},
+		{"events/openshift-ingress.json", classified{Kind: kindSupportBundle, Filtered: model.Events, Bundle: supportbundle.Member{Kind: supportbundle.Events, Filtered: model.Events}}},
+		{"config/machineconfigpools/worker.json", classified{Kind: kindObject, Group: "machineconfiguration.openshift.io", Resource: "machineconfigpools", Name: "worker", Filtered: model.MachineConfigPools}},
+		{"config/pdbs/openshift-etcd/guard.json", classified{Kind: kindObject, Group: "policy", Resource: "poddisruptionbudgets", Namespace: "openshift-etcd", Name: "guard", Filtered: model.Kind{Group: "policy", Resource: "poddisruptionbudgets"}}},
 		{"sb/cluster-resources/pods/shop.json", classified{Kind: kindPodList, Root: "sb/", Namespace: "shop"}},
 		{"sb/cluster-resources/pods/logs/shop/web-1/web-previous.log", classified{Kind: kindContainerLog, Root: "sb/", Namespace: "shop", Pod: "web-1", Container: "web", Previous: true}},
 		{"sb/cluster-resources/pods/logs/shop/web-1/web.log", classified{Kind: kindContainerLog, Root: "sb/", Namespace: "shop", Pod: "web-1", Container: "web"}},
-		{"sb/cluster-resources/events/shop.json", classified{Kind: kindAnyEvents, Root: "sb/", Namespace: "shop"}},
+		{"sb/cluster-resources/events/shop.json", classified{Kind: kindSupportBundle, Root: "sb/", Namespace: "shop", Bundle: supportbundle.Member{Kind: supportbundle.Events, Root: "sb/", Namespace: "shop"}}},
 		{"sb/cluster-resources/nodes.json", classified{Kind: kindNodeList, Root: "sb/"}},
 		{"sb/cluster-resources/deployments/shop.json", classified{Kind: kindObjectList, Root: "sb/", Group: "apps", Resource: "deployments", Namespace: "shop"}},
 		{"sb/cluster-resources/pvs.json", classified{Kind: kindObjectList, Root: "sb/", Resource: "persistentvolumes"}},
 		{"sb/cluster-resources/custom-resource-definitions.json", classified{Kind: kindOther}},
-		{"pods/pending.json", classified{Kind: kindCaptureObjects}},
-		{"events/pending.json", classified{Kind: kindAnyEvents}},
+		{"pods/pending.json", classified{Kind: kindSupportBundle, Filtered: model.Pods, Bundle: supportbundle.Member{Kind: supportbundle.PodCaptures, Filtered: model.Pods}}},
+		{"events/pending.json", classified{Kind: kindSupportBundle, Filtered: model.Events, Bundle: supportbundle.Member{Kind: supportbundle.Events, Filtered: model.Events}}},
 		{"nodes.json", classified{Kind: kindNodeList}},
 		{"conditional/namespaces/mon/pods/am-0/containers/am/logs/last-50-lines.log", classified{Kind: kindContainerLog, Root: "", Namespace: "mon", Pod: "am-0", Container: "am"}},
 	} {
@@ -245,7 +250,7 @@ func FuzzCaptureObjects(f *testing.F) {
 	f.Add([]byte(`{"items":[{"kind":"Service","metadata":{"name":"x"}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b := newBuilder("x")
-		b.decodeBundle("pods/x.json", classified{Kind: kindCaptureObjects}, data)
+		b.readPodCaptures("pods/x.json", "", data)
 		for _, pods := range b.filePods {
 			for _, p := range pods {
 				if p.Object.Name == "" {

@@ -3,11 +3,14 @@ package parser
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/mgtriage/mgtriage/parser/insights"
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
+	"github.com/mgtriage/mgtriage/parser/supportbundle"
 )
 
 // MaxCoverageFolders bounds the folders listed in Coverage.Unused and
@@ -42,9 +45,11 @@ var usedLabels = []struct {
 	{kindSosDate, "date files"},
 	{kindSos, ""}, // the sosreport reader's own labels (sosreport.Reader.Used)
 	{kindSniffedJournal, "node journals (found by content)"},
-	{kindAnyEvents, "event lists (Insights or kubectl form)"},
-	{kindClusterOperator, "ClusterOperator files"},
-	{kindCaptureObjects, "pod captures (kubectl get -o json)"},
+	// The Insights archive's and the support bundle's readers' own labels
+	// (insights.Reader.Used, supportbundle.Reader.Used), at kindInsights's
+	// place in bundleLabelOrder.
+	{kindInsights, ""},
+	{kindSupportBundle, ""},
 }
 
 // countMember counts a member as used, or by its folder for settleCoverage
@@ -58,6 +63,12 @@ func (b *builder) countMember(p string, c classified) {
 		return
 	case kindSos:
 		b.sos.Count(c.Sos.Kind)
+		return
+	case kindInsights:
+		b.insights.Count(c.Insights.Kind)
+		return
+	case kindSupportBundle:
+		b.bundle.Count(c.Bundle.Kind)
 		return
 	}
 	if k != kindOther {
@@ -181,6 +192,13 @@ func (b *builder) settleCoverage(g *model.Gather) {
 		if u.kind == kindSos {
 			c.Used = append(c.Used, b.sos.Used()...)
 			continue
+		}
+		switch u.kind {
+		case kindInsights:
+			c.Used = append(c.Used, inLabelOrder(bundleLabelOrder, b.insights.Used(), b.bundle.Used())...)
+			continue
+		case kindSupportBundle:
+			continue // with kindInsights
 		}
 		if n := b.usedFiles[u.kind]; n > 0 {
 			c.Used = append(c.Used, model.FileCount{What: u.label, Files: n})
@@ -358,4 +376,26 @@ func (b *builder) nothingError(g *model.Gather) error {
 	}
 	e.Unplaced = folderCounts(unplaced)
 	return e
+}
+
+// bundleLabelOrder is the order in which the report lists the members the
+// Insights archive's and the support bundle's readers read themselves, the
+// order it has listed them in since they were kinds of the load.
+var bundleLabelOrder = []string{supportbundle.EventListsLabel, insights.ClusterOperatorLabel, supportbundle.PodCapturesLabel}
+
+// inLabelOrder joins the coverage counts of several readers, ordered by
+// their place in order (labels not in it last, as they come).
+func inLabelOrder(order []string, lists ...[]model.FileCount) []model.FileCount {
+	var out []model.FileCount
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	rank := func(what string) int {
+		if i := slices.Index(order, what); i >= 0 {
+			return i
+		}
+		return len(order)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return rank(out[i].What) < rank(out[j].What) })
+	return out
 }

@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mgtriage/mgtriage/parser/insights"
 	"github.com/mgtriage/mgtriage/parser/installbundle"
 	"github.com/mgtriage/mgtriage/parser/internal/bufpool"
 	"github.com/mgtriage/mgtriage/parser/internal/lit"
@@ -26,6 +27,7 @@ import (
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/parser/openshift"
 	"github.com/mgtriage/mgtriage/parser/sosreport"
+	"github.com/mgtriage/mgtriage/parser/supportbundle"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -287,7 +289,9 @@ type builder struct {
 	limits        []heldProblem // why the pass stopped (limitProblem)
 	problemSeq    int
 
-	install *installbundle.Reader // the install log bundles' reader
+	install  *installbundle.Reader // the install log bundles' reader
+	insights *insights.Reader      // the Insights archives' reader
+	bundle   *supportbundle.Reader // the support bundles' and pod captures' reader
 
 	objects     *model.Store
 	decodeKinds map[model.Kind]bool // nil: every typed kind
@@ -337,6 +341,8 @@ func newBuilder(input string) *builder {
 		hostSource: map[string]model.Source{},
 	}
 	b.install = installbundle.NewReader(b)
+	b.insights = insights.NewReader(b)
+	b.bundle = supportbundle.NewReader(b)
 	b.sos = sosreport.NewReader(b)
 	return b
 }
@@ -535,9 +541,8 @@ func (b *builder) visit(m Member) error {
 	c := classify(m.Path)
 	b.recordBundle(m.Path)
 	if c.Kind == kindOther {
-		var layout string
-		if c, layout = classifyOther(m.Path); c.Kind != kindOther {
-			b.markFiltered(c, layout)
+		if c, _ = classifyOther(m.Path); c.Kind != kindOther {
+			b.markFiltered(c)
 		}
 	}
 	b.countMember(m.Path, c)
@@ -617,7 +622,7 @@ func (b *builder) logReadError(err error, lr *limitedReader) error {
 // heavyKinds are decoded by the worker pool while the pass goes on.
 var heavyKinds = map[fileKind]bool{kindPodList: true, kindPod: true, kindEventList: true, kindNode: true, kindNodeList: true, kindClusterOperators: true,
 	kindObjectList: true, kindObject: true, kindAlerts: true, kindEtcd: true,
-	kindAnyEvents: true, kindClusterOperator: true, kindCaptureObjects: true, kindInstall: true}
+	kindInsights: true, kindSupportBundle: true, kindInstall: true}
 
 type decodeJob struct {
 	path  string
@@ -658,15 +663,16 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		b.objects.MarkGathered(model.Pods, c.Namespace)
 	case kindNode, kindNodeList:
 		b.objects.MarkGathered(model.Nodes, "")
-	case kindEventList, kindAnyEvents:
-		// An Insights archive's events/ are also marked filtered (markFiltered).
+	case kindEventList:
 		b.objects.MarkGathered(model.Events, c.Namespace)
 	}
 	switch c.Kind {
 	case kindObjectList, kindObject:
 		errs = b.readObjects(p, c, data)
-	case kindAnyEvents, kindClusterOperator, kindCaptureObjects:
-		errs = b.decodeBundle(p, c, data)
+	case kindInsights:
+		errs = errList(b.insights.Read(p, c.Insights, data))
+	case kindSupportBundle:
+		errs = errList(b.bundle.Read(p, c.Bundle, data))
 	case kindInstall:
 		switch c.Install.Kind {
 		case installbundle.Resource:

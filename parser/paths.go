@@ -7,8 +7,11 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mgtriage/mgtriage/parser/insights"
 	"github.com/mgtriage/mgtriage/parser/installbundle"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/sosreport"
+	"github.com/mgtriage/mgtriage/parser/supportbundle"
 )
 
 // fileKind says what a member of a gather holds, judged by its path alone.
@@ -43,9 +46,14 @@ const (
 	kindSos
 	kindSniffedJournal // a kindOther member read as a node journal by its content (never a path rule)
 
-	kindAnyEvents       // an event list, kubectl's or the Insights archive's trimmed form (bundles.go)
-	kindClusterOperator // one ClusterOperator object (Insights config/clusteroperator/<name>.json)
-	kindCaptureObjects  // a pod capture: a Pod or a PodList as `kubectl get -o json` writes it
+	// kindInsights is a member of an Insights archive that its reader
+	// (parser/insights) reads itself: what it holds is in
+	// classified.Insights. Its other members map onto the kinds above.
+	kindInsights
+	// kindSupportBundle is a member of a support bundle or of pod captures
+	// that their reader (parser/supportbundle) reads itself: what it holds
+	// is in classified.Bundle. Its other members map onto the kinds above.
+	kindSupportBundle
 
 	// kindInstall is a member of an install log bundle that its reader
 	// (parser/installbundle) reads itself: what it holds is in
@@ -68,15 +76,22 @@ type classified struct {
 	// Group and Resource name an object file's kind ("" for the core group),
 	// Name the object of a per-object file.
 	Group, Resource, Name string
-	// Filtered marks an object file of a source that holds only some
-	// objects of its kind (an Insights archive): a name not found proves nothing.
-	Filtered bool
+	// Filtered is the kind of which the member's source holds only some
+	// objects (an Insights archive, pod captures), as its format judged:
+	// a name not found proves nothing. Resource is "" when none.
+	Filtered model.Kind
 	// Install is what a kindInstall member holds, by the install log
 	// bundle's own reckoning.
 	Install installbundle.Member
 	// Sos is what a kindSos member holds, by the sosreport reader's own
 	// reckoning.
 	Sos sosreport.Member
+	// Insights is what a kindInsights member holds, by the Insights
+	// archive reader's own reckoning.
+	Insights insights.Member
+	// Bundle is what a kindSupportBundle member holds, by the support
+	// bundle reader's own reckoning.
+	Bundle supportbundle.Member
 }
 
 // pathRule is a path pattern and the kind of the members it matches.

@@ -9,8 +9,8 @@ import (
 	"github.com/mgtriage/mgtriage/parser/model"
 )
 
-// The builder is the load.Load the formats' readers (parser/installbundle)
-// read into.
+// The builder is the load.Load the formats' readers (parser/installbundle,
+// parser/sosreport, parser/insights, parser/supportbundle) read into.
 var _ load.Load = (*builder)(nil)
 
 // Problem records a gather problem at path (load.Load).
@@ -43,21 +43,36 @@ func (b *builder) ReadTail(r io.Reader, l *model.ContainerLog) error {
 	return err
 }
 
-// objectKinds are the member kinds the load reads each load.Content as.
-var objectKinds = map[load.Content]fileKind{
-	load.PodCaptures:         kindCaptureObjects,
-	load.Events:              kindAnyEvents,
+// listKinds are the member kinds the load reads the list contents as.
+var listKinds = map[load.Content]fileKind{
 	load.NodeList:            kindNodeList,
 	load.ClusterOperatorList: kindClusterOperators,
 	load.ObjectList:          kindObjectList,
 }
 
-// ReadObjects reads data as the member kind of o.Content would be read
-// (load.Load): decodeHeavy, without the lock.
+// ReadObjects reads data as o.Content (load.Load): the lists as the member
+// kind a must-gather holds them in would be read (decodeHeavy, without the
+// lock), event lists, pod captures and one ClusterOperator by the load's
+// readers of them. It records the problems of the items itself.
 func (b *builder) ReadObjects(p string, o load.Objects, data []byte) error {
-	k, ok := objectKinds[o.Content]
-	if !ok {
-		return fmt.Errorf("no reader for content %d", o.Content)
+	var errs []error
+	switch o.Content {
+	case load.Events:
+		b.objects.MarkGathered(model.Events, o.Namespace)
+		errs = b.readAnyEvents(p, o.Namespace, data)
+	case load.PodCaptures:
+		errs = b.readPodCaptures(p, o.Root, data)
+	case load.ClusterOperator:
+		errs = b.readClusterOperator(p, o.Name, data)
+	default:
+		k, ok := listKinds[o.Content]
+		if !ok {
+			return fmt.Errorf("no reader for content %d", o.Content)
+		}
+		return b.decodeHeavy(p, classified{Kind: k, Root: o.Root, Group: o.Kind.Group, Resource: o.Kind.Resource}, data)
 	}
-	return b.decodeHeavy(p, classified{Kind: k, Root: o.Root, Group: o.Kind.Group, Resource: o.Kind.Resource}, data)
+	for _, err := range errs {
+		b.problem(p, err.Error())
+	}
+	return nil
 }

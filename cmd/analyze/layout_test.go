@@ -45,4 +45,22 @@ func TestImportDirection(t *testing.T) {
 			}
 		}
 	}
+	// The format readers see the load only through parser/load: they import
+	// neither parser nor what reads the model; the model imports no reader.
+	formats := []string{"parser/load", "parser/installbundle", "parser/sosreport", "parser/insights", "parser/supportbundle"}
+	forbidden := map[string][]string{"parser/model": formats}
+	for _, f := range formats {
+		forbidden[f] = []string{"parser", "rules", "report"}
+	}
+	for pkg, no := range forbidden {
+		out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", module+"/"+pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			if rel, ours := strings.CutPrefix(dep, module+"/"); ours && rel != pkg && slices.Contains(no, rel) {
+				t.Errorf("%s imports %s; it may import none of %v", pkg, rel, no)
+			}
+		}
+	}
 }

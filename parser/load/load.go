@@ -12,6 +12,7 @@ package load
 
 import (
 	"io"
+	"strings"
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser/model"
@@ -61,15 +62,35 @@ const (
 	NodeList
 	// ClusterOperatorList is a list of ClusterOperators.
 	ClusterOperatorList
+	// ClusterOperator is one ClusterOperator, named Objects.Name when it
+	// names itself not.
+	ClusterOperator
 	// ObjectList is a list of objects of Objects.Kind, for the object store.
 	ObjectList
 )
 
 // Objects names what a member handed back to the load holds: its Content,
-// the gather root it belongs to ("" or ending in "/"), and for an
-// ObjectList the kind of its objects.
+// the gather root it belongs to ("" or ending in "/"), for an ObjectList
+// the kind of its objects, for Events the namespace of the events that name
+// none (the one the file is named for), for a ClusterOperator the name it
+// has when it names itself not.
 type Objects struct {
-	Content Content
-	Root    string
-	Kind    model.Kind
+	Content   Content
+	Root      string
+	Kind      model.Kind
+	Namespace string
+	Name      string
+}
+
+// MarkerIndex returns where marker starts in the member path p as whole
+// path elements (at the start or after a "/"), -1 when it is not there:
+// how a format finds the folder of its gather from one of its members.
+func MarkerIndex(p, marker string) int {
+	if strings.HasPrefix(p, marker) {
+		return 0
+	}
+	if i := strings.Index(p, "/"+marker); i >= 0 {
+		return i + 1
+	}
+	return -1
 }
