@@ -176,7 +176,7 @@ func (gc gatherCase) build(t *testing.T) *model.Gather {
 		}
 		hosts[node] = true
 	}
-	// Hosts with journal lines and no Node object: as parser.Gather.JournalNodes.
+	// Hosts with journal lines and no Node object: as model.Gather.JournalNodes.
 	named := map[string]bool{}
 	for _, n := range g.Nodes {
 		named[model.HostKey(n.Object.Name)] = true

@@ -17,7 +17,7 @@ type vocabulary struct {
 	// runtimes maps a node's short name to its runtime's name, from the Node's
 	// status.nodeInfo.containerRuntimeVersion ("containerd://1.6.9").
 	runtimes map[string]string
-	// fallback is the runtime most nodes report (parser.Gather's
+	// fallback is the runtime most nodes report (model.Gather's
 	// ContainerRuntime) for findings whose node is not known.
 	fallback string
 }
@@ -166,7 +166,7 @@ func openShiftOnly(s string) bool {
 }
 
 // The rule table speaks OpenShift: `oc` commands, CRI-O. For a gather of
-// vanilla Kubernetes (a support bundle, pod captures; parser.Gather's
+// vanilla Kubernetes (a support bundle, pod captures; model.Gather's
 // Distribution) the findings are rewritten into kubectl and the container
 // runtime the nodes report, so a command can be pasted as it stands.
 

@@ -4,8 +4,13 @@
 // alerts, etcd health, install bundles, runtime views of node sosreports),
 // what the reader made of the input (layouts, coverage, problems), and the
 // object store (Store) that indexes every object of the gather with the
-// coverage of every lookup, the edges between objects (joins.go) and the
-// facts derived from them (facts.go), each computed in one place.
+// coverage of every lookup. It also holds every edge between subjects, built
+// once by Gather.Freeze and the store's Freeze (edges.go, joins.go), the
+// facts derived from them (facts.go), and each concept that more than one
+// layer needs, computed in one place: the owner of a pod and its controller
+// chain, a subject's identity across gathers and the table of controller
+// kinds (owner.go), the host key of a node or journal (HostKey, HostMatch),
+// and what a run needs the reader to decode and keep (needs.go).
 //
 // The readers under package parser fill a Gather in their one pass and
 // freeze its store; after that the model is read-only: rules, reports and

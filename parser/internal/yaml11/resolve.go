@@ -1,7 +1,7 @@
 // Package yaml11 says how the YAML library mgtriage falls back to
 // (sigs.k8s.io/yaml, which resolves plain scalars by the YAML 1.1 rules of
 // go-yaml v2) reads a plain scalar, so that the fast scanners in parser and
-// parser/store agree with it byte for byte or leave the text to it.
+// parser/model agree with it byte for byte or leave the text to it.
 package yaml11
 
 import (
