@@ -109,7 +109,7 @@ func explain(fs []Finding) {
 		name := nf.Node.Object.Name
 		for j := range fs {
 			pf := &fs[j]
-			if pf.Pod == nil || !sameNode(pf.Pod.Object.Spec.NodeName, name) || !contains(nf.Rule.Explains, pf.Rule.Category) {
+			if pf.Pod == nil || !model.HostMatch(pf.Pod.Object.Spec.NodeName, name) || !contains(nf.Rule.Explains, pf.Rule.Category) {
 				continue
 			}
 			members := append([]Member{{RuleID: pf.Rule.ID, Pod: pf.Pod, Container: pf.Container}}, pf.Also...)
@@ -124,13 +124,6 @@ func explain(fs []Finding) {
 			nf.Hint += fmt.Sprintf(" It explains %d pod finding%s on this node: %s.", n, plural(n), memberList(nf.Explains, 5))
 		}
 	}
-}
-
-func sameNode(a, b string) bool {
-	if a == "" || b == "" {
-		return false
-	}
-	return a == b || strings.SplitN(a, ".", 2)[0] == strings.SplitN(b, ".", 2)[0]
 }
 
 func contains(list []string, s string) bool {

@@ -129,10 +129,11 @@ func (s *Store) PodFor(namespace, name, uid string) *Pod {
 	return nil
 }
 
-// HostMatch reports whether host names a and b name the same host: their
-// HostKeys are equal (a Node named by its FQDN and a journal naming the
-// short host, or the reverse).
-func HostMatch(a, b string) bool { return HostKey(a) == HostKey(b) }
+// HostMatch reports whether host names a and b name the same host: both are
+// named and their HostKeys are equal (a Node named by its FQDN and a journal
+// naming the short host, or the reverse). An empty name matches nothing: a
+// pod not yet scheduled is on no node.
+func HostMatch(a, b string) bool { return a != "" && b != "" && HostKey(a) == HostKey(b) }
 
 // ID is "uid/namespace/name": the pod's key within one gather, different for
 // two pods of one name (a pod and the one that replaced it).

@@ -43,7 +43,7 @@ func TestGatherFreezeEdges(t *testing.T) {
 	if !g.HasKubeletLog("w1.example.com") || g.HasKubeletLog("w2") {
 		t.Errorf("HasKubeletLog wrong")
 	}
-	if !HostMatch("w1", "w1.example.com") || HostMatch("w1", "w10") {
+	if !HostMatch("w1", "w1.example.com") || HostMatch("w1", "w10") || HostMatch("", "") || HostMatch("", "w1") {
 		t.Errorf("HostMatch wrong")
 	}
 }
