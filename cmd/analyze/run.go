@@ -18,7 +18,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mgtriage/mgtriage/parser"
 	"github.com/mgtriage/mgtriage/report"
 	"github.com/mgtriage/mgtriage/rules"
 )
@@ -37,11 +36,7 @@ type analyzeOptions struct {
 	// secrets in every report; RedactMap is a file that receives the mapping.
 	Redact    bool
 	RedactMap string
-	// MaxRead ("64GiB") and MaxMembers are the input limits of a hostile
-	// gather (parser.DefaultMaxReadBytes, parser.DefaultMaxMembers).
-	MaxRead    string
-	MaxMembers int
-	maxRead    int64 // MaxRead in bytes, set by validate
+	loadOptions
 }
 
 var knownFormats = []string{"md", "html", "json"}
@@ -71,20 +66,10 @@ func (o *analyzeOptions) validate() error {
 	if o.RedactMap != "" && !o.Redact {
 		return usageError{errors.New("--redact-map needs --redact")}
 	}
-	if o.MaxMembers < 0 {
-		return usageError{errors.New("--max-members must be 0 (default) or more")}
-	}
 	if o.Output == "" {
 		return usageError{errors.New("-o/--output names no folder")}
 	}
-	if o.MaxRead != "" {
-		n, err := parseSize(o.MaxRead)
-		if err != nil {
-			return usageError{fmt.Errorf("--max-read %q: %v", o.MaxRead, err)}
-		}
-		o.maxRead = n
-	}
-	return nil
+	return o.loadOptions.validate()
 }
 
 // claimOutput checks, before any input is read, that the reports can be
@@ -218,16 +203,9 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		}
 	}
 	start := time.Now()
-	bar := newReadProgress(o.IO, o.Path)
-	g, err := parser.LoadWith(ctx, o.Path, parser.Options{OnRead: bar.onRead(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers, Decode: table.DecodeKinds(), KeepLines: table.LineLiterals()})
-	bar.stop()
-	switch {
-	case errors.Is(err, parser.ErrNotFound):
-		return inputError{fmt.Errorf("%s: no such file or directory", o.Path)}
-	case errors.Is(err, parser.ErrNoGather):
-		return inputError{fmt.Errorf("%s: %v", o.Path, err)}
-	case err != nil:
-		return inputError{fmt.Errorf("%s: %v", o.Path, err)}
+	g, err := loadGather(ctx, o.IO, o.Path, o.loadOptions, table.Needs())
+	if err != nil {
+		return err
 	}
 	findings := rules.Evaluate(table, g)
 	// The object store is read by the rules' joins alone (a finding keeps
