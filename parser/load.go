@@ -105,6 +105,11 @@ type Options struct {
 
 // LoadWith is Load with options.
 func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, error) {
+	// A load starts from a collected heap: what the caller let go before
+	// it (the gather an earlier load of the same run gave) is returned
+	// before this one grows, so the peak of a load is its own. On a fresh
+	// heap the collection costs next to nothing.
+	runtime.GC()
 	defer holdInterned()()
 	defer bufpool.Release() // the read buffers kept for reuse are the load's alone
 	b := newBuilder(input)

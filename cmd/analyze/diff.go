@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"slices"
 	"time"
 
@@ -95,14 +94,13 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	}
 	defer release()
 	start := time.Now()
-	// One gather at a time: the first is reduced to its snapshot and released
-	// before the second is read, so memory is bounded by the larger one.
+	// One gather at a time: the first is reduced to its snapshot before the
+	// second is read, so memory is bounded by the larger one.
 	needs := table.Needs().Merge(report.DiffNeeds())
 	old, err := o.snapshot(ctx, table, needs, o.Old)
 	if err != nil {
 		return err
 	}
-	runtime.GC()
 	cur, err := o.snapshot(ctx, table, needs, o.New)
 	if err != nil {
 		return err

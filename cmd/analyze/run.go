@@ -208,11 +208,6 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		return err
 	}
 	findings := rules.Evaluate(table, g)
-	// The object store is read by the rules' joins alone (a finding keeps
-	// the few objects it names): let it go before the report is built, the
-	// highest point of memory otherwise (about a quarter of the model at
-	// ×50 of the corpus metal gather).
-	g.Objects = nil
 	r := report.Build(g, table, findings, report.Tool{Name: "mgtriage", Version: version})
 	if in := <-input; in.err == nil {
 		r.Gather.Input = in.file
@@ -221,7 +216,6 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	}
 	summary := fmt.Sprintf("read %s (%s); %s, %s, %s", count(g.Files, "file", "files"), humanBytes(g.Bytes),
 		count(len(g.Pods), "pod", "pods"), count(len(findings), "finding", "findings"), count(len(g.Problems), "gather problem", "gather problems"))
-	g, findings = nil, nil // the report holds what is needed; let the model go before rendering
 	var mapping map[string]string
 	if o.Redact {
 		r, mapping = report.Redact(r)
