@@ -25,9 +25,10 @@ type Needs struct {
 	// its metadata alone.
 	Decode []Kind
 	// KeepLines are literals that widen the node-log lines kept as
-	// evidence: a journal line that holds one of them is kept even where
-	// the fixed selection would drop it. In first-seen order, each once;
-	// literals shorter than 3 bytes keep nothing.
+	// evidence: a kubelet, CRI-O, kernel or other journal line that holds
+	// one of them is kept even where the fixed selection would drop it (an
+	// info line, a CRI-O line below warning). In first-seen order, each
+	// once; literals shorter than 3 bytes keep nothing.
 	KeepLines []Literal
 }
 
