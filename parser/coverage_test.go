@@ -28,7 +28,7 @@ func TestCoverageSaysWhatWasReadUsedAndPlaced(t *testing.T) {
 		"notes/screenshots/a.png":                                        "png",
 		"README.txt":                                                     "hi",
 	})
-	g, err := LoadWith(context.Background(), top, Options{Decode: []model.Kind{model.PersistentVolumes}})
+	g, err := LoadWith(context.Background(), top, Options{Needs: &model.Needs{Decode: []model.Kind{model.PersistentVolumes}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -107,32 +107,32 @@ type Options struct {
 	MaxReadBytes int64
 	// MaxMembers bounds the entries met by the walk; 0 means DefaultMaxMembers.
 	MaxMembers int
-	// Decode lists the kinds the object store decodes into typed objects (the
-	// kinds the loaded rule table's joins read); nil decodes every kind in
-	// TypedKinds. Every other object is indexed by its metadata alone.
-	Decode []model.Kind
-	// KeepLines widens the node-log lines kept as evidence: a kubelet,
-	// CRI-O, kernel or other journal line that holds one of these literals
-	// is kept even when the fixed selection would drop it (an info line, a
-	// CRI-O line below warning). The rule table derives them from its cause
-	// patterns (rules.Table.LineLiterals); literals shorter than 3 bytes are
-	// ignored.
-	KeepLines []model.Literal
+	// Needs is what the run reads beyond the fixed load: the kinds the
+	// object store decodes into typed objects (every other object is
+	// indexed by its metadata alone) and the literals that widen the
+	// node-log lines kept (see model.Needs). nil decodes every kind in
+	// TypedKinds and keeps the fixed selection of lines.
+	Needs *model.Needs
 }
 
 // LoadWith is Load with options.
 func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, error) {
+	// A load starts from a collected heap: what the caller let go before
+	// it (the gather an earlier load of the same run gave) is returned
+	// before this one grows, so the peak of a load is its own. On a fresh
+	// heap the collection costs next to nothing.
+	runtime.GC()
 	defer holdInterned()()
 	defer bufpool.Release() // the read buffers kept for reuse are the load's alone
 	b := newBuilder(input)
 	b.ctx = ctx
-	if o.Decode != nil {
+	if o.Needs != nil {
 		b.decodeKinds = map[model.Kind]bool{}
-		for _, k := range o.Decode {
+		for _, k := range o.Needs.Decode {
 			b.decodeKinds[k] = true
 		}
+		b.keep = newLineFilter(o.Needs.KeepLines)
 	}
-	b.keep = newLineFilter(o.KeepLines)
 	b.health = &b.g.Health
 	input, b.nsFolder = namespaceFolderInput(input)
 	visit := b.visit

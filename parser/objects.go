@@ -22,7 +22,7 @@ import (
 )
 
 // typedKinds are the kinds the store can decode into typed objects, with
-// their decoders. A kind is decoded only when Options.Decode asks for it (the
+// their decoders. A kind is decoded only when Options.Needs asks for it (the
 // rule table knows which kinds its joins read); every other object is indexed
 // by its metadata alone, read by model.ScanMeta without decoding.
 var typedKinds = map[model.Kind]func([]byte) (any, error){

@@ -14,8 +14,12 @@ import (
 
 // Build makes the canonical Report from a parsed gather, the rule table and
 // the findings evaluated over it. Paths are shown relative to the input, with
-// the image folder left out when the gather has exactly one.
+// the image folder left out when the gather has exactly one. Build is the
+// last reader of g in a run and reads no object of its store: it releases
+// the store first (Gather.ReleaseObjects), so that the report, the highest
+// point of memory, is built without it; g's other fields stay readable.
 func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool) *Report {
+	g.ReleaseObjects()
 	short := pathShortener(g.Roots)
 	r := &Report{
 		SchemaVersion: SchemaVersion,

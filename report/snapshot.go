@@ -146,9 +146,14 @@ type SnapEvent struct {
 // the namespace's list).
 var coveredKinds = []model.Kind{model.ReplicaSets, model.Deployments, model.StatefulSets, model.DaemonSets, model.Jobs, model.MachineConfigPools, model.NetworkPolicies}
 
-// DiffDecodeKinds are the kinds a comparison reads typed, beyond what the
-// rule table asks for.
-var DiffDecodeKinds = []model.Kind{model.ReplicaSets, model.Jobs, model.Namespaces, model.NetworkPolicies, model.KubeletConfigs, model.MachineConfigPools}
+// DiffNeeds is what a comparison reads of each gather beyond what the rule
+// table needs (rules.Table.Needs): the kinds TakeSnapshot reads typed
+// (owners for workloads, namespace UIDs, NetworkPolicies, KubeletConfigs and
+// MachineConfigPools for the configuration on a finding's chain). It keeps no
+// extra node-log line. The kinds are sorted by Kind.String.
+func DiffNeeds() model.Needs {
+	return model.Needs{Decode: []model.Kind{model.Jobs, model.KubeletConfigs, model.MachineConfigPools, model.Namespaces, model.NetworkPolicies, model.ReplicaSets}}
+}
 
 // TakeSnapshot records what a comparison needs of g and its findings
 // (evaluated with t). It keeps no reference to g.

@@ -78,9 +78,9 @@ rules:
 	if errs := tbl.Override(rulesDir); len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	fired := func(keep []model.Literal) *Finding {
+	fired := func(needs model.Needs) *Finding {
 		t.Helper()
-		g, err := parser.LoadWith(context.Background(), gather, parser.Options{Decode: tbl.DecodeKinds(), KeepLines: keep})
+		g, err := parser.LoadWith(context.Background(), gather, parser.Options{Needs: &needs})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,10 +91,10 @@ rules:
 		}
 		return nil
 	}
-	if f := fired(nil); f != nil {
+	if f := fired(model.Needs{Decode: tbl.Needs().Decode}); f != nil {
 		t.Fatalf("without the table's literals the fixed selection keeps the info line: %+v", f.Evidence)
 	}
-	f := fired(tbl.LineLiterals())
+	f := fired(tbl.Needs())
 	if f == nil {
 		t.Fatal("user rule matching a plain kubelet info line did not fire")
 	}

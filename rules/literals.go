@@ -7,17 +7,25 @@ import (
 	"github.com/mgtriage/mgtriage/parser/model"
 )
 
-// LineLiterals returns, for every enabled user rule (read with Override),
+// Needs is what a load must give the table's enabled rules: the kinds their
+// matchers and joins read typed (DecodeKinds) and the literals of
+// lineLiterals. A run that evaluates the table loads its gather with it
+// (merged with what else the run reads, model.Needs.Merge).
+func (t *Table) Needs() model.Needs {
+	return model.Needs{Decode: t.DecodeKinds(), KeepLines: t.lineLiterals()}
+}
+
+// lineLiterals returns, for every enabled user rule (read with Override),
 // literals that any line its cause pattern (and a nodeLogClass pattern) can
 // match must contain: the parser keeps the node-log lines that hold one of
 // them even where its fixed selection would drop them
-// (parser.Options.KeepLines), so that a user rule sees the lines it asks
+// (model.Needs.KeepLines), so that a user rule sees the lines it asks
 // for. The built-in rules' patterns are written for the lines the fixed
 // selection keeps and add nothing (widening by them costs about a fifth more
 // CPU on a full must-gather for no finding). A pattern with no literal of at
 // least three characters that every match must contain (`.*error`, `[0-9]+`)
 // adds none; docs/rules.md says so next to `cause`.
-func (t *Table) LineLiterals() []model.Literal {
+func (t *Table) lineLiterals() []model.Literal {
 	var out []model.Literal
 	seen := map[model.Literal]bool{}
 	add := func(pattern string) {

@@ -145,6 +145,7 @@ func checkText(t *testing.T, where string, fs []Finding) {
 // (the last two skipped when absent or with -short).
 func TestFindingText(t *testing.T) {
 	table := Builtin()
+	needs := table.Needs()
 	files, _ := filepath.Glob(filepath.Join("testdata", "cases", "*.yaml"))
 	t.Run("rule cases", func(t *testing.T) {
 		for _, f := range files {
@@ -163,7 +164,7 @@ func TestFindingText(t *testing.T) {
 	})
 	load := func(t *testing.T, dir string) {
 		t.Helper()
-		g, err := parser.LoadWith(context.Background(), dir, parser.Options{Decode: table.DecodeKinds()})
+		g, err := parser.LoadWith(context.Background(), dir, parser.Options{Needs: &needs})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +204,7 @@ func TestFindingText(t *testing.T) {
 			if st, err := os.Stat(d); err != nil || !st.IsDir() {
 				continue
 			}
-			if _, err := parser.LoadWith(context.Background(), d, parser.Options{Decode: table.DecodeKinds()}); err != nil {
+			if _, err := parser.LoadWith(context.Background(), d, parser.Options{Needs: &needs}); err != nil {
 				continue // not a gather (k8s-failing-pods holds other tools' bundles)
 			}
 			load(t, d)

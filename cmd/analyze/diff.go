@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"slices"
 	"time"
 
@@ -19,14 +18,12 @@ import (
 
 // diffOptions are the flags and arguments of `analyze diff`.
 type diffOptions struct {
-	IO         IOStreams
-	Old, New   string
-	Output     string
-	Formats    []string
-	RulesPath  string
-	MaxRead    string
-	MaxMembers int
-	maxRead    int64
+	IO        IOStreams
+	Old, New  string
+	Output    string
+	Formats   []string
+	RulesPath string
+	loadOptions
 }
 
 func newDiffCmd(io IOStreams) *cobra.Command {
@@ -71,17 +68,7 @@ func (o *diffOptions) validate() error {
 	if o.Output == "" {
 		return usageError{errors.New("-o/--output names no folder")}
 	}
-	if o.MaxMembers < 0 {
-		return usageError{errors.New("--max-members must be 0 (default) or more")}
-	}
-	if o.MaxRead != "" {
-		n, err := parseSize(o.MaxRead)
-		if err != nil {
-			return usageError{fmt.Errorf("--max-read %q: %v", o.MaxRead, err)}
-		}
-		o.maxRead = n
-	}
-	return nil
+	return o.loadOptions.validate()
 }
 
 func runDiff(ctx context.Context, o *diffOptions) error {
@@ -107,14 +94,14 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	}
 	defer release()
 	start := time.Now()
-	// One gather at a time: the first is reduced to its snapshot and released
-	// before the second is read, so memory is bounded by the larger one.
-	old, err := o.snapshot(ctx, table, o.Old)
+	// One gather at a time: the first is reduced to its snapshot before the
+	// second is read, so memory is bounded by the larger one.
+	needs := table.Needs().Merge(report.DiffNeeds())
+	old, err := o.snapshot(ctx, table, needs, o.Old)
 	if err != nil {
 		return err
 	}
-	runtime.GC()
-	cur, err := o.snapshot(ctx, table, o.New)
+	cur, err := o.snapshot(ctx, table, needs, o.New)
 	if err != nil {
 		return err
 	}
@@ -137,30 +124,14 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	return nil
 }
 
-// snapshot reads one gather, evaluates the rules and keeps only the snapshot.
-func (o *diffOptions) snapshot(ctx context.Context, table *rules.Table, path string) (*report.Snapshot, error) {
-	bar := newReadProgress(o.IO, path)
-	kinds := append(table.DecodeKinds(), report.DiffDecodeKinds...)
-	slices.SortFunc(kinds, func(a, b model.Kind) int { return compareStrings(a.String(), b.String()) })
-	g, err := parser.LoadWith(ctx, path, parser.Options{OnRead: bar.onRead(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers, Decode: slices.Compact(kinds)})
-	bar.stop()
-	switch {
-	case errors.Is(err, parser.ErrNotFound):
-		return nil, inputError{fmt.Errorf("%s: no such file or directory", path)}
-	case err != nil:
-		return nil, inputError{fmt.Errorf("%s: %v", path, err)}
+// snapshot reads one gather with what the run needs, evaluates the rules and
+// keeps only the snapshot.
+func (o *diffOptions) snapshot(ctx context.Context, table *rules.Table, needs model.Needs, path string) (*report.Snapshot, error) {
+	g, err := loadGather(ctx, o.IO, path, o.loadOptions, needs)
+	if err != nil {
+		return nil, err
 	}
 	return report.TakeSnapshot(g, table, rules.Evaluate(table, g)), nil
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // writeDiffReports renders each chosen format and writes diff.<format>.

@@ -18,7 +18,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mgtriage/mgtriage/parser"
 	"github.com/mgtriage/mgtriage/report"
 	"github.com/mgtriage/mgtriage/rules"
 )
@@ -37,11 +36,7 @@ type analyzeOptions struct {
 	// secrets in every report; RedactMap is a file that receives the mapping.
 	Redact    bool
 	RedactMap string
-	// MaxRead ("64GiB") and MaxMembers are the input limits of a hostile
-	// gather (parser.DefaultMaxReadBytes, parser.DefaultMaxMembers).
-	MaxRead    string
-	MaxMembers int
-	maxRead    int64 // MaxRead in bytes, set by validate
+	loadOptions
 }
 
 var knownFormats = []string{"md", "html", "json"}
@@ -71,20 +66,10 @@ func (o *analyzeOptions) validate() error {
 	if o.RedactMap != "" && !o.Redact {
 		return usageError{errors.New("--redact-map needs --redact")}
 	}
-	if o.MaxMembers < 0 {
-		return usageError{errors.New("--max-members must be 0 (default) or more")}
-	}
 	if o.Output == "" {
 		return usageError{errors.New("-o/--output names no folder")}
 	}
-	if o.MaxRead != "" {
-		n, err := parseSize(o.MaxRead)
-		if err != nil {
-			return usageError{fmt.Errorf("--max-read %q: %v", o.MaxRead, err)}
-		}
-		o.maxRead = n
-	}
-	return nil
+	return o.loadOptions.validate()
 }
 
 // claimOutput checks, before any input is read, that the reports can be
@@ -218,23 +203,11 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		}
 	}
 	start := time.Now()
-	bar := newReadProgress(o.IO, o.Path)
-	g, err := parser.LoadWith(ctx, o.Path, parser.Options{OnRead: bar.onRead(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers, Decode: table.DecodeKinds(), KeepLines: table.LineLiterals()})
-	bar.stop()
-	switch {
-	case errors.Is(err, parser.ErrNotFound):
-		return inputError{fmt.Errorf("%s: no such file or directory", o.Path)}
-	case errors.Is(err, parser.ErrNoGather):
-		return inputError{fmt.Errorf("%s: %v", o.Path, err)}
-	case err != nil:
-		return inputError{fmt.Errorf("%s: %v", o.Path, err)}
+	g, err := loadGather(ctx, o.IO, o.Path, o.loadOptions, table.Needs())
+	if err != nil {
+		return err
 	}
 	findings := rules.Evaluate(table, g)
-	// The object store is read by the rules' joins alone (a finding keeps
-	// the few objects it names): let it go before the report is built, the
-	// highest point of memory otherwise (about a quarter of the model at
-	// ×50 of the corpus metal gather).
-	g.Objects = nil
 	r := report.Build(g, table, findings, report.Tool{Name: "mgtriage", Version: version})
 	if in := <-input; in.err == nil {
 		r.Gather.Input = in.file
@@ -243,7 +216,6 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	}
 	summary := fmt.Sprintf("read %s (%s); %s, %s, %s", count(g.Files, "file", "files"), humanBytes(g.Bytes),
 		count(len(g.Pods), "pod", "pods"), count(len(findings), "finding", "findings"), count(len(g.Problems), "gather problem", "gather problems"))
-	g, findings = nil, nil // the report holds what is needed; let the model go before rendering
 	var mapping map[string]string
 	if o.Redact {
 		r, mapping = report.Redact(r)

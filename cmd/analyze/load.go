@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
+)
+
+// loadOptions are the input limits every command that reads a gather takes
+// (--max-read, --max-members): how far one load reads a hostile input.
+type loadOptions struct {
+	// MaxRead ("64GiB") and MaxMembers bound the bytes read, counted
+	// decompressed, and the files, folders and links met, per input
+	// (parser.DefaultMaxReadBytes, parser.DefaultMaxMembers).
+	MaxRead    string
+	MaxMembers int
+	maxRead    int64 // MaxRead in bytes, set by validate
+}
+
+// validate checks the limits and reads MaxRead into bytes.
+func (o *loadOptions) validate() error {
+	if o.MaxMembers < 0 {
+		return usageError{errors.New("--max-members must be 0 (default) or more")}
+	}
+	if o.MaxRead != "" {
+		n, err := parseSize(o.MaxRead)
+		if err != nil {
+			return usageError{fmt.Errorf("--max-read %q: %v", o.MaxRead, err)}
+		}
+		o.maxRead = n
+	}
+	return nil
+}
+
+// loadGather reads the gather at path for a run that reads what needs
+// declares (the rule table's needs, merged with what else the command
+// reads: model.Needs.Merge), within o's limits, with a progress bar on
+// streams' stderr. A failure is an inputError naming path. Every command
+// that reads a gather (analyze, diff) loads it here, so all of them see the
+// same gather for the same rules.
+func loadGather(ctx context.Context, streams IOStreams, path string, o loadOptions, needs model.Needs) (*model.Gather, error) {
+	bar := newReadProgress(streams, path)
+	g, err := parser.LoadWith(ctx, path, parser.Options{OnRead: bar.onRead(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers, Needs: &needs})
+	bar.stop()
+	switch {
+	case errors.Is(err, parser.ErrNotFound):
+		return nil, inputError{fmt.Errorf("%s: no such file or directory", path)}
+	case err != nil:
+		return nil, inputError{fmt.Errorf("%s: %v", path, err)}
+	}
+	return g, nil
+}
