@@ -223,7 +223,7 @@ func clipList(l []string, n int) string {
 	return strings.Join(l[:n], ", ") + fmt.Sprintf(", … %d more", len(l)-n)
 }
 
-// reads names the kinds the matcher decodes (see Table.DecodeKinds).
+// reads names the kinds the matcher decodes (see Table.decodeKinds).
 func (m *installStage) reads() []model.Kind {
 	if m.Stage == "csr" {
 		return []model.Kind{model.CertificateSigningRequests}

@@ -156,10 +156,10 @@ func JoinDoc(name string) string {
 	return j.doc
 }
 
-// DecodeKinds lists the kinds the enabled rules' joins read, for
+// decodeKinds lists the kinds the enabled rules' joins read, for
 // parser.Options.Decode: the parser decodes these and indexes every other
 // object by its metadata alone.
-func (t *Table) DecodeKinds() []model.Kind {
+func (t *Table) decodeKinds() []model.Kind {
 	seen := map[model.Kind]bool{}
 	out := []model.Kind{}
 	for _, r := range t.Rules {

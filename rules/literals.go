@@ -8,11 +8,11 @@ import (
 )
 
 // Needs is what a load must give the table's enabled rules: the kinds their
-// matchers and joins read typed (DecodeKinds) and the literals of
+// matchers and joins read typed (decodeKinds) and the literals of
 // lineLiterals. A run that evaluates the table loads its gather with it
 // (merged with what else the run reads, model.Needs.Merge).
 func (t *Table) Needs() model.Needs {
-	return model.Needs{Decode: t.DecodeKinds(), KeepLines: t.lineLiterals()}
+	return model.Needs{Decode: t.decodeKinds(), KeepLines: t.lineLiterals()}
 }
 
 // lineLiterals returns, for every enabled user rule (read with Override),
