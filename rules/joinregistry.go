@@ -156,8 +156,8 @@ func JoinDoc(name string) string {
 	return j.doc
 }
 
-// decodeKinds lists the kinds the enabled rules' joins read, for
-// parser.Options.Decode: the parser decodes these and indexes every other
+// decodeKinds lists the kinds the enabled rules' matchers and joins read,
+// for Needs.Decode: the parser decodes these and indexes every other
 // object by its metadata alone.
 func (t *Table) decodeKinds() []model.Kind {
 	seen := map[model.Kind]bool{}
