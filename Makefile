@@ -98,9 +98,10 @@ e2e:
 	E2E_OUT="$(E2E_OUT)" $(GO) test -tags e2e -count=1 -run '^TestE2E' -v ./cmd/analyze && \
 	echo "e2e: passed; artefacts (report, screenshots) in $(E2E_OUT)"
 
-## golden: rewrite golden files after an intended change; review the diff
+## golden: rewrite golden files after an intended change; review the diff (the
+## packages whose tests define -update: report and cmd/analyze)
 golden:
-	$(GO) test ./... -run 'Golden|EndToEnd' -update
+	$(GO) test ./cmd/analyze ./report -run 'Golden|EndToEnd' -update
 
 clean:
 	rm -rf bin $(OUT)

@@ -11,14 +11,24 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
+// insufficientRe reads the resources of the scheduler's "N Insufficient
+// <resource>" parts; a resource name may hold dots (nvidia.com/gpu), but one
+// that ends the message's sentence ("2 Insufficient memory. preemption: …")
+// does not end the name (see insufficientResource).
 var insufficientRe = regexp.MustCompile(`Insufficient ([a-z0-9./_-]{1,63})`)
+
+// insufficientResource is the resource a match of insufficientRe names, without the
+// full stop of the sentence it may end.
+func insufficientResource(m []string) corev1.ResourceName {
+	return corev1.ResourceName(strings.TrimRight(m[1], "."))
+}
 
 // joinNodeRequests runs the nodeRequests join for one pod and hit (doc and reads: joinRegistry).
 func joinNodeRequests(c *evalContext, p *model.Pod, h *hit) joinResult {
 	var res joinResult
 	var resources []corev1.ResourceName
 	for _, m := range insufficientRe.FindAllStringSubmatch(h.Vars["Message"], 4) {
-		if r := corev1.ResourceName(m[1]); !slices.Contains(resources, r) {
+		if r := insufficientResource(m); !slices.Contains(resources, r) {
 			resources = append(resources, r)
 		}
 	}
