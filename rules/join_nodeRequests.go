@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mgtriage/mgtriage/parser/model"
@@ -81,7 +82,7 @@ func joinNodeRequests(c *evalContext, p *model.Pod, h *hit) joinResult {
 			decided = false
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("it requests %s %s, and the most %s left on any of the %d nodes it may use is %s on %s", want.String(), r, r, candidates, bestFree.String(), bestNode))
+		parts = append(parts, fmt.Sprintf("it requests %s %s, and the most %s left on any of the %d nodes it may use is %s on %s", want.String(), r, r, candidates, roomText(bestFree), bestNode))
 	}
 	if !decided || len(parts) == 0 {
 		res.Evidence = nil
@@ -91,4 +92,29 @@ func joinNodeRequests(c *evalContext, p *model.Pod, h *hit) joinResult {
 	res.Cause = "Requests, not use, decide: " + strings.Join(parts, "; ") + " (requests of the pods bound to each node, against its allocatable)."
 	res.Fix = "Lower the pod's requests to what it uses, free requests on the nodes (scale down or right-size other workloads), or add nodes to the pool."
 	return res
+}
+
+// roomText writes a computed amount of a resource the way the requests it is
+// compared with are written: a byte amount of 1Mi or more in the largest
+// binary unit (Ti, Gi, Mi) it fills, with one decimal when not whole
+// ("29.4Gi", not the canonical "30863320Ki"); anything else (CPU, counts,
+// small or negative amounts) in its canonical form.
+func roomText(q resource.Quantity) string {
+	if q.Format != resource.BinarySI || q.Sign() <= 0 {
+		return q.String()
+	}
+	v := q.Value()
+	for _, u := range []struct {
+		name  string
+		bytes int64
+	}{{"Ti", 1 << 40}, {"Gi", 1 << 30}, {"Mi", 1 << 20}} {
+		if v < u.bytes {
+			continue
+		}
+		if v%u.bytes == 0 {
+			return strconv.FormatInt(v/u.bytes, 10) + u.name
+		}
+		return strconv.FormatFloat(float64(v)/float64(u.bytes), 'f', 1, 64) + u.name
+	}
+	return q.String()
 }
