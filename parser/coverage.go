@@ -36,11 +36,7 @@ var usedLabels = []struct {
 	{kindContainerLog, "container logs"},
 	{kindServiceLog, "node journals (service logs)"},
 	{kindNodeKubeletLog, "node journals (per node)"},
-	{kindAlerts, "Prometheus rules (alerts)"},
-	{kindEtcd, "etcd health"},
-	{kindTimestamp, "timestamp files"},
-	{kindVersion, "version files"},
-	{kindMustGatherLogs, "must-gather.logs"},
+	{kindMustGather, ""}, // the must-gather reader's own labels (mustgather.Reader.Used)
 	{kindSosHostname, "host name files"},
 	{kindSosDate, "date files"},
 	{kindSos, ""}, // the sosreport reader's own labels (sosreport.Reader.Used)
@@ -60,6 +56,9 @@ func (b *builder) countMember(p string, c classified) {
 	switch k {
 	case kindInstall:
 		b.install.Count(c.Install.Kind)
+		return
+	case kindMustGather:
+		b.mustgather.Count(c.MustGather.Kind)
 		return
 	case kindSos:
 		b.sos.Count(c.Sos.Kind)
@@ -189,11 +188,13 @@ func (b *builder) settleCoverage(g *model.Gather) {
 	labelled := map[fileKind]bool{}
 	for _, u := range usedLabels {
 		labelled[u.kind] = true
-		if u.kind == kindSos {
+		switch u.kind {
+		case kindMustGather:
+			c.Used = append(c.Used, b.mustgather.Used()...)
+			continue
+		case kindSos:
 			c.Used = append(c.Used, b.sos.Used()...)
 			continue
-		}
-		switch u.kind {
 		case kindInsights:
 			c.Used = append(c.Used, inLabelOrder(bundleLabelOrder, b.insights.Used(), b.bundle.Used())...)
 			continue

@@ -24,13 +24,9 @@ func (b *builder) finish() *model.Gather {
 	g.Roots = sortedKeys(b.roots)
 	g.KubeletLogNodes = sortedKeys(b.logHosts)
 	b.sosKubeVersion = b.sos.Settle(b.timestamps)
-	if g.Etcd != nil {
-		// The decode workers add etcd_info files in the order they finish.
-		sort.Slice(g.Etcd.Sources, func(i, j int) bool {
-			a, c := g.Etcd.Sources[i], g.Etcd.Sources[j]
-			return a.Path < c.Path || a.Path == c.Path && a.Line < c.Line
-		})
-	}
+	g.Alerts = append(g.Alerts, b.mustgather.Alerts()...)
+	g.Etcd = b.mustgather.Etcd()
+	g.Health.MustGatherErrors = b.mustgather.Errors()
 	if b.dnsBaseDomain != "" {
 		g.BaseDomain = b.dnsBaseDomain
 	}

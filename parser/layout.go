@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser/model"
-	"github.com/mgtriage/mgtriage/parser/nodelog"
 )
 
 // maxHealthItems bounds each list of Health.
@@ -26,30 +25,6 @@ func (b *builder) recordNamespace(p string) {
 		return
 	}
 	b.namespaces[nsKey{p[:i], ns}] = true
-}
-
-// mustGatherMarkers are folders only a must-gather image writes beside
-// namespaces/ and cluster-scoped-resources/.
-var mustGatherMarkers = []string{"host_service_logs/", "nodes/", "etcd_info/", "monitoring/", "ingress_controllers/", "network_logs/"}
-
-func (b *builder) recordMustGatherMarker(p string) {
-	for _, m := range mustGatherMarkers {
-		if strings.HasPrefix(p, m) {
-			b.mgMarkers[""] = true
-		} else if i := strings.Index(p, "/"+m); i >= 0 {
-			b.mgMarkers[p[:i+1]] = true
-		}
-	}
-}
-
-var mgLogErrorRe = regexp.MustCompile(`(?i)\berror\b|\bfailed\b|timed out`)
-
-func (b *builder) readMustGatherLogs(data []byte) {
-	for _, line := range strings.Split(string(data), "\n") {
-		if mgLogErrorRe.MatchString(line) && len(b.health.MustGatherErrors) < maxHealthItems {
-			b.health.MustGatherErrors = append(b.health.MustGatherErrors, nodelog.Text([]byte(strings.TrimSpace(line))))
-		}
-	}
 }
 
 // sosDateRe reads `timedatectl` ("Universal time: Fri 2022-02-11 19:24:03 UTC").
@@ -117,14 +92,8 @@ func (b *builder) settleLayouts() {
 			l.Kind = model.LayoutNamespace
 		case strings.HasPrefix(base, "inspect.local."):
 			l.Kind = model.LayoutInspect
-		case b.timestamps[dirKey(dir)] != nil || b.versions[dirKey(dir)] != "" || b.mgMarkers[root]:
+		case b.mustGatherImage(root, &l):
 			l.Kind = model.LayoutMustGather
-			if root != "" {
-				l.Image = base
-			}
-			if v := b.versions[dirKey(dir)]; v != "" {
-				l.Image = v
-			}
 		default:
 			l.Kind = model.LayoutInspect
 		}
@@ -187,6 +156,16 @@ func (b *builder) settleLayouts() {
 	if len(b.clusterIDs) > 1 {
 		b.problem(".", fmt.Sprintf("the input holds gathers of %d clusters (%s); they were analysed together", len(b.clusterIDs), strings.Join(sortedKeys(b.clusterIDs), ", ")))
 	}
+}
+
+// mustGatherImage reports whether root is a must-gather image folder
+// (mustgather.Reader.Layout), setting l.Image when it is.
+func (b *builder) mustGatherImage(root string, l *model.Layout) bool {
+	image, ok := b.mustgather.Layout(root, b.timestamps[dirKey(strings.TrimSuffix(root, "/"))] != nil)
+	if ok {
+		l.Image = image
+	}
+	return ok
 }
 
 func capList(l *[]string) {

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mgtriage/mgtriage/parser/model"
@@ -42,17 +41,6 @@ func TestReadTailKeepsLastLines(t *testing.T) {
 	}
 	if keptTail(l)[0].Text != "line" || keptTail(l)[0].Time.IsZero() {
 		t.Errorf("tail line = %+v", keptTail(l)[0])
-	}
-}
-
-func TestParseGoTime(t *testing.T) {
-	got, ok := ParseGoTime("2021-09-14 16:43:44.051395446 +0200 CEST m=+1.404430641")
-	want := time.Date(2021, 9, 14, 14, 43, 44, 51395446, time.UTC)
-	if !ok || !got.Equal(want) {
-		t.Errorf("got %v %v, want %v", got, ok, want)
-	}
-	if _, ok := ParseGoTime("yesterday"); ok {
-		t.Error("parsed garbage")
 	}
 }
 
@@ -104,15 +92,6 @@ func TestClassify(t *testing.T) {
 			t.Errorf("classify(%q) (-want +got):\n%s", tt.path, diff)
 		}
 	}
-}
-
-func FuzzParseGoTime(f *testing.F) {
-	f.Add("2021-09-14 14:43:46.909613294 +0000 UTC m=+0.079937509")
-	f.Fuzz(func(t *testing.T, s string) {
-		if tm, ok := ParseGoTime(s); ok && tm.Location() != time.UTC {
-			t.Fatal("not UTC")
-		}
-	})
 }
 
 func TestReadTailKeepsErrorLines(t *testing.T) {

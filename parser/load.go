@@ -24,6 +24,7 @@ import (
 	"github.com/mgtriage/mgtriage/parser/internal/bufpool"
 	"github.com/mgtriage/mgtriage/parser/internal/lit"
 	"github.com/mgtriage/mgtriage/parser/model"
+	"github.com/mgtriage/mgtriage/parser/mustgather"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/parser/openshift"
 	"github.com/mgtriage/mgtriage/parser/sosreport"
@@ -133,7 +134,6 @@ func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, erro
 		}
 		b.keep = newLineFilter(o.Needs.KeepLines)
 	}
-	b.health = &b.g.Health
 	input, b.nsFolder = namespaceFolderInput(input)
 	visit := b.visit
 	if b.nsFolder {
@@ -254,11 +254,9 @@ type builder struct {
 	groups        int
 
 	namespaces map[nsKey]bool
-	versions   map[string]string // folder → image version from its version file
 	hostnames  map[string]string // folder → host name of a sosreport
 	sosRoots   map[string]bool
 	bundles    map[string]string     // root → layout of a gather that is not a must-gather (bundles.go)
-	mgMarkers  map[string]bool       // folders holding must-gather-only content (nodes/, host_service_logs/, ...)
 	known      map[string]*model.Pod // root + "ns/name" → pod from a pods.yaml read earlier in the pass
 	// unsettled holds, by root + "ns/pod", the container logs read with
 	// their tails before their pod was known: when the pod's pods.yaml is
@@ -267,7 +265,6 @@ type builder struct {
 	rootCluster map[string]string // root → cluster ID from its ClusterVersion
 	nsFolder    bool              // the input is a single namespace folder
 	clusterIDs  map[string]bool
-	health      *model.Health
 
 	// cvUpgrading: the ClusterVersion read shows an upgrade under way;
 	// apiserverVersion: the kube-apiserver operand's version from the
@@ -302,6 +299,7 @@ type builder struct {
 	journalLines int
 	dedup        podDedup // per-pod files that repeat a pods.yaml item
 
+	mustgather         *mustgather.Reader      // the must-gathers' and inspect outputs' reader
 	sos                *sosreport.Reader       // the node sosreports' reader
 	sosKubeVersion     string                  // the Kubernetes version a sosreport printed (settled at finish)
 	journalKubeVersion string                  // the version a kubelet logged at start
@@ -324,10 +322,8 @@ func newBuilder(input string) *builder {
 		logHosts:    map[string]bool{},
 		hostLog:     map[string]map[groupKey]*model.LogGroup{},
 		namespaces:  map[nsKey]bool{},
-		versions:    map[string]string{},
 		hostnames:   map[string]string{},
 		sosRoots:    map[string]bool{},
-		mgMarkers:   map[string]bool{},
 		bundles:     map[string]string{},
 		known:       map[string]*model.Pod{},
 		unsettled:   map[string][]*model.ContainerLog{},
@@ -340,6 +336,7 @@ func newBuilder(input string) *builder {
 		otherDirs:  map[string]int{},
 		hostSource: map[string]model.Source{},
 	}
+	b.mustgather = mustgather.NewReader(b)
 	b.install = installbundle.NewReader(b)
 	b.insights = insights.NewReader(b)
 	b.bundle = supportbundle.NewReader(b)
@@ -537,7 +534,7 @@ func (b *builder) visit(m Member) error {
 		}
 	}
 	b.recordNamespace(m.Path)
-	b.recordMustGatherMarker(m.Path)
+	b.mustgather.Note(m.Path)
 	c := classify(m.Path)
 	b.recordBundle(m.Path)
 	if c.Kind == kindOther {
@@ -600,9 +597,12 @@ func (b *builder) visit(m Member) error {
 	if err != nil {
 		return err
 	}
-	if heavyKinds[c.Kind] {
+	if heavy(c) {
 		b.submit(decodeJob{path: m.Path, c: c, data: data})
 		return nil
+	}
+	if c.Kind == kindMustGather {
+		return b.mustgather.Read(m.Path, c.MustGather, data)
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -621,8 +621,17 @@ func (b *builder) logReadError(err error, lr *limitedReader) error {
 
 // heavyKinds are decoded by the worker pool while the pass goes on.
 var heavyKinds = map[fileKind]bool{kindPodList: true, kindPod: true, kindEventList: true, kindNode: true, kindNodeList: true, kindClusterOperators: true,
-	kindObjectList: true, kindObject: true, kindAlerts: true, kindEtcd: true,
+	kindObjectList: true, kindObject: true,
 	kindInsights: true, kindSupportBundle: true, kindInstall: true}
+
+// heavy reports whether the member c is decoded by the worker pool: its
+// kind is, or it is one of the must-gather reader's heavy members.
+func heavy(c classified) bool {
+	if c.Kind == kindMustGather {
+		return c.MustGather.Kind.Heavy()
+	}
+	return heavyKinds[c.Kind]
+}
 
 type decodeJob struct {
 	path  string
@@ -680,10 +689,8 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		case installbundle.Inspect:
 			b.install.ReadInspect(data)
 		}
-	case kindAlerts:
-		errs = errList(b.readAlerts(p, data))
-	case kindEtcd:
-		errs = errList(b.readEtcd(p, data))
+	case kindMustGather:
+		errs = errList(b.mustgather.Read(p, c.MustGather, data))
 	case kindPodList:
 		var pods []*model.Pod
 		var lines lineIndex
@@ -864,17 +871,6 @@ func (b *builder) decode(p string, c classified, data []byte) error {
 		errs = b.decodeInfrastructure(data)
 	case kindDNS:
 		errs = b.decodeDNS(data)
-	case kindTimestamp:
-		if times := parseTimestampFile(data); len(times) > 0 {
-			b.timestamps[path.Dir(p)] = times
-		}
-	case kindVersion:
-		lines := strings.Split(strings.TrimSpace(nodelog.Text(data)), "\n")
-		if len(lines) == 2 && len(data) < 1024 {
-			b.versions[path.Dir(p)] = strings.TrimSpace(lines[0]) + " " + strings.TrimSpace(lines[1])
-		}
-	case kindMustGatherLogs:
-		b.readMustGatherLogs(data)
 	case kindSosHostname:
 		if h := strings.TrimSpace(nodelog.Text(data)); h != "" && len(h) < 256 && !strings.ContainsAny(h, " \n") {
 			b.hostnames[sosDir(p)] = h
@@ -1332,35 +1328,6 @@ func eventTime(e *corev1.Event) time.Time {
 		return e.FirstTimestamp.Time.UTC()
 	}
 	return e.CreationTimestamp.Time.UTC()
-}
-
-// parseTimestampFile reads the lines of a must-gather timestamp file, in Go's
-// time.Time text form ("2021-09-14 14:43:46.909613294 +0000 UTC m=+0.0799").
-func parseTimestampFile(data []byte) []time.Time {
-	var out []time.Time
-	for _, line := range strings.Split(string(data), "\n") {
-		if t, ok := ParseGoTime(line); ok {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// ParseGoTime parses time.Time's String form, with or without the monotonic
-// "m=+…" suffix; the result is in UTC.
-func ParseGoTime(s string) (time.Time, bool) {
-	s = strings.TrimSpace(s)
-	if i := strings.Index(s, " m="); i >= 0 {
-		s = s[:i]
-	}
-	if s == "" || len(s) > 80 {
-		return time.Time{}, false
-	}
-	t, err := time.Parse("2006-01-02 15:04:05.999999999 -0700 MST", s)
-	if err != nil {
-		return time.Time{}, false
-	}
-	return t.UTC(), true
 }
 
 func sortedKeys[V any](m map[string]V) []string { return model.SortedKeys(m) }

@@ -9,12 +9,17 @@ import (
 
 	"github.com/mgtriage/mgtriage/parser/insights"
 	"github.com/mgtriage/mgtriage/parser/installbundle"
+	"github.com/mgtriage/mgtriage/parser/internal/pathmatch"
 	"github.com/mgtriage/mgtriage/parser/model"
+	"github.com/mgtriage/mgtriage/parser/mustgather"
 	"github.com/mgtriage/mgtriage/parser/sosreport"
 	"github.com/mgtriage/mgtriage/parser/supportbundle"
 )
 
-// fileKind says what a member of a gather holds, judged by its path alone.
+// fileKind says what a member of a gather holds, judged by its path alone:
+// one of the common documents the load reads as any gather's (whichever
+// format's path rules claimed it), or a member its format's reader reads
+// itself (one kind per format).
 type fileKind int
 
 const (
@@ -31,20 +36,23 @@ const (
 	kindContainerLog
 	kindServiceLog
 	kindNodeKubeletLog
-	kindTimestamp
-	kindVersion
-	kindMustGatherLogs
-	kindSosHostname
-	kindSosDate
-	kindAlerts     // monitoring/prometheus/rules.json
-	kindEtcd       // etcd_info/*.json
-	kindObjectList // a list of any other kind: namespaces/<ns>/<group>/<resource>.yaml, cluster-scoped-resources/<group>/<resource>.yaml
-	kindObject     // one object of any other kind: .../<group>/<resource>/<name>.yaml
+	kindObjectList     // a list of objects of any other kind, for the object store
+	kindObject         // one object of any other kind
+	kindSniffedJournal // a kindOther member read as a node journal by its content (never a path rule)
+
+	// kindMustGather is a member of a must-gather or inspect output that
+	// its reader (parser/mustgather) reads itself (timestamp, version,
+	// must-gather.logs, alerts, etcd): what it holds is in
+	// classified.MustGather. Its other members map onto the kinds above.
+	kindMustGather
 	// kindSos is a member of a node sosreport that its reader
 	// (parser/sosreport) reads itself (the container runtime's view,
 	// versions, the run's manifest): what it holds is in classified.Sos.
 	kindSos
-	kindSniffedJournal // a kindOther member read as a node journal by its content (never a path rule)
+	// kindSosHostname and kindSosDate are a node sosreport's host name and
+	// date files.
+	kindSosHostname
+	kindSosDate
 
 	// kindInsights is a member of an Insights archive that its reader
 	// (parser/insights) reads itself: what it holds is in
@@ -80,6 +88,9 @@ type classified struct {
 	// objects (an Insights archive, pod captures), as its format judged:
 	// a name not found proves nothing. Resource is "" when none.
 	Filtered model.Kind
+	// MustGather is what a kindMustGather member holds, by the
+	// must-gather reader's own reckoning.
+	MustGather mustgather.Member
 	// Install is what a kindInstall member holds, by the install log
 	// bundle's own reckoning.
 	Install installbundle.Member
@@ -100,25 +111,10 @@ type pathRule struct {
 	re   *regexp.Regexp
 }
 
-// pathRules are tried in order; the literals each pattern requires are
-// tested before the regular expression (pathfilter.go).
+// pathRules are the node sosreport's path rules the load still holds (its
+// kubectl JSON lists of the kubernetes plugin, journals, host name and
+// date), tried in order after the must-gather's (mustgather.Classify).
 var pathRules = []pathRule{
-	{kindPodList, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/core/pods\.(?:yaml|json)$`)},
-	{kindEventList, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/core/events\.(?:yaml|json)$`)},
-	{kindPod, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/pods/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
-	{kindContainerLog, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/pods/([^/]+)/([^/]+)/[^/]+/logs/(current|previous)(?:\.insecure)?\.log$`)},
-	{kindNode, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/core/nodes/([^/]+)\.(?:yaml|json)$`)},
-	{kindNodeList, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/core/nodes\.(?:yaml|json)$`)},
-	{kindClusterVersion, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/clusterversions(?:\.yaml|/[^/]+\.yaml)$`)},
-	{kindClusterOperators, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/clusteroperators\.yaml$`)},
-	{kindInfrastructure, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/infrastructures(?:\.yaml|/cluster\.yaml)$`)},
-	{kindDNS, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/dnses(?:\.yaml|/cluster\.yaml)$`)},
-	{kindServiceLog, regexp.MustCompile(`^(.*/)?host_service_logs/masters/([^/]+)_service\.log(?:\.gz)?$`)},
-	{kindNodeKubeletLog, regexp.MustCompile(`^(.*/)?nodes/([^/]+)/[^/]*kubelet[^/]*$`)},
-	{kindTimestamp, regexp.MustCompile(`^(.*/)?timestamp$`)},
-	{kindVersion, regexp.MustCompile(`^(.*/)?version$`)},
-	{kindMustGatherLogs, regexp.MustCompile(`^(.*/)?must-gather\.logs$`)},
-	// sosreport: kubectl JSON lists of the kubernetes plugin, journals, host name and date.
 	{kindPodList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_--namespace_([a-z0-9-]+)_pods$`)},
 	{kindEventList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_--namespace_([a-z0-9-]+)_events$`)},
 	{kindNodeList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_nodes$`)},
@@ -126,15 +122,16 @@ var pathRules = []pathRule{
 	// Here the sosreport reader claims its members (sosClaimAt).
 	{kindSosHostname, regexp.MustCompile(`^(.*/)?(?:sos_commands/host/)?hostname$`)},
 	{kindSosDate, regexp.MustCompile(`^(.*/)?(?:sos_commands/date/)?date$`)},
-	{kindAlerts, regexp.MustCompile(`^(.*/)?monitoring/prometheus/rules\.json$`)},
-	{kindEtcd, regexp.MustCompile(`^(.*/)?etcd_info/[a-z_]+\.json$`)},
-	// Every other object file of a must-gather or inspect, for the object store.
-	{kindObject, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
-	{kindObjectList, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
-	{kindObject, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
-	{kindObjectList, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
-	{kindObject, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
 }
+
+// pathSet matches pathRules.
+var pathSet = func() *pathmatch.Set {
+	res := make([]*regexp.Regexp, len(pathRules))
+	for i, r := range pathRules {
+		res[i] = r.re
+	}
+	return pathmatch.New(res...)
+}()
 
 // sosClaimAt is the index of pathRules before which the sosreport reader
 // claims its members (sosreport.Classify): after the sosreport's journals,
@@ -142,8 +139,11 @@ var pathRules = []pathRule{
 var sosClaimAt = slices.IndexFunc(pathRules, func(r pathRule) bool { return r.kind == kindSosHostname })
 
 // classify returns what the member at p holds; Kind is kindOther for members
-// the analysis does not read.
+// the analysis does not read. The must-gather's path rules come first.
 func classify(p string) classified {
+	if m := mustgather.Classify(p); m.Kind != mustgather.Other {
+		return fromMustGather(m)
+	}
 	for i, r := range pathRules {
 		if i == sosClaimAt {
 			if m := sosreport.Classify(p); m.Kind != sosreport.Other {
@@ -151,10 +151,7 @@ func classify(p string) classified {
 				return classified{Kind: kindSos, Root: m.Root, Sos: m}
 			}
 		}
-		if !containsAll(p, pathLiterals[i]) {
-			continue
-		}
-		m := matchRule(i, p)
+		m := pathSet.Match(i, p)
 		if m == nil {
 			continue
 		}
@@ -162,42 +159,53 @@ func classify(p string) classified {
 		switch r.kind {
 		case kindPodList, kindEventList:
 			c.Namespace = m[2]
-		case kindPod:
-			if m[3] != m[4] {
-				continue // pods/<pod>/<other>.yaml is not the pod itself
-			}
-			c.Namespace, c.Pod = m[2], m[3]
-		case kindContainerLog:
-			c.Namespace, c.Pod, c.Container, c.Previous = m[2], m[3], m[4], m[5] == "previous"
-		case kindNode:
-			c.Node = m[2]
 		case kindServiceLog:
 			c.Unit = m[2]
 			if journalOtherOutput(p) {
 				continue
 			}
-		case kindNodeKubeletLog:
-			c.Node = m[2]
-			if strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".yaml") {
-				continue
-			}
-		case kindObject, kindObjectList:
-			if !objectPath(&c, m) {
-				continue
-			}
 		}
-		// The names below are slices of p: kept as they are (in map keys
-		// such as the store's gathered lists, one per kind and namespace),
-		// each would keep the whole member path alive, about 12 MB of paths
-		// at ×50 of the corpus metal gather. They come from a small set,
-		// but for the pod names, which the pods' own names share. A
-		// container log's Container alone kept its path, 25 MB at ×50.
-		c.Root, c.Namespace, c.Node, c.Unit = intern(c.Root), intern(c.Namespace), intern(c.Node), intern(c.Unit)
-		c.Group, c.Resource = intern(c.Group), intern(c.Resource)
-		c.Pod, c.Container = intern(c.Pod), intern(c.Container)
+		c.Root, c.Namespace, c.Unit = intern(c.Root), intern(c.Namespace), intern(c.Unit)
 		return c
 	}
 	return classified{Kind: kindOther}
+}
+
+// mustGatherKinds are the kinds the load reads the must-gather's common
+// documents as.
+var mustGatherKinds = [...]fileKind{
+	mustgather.PodList:          kindPodList,
+	mustgather.EventList:        kindEventList,
+	mustgather.Pod:              kindPod,
+	mustgather.ContainerLog:     kindContainerLog,
+	mustgather.Node:             kindNode,
+	mustgather.NodeList:         kindNodeList,
+	mustgather.ClusterVersion:   kindClusterVersion,
+	mustgather.ClusterOperators: kindClusterOperators,
+	mustgather.Infrastructure:   kindInfrastructure,
+	mustgather.DNS:              kindDNS,
+	mustgather.ServiceLog:       kindServiceLog,
+	mustgather.NodeJournal:      kindNodeKubeletLog,
+	mustgather.ObjectList:       kindObjectList,
+	mustgather.Object:           kindObject,
+}
+
+// fromMustGather maps a member of a must-gather or inspect output onto the
+// kind the load reads it as: a common document's, or the must-gather
+// reader's own (kindMustGather).
+//
+// The names are interned: slices of the member path kept as they are (in
+// map keys such as the store's gathered lists, one per kind and namespace),
+// each would keep the whole path alive, about 12 MB of paths at ×50 of the
+// corpus metal gather. They come from a small set, but for the pod names,
+// which the pods' own names share. A container log's Container alone kept
+// its path, 25 MB at ×50.
+func fromMustGather(m mustgather.Member) classified {
+	if !m.Kind.Common() {
+		return classified{Kind: kindMustGather, Root: intern(m.Root), MustGather: mustgather.Member{Kind: m.Kind, Root: intern(m.Root)}}
+	}
+	return classified{Kind: mustGatherKinds[m.Kind], Root: intern(m.Root), Namespace: intern(m.Namespace), Node: intern(m.Node), Unit: intern(m.Unit),
+		Group: intern(m.Group), Resource: intern(m.Resource), Name: m.Name, Pod: intern(m.Pod), Container: intern(m.Container), Previous: m.Previous}
 }
 
 // journalOtherOutput reports whether a sosreport's journalctl file is in an
@@ -212,39 +220,6 @@ func journalOtherOutput(p string) bool {
 		}
 	}
 	return false
-}
-
-// objectPath fills the kind, namespace and name of an object file from the
-// submatches of its path rule (see pathRules); false when the path is not an
-// object file (anything under a pod's own folder).
-func objectPath(c *classified, m []string) bool {
-	group := func(g string) string {
-		if g == "core" {
-			return ""
-		}
-		return g
-	}
-	if strings.Contains(m[0], "cluster-scoped-resources/") || strings.HasPrefix(m[0], "cluster-scoped-resources/") {
-		c.Group, c.Resource = group(m[2]), m[3]
-		if c.Kind == kindObject {
-			c.Name = m[4]
-		}
-		return true
-	}
-	c.Namespace = m[2]
-	switch len(m) {
-	case 4: // namespaces/<ns>/<ns>.yaml: the Namespace itself
-		if m[3] != m[2] {
-			return false
-		}
-		c.Namespace, c.Resource, c.Name = "", "namespaces", m[2]
-		return true
-	case 5: // namespaces/<ns>/<group>/<resource>.yaml
-		c.Group, c.Resource = group(m[3]), m[4]
-	case 6: // namespaces/<ns>/<group>/<resource>/<name>.yaml
-		c.Group, c.Resource, c.Name = group(m[3]), m[4], m[5]
-	}
-	return m[3] != "pods"
 }
 
 // gatherRoot returns the image folder that p lies in, judged by the

@@ -9,8 +9,8 @@ import (
 	"github.com/mgtriage/mgtriage/parser/model"
 )
 
-// The builder is the load.Load the formats' readers (parser/installbundle,
-// parser/sosreport, parser/insights, parser/supportbundle) read into.
+// The builder is the load.Load the formats' readers (parser/mustgather,
+// parser/installbundle, parser/sosreport, parser/insights, parser/supportbundle) read into.
 var _ load.Load = (*builder)(nil)
 
 // Problem records a gather problem at path (load.Load).
@@ -18,6 +18,13 @@ func (b *builder) Problem(path, why string) { b.problem(path, why) }
 
 // ReferenceTime is the best "now" known so far (load.Load): referenceTime.
 func (b *builder) ReferenceTime() time.Time { return b.referenceTime() }
+
+// GatherTimes records the gather times of the folder dir (load.Load).
+func (b *builder) GatherTimes(dir string, times []time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.timestamps[dir] = times
+}
 
 // Intern returns the load's copy of s (load.Load): intern.
 func (b *builder) Intern(s string) string { return intern(s) }

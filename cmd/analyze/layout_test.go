@@ -47,7 +47,7 @@ func TestImportDirection(t *testing.T) {
 	}
 	// The format readers see the load only through parser/load: they import
 	// neither parser nor what reads the model; the model imports no reader.
-	formats := []string{"parser/load", "parser/installbundle", "parser/sosreport", "parser/insights", "parser/supportbundle"}
+	formats := []string{"parser/load", "parser/mustgather", "parser/installbundle", "parser/sosreport", "parser/insights", "parser/supportbundle"}
 	forbidden := map[string][]string{"parser/model": formats}
 	for _, f := range formats {
 		forbidden[f] = []string{"parser", "rules", "report"}

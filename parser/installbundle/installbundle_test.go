@@ -24,6 +24,7 @@ type testLoad struct{}
 
 func (testLoad) Problem(string, string)                         {}
 func (testLoad) ReferenceTime() time.Time                       { return time.Time{} }
+func (testLoad) GatherTimes(string, []time.Time)                {}
 func (testLoad) Intern(s string) string                         { return s }
 func (testLoad) ReadTail(io.Reader, *model.ContainerLog) error  { return nil }
 func (testLoad) ReadObjects(string, load.Objects, []byte) error { return nil }

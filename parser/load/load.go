@@ -27,6 +27,10 @@ type Load interface {
 	// ReferenceTime is the latest gather time read so far (zero when none
 	// yet): the year of journal lines that carry none.
 	ReferenceTime() time.Time
+	// GatherTimes records the gather times read from a file of the folder
+	// dir (path.Dir of the file, "." for the input's top): a gather's
+	// "now", and the latest of them the ReferenceTime.
+	GatherTimes(dir string, times []time.Time)
 	// Intern returns the load's one copy of s, which lives as long as the
 	// model: names that repeat over many members (hosts, containers, units).
 	Intern(s string) string

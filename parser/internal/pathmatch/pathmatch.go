@@ -1,4 +1,11 @@
-package parser
+// Package pathmatch matches member paths against an ordered list of path
+// patterns fast: each pattern's required literals reject most paths with
+// strings.Contains, and a pattern that begins with an optional root folder
+// followed by a literal is matched from each folder boundary rightwards
+// (through fixed segment shapes where known) rather than by the engine
+// trying every split of the path. A Set gives what the patterns' own
+// FindStringSubmatch gives.
+package pathmatch
 
 import (
 	"regexp"
@@ -6,18 +13,55 @@ import (
 	"strings"
 )
 
-// pathLiterals holds, for each of pathRules, the literals that every path its
-// pattern matches contains (none when none is known), so that classify rejects
-// most paths with strings.Contains before running the pattern. They are
-// derived from the patterns themselves, so a rule added to pathRules is never
-// blinded by a stale filter.
-var pathLiterals = func() [][]string {
-	out := make([][]string, len(pathRules))
-	for i, r := range pathRules {
-		out[i] = requiredLiterals(r.re)
+// Set is an ordered list of path patterns, read-only after New and safe for
+// concurrent use.
+type Set struct {
+	res []*regexp.Regexp
+	// lits holds, for each pattern, the literals that every path it
+	// matches contains (none when none is known), so that Match rejects
+	// most paths with strings.Contains before running the pattern. They
+	// are derived from the patterns themselves, so a pattern added is
+	// never blinded by a stale filter.
+	lits [][]string
+	// tails holds, for each pattern that begins with rootPrefix followed
+	// by a literal, its tail; nil for the others.
+	tails []*pathTail
+}
+
+// New builds the Set of patterns res, in order.
+func New(res ...*regexp.Regexp) *Set {
+	s := &Set{res: res, lits: make([][]string, len(res)), tails: make([]*pathTail, len(res))}
+	for i, re := range res {
+		s.lits[i] = RequiredLiterals(re)
+		s.tails[i] = tailOf(re)
 	}
-	return out
-}()
+	return s
+}
+
+// Len is the number of patterns.
+func (s *Set) Len() int { return len(s.res) }
+
+// Pattern is the i-th pattern.
+func (s *Set) Pattern(i int) *regexp.Regexp { return s.res[i] }
+
+// Literals are the literals every match of the i-th pattern contains.
+func (s *Set) Literals(i int) []string { return s.lits[i] }
+
+// HasTail reports whether the i-th pattern is matched from the folder
+// boundaries, and whether through segment shapes.
+func (s *Set) HasTail(i int) (tail, segments bool) {
+	t := s.tails[i]
+	return t != nil, t != nil && t.segs != nil
+}
+
+// Match is s.Pattern(i).FindStringSubmatch(p): nil when p lacks one of the
+// pattern's literals or does not match.
+func (s *Set) Match(i int, p string) []string {
+	if !containsAll(p, s.lits[i]) {
+		return nil
+	}
+	return s.matchTail(i, p)
+}
 
 // containsAll reports whether s contains every one of lits.
 func containsAll(s string, lits []string) bool {
@@ -29,10 +73,10 @@ func containsAll(s string, lits []string) bool {
 	return true
 }
 
-// requiredLiterals returns literals that every match of re contains: the
+// RequiredLiterals returns literals that every match of re contains: the
 // case-sensitive literals among the top-level parts of the pattern's
 // concatenation (a literal in a capture group counts); nil when there are none.
-func requiredLiterals(re *regexp.Regexp) []string {
+func RequiredLiterals(re *regexp.Regexp) []string {
 	tree, err := syntax.Parse(re.String(), syntax.Perl)
 	if err != nil {
 		return nil
@@ -54,11 +98,11 @@ func requiredLiterals(re *regexp.Regexp) []string {
 	return out
 }
 
-// rootPrefix is how the patterns of pathRules begin: an optional folder
+// rootPrefix is how the patterns of a gather's path rules begin: an optional folder
 // path (the gather's root) before the part that names the file.
 const rootPrefix = `^(.*/)?`
 
-// pathTail is a pattern of pathRules split at its root: lead is a literal
+// pathTail is a pattern of a Set split at its root: lead is a literal
 // every match of the rest begins with, re the rest anchored at the start.
 type pathTail struct {
 	lead string
@@ -163,41 +207,37 @@ func matchSegments(segs []segment, s string) []string {
 	return m
 }
 
-// pathTails holds, for each of pathRules whose pattern begins with
-// rootPrefix followed by a literal, its tail; nil for the others. Matching a
-// tail at each folder boundary that starts with lead, from the right, gives
-// what the whole pattern gives (its greedy root prefers the longest root)
-// without the engine trying every split of the path: most of classify's time.
-var pathTails = func() []*pathTail {
-	out := make([]*pathTail, len(pathRules))
-	for i, r := range pathRules {
-		src := r.re.String()
-		if !strings.HasPrefix(src, rootPrefix) {
-			continue
-		}
-		rest := src[len(rootPrefix):]
-		tree, err := syntax.Parse(rest, syntax.Perl)
-		if err != nil {
-			continue
-		}
-		first := tree
-		if tree.Op == syntax.OpConcat {
-			first = tree.Sub[0]
-		}
-		if first.Op != syntax.OpLiteral || first.Flags&syntax.FoldCase != 0 || len(first.Rune) == 0 {
-			continue
-		}
-		out[i] = &pathTail{lead: string(first.Rune), re: regexp.MustCompile("^" + rest), segs: segmentTails[rest]}
+// tailOf returns the tail of re when it begins with rootPrefix followed by
+// a literal, else nil. Matching a tail at each folder boundary that starts
+// with lead, from the right, gives what the whole pattern gives (its greedy
+// root prefers the longest root) without the engine trying every split of
+// the path: most of a classification's time.
+func tailOf(re *regexp.Regexp) *pathTail {
+	src := re.String()
+	if !strings.HasPrefix(src, rootPrefix) {
+		return nil
 	}
-	return out
-}()
+	rest := src[len(rootPrefix):]
+	tree, err := syntax.Parse(rest, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	first := tree
+	if tree.Op == syntax.OpConcat {
+		first = tree.Sub[0]
+	}
+	if first.Op != syntax.OpLiteral || first.Flags&syntax.FoldCase != 0 || len(first.Rune) == 0 {
+		return nil
+	}
+	return &pathTail{lead: string(first.Rune), re: regexp.MustCompile("^" + rest), segs: segmentTails[rest]}
+}
 
-// matchRule is pathRules[i].re.FindStringSubmatch(p), through the rule's
+// matchTail is s.Pattern(i).FindStringSubmatch(p), through the pattern's
 // tail where it has one.
-func matchRule(i int, p string) []string {
-	t := pathTails[i]
+func (s *Set) matchTail(i int, p string) []string {
+	t := s.tails[i]
 	if t == nil {
-		return pathRules[i].re.FindStringSubmatch(p)
+		return s.res[i].FindStringSubmatch(p)
 	}
 	// Each folder boundary from the right, then the start: the root is
 	// p[:start].
