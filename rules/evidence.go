@@ -31,6 +31,9 @@ type evalContext struct {
 	installs []*model.InstallBundle
 	// workloadList is built on first use (workloads.go).
 	workloadList []*workloadRef
+	// subjectLists are the subjects of each kind, listed on first use
+	// (subjects).
+	subjectLists map[subjectKind][]subject
 	// vocab holds the gather's platform words (see vocabulary).
 	vocab vocabulary
 }

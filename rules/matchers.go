@@ -108,8 +108,22 @@ type matcher interface {
 
 // subjects lists the subjects of kind in c's gather, in the gather's order:
 // pods, then nodes followed by the hosts known only from their journal or
-// runtime pods, controllers, ClusterOperators, or the one cluster.
+// runtime pods, controllers, ClusterOperators, or the one cluster. The list
+// is made once per kind and evaluation; callers must not modify it.
 func (c *evalContext) subjects(kind subjectKind) []subject {
+	if s, ok := c.subjectLists[kind]; ok {
+		return s
+	}
+	s := c.listSubjects(kind)
+	if c.subjectLists == nil {
+		c.subjectLists = map[subjectKind][]subject{}
+	}
+	c.subjectLists[kind] = s
+	return s
+}
+
+// listSubjects makes the list subjects returns.
+func (c *evalContext) listSubjects(kind subjectKind) []subject {
 	g := c.gather
 	var out []subject
 	switch kind {

@@ -33,7 +33,8 @@ func (c *evalContext) workloads() []*workloadRef {
 		return c.workloadList
 	}
 	seen := map[string]bool{}
-	for _, wk := range model.PodOwnerKinds() { // the controllers whose pod creation is checked
+	kinds := model.PodOwnerKinds() // the controllers whose pod creation is checked
+	for _, wk := range kinds {
 		objs, _ := c.store.List(wk.Kind, "*")
 		for _, o := range objs {
 			w := &workloadRef{Object: o, Kind: wk.Name}
@@ -43,7 +44,7 @@ func (c *evalContext) workloads() []*workloadRef {
 	}
 	for _, e := range c.events {
 		io := e.Object.InvolvedObject
-		for _, wk := range model.PodOwnerKinds() {
+		for _, wk := range kinds {
 			if io.Kind != wk.Name || io.Name == "" {
 				continue
 			}

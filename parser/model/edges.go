@@ -21,9 +21,10 @@ type gatherEdges struct {
 	nodeLog map[string][]*LogGroup
 	// kubeletLogs holds the HostKey of every host with a kubelet journal.
 	kubeletLogs map[string]bool
-	// eventsByObject are the events by their involved object's
-	// "Kind/namespace/name".
-	eventsByObject map[string][]*Event
+	// eventsByObject are the events about objects other than pods, by
+	// their involved object (a pod's are its Pod.Events). Pods' events are
+	// most of a gather's, and this index lives as long as the model.
+	eventsByObject map[objectRef][]*Event
 }
 
 // Freeze builds the edges between the gather's subjects, once the reading is
@@ -55,20 +56,18 @@ func (g *Gather) Freeze() {
 			o.pod = p // of pods that share UID, namespace and name, the last one
 		}
 	}
-	for _, p := range g.Pods {
-		if o, _ := g.Objects.Get(Pods, p.Object.Namespace, p.Object.Name); o != nil && o.pod == p {
-			p.stored = o
-		}
-	}
 	e.nodeEvents = map[string][]*Event{}
-	e.eventsByObject = map[string][]*Event{}
+	e.eventsByObject = map[objectRef][]*Event{}
 	for _, ev := range g.Events {
 		io := ev.Object.InvolvedObject
-		if io.Kind == "Node" {
+		switch io.Kind {
+		case "Pod":
+			continue
+		case "Node":
 			k := HostKey(io.Name)
 			e.nodeEvents[k] = append(e.nodeEvents[k], ev)
 		}
-		k := io.Kind + "/" + io.Namespace + "/" + io.Name
+		k := objectRef{io.Kind, io.Namespace, io.Name}
 		e.eventsByObject[k] = append(e.eventsByObject[k], ev)
 	}
 	e.nodeLog = map[string][]*LogGroup{}
@@ -101,20 +100,21 @@ func (g *Gather) NodeLogOf(host string) []*LogGroup { return g.edges.nodeLog[Hos
 // (matched by HostKey).
 func (g *Gather) HasKubeletLog(host string) bool { return g.edges.kubeletLogs[HostKey(host)] }
 
+// objectRef names an involved object by the strings its events already
+// hold: an index key that makes no new string.
+type objectRef struct{ kind, namespace, name string }
+
 // EventsOf returns the events whose involved object is kind/namespace/name
-// (kind as events write it: "ReplicaSet"), in the order of Events.
+// (kind as events write it: "ReplicaSet"), in the order of Events. A pod's
+// events are its Pod.Events: EventsOf answers nil for kind "Pod".
 func (g *Gather) EventsOf(kind, namespace, name string) []*Event {
-	return g.edges.eventsByObject[kind+"/"+namespace+"/"+name]
+	return g.edges.eventsByObject[objectRef{kind, namespace, name}]
 }
 
 // Pod returns the model's pod that store object o is (same namespace, name
 // and UID), or nil: for objects of other kinds, and for a store pod whose
 // copy the model did not keep. Set by Gather.Freeze.
 func (o *Object) Pod() *Pod { return o.pod }
-
-// Stored returns the store object of the pod (Object.Pod leads back to it),
-// or nil when the store kept another copy. Set by Gather.Freeze.
-func (p *Pod) Stored() *Object { return p.stored }
 
 // Node returns the Node object the pod is bound to (spec.nodeName), or nil
 // when none was gathered. Set by Gather.Freeze.

@@ -173,8 +173,7 @@ type Problem struct {
 
 // Pod is one pod with everything derived from it and tied to it. It is the
 // only pod of the model: the store's object of kind Pods holds &Object as its
-// Typed, and Stored and Object.Pod lead from one to the other (set by
-// Gather.Freeze). Read-only after Freeze; its slices are shared.
+// Typed, and Object.Pod leads from it to the pod (set by Gather.Freeze). Read-only after Freeze; its slices are shared.
 type Pod struct {
 	Object  corev1.Pod
 	Source  Source
@@ -204,9 +203,8 @@ type Pod struct {
 	// the reader prefers any complete copy of the same pod.
 	Partial bool
 
-	// stored and node are the pod's edges, set by Gather.Freeze.
-	stored *Object
-	node   *Node
+	// node is the pod's Node (Node), set by Gather.Freeze.
+	node *Node
 }
 
 // Healthy reports whether the pod is healthy by its columns at the gather's
