@@ -67,11 +67,8 @@ const ClusterOperatorLabel = "ClusterOperator files"
 
 // kindLabels name what the members of each Kind the Reader reads hold, in
 // report order (model.Coverage.Used).
-var kindLabels = []struct {
-	kind  Kind
-	label string
-}{
-	{ClusterOperator, ClusterOperatorLabel},
+var kindLabels = []load.Label[Kind]{
+	{Kind: ClusterOperator, Text: ClusterOperatorLabel},
 }
 
 // Member is what a member of an Insights archive holds and the path parts
@@ -244,27 +241,13 @@ func (k Kind) ReadsItself() bool { return k == ClusterOperator }
 // load does not read as a must-gather's. Read is safe for concurrent use;
 // Count and Used are for the load's sequential pass.
 type Reader struct {
-	load   load.Load
-	counts map[Kind]int // members read, by kind (Count)
+	load             load.Load
+	load.Tally[Kind] // the members read, by kind (Count, Used)
 }
 
 // NewReader returns the reader of the Insights archives of l.
 func NewReader(l load.Load) *Reader {
-	return &Reader{load: l, counts: map[Kind]int{}}
-}
-
-// Count counts a member of kind k as read, for the coverage (Used).
-func (r *Reader) Count(k Kind) { r.counts[k]++ }
-
-// Used returns the members counted, by what they hold, in report order.
-func (r *Reader) Used() []model.FileCount {
-	var out []model.FileCount
-	for _, l := range kindLabels {
-		if n := r.counts[l.kind]; n > 0 {
-			out = append(out, model.FileCount{What: l.label, Files: n})
-		}
-	}
-	return out
+	return &Reader{load: l, Tally: load.NewTally(kindLabels)}
 }
 
 // Read reads data, the member at p of kind m.Kind (ReadsItself): one

@@ -92,14 +92,11 @@ const (
 
 // kindLabels name what the members of each Kind the bundle reads itself
 // hold, in report order (model.Coverage.Used).
-var kindLabels = []struct {
-	kind  Kind
-	label string
-}{
-	{Text, "install log bundle journals and text"},
-	{ContainerLog, "install log bundle container logs"},
-	{Resource, "install log bundle resources"},
-	{Inspect, "install log bundle container inspect JSON"},
+var kindLabels = []load.Label[Kind]{
+	{Kind: Text, Text: "install log bundle journals and text"},
+	{Kind: ContainerLog, Text: "install log bundle container logs"},
+	{Kind: Resource, Text: "install log bundle resources"},
+	{Kind: Inspect, Text: "install log bundle container inspect JSON"},
 }
 
 // Member is what a member of an install log bundle holds and the path parts
@@ -173,30 +170,16 @@ const (
 // Reader reads the install log bundles of one load. Its methods are safe for
 // concurrent use, but Count, which the load's sequential pass calls.
 type Reader struct {
-	load    load.Load
-	mu      sync.Mutex
-	bundles map[string]*model.InstallBundle // root → its bundle
-	latest  time.Time                       // latest time of the bundles' crictl inspect files
-	counts  map[Kind]int                    // members read, by kind (Count)
+	load             load.Load
+	mu               sync.Mutex
+	bundles          map[string]*model.InstallBundle // root → its bundle
+	latest           time.Time                       // latest time of the bundles' crictl inspect files
+	load.Tally[Kind]                                 // the members read, by kind (Count, Used)
 }
 
 // NewReader returns the reader of the install log bundles of l.
 func NewReader(l load.Load) *Reader {
-	return &Reader{load: l, bundles: map[string]*model.InstallBundle{}, counts: map[Kind]int{}}
-}
-
-// Count counts a member of kind k as read, for the coverage (Used).
-func (r *Reader) Count(k Kind) { r.counts[k]++ }
-
-// Used returns the members counted, by what they hold, in report order.
-func (r *Reader) Used() []model.FileCount {
-	var out []model.FileCount
-	for _, l := range kindLabels {
-		if n := r.counts[l.kind]; n > 0 {
-			out = append(out, model.FileCount{What: l.label, Files: n})
-		}
-	}
-	return out
+	return &Reader{load: l, bundles: map[string]*model.InstallBundle{}, Tally: load.NewTally(kindLabels)}
 }
 
 // ReadText scans a journal or text file of an install log bundle for the

@@ -25,26 +25,23 @@ const maxAlerts = 2000
 
 // kindLabels name what the members of each Kind the Reader reads hold, in
 // report order (model.Coverage.Used).
-var kindLabels = []struct {
-	kind  Kind
-	label string
-}{
-	{Alerts, "Prometheus rules (alerts)"},
-	{Etcd, "etcd health"},
-	{Timestamp, "timestamp files"},
-	{Version, "version files"},
-	{Logs, "must-gather.logs"},
+var kindLabels = []load.Label[Kind]{
+	{Kind: Alerts, Text: "Prometheus rules (alerts)"},
+	{Kind: Etcd, Text: "etcd health"},
+	{Kind: Timestamp, Text: "timestamp files"},
+	{Kind: Version, Text: "version files"},
+	{Kind: Logs, Text: "must-gather.logs"},
 }
 
 // Reader reads the must-gather's own files of one load. Read is safe for
 // concurrent use; Note, Count and the members of the light kinds (not
 // Kind.Heavy) are the pass's, in member order.
 type Reader struct {
-	l       load.Load
-	counts  map[Kind]int
-	marked  map[string]bool   // image folders ("" or ending in "/") holding must-gather-only folders
-	version map[string]string // folder (path.Dir of the version file) → image and version
-	errors  []string          // must-gather.logs lines that report an error
+	l                load.Load
+	load.Tally[Kind]                   // the members read, by kind (Count, Used)
+	marked           map[string]bool   // image folders ("" or ending in "/") holding must-gather-only folders
+	version          map[string]string // folder (path.Dir of the version file) → image and version
+	errors           []string          // must-gather.logs lines that report an error
 
 	mu     sync.Mutex // guards what the heavy kinds fill
 	alerts []model.Alert
@@ -53,7 +50,7 @@ type Reader struct {
 
 // NewReader returns the Reader of the load l.
 func NewReader(l load.Load) *Reader {
-	return &Reader{l: l, counts: map[Kind]int{}, marked: map[string]bool{}, version: map[string]string{}}
+	return &Reader{l: l, Tally: load.NewTally(kindLabels), marked: map[string]bool{}, version: map[string]string{}}
 }
 
 // Note records the layout markers of the member at p (any member of the
@@ -66,20 +63,6 @@ func (r *Reader) Note(p string) {
 			r.marked[p[:i+1]] = true
 		}
 	}
-}
-
-// Count counts a member of k the Reader reads.
-func (r *Reader) Count(k Kind) { r.counts[k]++ }
-
-// Used is the members the Reader read, by what they hold, in report order.
-func (r *Reader) Used() []model.FileCount {
-	var out []model.FileCount
-	for _, kl := range kindLabels {
-		if n := r.counts[kl.kind]; n > 0 {
-			out = append(out, model.FileCount{What: kl.label, Files: n})
-		}
-	}
-	return out
 }
 
 // Layout reports whether the gather root (an image folder, "" or ending in

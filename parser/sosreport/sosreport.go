@@ -79,16 +79,13 @@ var pathRules = []struct {
 
 // kindLabels name what the members of each Kind hold, in report order
 // (model.Coverage.Used).
-var kindLabels = []struct {
-	kind  Kind
-	label string
-}{
-	{CrictlPods, "runtime pod tables (crictl pods)"},
-	{CrictlPs, "runtime container tables (crictl ps)"},
-	{CrictlInspect, "runtime container inspect JSON"},
-	{CrictlInspectp, "runtime sandbox inspect JSON"},
-	{Version, "Kubernetes version output"},
-	{Manifest, "sosreport manifests"},
+var kindLabels = []load.Label[Kind]{
+	{Kind: CrictlPods, Text: "runtime pod tables (crictl pods)"},
+	{Kind: CrictlPs, Text: "runtime container tables (crictl ps)"},
+	{Kind: CrictlInspect, Text: "runtime container inspect JSON"},
+	{Kind: CrictlInspectp, Text: "runtime sandbox inspect JSON"},
+	{Kind: Version, Text: "Kubernetes version output"},
+	{Kind: Manifest, Text: "sosreport manifests"},
 }
 
 // Member is what a member of a sosreport holds, and the sosreport's folder
@@ -115,28 +112,14 @@ func Classify(p string) Member {
 // Reader reads the sosreports of one load. It is not safe for concurrent
 // use: the load's sequential pass calls Read and Count, and finish the rest.
 type Reader struct {
-	load   load.Load
-	sos    map[string]*sosRuntime // sosreport folder → its crio plugin files, versions, manifest
-	counts map[Kind]int           // members read, by kind (Count)
+	load             load.Load
+	sos              map[string]*sosRuntime // sosreport folder → its crio plugin files, versions, manifest
+	load.Tally[Kind]                        // the members read, by kind (Count, Used)
 }
 
 // NewReader returns the reader of the sosreports of l.
 func NewReader(l load.Load) *Reader {
-	return &Reader{load: l, sos: map[string]*sosRuntime{}, counts: map[Kind]int{}}
-}
-
-// Count counts a member of kind k as read, for the coverage (Used).
-func (r *Reader) Count(k Kind) { r.counts[k]++ }
-
-// Used returns the members counted, by what they hold, in report order.
-func (r *Reader) Used() []model.FileCount {
-	var out []model.FileCount
-	for _, l := range kindLabels {
-		if n := r.counts[l.kind]; n > 0 {
-			out = append(out, model.FileCount{What: l.label, Files: n})
-		}
-	}
-	return out
+	return &Reader{load: l, sos: map[string]*sosRuntime{}, Tally: load.NewTally(kindLabels)}
 }
 
 func (r *Reader) sosFor(dir string) *sosRuntime {

@@ -67,12 +67,9 @@ const (
 
 // kindLabels name what the members of each Kind the Reader reads hold, in
 // report order (model.Coverage.Used).
-var kindLabels = []struct {
-	kind  Kind
-	label string
-}{
-	{Events, EventListsLabel},
-	{PodCaptures, PodCapturesLabel},
+var kindLabels = []load.Label[Kind]{
+	{Kind: Events, Text: EventListsLabel},
+	{Kind: PodCaptures, Text: PodCapturesLabel},
 }
 
 // The coverage labels (model.FileCount.What) of the members the Reader reads.
@@ -225,27 +222,13 @@ func (k Kind) ReadsItself() bool { return k == Events || k == PodCaptures }
 // load that the load does not read as a must-gather's. Read is safe for
 // concurrent use; Count and Used are for the load's sequential pass.
 type Reader struct {
-	load   load.Load
-	counts map[Kind]int // members read, by kind (Count)
+	load             load.Load
+	load.Tally[Kind] // the members read, by kind (Count, Used)
 }
 
 // NewReader returns the reader of the support bundles and pod captures of l.
 func NewReader(l load.Load) *Reader {
-	return &Reader{load: l, counts: map[Kind]int{}}
-}
-
-// Count counts a member of kind k as read, for the coverage (Used).
-func (r *Reader) Count(k Kind) { r.counts[k]++ }
-
-// Used returns the members counted, by what they hold, in report order.
-func (r *Reader) Used() []model.FileCount {
-	var out []model.FileCount
-	for _, l := range kindLabels {
-		if n := r.counts[l.kind]; n > 0 {
-			out = append(out, model.FileCount{What: l.label, Files: n})
-		}
-	}
-	return out
+	return &Reader{load: l, Tally: load.NewTally(kindLabels)}
 }
 
 // Read reads data, the member at p of kind m.Kind (ReadsItself): an event
