@@ -25,12 +25,14 @@ import (
 // exactly that name, a value of the wrong kind, any YAML outside
 // yamlToJSON's subset. The caller then decodes the item the general way, so
 // the result never depends on which path ran (FuzzEventYAML, TestEventYAMLCorpus).
-func decodeEventYAML(data []byte) (*corev1.Event, bool) {
-	return decodeEvent(data, false)
+//
+// Its strings are interned in strs (copied when strs is nil).
+func decodeEventYAML(data []byte, strs *interner) (*corev1.Event, bool) {
+	return decodeEvent(data, false, strs)
 }
 
 // decodeEvent is decodeEventYAML that skips the byte scan when bytesOK.
-func decodeEvent(data []byte, bytesOK bool) (*corev1.Event, bool) {
+func decodeEvent(data []byte, bytesOK bool, strs *interner) (*corev1.Event, bool) {
 	if !bytesOK && !fastYAMLBytesOK(data) {
 		return nil, false
 	}
@@ -50,7 +52,7 @@ func decodeEvent(data []byte, bytesOK bool) (*corev1.Event, bool) {
 		e = new(corev1.Event)
 	}
 	*e = corev1.Event{}
-	d := eventDecoder{c: c}
+	d := eventDecoder{c: c, strs: strs}
 	if isSeqItem(c.lines[c.i].text) || !d.event(c.lines[c.i].indent, e) {
 		return nil, false
 	}
@@ -71,21 +73,22 @@ var spareEvents sync.Pool
 // interns, so they are never slices of a reused buffer).
 func releaseEvent(e *corev1.Event) { spareEvents.Put(e) }
 
-// internBytes returns intern(string(b)) without making that string first:
+// internBytes returns t.intern(string(b)) without making that string first:
 // intern is given a view of b, and it copies a string it has not seen before
-// keeping it (as unique.Make does), so the view never outlives the call
+// keeping it, so the view never outlives the call
 // (TestRecycledBuffersAreNotKept overwrites the buffers such views point
 // into).
-func internBytes(b []byte) string {
+func (t *interner) internBytes(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
-	return intern(unsafe.String(unsafe.SliceData(b), len(b)))
+	return t.intern(unsafe.String(unsafe.SliceData(b), len(b)))
 }
 
 // eventDecoder reads typed values out of a yconv's lines.
 type eventDecoder struct {
-	c *yconv
+	c    *yconv
+	strs *interner // the load's strings, or nil
 }
 
 // keys walks one block mapping: next returns its keys in turn.
@@ -199,7 +202,7 @@ func (d eventDecoder) text(rest []byte, n int) ([]byte, bool) {
 func (d eventDecoder) str(dst *string, rest []byte, n int) bool {
 	b, ok := d.text(rest, n)
 	if ok {
-		*dst = internBytes(b)
+		*dst = d.strs.internBytes(b)
 	}
 	return ok
 }

@@ -26,19 +26,19 @@ import (
 // skipped without being converted (no reader of the model looks at it, and
 // it is often half of an object's text), and a managedFields key anywhere
 // else makes the document fall back to the library.
-func yamlToJSON(data []byte, lean bool) ([]byte, bool) {
-	return yamlToJSONChecked(data, lean, false)
+func yamlToJSON(data []byte, lean bool, bufs *bufpool.Pool) ([]byte, bool) {
+	return yamlToJSONChecked(data, lean, false, bufs)
 }
 
 // yamlToJSONChecked is yamlToJSON that skips the byte scan when bytesOK.
-// The JSON's buffer comes from bufpool: the caller may hand it back with
-// bufpool.Put once it keeps nothing of it.
-func yamlToJSONChecked(data []byte, lean, bytesOK bool) ([]byte, bool) {
+// The JSON's buffer comes from bufs (the load's): the caller may hand it
+// back with bufs.Put once it keeps nothing of it.
+func yamlToJSONChecked(data []byte, lean, bytesOK bool, bufs *bufpool.Pool) ([]byte, bool) {
 	if !bytesOK && !fastYAMLBytesOK(data) {
 		return nil, false
 	}
 	w := getYAMLWork(data)
-	c := yconv{lines: w.lines, lean: lean, out: bufpool.Get(len(data) + len(data)/4), scratch: w.scratch}
+	c := yconv{lines: w.lines, lean: lean, out: bufs.Get(len(data) + len(data)/4), scratch: w.scratch}
 	defer func() { putYAMLWork(w, c.scratch, nil) }()
 	c.skipBlank()
 	if c.i < len(c.lines) && c.lines[c.i].indent == 0 && string(c.lines[c.i].text) == "---" {
@@ -51,7 +51,7 @@ func yamlToJSONChecked(data []byte, lean, bytesOK bool) ([]byte, bool) {
 	c.block(c.lines[c.i].indent, 0)
 	c.skipBlank()
 	if c.bad || c.i < len(c.lines) {
-		bufpool.Put(c.out)
+		bufs.Put(c.out)
 		return nil, false
 	}
 	return c.out, true

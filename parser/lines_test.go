@@ -88,7 +88,7 @@ func TestClassify(t *testing.T) {
 		{root + "cluster-scoped-resources/storage.k8s.io/csinodes/n1.yaml", classified{Kind: kindObject, Root: root, Group: "storage.k8s.io", Resource: "csinodes", Name: "n1"}},
 		{root + "cluster-scoped-resources/config.openshift.io/proxies.yaml", classified{Kind: kindObjectList, Root: root, Group: "config.openshift.io", Resource: "proxies"}},
 	} {
-		if diff := cmp.Diff(tt.want, classify(tt.path)); diff != "" {
+		if diff := cmp.Diff(tt.want, classify(tt.path, nil)); diff != "" {
 			t.Errorf("classify(%q) (-want +got):\n%s", tt.path, diff)
 		}
 	}

@@ -27,7 +27,7 @@ func (b *builder) GatherTimes(dir string, times []time.Time) {
 }
 
 // Intern returns the load's copy of s (load.Load): intern.
-func (b *builder) Intern(s string) string { return intern(s) }
+func (b *builder) Intern(s string) string { return b.strs.intern(s) }
 
 // CutText bounds s to MaxProblemBytes (load.Load): cutText.
 func (b *builder) CutText(s string) string { return cutText(s) }

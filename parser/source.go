@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mgtriage/mgtriage/parser/internal/bufpool"
 	"github.com/mholt/archives"
 )
 
@@ -143,6 +144,7 @@ type walkOptions struct {
 	onRead     func(n int64) // bytes read from an archive file, for a progress bar
 	budget     *readBudget
 	maxMembers int
+	bufs       *bufpool.Pool // the load's read buffers (nested zips are read into them)
 }
 
 // countingReader reports the bytes read through it.
@@ -181,7 +183,7 @@ func walkInput(ctx context.Context, root string, visit VisitFunc, skipped func(n
 	if !fi.IsDir() && fi.Size() == 0 {
 		return fmt.Errorf("%s is an empty file", root)
 	}
-	w := &walker{ctx: ctx, visit: visit, skipped: skipped, budget: o.budget, maxMembers: o.maxMembers}
+	w := &walker{ctx: ctx, visit: visit, skipped: skipped, budget: o.budget, maxMembers: o.maxMembers, bufs: o.bufs}
 	if fi.IsDir() {
 		return w.dir(root)
 	}
@@ -217,6 +219,7 @@ type walker struct {
 	visit      VisitFunc
 	skipped    func(name, why string)
 	budget     *readBudget
+	bufs       *bufpool.Pool
 	maxMembers int   // 0: no limit
 	members    int   // entries met so far
 	heldZip    int64 // bytes of nested zips held in memory now
@@ -425,7 +428,7 @@ func (w *walker) member(name string, size int64, open func() (io.ReadCloser, err
 		w.skipped(cutName(name), fmt.Sprintf("member path longer than %d bytes (%d), skipped", MaxMemberNameBytes, len(name)))
 		return nil
 	}
-	if looksLikeArchive(name) && classify(name).Kind == kindOther {
+	if looksLikeArchive(name) && classify(name, nil).Kind == kindOther {
 		if depth >= MaxNestingDepth {
 			w.skipped(name, fmt.Sprintf("archive nested more than %d deep, not opened", MaxNestingDepth))
 			return nil
@@ -470,7 +473,7 @@ func (w *walker) nested(name string, size int64, open func() (io.ReadCloser, err
 		if size > room {
 			return fmt.Errorf("nested zip of %d MiB does not fit in the %d MiB held in memory for nested zips (%d MiB in use)", size>>20, MaxNestedZip>>20, w.heldZip>>20)
 		}
-		data, err := readBounded(stream, room, size)
+		data, err := readBounded(stream, room, size, w.bufs)
 		if err != nil {
 			if w.budget.exceeded() {
 				w.stop = w.budget.err()
