@@ -281,6 +281,8 @@ type builder struct {
 	// the members are read and decoded, dropped when the pass is over.
 	strs *interner
 	bufs *bufpool.Pool
+	// scratch is its pools of line readers' scratch (scratchPools).
+	scratch *scratchPools
 
 	groupBytes    int64 // text held by node-log groups
 	groupCapNoted bool
@@ -320,6 +322,7 @@ func newBuilder(input string) *builder {
 	b := &builder{
 		strs:        strs,
 		bufs:        new(bufpool.Pool),
+		scratch:     new(scratchPools),
 		parts:       newPodParts(strs),
 		g:           &model.Gather{Input: input},
 		roots:       map[string]bool{},
@@ -572,7 +575,7 @@ func (b *builder) visit(m Member) error {
 		return err
 	}
 	defer rc.Close()
-	r, done, inflated, err := decompress(b.ctx, m.Path, rc, b.budget)
+	r, done, inflated, err := decompress(b.ctx, m.Path, rc, b.budget, b.scratch)
 	if err != nil {
 		return err
 	}
@@ -997,7 +1000,7 @@ func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
 			b.problem(p, fmt.Sprintf("log text limit reached: %d MiB of container-log lines kept; this and later logs are only counted", MaxKeptLogBytes>>20))
 		}
 	}
-	kept, err := readTail(r, l, keep)
+	kept, err := readTail(r, l, keep, b.scratch)
 	b.keptLogBytes += int64(kept)
 	key := c.Namespace + "/" + c.Pod
 	b.logs[key] = append(b.logs[key], l)
@@ -1181,7 +1184,7 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 			return
 		}
 		b.addLogEntry(model.Source{Path: p, Line: n}, &e, asked)
-	}, &cut)
+	}, &cut, b.scratch)
 	spans.close()
 	if err == nil {
 		err = cut.err()

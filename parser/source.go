@@ -13,7 +13,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/mgtriage/mgtriage/parser/internal/bufpool"
@@ -495,40 +494,24 @@ func (w *walker) nested(name string, size int64, open func() (io.ReadCloser, err
 // against budget. close releases the decompressor. inflated says whether out
 // decompresses r (the member's declared size is then not out's).
 //
-// The buffer of r comes from a pool and goes back to it on close, so out must
+// The buffer of r comes from sp (the load's pool) and goes back to it on close, so out must
 // not be read after close: a pass over tens of thousands of members would
 // otherwise allocate a 64 KiB buffer for each (gigabytes at ×10 scale, most
 // of the collector's work).
-func decompress(ctx context.Context, name string, r io.Reader, budget *readBudget) (out io.Reader, close func(), inflated bool, err error) {
-	br := getReader(r)
+func decompress(ctx context.Context, name string, r io.Reader, budget *readBudget, sp *scratchPools) (out io.Reader, close func(), inflated bool, err error) {
+	br := sp.reader(r)
 	head, _ := br.Peek(6)
 	d := decompressorFor(head)
 	if d == nil {
-		return br, func() { putReader(br) }, false, nil
+		return br, func() { sp.putReader(br) }, false, nil
 	}
 	kind := strings.TrimPrefix(d.(archives.Format).Extension(), ".")
 	rc, err := d.OpenReader(br)
 	if err != nil {
-		putReader(br)
+		sp.putReader(br)
 		return nil, nil, false, fmt.Errorf("damaged %s data: %w", kind, err)
 	}
-	return budget.reader(&damagedReader{rc, kind}), func() { rc.Close(); putReader(br) }, true, nil
-}
-
-// readerPool holds 64 KiB bufio.Readers for decompress and scanLinesCounted.
-var readerPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64*1024) }}
-
-// getReader returns a pooled 64 KiB reader over r.
-func getReader(r io.Reader) *bufio.Reader {
-	br := readerPool.Get().(*bufio.Reader)
-	br.Reset(r)
-	return br
-}
-
-// putReader returns br to the pool, dropping its source.
-func putReader(br *bufio.Reader) {
-	br.Reset(nil)
-	readerPool.Put(br)
+	return budget.reader(&damagedReader{rc, kind}), func() { rc.Close(); sp.putReader(br) }, true, nil
 }
 
 // damagedReader says which compression a read error comes from ("damaged gz
