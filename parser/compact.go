@@ -39,16 +39,17 @@ type internTable struct {
 }
 
 // loadMem is the memory of one load that its free decoding functions draw
-// on, passed down to them explicitly: its string table and its pool of read
-// buffers (the builder's). The zero loadMem interns nothing and pools
+// on, passed down to them explicitly: its string table, its pool of read
+// buffers and its pools of scratch (the builder's). The zero loadMem interns nothing and pools
 // nothing, for a decode outside a load.
 type loadMem struct {
-	strs *interner
-	bufs *bufpool.Pool
+	strs    *interner
+	bufs    *bufpool.Pool
+	scratch *scratchPools
 }
 
 // mem returns the load's memory for the free decoding functions.
-func (b *builder) mem() loadMem { return loadMem{strs: b.strs, bufs: b.bufs} }
+func (b *builder) mem() loadMem { return loadMem{strs: b.strs, bufs: b.bufs, scratch: b.scratch} }
 
 // newInterner returns an empty table for one load.
 func newInterner() *interner {

@@ -27,13 +27,13 @@ func unmarshalYAML[T any](data []byte, lean bool, lm loadMem) (*T, error) {
 func unmarshalYAMLChecked[T any](data []byte, lean, bytesOK bool, lm loadMem) (*T, error) {
 	if lean {
 		if _, isEvent := any((*T)(nil)).(*corev1.Event); isEvent {
-			if e, ok := decodeEvent(data, bytesOK, lm.strs); ok {
+			if e, ok := decodeEvent(data, bytesOK, lm); ok {
 				return any(e).(*T), nil
 			}
 		}
 	}
 	if fastDecodable(reflect.TypeFor[T](), lean) {
-		if j, ok := yamlToJSONChecked(data, lean, bytesOK, lm.bufs); ok {
+		if j, ok := yamlToJSONChecked(data, lean, bytesOK, lm); ok {
 			obj := new(T)
 			err := json.Unmarshal(j, obj) // obj holds copies of j's text
 			lm.bufs.Put(j)

@@ -3,7 +3,6 @@ package parser
 import (
 	"bytes"
 	"strconv"
-	"sync"
 	"time"
 	"unsafe"
 
@@ -26,19 +25,20 @@ import (
 // yamlToJSON's subset. The caller then decodes the item the general way, so
 // the result never depends on which path ran (FuzzEventYAML, TestEventYAMLCorpus).
 //
-// Its strings are interned in strs (copied when strs is nil).
-func decodeEventYAML(data []byte, strs *interner) (*corev1.Event, bool) {
-	return decodeEvent(data, false, strs)
+// Its strings are interned in lm.strs (copied when it is nil), and its
+// scratch comes from lm.scratch.
+func decodeEventYAML(data []byte, lm loadMem) (*corev1.Event, bool) {
+	return decodeEvent(data, false, lm)
 }
 
 // decodeEvent is decodeEventYAML that skips the byte scan when bytesOK.
-func decodeEvent(data []byte, bytesOK bool, strs *interner) (*corev1.Event, bool) {
+func decodeEvent(data []byte, bytesOK bool, lm loadMem) (*corev1.Event, bool) {
 	if !bytesOK && !fastYAMLBytesOK(data) {
 		return nil, false
 	}
-	w := getYAMLWork(data)
+	w := lm.scratch.getYAMLWork(data)
 	c := &yconv{lines: w.lines, lean: true, raw: true, scratch: w.scratch, out: w.out[:0]}
-	defer func() { putYAMLWork(w, c.scratch, c.out) }()
+	defer func() { lm.scratch.putYAMLWork(w, c.scratch, c.out) }()
 	c.skipBlank()
 	if c.i < len(c.lines) && c.lines[c.i].indent == 0 && string(c.lines[c.i].text) == "---" {
 		c.i++
@@ -47,12 +47,15 @@ func decodeEvent(data []byte, bytesOK bool, strs *interner) (*corev1.Event, bool
 	if c.i >= len(c.lines) {
 		return nil, false
 	}
-	e, _ := spareEvents.Get().(*corev1.Event)
+	var e *corev1.Event
+	if lm.scratch != nil {
+		e, _ = lm.scratch.events.Get().(*corev1.Event)
+	}
 	if e == nil {
 		e = new(corev1.Event)
 	}
 	*e = corev1.Event{}
-	d := eventDecoder{c: c, strs: strs}
+	d := eventDecoder{c: c, strs: lm.strs}
 	if isSeqItem(c.lines[c.i].text) || !d.event(c.lines[c.i].indent, e) {
 		return nil, false
 	}
@@ -63,15 +66,16 @@ func decodeEvent(data []byte, bytesOK bool, strs *interner) (*corev1.Event, bool
 	return e, true
 }
 
-// spareEvents holds the Events given back with releaseEvent, for
-// decodeEvent to fill again: a gather has hundreds of thousands of events,
+// releaseEvent hands e, which decodeEvent returned, back to sp for the
+// next decode to fill again: a gather has hundreds of thousands of events,
 // and the model keeps each as an EventObject, not as the 650-byte Event.
-var spareEvents sync.Pool
-
-// releaseEvent hands e, which decodeEvent returned, back for the next
-// decode; the caller keeps nothing of it but its strings (which decodeEvent
+// The caller keeps nothing of it but its strings (which decodeEvent
 // interns, so they are never slices of a reused buffer).
-func releaseEvent(e *corev1.Event) { spareEvents.Put(e) }
+func (sp *scratchPools) releaseEvent(e *corev1.Event) {
+	if sp != nil {
+		sp.events.Put(e)
+	}
+}
 
 // internBytes returns t.intern(string(b)) without making that string first:
 // intern is given a view of b, and it copies a string it has not seen before

@@ -293,10 +293,15 @@ func criStreamPrefix(b []byte) ([]byte, bool) {
 // scratchPools are one load's pools of the scratch its readers reuse from
 // one member to the next (the builder's): the 64 KiB bufio.Readers of
 // decompress and scanLinesCounted, and readTail's ring and error slots (a
-// gather has tens of thousands of logs). A nil *scratchPools pools nothing.
+// gather has tens of thousands of logs), the YAML converter's work
+// (yamlWork), the Events decodeEvent fills and the line starts of a file
+// (lineIndex). A nil *scratchPools pools nothing.
 type scratchPools struct {
-	readers sync.Pool // *bufio.Reader
-	tails   sync.Pool // *tailScratch
+	readers    sync.Pool // *bufio.Reader
+	tails      sync.Pool // *tailScratch
+	yamlWork   sync.Pool // *yamlWork
+	events     sync.Pool // *corev1.Event
+	lineStarts sync.Pool // *[]int
 }
 
 // reader returns a pooled 64 KiB reader over r.

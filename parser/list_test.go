@@ -83,7 +83,7 @@ func TestSplitListKeepsHashLinesOfBlockScalars(t *testing.T) {
 		t.Errorf("commands (-want +got):\n%s", diff)
 	}
 	items, _, _ := SplitList(in2b(in))
-	if _, ok := yamlToJSON(items[0].Data, true, nil); !ok {
+	if _, ok := yamlToJSON(items[0].Data, true, loadMem{}); !ok {
 		t.Errorf("the fast path refused an item whose script has # lines:\n%s", items[0].Data)
 	}
 }

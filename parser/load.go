@@ -706,7 +706,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		errs = errList(b.mustgather.Read(p, c.MustGather, data))
 	case kindPodList:
 		var pods []*model.Pod
-		var lines lineIndex
+		lines := lineIndex{pool: &b.scratch.lineStarts}
 		defer lines.release()
 		errs = decodeItemsLean(data, b.mem(), func(o *corev1.Pod, line int, partial bool) bool {
 			if b.podCount.Add(1) > MaxPods {
@@ -755,12 +755,12 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		b.mu.Unlock()
 	case kindEventList:
 		var events []*model.Event
-		var lines lineIndex
+		lines := lineIndex{pool: &b.scratch.lineStarts}
 		defer lines.release()
 		refs := eventRefs{}
 		errs = decodeItemsLean(data, b.mem(), func(o *corev1.Event, line int, _ bool) bool {
 			ev := &model.Event{Object: eventObjectOf(o, b.strs, refs), Source: model.Source{Path: p, Line: line}, At: model.StampOf(eventTime(o))}
-			releaseEvent(o) // the model keeps the EventObject's copy
+			b.scratch.releaseEvent(o) // the model keeps the EventObject's copy
 			if line > 0 {
 				ev.SetMessageLine(keyLine(data, lines.of(data), line, "message"))
 			}
