@@ -40,8 +40,8 @@ type internTable struct {
 
 // loadMem is the memory of one load that its free decoding functions draw
 // on, passed down to them explicitly: its string table, its pool of read
-// buffers and its pools of scratch (the builder's). The zero loadMem interns nothing and pools
-// nothing, for a decode outside a load.
+// buffers and its pools of scratch (the builder's). The zero loadMem interns
+// nothing and pools nothing, for a decode outside a load.
 type loadMem struct {
 	strs    *interner
 	bufs    *bufpool.Pool

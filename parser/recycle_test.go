@@ -11,12 +11,13 @@ import (
 )
 
 // TestRecycledBuffersAreNotKept loads gathers twice, the second time with
-// every buffer handed back to bufpool overwritten, and wants the same model:
-// a reader that kept a slice of a recycled file (a string made without a
-// copy, an item's text) would then hold 0xA5 bytes. The model is compared as
-// JSON: the Gather's exported fields and every object of the store. It
-// covers the bundled sample, the cause fixtures and, outside -short, the
-// shared corpus as folders and one gather as a .tar.gz.
+// every buffer handed back to the load's bufpool.Pool overwritten
+// (Options.scribble), and wants the same model: a reader that kept a slice
+// of a recycled file (a string made without a copy, an item's text) would
+// then hold 0xA5 bytes. The model is compared as JSON: the Gather's
+// exported fields and every object of the store. It covers the bundled
+// sample, the cause fixtures and, outside -short, the shared corpus as
+// folders and one gather as a .tar.gz.
 func TestRecycledBuffersAreNotKept(t *testing.T) {
 	inputs, _ := filepath.Glob("../fixtures/causes/*")
 	inputs = append(inputs, "../fixtures/sample")
