@@ -98,7 +98,7 @@ func TestDecodeItemsAnchorsAcrossItems(t *testing.T) {
 		Containers, Restarts int
 	}
 	var got []pod
-	errs := decodeItems([]byte(redumpedPodList), func(p *corev1.Pod, _ int) {
+	errs := decodeItems([]byte(redumpedPodList), loadMem{}, func(p *corev1.Pod, _ int) {
 		r := 0
 		for _, c := range p.Status.ContainerStatuses {
 			r += int(c.RestartCount)
@@ -120,7 +120,7 @@ func TestDecodeItemsFallsBackToWholeDocument(t *testing.T) {
 	in := "%TAG !k! tag:k8s.example,2026:\n---\napiVersion: v1\nitems:\n- metadata:\n    name: a\n- metadata: !k!meta\n    name: b\nkind: PodList\n"
 	var names []string
 	var lines []int
-	errs := decodeItems([]byte(in), func(p *corev1.Pod, line int) {
+	errs := decodeItems([]byte(in), loadMem{}, func(p *corev1.Pod, line int) {
 		names = append(names, p.Name)
 		lines = append(lines, line)
 	})
@@ -137,7 +137,7 @@ func TestDecodeItemsFallsBackToWholeDocument(t *testing.T) {
 func TestSplitListKeepsUnderIndentedContinuations(t *testing.T) {
 	in := "apiVersion: v1\nitems:\n- metadata:\n    name: a\n- metadata: {name: b,\n labels: {app: x}}\nkind: PodList\n"
 	var names []string
-	errs := decodeItems([]byte(in), func(p *corev1.Pod, _ int) { names = append(names, p.Name+"/"+p.Labels["app"]) })
+	errs := decodeItems([]byte(in), loadMem{}, func(p *corev1.Pod, _ int) { names = append(names, p.Name+"/"+p.Labels["app"]) })
 	if d := cmp.Diff([]string{"a/", "b/x"}, names); d != "" || len(errs) != 0 {
 		t.Errorf("names (-want +got):\n%s\nerrors: %v", d, errs)
 	}

@@ -161,11 +161,12 @@ type anyEvent struct {
 
 // decodeAnyEvents reads an event list in either form. Events of the trimmed
 // form get ns (from the file name) when they name no namespace; they have no
-// involved object, so they belong to no pod.
-func decodeAnyEvents(p, ns string, data []byte) ([]*model.Event, []error) {
+// involved object, so they belong to no pod. lm is the load's memory, whose
+// strings the events' are.
+func decodeAnyEvents(p, ns string, data []byte, lm loadMem) ([]*model.Event, []error) {
 	var events []*model.Event
 	refs := eventRefs{}
-	errs := decodeItemsLean(data, func(o *anyEvent, line int, _ bool) bool {
+	errs := decodeItemsLean(data, lm, func(o *anyEvent, line int, _ bool) bool {
 		e := o.Event
 		if e.Namespace == "" {
 			e.Namespace = o.TrimmedNamespace
@@ -176,7 +177,7 @@ func decodeAnyEvents(p, ns string, data []byte) ([]*model.Event, []error) {
 		if e.InvolvedObject.Namespace == "" && e.InvolvedObject.Kind != "" && e.InvolvedObject.Kind != "Node" {
 			e.InvolvedObject.Namespace = e.Namespace
 		}
-		events = append(events, &model.Event{Object: eventObjectOf(&e, refs), Source: model.Source{Path: p, Line: line}, At: model.StampOf(eventTime(&e))})
+		events = append(events, &model.Event{Object: eventObjectOf(&e, lm.strs, refs), Source: model.Source{Path: p, Line: line}, At: model.StampOf(eventTime(&e))})
 		return true
 	})
 	return events, errs
@@ -197,7 +198,7 @@ func jsonKind(data []byte) (kind string, list bool) {
 // readAnyEvents reads an event list in either form (decodeAnyEvents), the
 // load.Events handed back by a format.
 func (b *builder) readAnyEvents(p, ns string, data []byte) []error {
-	events, errs := decodeAnyEvents(p, ns, data)
+	events, errs := decodeAnyEvents(p, ns, data, b.mem())
 	b.mu.Lock()
 	b.g.Events = append(b.g.Events, events...)
 	b.mu.Unlock()
@@ -207,7 +208,7 @@ func (b *builder) readAnyEvents(p, ns string, data []byte) []error {
 // readClusterOperator reads one ClusterOperator, named name when it names
 // itself not (load.ClusterOperator).
 func (b *builder) readClusterOperator(p, name string, data []byte) []error {
-	o, err := decodeObjectLean[openshift.ClusterOperator](data)
+	o, err := decodeObjectLean[openshift.ClusterOperator](data, b.mem())
 	if err != nil {
 		return []error{err}
 	}
@@ -226,7 +227,7 @@ func (b *builder) readPodCaptures(p, root string, data []byte) []error {
 	kind, list := jsonKind(data)
 	if list {
 		var pods []*model.Pod
-		errs := decodeItemsLean(data, func(o *corev1.Pod, line int, partial bool) bool {
+		errs := decodeItemsLean(data, b.mem(), func(o *corev1.Pod, line int, partial bool) bool {
 			if o.Name == "" || o.Kind != "" && o.Kind != "Pod" {
 				return true
 			}
@@ -246,7 +247,7 @@ func (b *builder) readPodCaptures(p, root string, data []byte) []error {
 	if kind != "" && kind != "Pod" {
 		return []error{fmt.Errorf("a %s, not a Pod or PodList: skipped", kind)}
 	}
-	o, err := decodeObjectLean[corev1.Pod](data)
+	o, err := decodeObjectLean[corev1.Pod](data, b.mem())
 	if err != nil {
 		return []error{err}
 	}

@@ -85,7 +85,7 @@ func TestClassifyBundle(t *testing.T) {
 func TestDecodeAnyEvents(t *testing.T) {
 	trimmed := `{"items":[{"namespace":"openshift-ingress","lastTimestamp":"2026-11-19T22:40:02+02:00","reason":"FailedScheduling","message":"0/2 nodes are available","type":"Warning"},
 	{"lastTimestamp":"2026-11-19T22:41:02Z","reason":"Created","message":"m"}]}`
-	events, errs := decodeAnyEvents("events/openshift-ingress.json", "fallback-ns", []byte(trimmed))
+	events, errs := decodeAnyEvents("events/openshift-ingress.json", "fallback-ns", []byte(trimmed), loadMem{})
 	if len(errs) > 0 || len(events) != 2 {
 		t.Fatalf("got %d events, errors %v", len(events), errs)
 	}
@@ -100,7 +100,7 @@ func TestDecodeAnyEvents(t *testing.T) {
 		t.Errorf("second trimmed event read as %+v", events[1].Object)
 	}
 	full := `{"kind":"EventList","items":[{"metadata":{"name":"a.1","namespace":"shop"},"involvedObject":{"kind":"Pod","name":"web-1"},"reason":"BackOff","message":"m","count":3,"lastTimestamp":"2026-11-20T08:00:00Z"}]}`
-	events, errs = decodeAnyEvents("cluster-resources/events/shop.json", "shop", []byte(full))
+	events, errs = decodeAnyEvents("cluster-resources/events/shop.json", "shop", []byte(full), loadMem{})
 	if len(errs) > 0 || len(events) != 1 {
 		t.Fatalf("got %d events, errors %v", len(events), errs)
 	}
@@ -110,7 +110,7 @@ func TestDecodeAnyEvents(t *testing.T) {
 	// An event that names no namespace anywhere: its pod is in the
 	// namespace the file is named for.
 	bare := `{"kind":"EventList","items":[{"metadata":{"name":"a.1"},"involvedObject":{"kind":"Pod","name":"web-1"},"reason":"BackOff","message":"m"}]}`
-	events, errs = decodeAnyEvents("cluster-resources/events/shop.json", "shop", []byte(bare))
+	events, errs = decodeAnyEvents("cluster-resources/events/shop.json", "shop", []byte(bare), loadMem{})
 	if len(errs) > 0 || len(events) != 1 {
 		t.Fatalf("got %d events, errors %v", len(events), errs)
 	}
@@ -227,7 +227,7 @@ func FuzzAnyEvents(f *testing.F) {
 	f.Add([]byte(`{"items":[{"namespace":"a","reason":"r"}]}`))
 	f.Add([]byte(`{"items":[{"lastTimestamp":"bad"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		events, _ := decodeAnyEvents("events/x.json", "x", data)
+		events, _ := decodeAnyEvents("events/x.json", "x", data, loadMem{})
 		for _, e := range events {
 			io := e.Object.InvolvedObject
 			if io == nil {

@@ -5,105 +5,88 @@ import (
 	"reflect"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"unique"
 
+	"github.com/mgtriage/mgtriage/parser/internal/bufpool"
 	"github.com/mgtriage/mgtriage/parser/model"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// intern returns s from a process-wide table of canonical strings, so that
-// the many repeats of one string in a gather (reasons, kinds, namespaces,
-// images, messages of the same event on every replica) share their bytes.
-// The result never keeps s's bytes alive (s may be a slice of a larger
-// buffer).
+// interner is one load's table of canonical strings (the builder's, made
+// with the load and dropped with it), so that the many repeats of one
+// string in a gather (reasons, kinds, namespaces, images, messages of the
+// same event on every replica) share their bytes. It is safe for concurrent
+// use: its shards are locked apart. A nil *interner interns nothing (intern
+// returns a copy of s).
 //
-// While a load runs (holdInterned), the table is a plain map that lives
-// until the last load running ends: a string interned once is the same copy
-// for the rest of the load, and dropping the map leaves the model's strings
-// as they are. Outside a load, intern falls back to unique.Make. The loads
-// used unique.Make with its handles held in a set before: at ×50 of the
-// corpus metal gather its trie, weak pointers and that set cost about
-// 15 MB over the strings' own bytes at the highest point of memory, the map
-// about half as much.
-func intern(s string) string {
-	if s == "" {
-		return ""
-	}
-	if interned.loads.Load() > 0 {
-		sh := internShard(s)
-		sh.Lock()
-		if sh.m != nil {
-			c, ok := sh.m[s]
-			if !ok {
-				c = strings.Clone(s)
-				sh.m[c] = c
-			}
-			sh.Unlock()
-			return c
-		}
-		sh.Unlock()
-	}
-	return unique.Make(s).Value()
-}
-
-// interned is the table of the strings interned while a load runs, in
-// shards that goroutines lock apart.
-var interned struct {
-	loads  atomic.Int32
+// The table is a plain map that lives as long as the load: a string
+// interned once is the same copy for the rest of the load, and dropping the
+// map leaves the model's strings as they are. The loads used unique.Make
+// with its handles held in a set before: at ×50 of the corpus metal gather
+// its trie, weak pointers and that set cost about 15 MB over the strings'
+// own bytes at the highest point of memory, the map about half as much.
+type interner struct {
+	seed   maphash.Seed // spreads strings over the shards
 	shards [16]internTable
 }
 
-// internTable is one shard of interned: each string is its own key and value.
+// internTable is one shard of an interner: each string is its own key and
+// value.
 type internTable struct {
 	sync.Mutex
 	m map[string]string
 	_ [40]byte // one shard per cache line
 }
 
-// internSeed spreads strings over interned's shards.
-var internSeed = maphash.MakeSeed()
-
-func internShard(s string) *internTable {
-	return &interned.shards[maphash.String(internSeed, s)%uint64(len(interned.shards))]
+// loadMem is the memory of one load that its free decoding functions draw
+// on, passed down to them explicitly: its string table, its pool of read
+// buffers and its pools of scratch (the builder's). The zero loadMem interns
+// nothing and pools nothing, for a decode outside a load.
+type loadMem struct {
+	strs    *interner
+	bufs    *bufpool.Pool
+	scratch *scratchPools
 }
 
-// holdInterned makes interned strings last until release is called, which
-// the caller does when its load is done; loads may overlap.
-func holdInterned() (release func()) {
-	if interned.loads.Add(1) == 1 {
-		for i := range interned.shards {
-			sh := &interned.shards[i]
-			sh.Lock()
-			if sh.m == nil {
-				sh.m = map[string]string{}
-			}
-			sh.Unlock()
-		}
+// mem returns the load's memory for the free decoding functions.
+func (b *builder) mem() loadMem { return loadMem{strs: b.strs, bufs: b.bufs, scratch: b.scratch} }
+
+// newInterner returns an empty table for one load.
+func newInterner() *interner {
+	t := &interner{seed: maphash.MakeSeed()}
+	for i := range t.shards {
+		t.shards[i].m = map[string]string{}
 	}
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			if interned.loads.Add(-1) == 0 {
-				for i := range interned.shards {
-					sh := &interned.shards[i]
-					sh.Lock()
-					if interned.loads.Load() == 0 {
-						sh.m = nil
-					}
-					sh.Unlock()
-				}
-			}
-		})
+	return t
+}
+
+// intern returns the table's copy of s, adding a copy of s when it is the
+// first. The result never keeps s's bytes alive (s may be a slice of a
+// larger buffer, or a view of a buffer that is reused).
+func (t *interner) intern(s string) string {
+	if s == "" {
+		return ""
 	}
+	if t == nil {
+		return strings.Clone(s)
+	}
+	sh := &t.shards[maphash.String(t.seed, s)%uint64(len(t.shards))]
+	sh.Lock()
+	c, ok := sh.m[s]
+	if !ok {
+		c = strings.Clone(s)
+		sh.m[c] = c
+	}
+	sh.Unlock()
+	return c
 }
 
 // EventObjectOf returns the part of a decoded Event the model keeps
-// (EventObject), with its strings interned and its InvolvedObject its own;
-// see EventObject for what is dropped and why.
+// (EventObject), with its strings copied (not interned: there is no load's
+// table to share them through) and its InvolvedObject its own; see
+// EventObject for what is dropped and why.
 func EventObjectOf(e *corev1.Event) model.EventObject {
-	return eventObjectOf(e, nil)
+	return eventObjectOf(e, nil, nil)
 }
 
 // eventRefs shares the InvolvedObject of the events of one object among the
@@ -126,15 +109,16 @@ func (r eventRefs) of(ref model.EventReference) *model.EventReference {
 	return p
 }
 
-// eventObjectOf is EventObjectOf with the involved object taken from refs.
-func eventObjectOf(e *corev1.Event, refs eventRefs) model.EventObject {
+// eventObjectOf is EventObjectOf with the strings interned in in and the
+// involved object taken from refs.
+func eventObjectOf(e *corev1.Event, in *interner, refs eventRefs) model.EventObject {
 	io := e.InvolvedObject
 	return model.EventObject{
-		InvolvedObject: refs.of(model.EventReference{Kind: intern(io.Kind), Namespace: intern(io.Namespace), Name: intern(io.Name),
-			UID: types.UID(intern(string(io.UID))), FieldPath: intern(io.FieldPath)}),
-		Reason:         intern(e.Reason),
-		Message:        intern(e.Message),
-		Type:           intern(e.Type),
+		InvolvedObject: refs.of(model.EventReference{Kind: in.intern(io.Kind), Namespace: in.intern(io.Namespace), Name: in.intern(io.Name),
+			UID: types.UID(in.intern(string(io.UID))), FieldPath: in.intern(io.FieldPath)}),
+		Reason:         in.intern(e.Reason),
+		Message:        in.intern(e.Message),
+		Type:           in.intern(e.Type),
 		FirstTimestamp: model.StampOf(e.FirstTimestamp.Time),
 		EventTime:      model.StampOf(e.EventTime.Time),
 		Count:          eventCount(e),
@@ -151,21 +135,21 @@ func eventCount(e *corev1.Event) int32 {
 }
 
 // internAll interns every string reachable from v (fields, slice elements,
-// map keys and values), in place.
-func internAll(v reflect.Value) {
+// map keys and values) in t, in place.
+func (t *interner) internAll(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.String:
 		if v.CanSet() && v.Len() > 0 {
-			v.SetString(intern(v.String()))
+			v.SetString(t.intern(v.String()))
 		}
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
-			internAll(v.Elem())
+			t.internAll(v.Elem())
 		}
 	case reflect.Struct:
 		for i := range v.NumField() {
 			if f := v.Field(i); f.CanSet() {
-				internAll(f)
+				t.internAll(f)
 			}
 		}
 	case reflect.Slice, reflect.Array:
@@ -174,7 +158,7 @@ func internAll(v reflect.Value) {
 		}
 		clipSlice(v)
 		for i := range v.Len() {
-			internAll(v.Index(i))
+			t.internAll(v.Index(i))
 		}
 	case reflect.Map:
 		if v.IsNil() || v.Type().Key().Kind() != reflect.String || v.Type().Elem().Kind() != reflect.String {
@@ -184,7 +168,7 @@ func internAll(v reflect.Value) {
 		iter := v.MapRange()
 		for iter.Next() {
 			k, e := iter.Key(), iter.Value()
-			m.SetMapIndex(reflect.ValueOf(intern(k.String())).Convert(k.Type()), reflect.ValueOf(intern(e.String())).Convert(e.Type()))
+			m.SetMapIndex(reflect.ValueOf(t.intern(k.String())).Convert(k.Type()), reflect.ValueOf(t.intern(e.String())).Convert(e.Type()))
 		}
 		v.Set(m)
 	}

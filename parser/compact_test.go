@@ -8,56 +8,47 @@ import (
 	"unsafe"
 )
 
-// TestInternLastsTheLoad: while a load holds the interned strings, a string
-// interned again after collections is the same copy; once every load has
-// released them, nothing is kept.
+// TestInternLastsTheLoad: a string interned again in the same load's table
+// after collections is the same copy, internBytes gives that copy too, and
+// another load's table keeps its own.
 func TestInternLastsTheLoad(t *testing.T) {
-	release := holdInterned()
+	strs := newInterner()
 	text := func() string { return strings.Repeat("Back-off restarting failed container ", 3) + t.Name() }
-	first := intern(text())
+	first := strs.intern(text())
 	runtime.GC()
 	runtime.GC()
-	again := intern(text())
+	again := strs.intern(text())
 	if unsafe.StringData(first) != unsafe.StringData(again) {
 		t.Errorf("interned twice across collections: two copies of %q", first)
 	}
-	fromBytes := internBytes([]byte(text()))
+	fromBytes := strs.internBytes([]byte(text()))
 	if unsafe.StringData(first) != unsafe.StringData(fromBytes) {
 		t.Errorf("internBytes made another copy of %q", first)
 	}
-	// A second load overlapping the first keeps the strings until both end.
-	second := holdInterned()
-	release()
-	release() // a second call does nothing
-	runtime.GC()
-	runtime.GC()
-	if unsafe.StringData(intern(text())) != unsafe.StringData(first) {
-		t.Errorf("the strings were let go while a second load still ran")
+	other := newInterner().intern(text())
+	if other != first || unsafe.StringData(other) == unsafe.StringData(first) {
+		t.Errorf("another load's table gave %q, the first load's copy or another text", other)
 	}
-	second()
-	for i := range interned.shards {
-		if interned.shards[i].m != nil {
-			t.Fatalf("shard %d still keeps strings after every load ended", i)
-		}
-	}
-	if got := intern(text()); got != first {
-		t.Errorf("intern after the loads: %q, want %q", got, first)
+	b := []byte(text())
+	none := (*interner)(nil).internBytes(b)
+	b[0] = 'x'
+	if none != first {
+		t.Errorf("a nil table kept a view of its bytes: %q", none)
 	}
 }
 
-// TestInternConcurrentLoads interns from many goroutines while loads start
-// and end (run with -race).
-func TestInternConcurrentLoads(t *testing.T) {
+// TestInternConcurrent interns from many goroutines into one load's table
+// (run with -race).
+func TestInternConcurrent(t *testing.T) {
+	strs := newInterner()
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {
 			for i := range 200 {
-				release := holdInterned()
-				s := intern(strings.Repeat("x", g+i%7))
+				s := strs.intern(strings.Repeat("x", g+i%7))
 				if s != strings.Repeat("x", g+i%7) {
 					t.Errorf("intern changed %q", s)
 				}
-				release()
 			}
 		})
 	}

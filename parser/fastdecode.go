@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"sync"
 
-	"github.com/mgtriage/mgtriage/parser/internal/bufpool"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 )
@@ -17,26 +16,27 @@ import (
 // raw JSON, else (or when encoding/json fails) through the library. With lean,
 // metadata.managedFields may be left out, and an Event is first tried by
 // decodeEventYAML, whose result differs only in what EventObjectOf drops.
-func unmarshalYAML[T any](data []byte, lean bool) (*T, error) {
-	return unmarshalYAMLChecked[T](data, lean, false)
+// lm is the load's memory the fast paths use (its strings, its buffers).
+func unmarshalYAML[T any](data []byte, lean bool, lm loadMem) (*T, error) {
+	return unmarshalYAMLChecked[T](data, lean, false, lm)
 }
 
 // unmarshalYAMLChecked is unmarshalYAML; bytesOK says that data is already
 // known to pass fastYAMLBytesOK (an item of a file that passed it: SplitList
 // only removes indentation and line ends), so the fast paths skip that scan.
-func unmarshalYAMLChecked[T any](data []byte, lean, bytesOK bool) (*T, error) {
+func unmarshalYAMLChecked[T any](data []byte, lean, bytesOK bool, lm loadMem) (*T, error) {
 	if lean {
 		if _, isEvent := any((*T)(nil)).(*corev1.Event); isEvent {
-			if e, ok := decodeEvent(data, bytesOK); ok {
+			if e, ok := decodeEvent(data, bytesOK, lm); ok {
 				return any(e).(*T), nil
 			}
 		}
 	}
 	if fastDecodable(reflect.TypeFor[T](), lean) {
-		if j, ok := yamlToJSONChecked(data, lean, bytesOK); ok {
+		if j, ok := yamlToJSONChecked(data, lean, bytesOK, lm); ok {
 			obj := new(T)
 			err := json.Unmarshal(j, obj) // obj holds copies of j's text
-			bufpool.Put(j)
+			lm.bufs.Put(j)
 			if err == nil {
 				return obj, nil
 			}

@@ -3,7 +3,6 @@ package parser
 import (
 	"bytes"
 	"strconv"
-	"sync"
 	"time"
 	"unsafe"
 
@@ -25,18 +24,21 @@ import (
 // exactly that name, a value of the wrong kind, any YAML outside
 // yamlToJSON's subset. The caller then decodes the item the general way, so
 // the result never depends on which path ran (FuzzEventYAML, TestEventYAMLCorpus).
-func decodeEventYAML(data []byte) (*corev1.Event, bool) {
-	return decodeEvent(data, false)
+//
+// Its strings are interned in lm.strs (copied when it is nil), and its
+// scratch comes from lm.scratch.
+func decodeEventYAML(data []byte, lm loadMem) (*corev1.Event, bool) {
+	return decodeEvent(data, false, lm)
 }
 
 // decodeEvent is decodeEventYAML that skips the byte scan when bytesOK.
-func decodeEvent(data []byte, bytesOK bool) (*corev1.Event, bool) {
+func decodeEvent(data []byte, bytesOK bool, lm loadMem) (*corev1.Event, bool) {
 	if !bytesOK && !fastYAMLBytesOK(data) {
 		return nil, false
 	}
-	w := getYAMLWork(data)
+	w := lm.scratch.getYAMLWork(data)
 	c := &yconv{lines: w.lines, lean: true, raw: true, scratch: w.scratch, out: w.out[:0]}
-	defer func() { putYAMLWork(w, c.scratch, c.out) }()
+	defer func() { lm.scratch.putYAMLWork(w, c.scratch, c.out) }()
 	c.skipBlank()
 	if c.i < len(c.lines) && c.lines[c.i].indent == 0 && string(c.lines[c.i].text) == "---" {
 		c.i++
@@ -45,12 +47,15 @@ func decodeEvent(data []byte, bytesOK bool) (*corev1.Event, bool) {
 	if c.i >= len(c.lines) {
 		return nil, false
 	}
-	e, _ := spareEvents.Get().(*corev1.Event)
+	var e *corev1.Event
+	if lm.scratch != nil {
+		e, _ = lm.scratch.events.Get().(*corev1.Event)
+	}
 	if e == nil {
 		e = new(corev1.Event)
 	}
 	*e = corev1.Event{}
-	d := eventDecoder{c: c}
+	d := eventDecoder{c: c, strs: lm.strs}
 	if isSeqItem(c.lines[c.i].text) || !d.event(c.lines[c.i].indent, e) {
 		return nil, false
 	}
@@ -61,31 +66,33 @@ func decodeEvent(data []byte, bytesOK bool) (*corev1.Event, bool) {
 	return e, true
 }
 
-// spareEvents holds the Events given back with releaseEvent, for
-// decodeEvent to fill again: a gather has hundreds of thousands of events,
+// releaseEvent hands e, which decodeEvent returned, back to sp for the
+// next decode to fill again: a gather has hundreds of thousands of events,
 // and the model keeps each as an EventObject, not as the 650-byte Event.
-var spareEvents sync.Pool
-
-// releaseEvent hands e, which decodeEvent returned, back for the next
-// decode; the caller keeps nothing of it but its strings (which decodeEvent
+// The caller keeps nothing of it but its strings (which decodeEvent
 // interns, so they are never slices of a reused buffer).
-func releaseEvent(e *corev1.Event) { spareEvents.Put(e) }
+func (sp *scratchPools) releaseEvent(e *corev1.Event) {
+	if sp != nil {
+		sp.events.Put(e)
+	}
+}
 
-// internBytes returns intern(string(b)) without making that string first:
+// internBytes returns t.intern(string(b)) without making that string first:
 // intern is given a view of b, and it copies a string it has not seen before
-// keeping it (as unique.Make does), so the view never outlives the call
+// keeping it, so the view never outlives the call
 // (TestRecycledBuffersAreNotKept overwrites the buffers such views point
 // into).
-func internBytes(b []byte) string {
+func (t *interner) internBytes(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
-	return intern(unsafe.String(unsafe.SliceData(b), len(b)))
+	return t.intern(unsafe.String(unsafe.SliceData(b), len(b)))
 }
 
 // eventDecoder reads typed values out of a yconv's lines.
 type eventDecoder struct {
-	c *yconv
+	c    *yconv
+	strs *interner // the load's strings, or nil
 }
 
 // keys walks one block mapping: next returns its keys in turn.
@@ -199,7 +206,7 @@ func (d eventDecoder) text(rest []byte, n int) ([]byte, bool) {
 func (d eventDecoder) str(dst *string, rest []byte, n int) bool {
 	b, ok := d.text(rest, n)
 	if ok {
-		*dst = internBytes(b)
+		*dst = d.strs.internBytes(b)
 	}
 	return ok
 }

@@ -19,7 +19,7 @@ import (
 // library.
 func eventViaJSON(data []byte) (*corev1.Event, bool) {
 	e := new(corev1.Event)
-	if j, ok := yamlToJSON(data, true); ok && json.Unmarshal(j, e) == nil {
+	if j, ok := yamlToJSON(data, true, loadMem{}); ok && json.Unmarshal(j, e) == nil {
 		return e, true
 	}
 	e = new(corev1.Event)
@@ -35,7 +35,7 @@ func eventViaJSON(data []byte) (*corev1.Event, bool) {
 // general path refuses.
 func sameEvent(t *testing.T, what string, data []byte) bool {
 	t.Helper()
-	fast, ok := decodeEventYAML(data)
+	fast, ok := decodeEventYAML(data, loadMem{})
 	if !ok {
 		return false
 	}
@@ -134,7 +134,7 @@ func TestEventYAML(t *testing.T) {
 // TestEventYAMLFields checks the values read from an item as oc writes it,
 // so that a decoder that refused nothing and read nothing could not pass.
 func TestEventYAMLFields(t *testing.T) {
-	e, ok := decodeEventYAML([]byte(eventItem))
+	e, ok := decodeEventYAML([]byte(eventItem), loadMem{})
 	if !ok {
 		t.Fatal("refused")
 	}
@@ -216,7 +216,7 @@ func BenchmarkDecodeEvents(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		n := 0
-		decodeItemsLean(data, func(o *corev1.Event, line int, _ bool) bool {
+		decodeItemsLean(data, loadMem{}, func(o *corev1.Event, line int, _ bool) bool {
 			_ = EventObjectOf(o)
 			n++
 			return true

@@ -5,10 +5,8 @@ import (
 	"encoding/binary"
 	"slices"
 	"strconv"
-	"sync"
 	"unicode/utf8"
 
-	"github.com/mgtriage/mgtriage/parser/internal/bufpool"
 	"github.com/mgtriage/mgtriage/parser/internal/yaml11"
 )
 
@@ -26,20 +24,20 @@ import (
 // skipped without being converted (no reader of the model looks at it, and
 // it is often half of an object's text), and a managedFields key anywhere
 // else makes the document fall back to the library.
-func yamlToJSON(data []byte, lean bool) ([]byte, bool) {
-	return yamlToJSONChecked(data, lean, false)
+func yamlToJSON(data []byte, lean bool, lm loadMem) ([]byte, bool) {
+	return yamlToJSONChecked(data, lean, false, lm)
 }
 
 // yamlToJSONChecked is yamlToJSON that skips the byte scan when bytesOK.
-// The JSON's buffer comes from bufpool: the caller may hand it back with
-// bufpool.Put once it keeps nothing of it.
-func yamlToJSONChecked(data []byte, lean, bytesOK bool) ([]byte, bool) {
+// The JSON's buffer comes from lm.bufs (the load's): the caller may hand it
+// back with lm.bufs.Put once it keeps nothing of it.
+func yamlToJSONChecked(data []byte, lean, bytesOK bool, lm loadMem) ([]byte, bool) {
 	if !bytesOK && !fastYAMLBytesOK(data) {
 		return nil, false
 	}
-	w := getYAMLWork(data)
-	c := yconv{lines: w.lines, lean: lean, out: bufpool.Get(len(data) + len(data)/4), scratch: w.scratch}
-	defer func() { putYAMLWork(w, c.scratch, nil) }()
+	w := lm.scratch.getYAMLWork(data)
+	c := yconv{lines: w.lines, lean: lean, out: lm.bufs.Get(len(data) + len(data)/4), scratch: w.scratch}
+	defer func() { lm.scratch.putYAMLWork(w, c.scratch, nil) }()
 	c.skipBlank()
 	if c.i < len(c.lines) && c.lines[c.i].indent == 0 && string(c.lines[c.i].text) == "---" {
 		c.i++
@@ -51,7 +49,7 @@ func yamlToJSONChecked(data []byte, lean, bytesOK bool) ([]byte, bool) {
 	c.block(c.lines[c.i].indent, 0)
 	c.skipBlank()
 	if c.bad || c.i < len(c.lines) {
-		bufpool.Put(c.out)
+		lm.bufs.Put(c.out)
 		return nil, false
 	}
 	return c.out, true
@@ -131,7 +129,8 @@ type yline struct {
 
 // yamlWork is what converting one document needs besides its output: its
 // lines and the scratch buffer of quoted scalars. A gather has hundreds of
-// thousands of items to convert, and a line is 64 bytes, so yamlWorkPool
+// thousands of items to convert, and a line is 64 bytes, so the load's
+// scratchPools
 // keeps them from one item to the next.
 type yamlWork struct {
 	lines   []yline
@@ -141,12 +140,16 @@ type yamlWork struct {
 	out []byte
 }
 
-var yamlWorkPool = sync.Pool{New: func() any { return new(yamlWork) }}
-
-// getYAMLWork returns a yamlWork holding the lines of data; hand it back
-// with putYAMLWork once done with them.
-func getYAMLWork(data []byte) *yamlWork {
-	w := yamlWorkPool.Get().(*yamlWork)
+// getYAMLWork returns a yamlWork from sp holding the lines of data; hand
+// it back with putYAMLWork once done with them.
+func (sp *scratchPools) getYAMLWork(data []byte) *yamlWork {
+	var w *yamlWork
+	if sp != nil {
+		w, _ = sp.yamlWork.Get().(*yamlWork)
+	}
+	if w == nil {
+		w = new(yamlWork)
+	}
 	w.lines = appendYAMLLines(w.lines[:0], data)
 	return w
 }
@@ -155,16 +158,16 @@ func getYAMLWork(data []byte) *yamlWork {
 // scratch and out (the converter's copies of them, which may have grown;
 // nil out keeps w's) and hands w back, unless it grew past a million lines
 // or a buffer past a megabyte.
-func putYAMLWork(w *yamlWork, scratch, out []byte) {
+func (sp *scratchPools) putYAMLWork(w *yamlWork, scratch, out []byte) {
 	clear(w.lines)
 	if out != nil {
 		w.out = out[:0]
 	}
-	if cap(w.lines) > 1<<20 || cap(scratch) > 1<<20 || cap(w.out) > 1<<20 {
+	if sp == nil || cap(w.lines) > 1<<20 || cap(scratch) > 1<<20 || cap(w.out) > 1<<20 {
 		return
 	}
 	w.lines, w.scratch = w.lines[:0], scratch[:0]
-	yamlWorkPool.Put(w)
+	sp.yamlWork.Put(w)
 }
 
 // appendYAMLLines appends the lines of data to lines.

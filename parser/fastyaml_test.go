@@ -38,7 +38,7 @@ func fastOnly[T any](doc []byte, lean bool) (*T, bool) {
 	if !fastDecodable(reflect.TypeFor[T](), lean) {
 		return nil, false
 	}
-	j, ok := yamlToJSON(doc, lean)
+	j, ok := yamlToJSON(doc, lean, loadMem{})
 	if !ok {
 		return nil, false
 	}
@@ -53,7 +53,7 @@ func fastOnly[T any](doc []byte, lean bool) (*T, bool) {
 // fastDecodable: an error says the document is broken outside the skipped
 // managedFields too.
 func unleanJSON[T any](doc []byte) (*T, error) {
-	j, ok := yamlToJSON(doc, false)
+	j, ok := yamlToJSON(doc, false, loadMem{})
 	if !ok {
 		return nil, errors.New("not converted")
 	}
@@ -135,7 +135,7 @@ func TestFastYAMLCases(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := sameAsLibrary(t, tt.name, []byte(tt.doc)); got != tt.fast {
-				j, _ := yamlToJSON([]byte(tt.doc), true)
+				j, _ := yamlToJSON([]byte(tt.doc), true, loadMem{})
 				t.Errorf("fast path used = %v, want %v (json %s)", got, tt.fast, j)
 			}
 		})
@@ -144,14 +144,14 @@ func TestFastYAMLCases(t *testing.T) {
 
 func TestFastYAMLLeanDropsManagedFields(t *testing.T) {
 	doc := "metadata:\n  managedFields:\n  - manager: m\n    fieldsV1:\n      f:status: {}\n  name: p\n  uid: u\nspec:\n  a: 1\n"
-	j, ok := yamlToJSON([]byte(doc), true)
+	j, ok := yamlToJSON([]byte(doc), true, loadMem{})
 	if !ok || string(j) != `{"metadata":{"name":"p","uid":"u"},"spec":{"a":1}}` {
 		t.Errorf("got %s, %v", j, ok)
 	}
-	if j, ok := yamlToJSON([]byte("spec:\n  managedFields: x\n"), true); ok {
+	if j, ok := yamlToJSON([]byte("spec:\n  managedFields: x\n"), true, loadMem{}); ok {
 		t.Errorf("managedFields outside metadata converted: %s", j)
 	}
-	j, ok = yamlToJSON([]byte("metadata:\n  name: p\n  managedFields:\n  - a: b\n"), true)
+	j, ok = yamlToJSON([]byte("metadata:\n  name: p\n  managedFields:\n  - a: b\n"), true, loadMem{})
 	if !ok || string(j) != `{"metadata":{"name":"p"}}` {
 		t.Errorf("managedFields last: got %s, %v", j, ok)
 	}

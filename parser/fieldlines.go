@@ -211,18 +211,23 @@ func keyLine(data []byte, lines []int, start int, key string) int {
 }
 
 // lineIndex is lineStarts of one file, computed on first use into a slice
-// that release hands back for the next file.
+// from pool (the load's scratchPools.lineStarts; nil: a fresh one) that
+// release hands back for the next file.
 type lineIndex struct {
+	pool   *sync.Pool // *[]int
 	starts *[]int
 }
-
-var lineIndexPool = sync.Pool{New: func() any { return new([]int) }}
 
 // of returns the line starts of data; every call on one lineIndex must pass
 // the same data.
 func (x *lineIndex) of(data []byte) []int {
 	if x.starts == nil {
-		x.starts = lineIndexPool.Get().(*[]int)
+		if x.pool != nil {
+			x.starts, _ = x.pool.Get().(*[]int)
+		}
+		if x.starts == nil {
+			x.starts = new([]int)
+		}
 		*x.starts = appendLineStarts((*x.starts)[:0], data)
 	}
 	return *x.starts
@@ -230,8 +235,8 @@ func (x *lineIndex) of(data []byte) []int {
 
 // release hands the slice back; the starts must not be used after it.
 func (x *lineIndex) release() {
-	if x.starts != nil && cap(*x.starts) <= 1<<22 {
-		lineIndexPool.Put(x.starts)
+	if x.pool != nil && x.starts != nil && cap(*x.starts) <= 1<<22 {
+		x.pool.Put(x.starts)
 	}
 	x.starts = nil
 }

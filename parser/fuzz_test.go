@@ -74,7 +74,7 @@ func FuzzMemberPath(f *testing.F) {
 			}
 			name = clean
 		}
-		c := classify(name)
+		c := classify(name, nil)
 		if c.Kind != kindOther && !strings.HasPrefix(name, c.Root) {
 			t.Fatalf("classify(%q).Root = %q is not a prefix", name, c.Root)
 		}
@@ -109,28 +109,28 @@ func FuzzDecodeItems(f *testing.F) {
 		if len(data) > 1<<20 {
 			return
 		}
-		_ = decodeItemsPartial(data, func(p *corev1.Pod, line int, _ bool) bool {
+		_ = decodeItemsPartial(data, loadMem{}, func(p *corev1.Pod, line int, _ bool) bool {
 			podstatus.Compute(p, now, podstatus.Version{Major: 1, Minor: 31})
 			podstatus.Compute(p, time.Time{}, podstatus.Version{})
 			podstatus.StartupStage(p)
 			podstatus.Containers(p)
 			return true
 		})
-		_ = decodeItems(data, func(e *corev1.Event, _ int) {
+		_ = decodeItems(data, loadMem{}, func(e *corev1.Event, _ int) {
 			ev := &model.Event{Object: EventObjectOf(e), At: model.StampOf(eventTime(e))}
 			_ = ev.Count()
 		})
-		_ = decodeItems(data, func(n *corev1.Node, _ int) {})
-		_ = decodeItems(data, func(o *openshift.ClusterOperator, _ int) { operatorSummary(o, model.Source{}) })
-		if p, err := decodeObject[corev1.Pod](data); err == nil {
+		_ = decodeItems(data, loadMem{}, func(n *corev1.Node, _ int) {})
+		_ = decodeItems(data, loadMem{}, func(o *openshift.ClusterOperator, _ int) { operatorSummary(o, model.Source{}) })
+		if p, err := decodeObject[corev1.Pod](data, loadMem{}); err == nil {
 			podstatus.Compute(p, now, podstatus.Version{Major: 1, Minor: 29})
 			podstatus.StartupStage(p)
 			podstatus.Containers(p)
 		}
-		if cv, err := decodeObject[openshift.ClusterVersion](data); err == nil {
+		if cv, err := decodeObject[openshift.ClusterVersion](data, loadMem{}); err == nil {
 			_ = cv.CurrentVersion()
 		}
-		if in, err := decodeObject[openshift.Infrastructure](data); err == nil {
+		if in, err := decodeObject[openshift.Infrastructure](data, loadMem{}); err == nil {
 			_ = in.PlatformType()
 		}
 	})
@@ -170,7 +170,7 @@ func FuzzReadTail(f *testing.F) {
 			t.Fatalf("%d lines, want %d", n, want)
 		}
 		var l model.ContainerLog
-		_, err = readTail(bytes.NewReader(data), &l, keep)
+		_, err = readTail(bytes.NewReader(data), &l, keep, nil)
 		if err != nil && !strings.HasPrefix(err.Error(), "line too long") {
 			t.Fatal(err)
 		}
@@ -285,7 +285,7 @@ func FuzzSmallFiles(f *testing.F) {
 		}
 		b := newBuilder("in")
 		for _, n := range names {
-			c := classify(n)
+			c := classify(n, nil)
 			if c.Kind == kindOther {
 				t.Fatalf("%s not classified", n)
 			}
@@ -362,7 +362,7 @@ func FuzzObjectFiles(f *testing.F) {
 		b := newBuilder("in")
 		b.startWorkers(1)
 		for _, n := range names {
-			c := classify(n)
+			c := classify(n, nil)
 			if c.Kind == kindOther {
 				t.Fatalf("%s not classified", n)
 			}

@@ -118,7 +118,7 @@ func (b *builder) sniffJournal(m Member) error {
 		return nil // not known to be a journal: not a problem of the gather
 	}
 	defer rc.Close()
-	r, done, _, err := decompress(b.ctx, m.Path, rc, b.budget)
+	r, done, _, err := decompress(b.ctx, m.Path, rc, b.budget, b.scratch)
 	if err != nil {
 		return nil
 	}

@@ -18,6 +18,8 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/mgtriage/mgtriage/parser/internal/bufpool"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/mgtriage/mgtriage/parser/model"
 )
@@ -39,7 +41,7 @@ func TestReadBounded(t *testing.T) {
 		{"over max, size lies", 10, 1000, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := readBounded(iotest.HalfReader(bytes.NewReader(data)), tt.max, tt.size)
+			got, err := readBounded(iotest.HalfReader(bytes.NewReader(data)), tt.max, tt.size, new(bufpool.Pool))
 			var short *shortMemberError
 			if errors.As(err, &short) {
 				// The data is returned with the error: what the member holds.
@@ -58,7 +60,7 @@ func TestReadBounded(t *testing.T) {
 			}
 		})
 	}
-	if _, err := readBounded(iotest.ErrReader(io.ErrClosedPipe), 100, 0); !errors.Is(err, io.ErrClosedPipe) {
+	if _, err := readBounded(iotest.ErrReader(io.ErrClosedPipe), 100, 0, nil); !errors.Is(err, io.ErrClosedPipe) {
 		t.Errorf("read error lost: %v", err)
 	}
 }

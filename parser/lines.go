@@ -47,13 +47,14 @@ func (l *longLines) err() error {
 // it is read and dropped, so memory stays bounded whatever the input. The slice
 // is only valid during the call.
 func scanLines(r io.Reader, fn func(n int, line []byte)) error {
-	return scanLinesCounted(r, fn, &longLines{})
+	return scanLinesCounted(r, fn, &longLines{}, nil)
 }
 
-// scanLinesCounted is scanLines that counts the lines it cuts in cut.
-func scanLinesCounted(r io.Reader, fn func(n int, line []byte), cut *longLines) error {
-	br := getReader(r)
-	defer putReader(br)
+// scanLinesCounted is scanLines that counts the lines it cuts in cut and
+// reads through a reader of sp (the load's).
+func scanLinesCounted(r io.Reader, fn func(n int, line []byte), cut *longLines, sp *scratchPools) error {
+	br := sp.reader(r)
+	defer sp.putReader(br)
 	n := 0
 	var long []byte
 	var longLen int64
@@ -146,20 +147,19 @@ type tailScratch struct {
 	text                      []byte
 }
 
-var tailScratchPool = sync.Pool{New: func() any { return new(tailScratch) }}
-
 // readTail reads a container log and keeps its last TailLines lines and its
 // error-looking lines (see ContainerLog.Kept); with keep false it only
 // counts lines (a container that never failed). Each line starts with the CRI
 // timestamp (RFC 3339 with nanoseconds), which becomes Time. Lines are held as
 // reused byte buffers while reading and handed to SetKept once, at the end.
 // A line of more than LongLineProblemBytes makes it return an error after the
-// whole log was read. It returns the bytes of text kept (see SetKept).
-func readTail(r io.Reader, log *model.ContainerLog, keep bool) (int, error) {
+// whole log was read. It returns the bytes of text kept (see SetKept). Its
+// scratch and reader come from sp (the load's).
+func readTail(r io.Reader, log *model.ContainerLog, keep bool, sp *scratchPools) (int, error) {
 	var cut longLines
 	type raw = tailSlot
-	sc := tailScratchPool.Get().(*tailScratch)
-	defer tailScratchPool.Put(sc)
+	sc := sp.tail()
+	defer sp.putTail(sc)
 	ring := sc.ring[:0]
 	start := 0
 	firstErrs, lastErrs := sc.firstErrs[:0], sc.lastErrs[:0]
@@ -203,7 +203,7 @@ func readTail(r io.Reader, log *model.ContainerLog, keep bool) (int, error) {
 			put(&ring[start], n, line)
 			start = (start + 1) % TailLines
 		}
-	}, &cut)
+	}, &cut, sp)
 	if err == nil {
 		err = cut.err()
 	}
@@ -288,4 +288,55 @@ func criStreamPrefix(b []byte) ([]byte, bool) {
 		}
 	}
 	return b, false
+}
+
+// scratchPools are one load's pools of the scratch its readers reuse from
+// one member to the next (the builder's): the 64 KiB bufio.Readers of
+// decompress and scanLinesCounted, and readTail's ring and error slots (a
+// gather has tens of thousands of logs), the YAML converter's work
+// (yamlWork), the Events decodeEvent fills and the line starts of a file
+// (lineIndex). A nil *scratchPools pools nothing.
+type scratchPools struct {
+	readers    sync.Pool // *bufio.Reader
+	tails      sync.Pool // *tailScratch
+	yamlWork   sync.Pool // *yamlWork
+	events     sync.Pool // *corev1.Event
+	lineStarts sync.Pool // *[]int
+}
+
+// reader returns a pooled 64 KiB reader over r.
+func (sp *scratchPools) reader(r io.Reader) *bufio.Reader {
+	if sp != nil {
+		if br, _ := sp.readers.Get().(*bufio.Reader); br != nil {
+			br.Reset(r)
+			return br
+		}
+	}
+	return bufio.NewReaderSize(r, 64*1024)
+}
+
+// putReader hands br back to the pool, dropping its source.
+func (sp *scratchPools) putReader(br *bufio.Reader) {
+	if sp == nil {
+		return
+	}
+	br.Reset(nil)
+	sp.readers.Put(br)
+}
+
+// tail returns a pooled tailScratch.
+func (sp *scratchPools) tail() *tailScratch {
+	if sp != nil {
+		if sc, _ := sp.tails.Get().(*tailScratch); sc != nil {
+			return sc
+		}
+	}
+	return new(tailScratch)
+}
+
+// putTail hands sc back to the pool.
+func (sp *scratchPools) putTail(sc *tailScratch) {
+	if sp != nil {
+		sp.tails.Put(sc)
+	}
 }

@@ -33,7 +33,7 @@ func TestReadTailKeepsLastLines(t *testing.T) {
 		b.WriteString("2026-11-20T09:01:02.123456789Z line\n")
 	}
 	l := &model.ContainerLog{}
-	if _, err := readTail(strings.NewReader(b.String()), l, true); err != nil {
+	if _, err := readTail(strings.NewReader(b.String()), l, true, nil); err != nil {
 		t.Fatal(err)
 	}
 	if l.Lines != TailLines+15 || len(keptTail(l)) != TailLines || keptTail(l)[0].Line != 16 || keptTail(l)[len(keptTail(l))-1].Line != TailLines+15 {
@@ -88,7 +88,7 @@ func TestClassify(t *testing.T) {
 		{root + "cluster-scoped-resources/storage.k8s.io/csinodes/n1.yaml", classified{Kind: kindObject, Root: root, Group: "storage.k8s.io", Resource: "csinodes", Name: "n1"}},
 		{root + "cluster-scoped-resources/config.openshift.io/proxies.yaml", classified{Kind: kindObjectList, Root: root, Group: "config.openshift.io", Resource: "proxies"}},
 	} {
-		if diff := cmp.Diff(tt.want, classify(tt.path)); diff != "" {
+		if diff := cmp.Diff(tt.want, classify(tt.path, nil)); diff != "" {
 			t.Errorf("classify(%q) (-want +got):\n%s", tt.path, diff)
 		}
 	}
@@ -107,7 +107,7 @@ func TestReadTailKeepsErrorLines(t *testing.T) {
 		}
 	}
 	l := &model.ContainerLog{}
-	if _, err := readTail(strings.NewReader(b.String()), l, true); err != nil {
+	if _, err := readTail(strings.NewReader(b.String()), l, true, nil); err != nil {
 		t.Fatal(err)
 	}
 	var lines []int

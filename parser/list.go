@@ -35,12 +35,12 @@ func SplitList(data []byte) (items []ListItem, closed, ok bool) {
 	return splitListInto(make([]byte, 0, len(data)+1), data)
 }
 
-// splitListPooled is SplitList into a buffer from bufpool; release hands it
-// back, and the items must not be used after it.
-func splitListPooled(data []byte) (items []ListItem, closed, ok bool, release func()) {
-	buf := bufpool.Get(len(data) + 1)
+// splitListPooled is SplitList into a buffer from bufs (the load's);
+// release hands it back, and the items must not be used after it.
+func splitListPooled(data []byte, bufs *bufpool.Pool) (items []ListItem, closed, ok bool, release func()) {
+	buf := bufs.Get(len(data) + 1)
 	items, closed, ok = splitListInto(buf, data)
-	return items, closed, ok, func() { bufpool.Put(buf) }
+	return items, closed, ok, func() { bufs.Put(buf) }
 }
 
 // splitListInto is SplitList writing the items' text into out, which must be
@@ -202,30 +202,31 @@ func dedent(line []byte, n int, first bool) []byte {
 // decodeItems decodes every item of a v1 List into a new T, calling add for
 // each with its line. Items that fail to decode are returned as errors with
 // their line; the others are still added. Non-block documents (JSON) are
-// decoded whole, with line 0 for every item.
-func decodeItems[T any](data []byte, add func(obj *T, line int)) []error {
-	return decodeItemsPartial(data, func(obj *T, line int, _ bool) bool { add(obj, line); return true })
+// decoded whole, with line 0 for every item. lm is the load's memory the
+// decoders use (unmarshalYAML).
+func decodeItems[T any](data []byte, lm loadMem, add func(obj *T, line int)) []error {
+	return decodeItemsPartial(data, lm, func(obj *T, line int, _ bool) bool { add(obj, line); return true })
 }
 
 // decodeItemsPartial is decodeItems that also tells add whether the item was
 // cut short by the end of a truncated file; add returns false to stop decoding
 // the rest of the list (a limit was reached).
-func decodeItemsPartial[T any](data []byte, add func(obj *T, line int, partial bool) bool) []error {
-	return decodeItemsWith(data, false, add)
+func decodeItemsPartial[T any](data []byte, lm loadMem, add func(obj *T, line int, partial bool) bool) []error {
+	return decodeItemsWith(data, false, lm, add)
 }
 
 // decodeItemsLean is decodeItemsPartial for the objects the model keeps:
 // metadata.managedFields, which nothing reads, may be left out.
-func decodeItemsLean[T any](data []byte, add func(obj *T, line int, partial bool) bool) []error {
-	return decodeItemsWith(data, true, add)
+func decodeItemsLean[T any](data []byte, lm loadMem, add func(obj *T, line int, partial bool) bool) []error {
+	return decodeItemsWith(data, true, lm, add)
 }
 
-func decodeItemsWith[T any](data []byte, lean bool, add func(obj *T, line int, partial bool) bool) []error {
+func decodeItemsWith[T any](data []byte, lean bool, lm loadMem, add func(obj *T, line int, partial bool) bool) []error {
 	if !utf8.Valid(data) {
 		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
 	}
 	var errs []error
-	items, closed, ok, release := splitListPooled(data)
+	items, closed, ok, release := splitListPooled(data, lm.bufs)
 	// The decoded objects hold copies of the items' text, never slices of it.
 	defer release()
 	if ok {
@@ -237,7 +238,7 @@ func decodeItemsWith[T any](data []byte, lean bool, add func(obj *T, line int, p
 		wholeTried := false
 		for i, it := range items {
 			truncated := !closed && i == len(items)-1
-			obj, err := unmarshalYAMLChecked[T](it.Data, lean, bytesOK)
+			obj, err := unmarshalYAMLChecked[T](it.Data, lean, bytesOK, lm)
 			if err != nil && !wholeTried {
 				wholeTried = true
 				var list struct {
@@ -295,20 +296,20 @@ func absoluteLines(msg string, base int) string {
 	})
 }
 
-// decodeObject decodes a single object document.
-func decodeObject[T any](data []byte) (*T, error) {
-	return decodeObjectWith[T](data, false)
+// decodeObject decodes a single object document, with lm as unmarshalYAML.
+func decodeObject[T any](data []byte, lm loadMem) (*T, error) {
+	return decodeObjectWith[T](data, false, lm)
 }
 
 // decodeObjectLean is decodeObject for the objects the model keeps:
 // metadata.managedFields, which nothing reads, may be left out.
-func decodeObjectLean[T any](data []byte) (*T, error) {
-	return decodeObjectWith[T](data, true)
+func decodeObjectLean[T any](data []byte, lm loadMem) (*T, error) {
+	return decodeObjectWith[T](data, true, lm)
 }
 
-func decodeObjectWith[T any](data []byte, lean bool) (*T, error) {
+func decodeObjectWith[T any](data []byte, lean bool, lm loadMem) (*T, error) {
 	if !utf8.Valid(data) {
 		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
 	}
-	return unmarshalYAML[T](data, lean)
+	return unmarshalYAML[T](data, lean, lm)
 }

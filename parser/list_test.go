@@ -52,7 +52,7 @@ func TestDecodeItemsKeepsGoodItemsAndLines(t *testing.T) {
 		Line int
 	}
 	var pods []got
-	errs := decodeItems(in2b(in), func(p *corev1.Pod, line int) { pods = append(pods, got{p.Name, line}) })
+	errs := decodeItems(in2b(in), loadMem{}, func(p *corev1.Pod, line int) { pods = append(pods, got{p.Name, line}) })
 	if diff := cmp.Diff([]got{{"a", 4}, {"c", 12}}, pods); diff != "" {
 		t.Errorf("decoded pods (-want +got):\n%s", diff)
 	}
@@ -69,7 +69,7 @@ func TestSplitListKeepsHashLinesOfBlockScalars(t *testing.T) {
 	in := "apiVersion: v1\nitems:\n- kind: Pod\n  # a comment of the list\n  spec:\n    containers:\n    - command:\n      - /bin/sh\n      - -c\n      - |\n        #!/bin/sh\n        set -eu\n\n        # wait for the port\n        exec sleep 1\n      name: c\n# a comment at column 0\n- kind: Pod\nkind: PodList\n"
 	want := []string{"/bin/sh", "-c", "#!/bin/sh\nset -eu\n\n# wait for the port\nexec sleep 1\n"}
 	var got [][]string
-	errs := decodeItems(in2b(in), func(p *corev1.Pod, line int) {
+	errs := decodeItems(in2b(in), loadMem{}, func(p *corev1.Pod, line int) {
 		var cmd []string
 		if len(p.Spec.Containers) > 0 {
 			cmd = p.Spec.Containers[0].Command
@@ -83,14 +83,14 @@ func TestSplitListKeepsHashLinesOfBlockScalars(t *testing.T) {
 		t.Errorf("commands (-want +got):\n%s", diff)
 	}
 	items, _, _ := SplitList(in2b(in))
-	if _, ok := yamlToJSON(items[0].Data, true); !ok {
+	if _, ok := yamlToJSON(items[0].Data, true, loadMem{}); !ok {
 		t.Errorf("the fast path refused an item whose script has # lines:\n%s", items[0].Data)
 	}
 }
 
 func TestDecodeItemsJSONList(t *testing.T) {
 	var names []string
-	errs := decodeItems(in2b(`{"apiVersion":"v1","kind":"PodList","items":[{"metadata":{"name":"a"}},{"metadata":{"name":"b"}}]}`),
+	errs := decodeItems(in2b(`{"apiVersion":"v1","kind":"PodList","items":[{"metadata":{"name":"a"}},{"metadata":{"name":"b"}}]}`), loadMem{},
 		func(p *corev1.Pod, _ int) { names = append(names, p.Name) })
 	if len(errs) != 0 || !cmp.Equal([]string{"a", "b"}, names) {
 		t.Errorf("names=%v errs=%v", names, errs)
@@ -119,7 +119,7 @@ func FuzzSplitList(f *testing.F) {
 			prev = it.Line
 		}
 		sameSplit(t, data)
-		_ = decodeItems(data, func(*corev1.Pod, int) {})
+		_ = decodeItems(data, loadMem{}, func(*corev1.Pod, int) {})
 	})
 }
 

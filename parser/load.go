@@ -114,6 +114,9 @@ type Options struct {
 	// node-log lines kept (see model.Needs). nil decodes every kind in
 	// TypedKinds and keeps the fixed selection of lines.
 	Needs *model.Needs
+	// scribble makes the load's read-buffer pool overwrite every buffer
+	// put back (bufpool.Pool.Scribble), for TestRecycledBuffersAreNotKept.
+	scribble bool
 }
 
 // LoadWith is Load with options.
@@ -123,10 +126,9 @@ func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, erro
 	// before this one grows, so the peak of a load is its own. On a fresh
 	// heap the collection costs next to nothing.
 	runtime.GC()
-	defer holdInterned()()
-	defer bufpool.Release() // the read buffers kept for reuse are the load's alone
 	b := newBuilder(input)
 	b.ctx = ctx
+	b.bufs.Scribble(o.scribble)
 	if o.Needs != nil {
 		b.decodeKinds = map[model.Kind]bool{}
 		for _, k := range o.Needs.Decode {
@@ -141,7 +143,7 @@ func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, erro
 		prefix := "namespaces/" + filepath.Base(input) + "/"
 		visit = func(m Member) error { m.Path = prefix + m.Path; return b.visit(m) }
 	}
-	wo := walkOptions{onRead: o.OnRead, budget: &readBudget{limit: o.MaxReadBytes}, maxMembers: o.MaxMembers}
+	wo := walkOptions{onRead: o.OnRead, budget: &readBudget{limit: o.MaxReadBytes}, maxMembers: o.MaxMembers, bufs: b.bufs}
 	if wo.budget.limit <= 0 {
 		wo.budget.limit = DefaultMaxReadBytes
 	}
@@ -157,7 +159,7 @@ func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, erro
 	// The pass is over: what only reading needed goes before the model is
 	// finished, which is the highest point of memory of a large gather.
 	b.seen, b.parts = nil, nil
-	bufpool.Release()
+	b.bufs.Release()
 	if walkErr != nil {
 		var limit *LimitError
 		switch {
@@ -274,6 +276,13 @@ type builder struct {
 
 	podFileErrs []podFileErr // per-pod files that did not decode
 	parts       *podParts    // the pods' shared parts, for the load only
+	// strs is the load's string table: the model's strings that repeat are
+	// its copies (Intern). bufs is its read buffers kept for reuse while
+	// the members are read and decoded, dropped when the pass is over.
+	strs *interner
+	bufs *bufpool.Pool
+	// scratch is its pools of line readers' scratch (scratchPools).
+	scratch *scratchPools
 
 	groupBytes    int64 // text held by node-log groups
 	groupCapNoted bool
@@ -309,8 +318,12 @@ type builder struct {
 }
 
 func newBuilder(input string) *builder {
+	strs := newInterner()
 	b := &builder{
-		parts:       newPodParts(),
+		strs:        strs,
+		bufs:        new(bufpool.Pool),
+		scratch:     new(scratchPools),
+		parts:       newPodParts(strs),
 		g:           &model.Gather{Input: input},
 		roots:       map[string]bool{},
 		listPods:    map[nsKey][]*model.Pod{},
@@ -535,7 +548,7 @@ func (b *builder) visit(m Member) error {
 	}
 	b.recordNamespace(m.Path)
 	b.mustgather.Note(m.Path)
-	c := classify(m.Path)
+	c := classify(m.Path, b.strs)
 	b.recordBundle(m.Path)
 	if c.Kind == kindOther {
 		if c, _ = classifyOther(m.Path); c.Kind != kindOther {
@@ -562,7 +575,7 @@ func (b *builder) visit(m Member) error {
 		return err
 	}
 	defer rc.Close()
-	r, done, inflated, err := decompress(b.ctx, m.Path, rc, b.budget)
+	r, done, inflated, err := decompress(b.ctx, m.Path, rc, b.budget, b.scratch)
 	if err != nil {
 		return err
 	}
@@ -588,7 +601,7 @@ func (b *builder) visit(m Member) error {
 	if inflated {
 		size = 0 // the member's size is that of the compressed bytes
 	}
-	data, err := readBounded(r, MaxObjectFileBytes, size)
+	data, err := readBounded(r, MaxObjectFileBytes, size, b.bufs)
 	var short *shortMemberError
 	if errors.As(err, &short) {
 		b.problem(m.Path, err.Error()) // and read what it holds
@@ -693,9 +706,9 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		errs = errList(b.mustgather.Read(p, c.MustGather, data))
 	case kindPodList:
 		var pods []*model.Pod
-		var lines lineIndex
+		lines := lineIndex{pool: &b.scratch.lineStarts}
 		defer lines.release()
-		errs = decodeItemsLean(data, func(o *corev1.Pod, line int, partial bool) bool {
+		errs = decodeItemsLean(data, b.mem(), func(o *corev1.Pod, line int, partial bool) bool {
 			if b.podCount.Add(1) > MaxPods {
 				b.podLimitOnce.Do(func() {
 					b.problem(p, fmt.Sprintf("more than %d pods in the gather: the pods beyond the limit are not analysed", MaxPods))
@@ -719,7 +732,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		}
 		b.mu.Unlock()
 	case kindPod:
-		o, err := decodeObjectLean[corev1.Pod](data)
+		o, err := decodeObjectLean[corev1.Pod](data, b.mem())
 		if err == nil && o.Name == "" {
 			err = fmt.Errorf("not a Pod object (no metadata.name)")
 		}
@@ -742,12 +755,12 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		b.mu.Unlock()
 	case kindEventList:
 		var events []*model.Event
-		var lines lineIndex
+		lines := lineIndex{pool: &b.scratch.lineStarts}
 		defer lines.release()
 		refs := eventRefs{}
-		errs = decodeItemsLean(data, func(o *corev1.Event, line int, _ bool) bool {
-			ev := &model.Event{Object: eventObjectOf(o, refs), Source: model.Source{Path: p, Line: line}, At: model.StampOf(eventTime(o))}
-			releaseEvent(o) // the model keeps the EventObject's copy
+		errs = decodeItemsLean(data, b.mem(), func(o *corev1.Event, line int, _ bool) bool {
+			ev := &model.Event{Object: eventObjectOf(o, b.strs, refs), Source: model.Source{Path: p, Line: line}, At: model.StampOf(eventTime(o))}
+			b.scratch.releaseEvent(o) // the model keeps the EventObject's copy
 			if line > 0 {
 				ev.SetMessageLine(keyLine(data, lines.of(data), line, "message"))
 			}
@@ -758,7 +771,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		b.g.Events = append(b.g.Events, events...)
 		b.mu.Unlock()
 	case kindNode:
-		o, err := decodeObjectLean[corev1.Node](data)
+		o, err := decodeObjectLean[corev1.Node](data, b.mem())
 		if err != nil {
 			return err
 		}
@@ -767,7 +780,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		b.mu.Unlock()
 	case kindNodeList:
 		var nodes []*model.Node
-		errs = decodeItemsLean(data, func(o *corev1.Node, line int, _ bool) bool {
+		errs = decodeItemsLean(data, b.mem(), func(o *corev1.Node, line int, _ bool) bool {
 			nodes = append(nodes, &model.Node{Object: *o, Source: model.Source{Path: p, Line: line}})
 			return true
 		})
@@ -779,7 +792,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 	case kindClusterOperators:
 		var ops []model.Operator
 		apiserver := ""
-		errs = decodeItemsLean(data, func(o *openshift.ClusterOperator, line int, _ bool) bool {
+		errs = decodeItemsLean(data, b.mem(), func(o *openshift.ClusterOperator, line int, _ bool) bool {
 			ops = append(ops, operatorSummary(o, model.Source{Path: p, Line: line}))
 			if o.Name == "kube-apiserver" {
 				apiserver = o.Version("kube-apiserver")
@@ -810,10 +823,10 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 // io.ErrUnexpectedEOF, which is also how a read of size+1 bytes ends when the
 // size is right, and a zip reader checks the CRC only when the size matches.
 //
-// The result's buffer comes from bufpool: a caller that has done with it, and
-// kept no slice of it, may hand it back with bufpool.Put (runJob does, for
-// recycledKinds).
-func readBounded(r io.Reader, max, size int64) ([]byte, error) {
+// The result's buffer comes from bufs (the load's): a caller that has done
+// with it, and kept no slice of it, may hand it back with bufs.Put (runJob
+// does, for recycledKinds).
+func readBounded(r io.Reader, max, size int64, bufs *bufpool.Pool) ([]byte, error) {
 	tooLarge := fmt.Errorf("file is larger than %d MiB once decompressed, skipped", max>>20)
 	first := int64(64 << 10)
 	if size > 0 && size <= max {
@@ -823,7 +836,7 @@ func readBounded(r io.Reader, max, size int64) ([]byte, error) {
 	var total int64
 	for next := first; ; next = min(2*next, 16<<20) {
 		n := int(min(next, max+1-total))
-		chunk := bufpool.Get(n)[:n]
+		chunk := bufs.Get(n)[:n]
 		n, err := io.ReadFull(r, chunk)
 		total += int64(n)
 		if total > max {
@@ -844,10 +857,10 @@ func readBounded(r io.Reader, max, size int64) ([]byte, error) {
 	if len(chunks) == 1 {
 		return chunks[0], err
 	}
-	out := bufpool.Get(int(total))
+	out := bufs.Get(int(total))
 	for _, c := range chunks {
 		out = append(out, c...)
-		bufpool.Put(c)
+		bufs.Put(c)
 	}
 	return out, err
 }
@@ -916,9 +929,9 @@ func (b *builder) decodeClusterVersion(p string, data []byte) []error {
 		}
 	}
 	if bytes.Contains(data, []byte("\nitems:")) || bytes.HasPrefix(data, []byte("items:")) {
-		return decodeItems(data, func(cv *openshift.ClusterVersion, _ int) { add(cv) })
+		return decodeItems(data, b.mem(), func(cv *openshift.ClusterVersion, _ int) { add(cv) })
 	}
-	cv, err := decodeObject[openshift.ClusterVersion](data)
+	cv, err := decodeObject[openshift.ClusterVersion](data, b.mem())
 	if err != nil {
 		return []error{err}
 	}
@@ -940,9 +953,9 @@ func (b *builder) decodeInfrastructure(data []byte) []error {
 		}
 	}
 	if bytes.Contains(data, []byte("\nitems:")) || bytes.HasPrefix(data, []byte("items:")) {
-		return decodeItems(data, func(in *openshift.Infrastructure, _ int) { set(in) })
+		return decodeItems(data, b.mem(), func(in *openshift.Infrastructure, _ int) { set(in) })
 	}
-	in, err := decodeObject[openshift.Infrastructure](data)
+	in, err := decodeObject[openshift.Infrastructure](data, b.mem())
 	if err != nil {
 		return []error{err}
 	}
@@ -960,9 +973,9 @@ func (b *builder) decodeDNS(data []byte) []error {
 		}
 	}
 	if bytes.Contains(data, []byte("\nitems:")) || bytes.HasPrefix(data, []byte("items:")) {
-		return decodeItems(data, func(d *openshift.DNS, _ int) { set(d) })
+		return decodeItems(data, b.mem(), func(d *openshift.DNS, _ int) { set(d) })
 	}
-	d, err := decodeObject[openshift.DNS](data)
+	d, err := decodeObject[openshift.DNS](data, b.mem())
 	if err != nil {
 		return []error{err}
 	}
@@ -978,7 +991,7 @@ const MaxKeptLogBytes = 256 << 20
 
 func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
 	l := &model.ContainerLog{Container: c.Container, Previous: c.Previous, Root: c.Root}
-	l.SetPath(p, intern)
+	l.SetPath(p, b.strs.intern)
 	keep := !b.quietContainer(nsKey{c.Root, c.Namespace}, c.Pod, c.Container)
 	if keep && b.keptLogBytes >= MaxKeptLogBytes {
 		keep = false
@@ -987,7 +1000,7 @@ func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
 			b.problem(p, fmt.Sprintf("log text limit reached: %d MiB of container-log lines kept; this and later logs are only counted", MaxKeptLogBytes>>20))
 		}
 	}
-	kept, err := readTail(r, l, keep)
+	kept, err := readTail(r, l, keep, b.scratch)
 	b.keptLogBytes += int64(kept)
 	key := c.Namespace + "/" + c.Pod
 	b.logs[key] = append(b.logs[key], l)
@@ -1171,7 +1184,7 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 			return
 		}
 		b.addLogEntry(model.Source{Path: p, Line: n}, &e, asked)
-	}, &cut)
+	}, &cut, b.scratch)
 	spans.close()
 	if err == nil {
 		err = cut.err()
@@ -1276,9 +1289,9 @@ func (b *builder) addLogEntry(src model.Source, e *nodelog.Entry, asked bool) {
 	}
 	// The host, unit, container, image and probe repeat from one group to
 	// the next (a pod's groups name its containers and images): interned.
-	groups[gk] = &model.LogGroup{Source: src, Node: intern(e.Host), Unit: nodelog.Unit(intern(string(e.Unit))), Severity: e.Severity, Class: e.Class,
+	groups[gk] = &model.LogGroup{Source: src, Node: b.strs.intern(e.Host), Unit: nodelog.Unit(b.strs.intern(string(e.Unit))), Severity: e.Severity, Class: e.Class,
 		First: e.Time, Last: e.Time, Count: 1, Text: text,
-		Container: intern(e.Container), Image: intern(e.Image), Probe: intern(e.Probe), Detail: detail}
+		Container: b.strs.intern(e.Container), Image: b.strs.intern(e.Image), Probe: b.strs.intern(e.Probe), Detail: detail}
 	b.groups++
 	b.groupBytes += int64(len(text) + len(detail) + len(e.Container) + len(e.Image) + len(owner))
 }

@@ -118,7 +118,7 @@ func TestEventsShareTheirInvolvedObject(t *testing.T) {
 		item("d", "web-2", "u2", "spec.containers{web}", "Pulling")
 	b := newBuilder("in")
 	for _, p := range []string{"mg/img/namespaces/shop/core/events.yaml", "mg/img2/namespaces/shop/core/events.yaml"} {
-		if err := b.decodeHeavy(p, classify(p), []byte(events)); err != nil {
+		if err := b.decodeHeavy(p, classify(p, nil), []byte(events)); err != nil {
 			t.Fatal(err)
 		}
 	}

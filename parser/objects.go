@@ -25,7 +25,7 @@ import (
 // their decoders. A kind is decoded only when Options.Needs asks for it (the
 // rule table knows which kinds its joins read); every other object is indexed
 // by its metadata alone, read by model.ScanMeta without decoding.
-var typedKinds = map[model.Kind]func([]byte) (any, error){
+var typedKinds = map[model.Kind]func([]byte, loadMem) (any, error){
 	model.PersistentVolumeClaims: decodeAs[corev1.PersistentVolumeClaim],
 	model.PersistentVolumes:      decodeAs[corev1.PersistentVolume],
 	model.Services:               decodeAs[corev1.Service],
@@ -55,7 +55,7 @@ func TypedKinds() []model.Kind {
 	return out
 }
 
-func decodeAs[T any](data []byte) (any, error) {
+func decodeAs[T any](data []byte, lm loadMem) (any, error) {
 	var obj *T
 	if isJSON(data) {
 		obj = new(T)
@@ -68,7 +68,7 @@ func decodeAs[T any](data []byte) (any, error) {
 			data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
 		}
 		// The fast block-YAML path (fastdecode.go), managedFields left out.
-		if obj, err = unmarshalYAML[T](data, true); err != nil {
+		if obj, err = unmarshalYAML[T](data, true, lm); err != nil {
 			return nil, err
 		}
 	}
@@ -117,9 +117,9 @@ type (
 // decodeAsInto decodes data as S (decodeAs) and hands the result to typed,
 // which builds the object the store keeps: a slim decode type that leaves
 // out what no join reads, returned as the kind's usual type.
-func decodeAsInto[S any](typed func(*S) any) func([]byte) (any, error) {
-	return func(data []byte) (any, error) {
-		o, err := decodeAs[S](data)
+func decodeAsInto[S any](typed func(*S) any) func([]byte, loadMem) (any, error) {
+	return func(data []byte, lm loadMem) (any, error) {
+		o, err := decodeAs[S](data, lm)
 		if err != nil {
 			return nil, err
 		}
@@ -149,8 +149,8 @@ var keepLabels = map[model.Kind]bool{model.Namespaces: true}
 
 // decodeCSR decodes a CertificateSigningRequest without its request and
 // issued certificate (PEM, the bulk of the object, read by no join).
-func decodeCSR(data []byte) (any, error) {
-	o, err := decodeAs[certificatesv1.CertificateSigningRequest](data)
+func decodeCSR(data []byte, lm loadMem) (any, error) {
+	o, err := decodeAs[certificatesv1.CertificateSigningRequest](data, lm)
 	if err != nil {
 		return nil, err
 	}
@@ -184,12 +184,12 @@ func (b *builder) readObjects(p string, c classified, data []byte) []error {
 		return nil
 	}
 	b.objects.MarkGathered(k, c.Namespace)
-	var decode func([]byte) (any, error)
+	var decode func([]byte, loadMem) (any, error)
 	if b.decodeKinds == nil || b.decodeKinds[k] {
 		decode = typedKinds[k]
 	}
 	add := func(item []byte, line int) error {
-		o, err := objectOf(k, item, decode, b.parts)
+		o, err := objectOf(k, item, decode, b.parts, b.mem())
 		if o == nil {
 			return err
 		}
@@ -226,7 +226,7 @@ func (b *builder) readObjects(p string, c classified, data []byte) []error {
 	default:
 		// A document with anchors is decoded whole: an alias in one item
 		// may refer to an anchor in another.
-		items, _, ok, release := splitListPooled(data)
+		items, _, ok, release := splitListPooled(data, b.bufs)
 		// objectOf copies what it keeps of an item.
 		defer release()
 		if !ok || hasAnchor(data) {
@@ -248,7 +248,7 @@ func (b *builder) readObjectsWhole(data []byte, add func([]byte, int) error) err
 		Kind  string            `json:"kind"`
 		Items []json.RawMessage `json:"items"`
 	}
-	if err := yamlToJSONItems(data, &doc); err != nil {
+	if err := yamlToJSONItems(data, &doc, b.mem()); err != nil {
 		return err
 	}
 	if doc.Items == nil && !strings.HasSuffix(doc.Kind, "List") {
@@ -262,8 +262,8 @@ func (b *builder) readObjectsWhole(data []byte, add func([]byte, int) error) err
 	return nil
 }
 
-func yamlToJSONItems(data []byte, doc any) error {
-	d, err := decodeObject[map[string]any](data)
+func yamlToJSONItems(data []byte, doc any, lm loadMem) error {
+	d, err := decodeObject[map[string]any](data, lm)
 	if err != nil {
 		return err
 	}
@@ -283,8 +283,9 @@ func errList(err error) []error {
 
 // objectOf reads one object's metadata (and keys) cheaply and, when decode is
 // set, its typed form, whose parts equal to ones parts keeps it shares (nil:
-// it only interns them).
-func objectOf(k model.Kind, item []byte, decode func([]byte) (any, error), parts *podParts) (*model.Object, error) {
+// it only copies their strings); its strings are lm's (a zero lm: copies),
+// which the decoders use too.
+func objectOf(k model.Kind, item []byte, decode func([]byte, loadMem) (any, error), parts *podParts, lm loadMem) (*model.Object, error) {
 	o := &model.Object{Kind: k}
 	meta, ok := model.Meta{}, false
 	if !isJSON(item) {
@@ -297,7 +298,7 @@ func objectOf(k model.Kind, item []byte, decode func([]byte) (any, error), parts
 			m = new(metaOnly)
 			err = json.Unmarshal(item, m)
 		} else {
-			m, err = decodeObject[metaOnly](item)
+			m, err = decodeObject[metaOnly](item, lm)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("cannot read its metadata: %s", plainError(err))
@@ -323,26 +324,26 @@ func objectOf(k model.Kind, item []byte, decode func([]byte) (any, error), parts
 	// ca.crt key) and the store holds every object to the end of the
 	// analysis: they are interned, like the pods' strings. A UID is unique
 	// and left as read.
-	o.Name, o.Namespace, o.UID = intern(meta.Name), intern(meta.Namespace), meta.UID
+	o.Name, o.Namespace, o.UID = lm.strs.intern(meta.Name), lm.strs.intern(meta.Namespace), meta.UID
 	if keepLabels[k] && meta.Labels != nil {
-		internAll(reflect.ValueOf(&meta.Labels).Elem())
+		lm.strs.internAll(reflect.ValueOf(&meta.Labels).Elem())
 		o.Labels = meta.Labels
 	}
 	if model.IsControllerKind(k) { // their owner references lead a pod to its top controller
 		for i := range meta.Owners {
-			meta.Owners[i].Kind, meta.Owners[i].Name = intern(meta.Owners[i].Kind), intern(meta.Owners[i].Name)
+			meta.Owners[i].Kind, meta.Owners[i].Name = lm.strs.intern(meta.Owners[i].Kind), lm.strs.intern(meta.Owners[i].Name)
 		}
 		o.Owners = slices.Clip(meta.Owners)
 	}
 	if keyKinds[k] && len(meta.Keys) > 0 {
 		keys := make([]string, len(meta.Keys))
 		for i, key := range meta.Keys {
-			keys[i] = intern(key)
+			keys[i] = lm.strs.intern(key)
 		}
 		o.Keys = keys
 	}
 	if decode != nil {
-		t, err := decode(item)
+		t, err := decode(item, lm)
 		if err != nil {
 			return o, fmt.Errorf("%s %s: indexed, but its content could not be decoded: %s", k, o.Name, plainError(err))
 		}
@@ -353,7 +354,11 @@ func objectOf(k model.Kind, item []byte, decode func([]byte) (any, error), parts
 		// tolerations, which its pods hold too): they are interned and
 		// shared as the pods' are, and the slices lose the spare capacity
 		// decoding left.
-		parts.addObject(t)
+		if parts != nil {
+			parts.addObject(t)
+		} else {
+			lm.strs.internAll(reflect.ValueOf(t))
+		}
 		o.Typed = t
 	}
 	return o, nil
@@ -386,7 +391,8 @@ func (b *builder) indexModel(g *model.Gather) {
 
 // DecodeStoreObject reads one object of kind k (YAML or JSON) the way the
 // reader does: metadata, key names of ConfigMaps and Secrets, and the typed
-// object when the store can decode k. Tests and tools use it to build a store.
+// object when the store can decode k. Tests and tools use it to build a
+// store; its strings are copies (there is no load to intern them in).
 func DecodeStoreObject(k model.Kind, data []byte) (*model.Object, error) {
-	return objectOf(k, data, typedKinds[k], nil)
+	return objectOf(k, data, typedKinds[k], nil, loadMem{})
 }

@@ -52,7 +52,7 @@ status:
     reason: FailedCreate
     message: 'pods "web-5d9c-" is forbidden: exceeded quota'
 `
-	o, err := typedKinds[model.ReplicaSets]([]byte(rs))
+	o, err := typedKinds[model.ReplicaSets]([]byte(rs), loadMem{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ status:
 	}
 
 	ss := "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: db\nspec:\n  replicas: 2\n  template:\n    spec:\n      containers:\n      - name: db\nstatus:\n  replicas: 1\n"
-	o, err = typedKinds[model.StatefulSets]([]byte(ss))
+	o, err = typedKinds[model.StatefulSets]([]byte(ss), loadMem{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ status:
 	}
 
 	job := `{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"backup-1"},"spec":{"template":{"spec":{"containers":[{"name":"b"}]}}},"status":{"active":1,"failed":2}}`
-	o, err = typedKinds[model.Jobs]([]byte(job))
+	o, err = typedKinds[model.Jobs]([]byte(job), loadMem{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestTypedObjectsKeepAnnotationsOnlyWhereRead(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			o, err := typedKinds[tt.kind](data)
+			o, err := typedKinds[tt.kind](data, loadMem{})
 			if err != nil {
 				t.Fatalf("%s %s: %v", tt.kind, form, err)
 			}
@@ -143,15 +143,15 @@ func TestStoreObjectsShareRepeatedStrings(t *testing.T) {
 	svc := func(ns string) []byte {
 		return []byte("apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: " + ns + "\n  labels:\n    app.kubernetes.io/name: web\nspec:\n  type: ClusterIP\n  selector:\n    app: web\n  ports:\n  - name: https\n    port: 443\n    protocol: TCP\n")
 	}
-	defer holdInterned()() // as LoadWith does
+	lm := loadMem{strs: newInterner()} // as LoadWith's
 	var cms, svcs []*model.Object
 	for _, ns := range []string{"shop", "shop", "billing"} {
-		a, err := objectOf(model.ConfigMaps, cm(ns), nil, nil)
+		a, err := objectOf(model.ConfigMaps, cm(ns), nil, nil, lm)
 		if err != nil {
 			t.Fatal(err)
 		}
 		cms = append(cms, a)
-		b, err := objectOf(model.Services, svc(ns), typedKinds[model.Services], nil)
+		b, err := objectOf(model.Services, svc(ns), typedKinds[model.Services], nil, lm)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,19 +184,19 @@ func TestStoreObjectsShareRepeatedStrings(t *testing.T) {
 // objects share the parts that are equal (two Services' selector and ports),
 // keep apart the ones that differ, and read exactly as decoded.
 func TestStoreObjectsShareEqualParts(t *testing.T) {
-	defer holdInterned()()
+	strs := newInterner()
 	svc := func(ns, app string) []byte {
 		return []byte("apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: " + ns + "\nspec:\n  selector:\n    app: " + app + "\n  ports:\n  - name: https\n    port: 443\n    protocol: TCP\n")
 	}
-	pp := newPodParts()
+	pp := newPodParts(strs)
 	var got []*corev1.Service
 	var want []string
 	for _, tt := range []struct{ ns, app string }{{"shop", "web"}, {"billing", "web"}, {"admin", "api"}} {
-		o, err := objectOf(model.Services, svc(tt.ns, tt.app), typedKinds[model.Services], pp)
+		o, err := objectOf(model.Services, svc(tt.ns, tt.app), typedKinds[model.Services], pp, loadMem{strs: strs})
 		if err != nil {
 			t.Fatal(err)
 		}
-		plain, err := objectOf(model.Services, svc(tt.ns, tt.app), typedKinds[model.Services], nil)
+		plain, err := objectOf(model.Services, svc(tt.ns, tt.app), typedKinds[model.Services], nil, loadMem{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -139,15 +139,16 @@ var pathSet = func() *pathmatch.Set {
 var sosClaimAt = slices.IndexFunc(pathRules, func(r pathRule) bool { return r.kind == kindSosHostname })
 
 // classify returns what the member at p holds; Kind is kindOther for members
-// the analysis does not read. The must-gather's path rules come first.
-func classify(p string) classified {
+// the analysis does not read. The must-gather's path rules come first. The
+// names it keeps are strs's (the load's; nil: copies).
+func classify(p string, strs *interner) classified {
 	if m := mustgather.Classify(p); m.Kind != mustgather.Other {
-		return fromMustGather(m)
+		return fromMustGather(m, strs)
 	}
 	for i, r := range pathRules {
 		if i == sosClaimAt {
 			if m := sosreport.Classify(p); m.Kind != sosreport.Other {
-				m.Root = intern(m.Root)
+				m.Root = strs.intern(m.Root)
 				return classified{Kind: kindSos, Root: m.Root, Sos: m}
 			}
 		}
@@ -165,7 +166,7 @@ func classify(p string) classified {
 				continue
 			}
 		}
-		c.Root, c.Namespace, c.Unit = intern(c.Root), intern(c.Namespace), intern(c.Unit)
+		c.Root, c.Namespace, c.Unit = strs.intern(c.Root), strs.intern(c.Namespace), strs.intern(c.Unit)
 		return c
 	}
 	return classified{Kind: kindOther}
@@ -194,18 +195,18 @@ var mustGatherKinds = [...]fileKind{
 // kind the load reads it as: a common document's, or the must-gather
 // reader's own (kindMustGather).
 //
-// The names are interned: slices of the member path kept as they are (in
+// The names are interned in strs: slices of the member path kept as they are (in
 // map keys such as the store's gathered lists, one per kind and namespace),
 // each would keep the whole path alive, about 12 MB of paths at ×50 of the
 // corpus metal gather. They come from a small set, but for the pod names,
 // which the pods' own names share. A container log's Container alone kept
 // its path, 25 MB at ×50.
-func fromMustGather(m mustgather.Member) classified {
+func fromMustGather(m mustgather.Member, strs *interner) classified {
 	if !m.Kind.Common() {
-		return classified{Kind: kindMustGather, Root: intern(m.Root), MustGather: mustgather.Member{Kind: m.Kind, Root: intern(m.Root)}}
+		return classified{Kind: kindMustGather, Root: strs.intern(m.Root), MustGather: mustgather.Member{Kind: m.Kind, Root: strs.intern(m.Root)}}
 	}
-	return classified{Kind: mustGatherKinds[m.Kind], Root: intern(m.Root), Namespace: intern(m.Namespace), Node: intern(m.Node), Unit: intern(m.Unit),
-		Group: intern(m.Group), Resource: intern(m.Resource), Name: m.Name, Pod: intern(m.Pod), Container: intern(m.Container), Previous: m.Previous}
+	return classified{Kind: mustGatherKinds[m.Kind], Root: strs.intern(m.Root), Namespace: strs.intern(m.Namespace), Node: strs.intern(m.Node), Unit: strs.intern(m.Unit),
+		Group: strs.intern(m.Group), Resource: strs.intern(m.Resource), Name: m.Name, Pod: strs.intern(m.Pod), Container: strs.intern(m.Container), Previous: m.Previous}
 }
 
 // journalOtherOutput reports whether a sosreport's journalctl file is in an

@@ -25,7 +25,7 @@ func TestSosRulesSameAsPattern(t *testing.T) {
 	for _, p := range []string{"sos/sos_commands/kubernetes/cluster-info/kubectl_--kubeconfig_x_get_-o_json_--namespace_kube-system_pods",
 		"sos/sos_commands/logs/journalctl_--no-pager_--unit_kubelet", "sos/sos_commands/host/hostname", "date",
 		"img/namespaces/shop/core/pods.yaml", "timestamp"} {
-		if classify(p).Kind == kindOther {
+		if classify(p, nil).Kind == kindOther {
 			t.Errorf("%s: not classified", p)
 		}
 	}

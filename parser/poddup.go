@@ -5,7 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mgtriage/mgtriage/parser/internal/bufpool"
 	"github.com/mgtriage/mgtriage/parser/model"
 )
 
@@ -52,7 +51,7 @@ func (b *builder) runJob(j decodeJob) error {
 		defer close(j.done)
 	}
 	if recycledKinds[j.c.Kind] {
-		defer bufpool.Put(j.data)
+		defer b.bufs.Put(j.data)
 	}
 	if j.c.Kind == kindPod && len(j.after) > 0 && !b.dedup.disabled {
 		for _, ch := range j.after {

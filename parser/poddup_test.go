@@ -189,7 +189,7 @@ kind: List
 	b := newBuilder("in")
 	read := func(container string) *model.ContainerLog {
 		p := root + "namespaces/shop/pods/web-1/" + container + "/" + container + "/logs/current.log"
-		c := classify(p)
+		c := classify(p, nil)
 		if c.Kind != kindContainerLog || c.Root != root {
 			t.Fatalf("%s classified as %+v", p, c)
 		}
@@ -206,13 +206,13 @@ kind: List
 	if got, want := state(), "web tail 1, sidecar tail 1, unsettled 2"; got != want {
 		t.Fatalf("before the pods.yaml: %s, want %s", got, want)
 	}
-	if err := b.decodeHeavy("other/img/namespaces/shop/core/pods.yaml", classify("other/img/namespaces/shop/core/pods.yaml"), []byte(pods)); err != nil {
+	if err := b.decodeHeavy("other/img/namespaces/shop/core/pods.yaml", classify("other/img/namespaces/shop/core/pods.yaml", nil), []byte(pods)); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := state(), "web tail 1, sidecar tail 1, unsettled 2"; got != want {
 		t.Errorf("after another root's pods.yaml: %s, want %s", got, want)
 	}
-	if err := b.decodeHeavy(root+"namespaces/shop/core/pods.yaml", classify(root+"namespaces/shop/core/pods.yaml"), []byte(pods)); err != nil {
+	if err := b.decodeHeavy(root+"namespaces/shop/core/pods.yaml", classify(root+"namespaces/shop/core/pods.yaml", nil), []byte(pods)); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := state(), "web tail 0, sidecar tail 1, unsettled 0"; got != want {

@@ -25,6 +25,7 @@ import (
 //
 // It is safe for concurrent use; the table lives as long as the load.
 type podParts struct {
+	strs  *interner // the load's strings, which the parts' are
 	seed  maphash.Seed
 	mu    sync.Mutex
 	table map[partKey]reflect.Value
@@ -37,16 +38,16 @@ type partKey struct {
 	h uint64
 }
 
-func newPodParts() *podParts {
-	return &podParts{seed: maphash.MakeSeed(), table: map[partKey]reflect.Value{}}
+func newPodParts(strs *interner) *podParts {
+	return &podParts{strs: strs, seed: maphash.MakeSeed(), table: map[partKey]reflect.Value{}}
 }
 
 // add interns pod's strings (as internAll does) and replaces the parts of
 // its spec, labels and owner references that equal a kept part with that
-// part. A nil podParts only interns.
+// part. A nil podParts only copies the strings (there is no load's table).
 func (pp *podParts) add(pod *corev1.Pod) {
 	if pp == nil {
-		internAll(reflect.ValueOf(pod).Elem())
+		(*interner)(nil).internAll(reflect.ValueOf(pod).Elem())
 		return
 	}
 	// walk interns as it goes: each field is interned once, by one or the other.
@@ -56,21 +57,25 @@ func (pp *podParts) add(pod *corev1.Pod) {
 		case "Labels", "OwnerReferences":
 			pp.walk(meta.Field(i))
 		default:
-			internAll(meta.Field(i))
+			pp.strs.internAll(meta.Field(i))
 		}
 	}
-	internAll(reflect.ValueOf(&pod.Status).Elem())
+	pp.strs.internAll(reflect.ValueOf(&pod.Status).Elem())
 	pp.walk(reflect.ValueOf(&pod.Spec).Elem())
 }
 
 // addObject interns the strings of obj, a pointer to a typed object of the
 // store, and shares its parts that equal a kept part, as add does for pods
 // (its status included: the store's objects are read-only too). A nil
-// podParts only interns.
+// podParts only copies the strings (there is no load's table).
 func (pp *podParts) addObject(obj any) {
 	v := reflect.ValueOf(obj)
-	if pp == nil || v.Kind() != reflect.Pointer || v.IsNil() {
-		internAll(v)
+	if pp == nil {
+		(*interner)(nil).internAll(v)
+		return
+	}
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		pp.strs.internAll(v)
 		return
 	}
 	pp.walk(v.Elem())
@@ -90,7 +95,7 @@ func (pp *podParts) walk(v reflect.Value) (h uint64, ok bool) {
 	case reflect.String:
 		s := v.String()
 		if v.CanSet() && s != "" {
-			s = intern(s)
+			s = pp.strs.intern(s)
 			v.SetString(s)
 		}
 		return maphash.String(pp.seed, s), true
@@ -137,7 +142,7 @@ func (pp *podParts) walk(v reflect.Value) (h uint64, ok bool) {
 			return 0x4f, true
 		}
 		if v.CanSet() {
-			internAll(v) // a map[string]string is rebuilt with interned strings
+			pp.strs.internAll(v) // a map[string]string is rebuilt with interned strings
 		}
 		// Entries in any order: a sum of per-entry hashes.
 		var sum uint64

@@ -80,7 +80,7 @@ status:
 
 func sharedTestPod(t *testing.T, name, node, mode, memory, token, ip string) *corev1.Pod {
 	t.Helper()
-	p, err := decodeObjectLean[corev1.Pod]([]byte(fmt.Sprintf(sharedPodYAML, name, node, mode, memory, token, ip)))
+	p, err := decodeObjectLean[corev1.Pod]([]byte(fmt.Sprintf(sharedPodYAML, name, node, mode, memory, token, ip)), loadMem{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func addUnchanged(t *testing.T, pp *podParts, pods ...*corev1.Pod) {
 // token volume and status share every other part of their spec, and each
 // pod still reads exactly as it was decoded.
 func TestPodPartsShareEqualParts(t *testing.T) {
-	pp := newPodParts()
+	pp := newPodParts(newInterner())
 	a := sharedTestPod(t, "web-7d9f-a", "node-1", "prod", "512Mi", "kube-api-access-aaaaa", "10.128.0.5")
 	b := sharedTestPod(t, "web-7d9f-b", "node-2", "prod", "512Mi", "kube-api-access-bbbbb", "10.128.0.6")
 	addUnchanged(t, pp, a, b)
@@ -150,7 +150,7 @@ func TestPodPartsShareEqualParts(t *testing.T) {
 // TestPodPartsKeepDifferences: parts that differ in one value (an env value,
 // a memory limit) stay apart.
 func TestPodPartsKeepDifferences(t *testing.T) {
-	pp := newPodParts()
+	pp := newPodParts(newInterner())
 	a := sharedTestPod(t, "a", "n", "prod", "512Mi", "tok", "10.0.0.1")
 	b := sharedTestPod(t, "b", "n", "test", "1Gi", "tok", "10.0.0.2")
 	addUnchanged(t, pp, a, b)
@@ -170,7 +170,7 @@ func TestPodPartsKeepDifferences(t *testing.T) {
 // TestPodPartsConcurrent adds pods from several workers at once (run with
 // -race); every pod reads as decoded.
 func TestPodPartsConcurrent(t *testing.T) {
-	pp := newPodParts()
+	pp := newPodParts(newInterner())
 	var wg sync.WaitGroup
 	for w := range 4 {
 		wg.Go(func() {
@@ -188,7 +188,7 @@ func TestPodPartsConcurrent(t *testing.T) {
 func corpusPods(b *testing.B, files [][]byte) []*corev1.Pod {
 	var pods []*corev1.Pod
 	for _, data := range files {
-		_ = decodeItemsLean(data, func(o *corev1.Pod, _ int, _ bool) bool {
+		_ = decodeItemsLean(data, loadMem{}, func(o *corev1.Pod, _ int, _ bool) bool {
 			pods = append(pods, o)
 			return true
 		})
@@ -213,7 +213,7 @@ func BenchmarkPodParts(b *testing.B) {
 	for _, bc := range []struct {
 		name  string
 		parts func() *podParts
-	}{{"intern", func() *podParts { return nil }}, {"intern+share", newPodParts}} {
+	}{{"copy", func() *podParts { return nil }}, {"intern+share", func() *podParts { return newPodParts(newInterner()) }}} {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
 				b.StopTimer()
@@ -231,7 +231,7 @@ func BenchmarkPodParts(b *testing.B) {
 // TestPodPartsHashCollision: two different parts under one hash stay apart
 // (the deep-equality check, not the hash, decides).
 func TestPodPartsHashCollision(t *testing.T) {
-	pp := newPodParts()
+	pp := newPodParts(newInterner())
 	a := sharedTestPod(t, "a", "n", "prod", "512Mi", "tok", "10.0.0.1")
 	b := sharedTestPod(t, "b", "n", "test", "1Gi", "tok", "10.0.0.2")
 	va := reflect.ValueOf(&a.Spec.Containers[0].Env).Elem()
@@ -264,7 +264,7 @@ func TestPodPartsClipSpareCapacity(t *testing.T) {
 	if cap(p.Status.Conditions) == len(p.Status.Conditions) {
 		t.Fatal("test pod has no spare capacity to clip")
 	}
-	addUnchanged(t, newPodParts(), p)
+	addUnchanged(t, newPodParts(newInterner()), p)
 	for what, s := range map[string]reflect.Value{
 		"status conditions": reflect.ValueOf(p.Status.Conditions),
 		"volumes":           reflect.ValueOf(p.Spec.Volumes),

@@ -27,7 +27,7 @@ func (b *builder) GatherTimes(dir string, times []time.Time) {
 }
 
 // Intern returns the load's copy of s (load.Load): intern.
-func (b *builder) Intern(s string) string { return intern(s) }
+func (b *builder) Intern(s string) string { return b.strs.intern(s) }
 
 // CutText bounds s to MaxProblemBytes (load.Load): cutText.
 func (b *builder) CutText(s string) string { return cutText(s) }
@@ -36,7 +36,7 @@ func (b *builder) CutText(s string) string { return cutText(s) }
 // MaxLineBytes (load.Load).
 func (b *builder) ScanLines(r io.Reader, fn func(n int, line []byte)) error {
 	var cut longLines
-	err := scanLinesCounted(r, fn, &cut)
+	err := scanLinesCounted(r, fn, &cut, b.scratch)
 	if err == nil {
 		err = cut.err()
 	}
@@ -46,7 +46,7 @@ func (b *builder) ScanLines(r io.Reader, fn func(n int, line []byte)) error {
 // ReadTail keeps the tail and error lines of a container log (load.Load):
 // readTail.
 func (b *builder) ReadTail(r io.Reader, l *model.ContainerLog) error {
-	_, err := readTail(r, l, true)
+	_, err := readTail(r, l, true, b.scratch)
 	return err
 }
 

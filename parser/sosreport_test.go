@@ -191,7 +191,7 @@ func TestJournalOtherOutput(t *testing.T) {
 		if got := journalOtherOutput(p); got != want {
 			t.Errorf("%s: got %v", p, got)
 		}
-		if c := classify(p); (c.Kind == kindServiceLog) == want {
+		if c := classify(p, nil); (c.Kind == kindServiceLog) == want {
 			t.Errorf("%s: classified %v", p, c.Kind)
 		}
 	}

@@ -13,9 +13,9 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 
+	"github.com/mgtriage/mgtriage/parser/internal/bufpool"
 	"github.com/mholt/archives"
 )
 
@@ -143,6 +143,7 @@ type walkOptions struct {
 	onRead     func(n int64) // bytes read from an archive file, for a progress bar
 	budget     *readBudget
 	maxMembers int
+	bufs       *bufpool.Pool // the load's read buffers (nested zips are read into them)
 }
 
 // countingReader reports the bytes read through it.
@@ -181,7 +182,7 @@ func walkInput(ctx context.Context, root string, visit VisitFunc, skipped func(n
 	if !fi.IsDir() && fi.Size() == 0 {
 		return fmt.Errorf("%s is an empty file", root)
 	}
-	w := &walker{ctx: ctx, visit: visit, skipped: skipped, budget: o.budget, maxMembers: o.maxMembers}
+	w := &walker{ctx: ctx, visit: visit, skipped: skipped, budget: o.budget, maxMembers: o.maxMembers, bufs: o.bufs}
 	if fi.IsDir() {
 		return w.dir(root)
 	}
@@ -217,6 +218,7 @@ type walker struct {
 	visit      VisitFunc
 	skipped    func(name, why string)
 	budget     *readBudget
+	bufs       *bufpool.Pool
 	maxMembers int   // 0: no limit
 	members    int   // entries met so far
 	heldZip    int64 // bytes of nested zips held in memory now
@@ -425,7 +427,7 @@ func (w *walker) member(name string, size int64, open func() (io.ReadCloser, err
 		w.skipped(cutName(name), fmt.Sprintf("member path longer than %d bytes (%d), skipped", MaxMemberNameBytes, len(name)))
 		return nil
 	}
-	if looksLikeArchive(name) && classify(name).Kind == kindOther {
+	if looksLikeArchive(name) && classify(name, nil).Kind == kindOther {
 		if depth >= MaxNestingDepth {
 			w.skipped(name, fmt.Sprintf("archive nested more than %d deep, not opened", MaxNestingDepth))
 			return nil
@@ -470,7 +472,7 @@ func (w *walker) nested(name string, size int64, open func() (io.ReadCloser, err
 		if size > room {
 			return fmt.Errorf("nested zip of %d MiB does not fit in the %d MiB held in memory for nested zips (%d MiB in use)", size>>20, MaxNestedZip>>20, w.heldZip>>20)
 		}
-		data, err := readBounded(stream, room, size)
+		data, err := readBounded(stream, room, size, w.bufs)
 		if err != nil {
 			if w.budget.exceeded() {
 				w.stop = w.budget.err()
@@ -492,40 +494,24 @@ func (w *walker) nested(name string, size int64, open func() (io.ReadCloser, err
 // against budget. close releases the decompressor. inflated says whether out
 // decompresses r (the member's declared size is then not out's).
 //
-// The buffer of r comes from a pool and goes back to it on close, so out must
+// The buffer of r comes from sp (the load's pool) and goes back to it on close, so out must
 // not be read after close: a pass over tens of thousands of members would
 // otherwise allocate a 64 KiB buffer for each (gigabytes at ×10 scale, most
 // of the collector's work).
-func decompress(ctx context.Context, name string, r io.Reader, budget *readBudget) (out io.Reader, close func(), inflated bool, err error) {
-	br := getReader(r)
+func decompress(ctx context.Context, name string, r io.Reader, budget *readBudget, sp *scratchPools) (out io.Reader, close func(), inflated bool, err error) {
+	br := sp.reader(r)
 	head, _ := br.Peek(6)
 	d := decompressorFor(head)
 	if d == nil {
-		return br, func() { putReader(br) }, false, nil
+		return br, func() { sp.putReader(br) }, false, nil
 	}
 	kind := strings.TrimPrefix(d.(archives.Format).Extension(), ".")
 	rc, err := d.OpenReader(br)
 	if err != nil {
-		putReader(br)
+		sp.putReader(br)
 		return nil, nil, false, fmt.Errorf("damaged %s data: %w", kind, err)
 	}
-	return budget.reader(&damagedReader{rc, kind}), func() { rc.Close(); putReader(br) }, true, nil
-}
-
-// readerPool holds 64 KiB bufio.Readers for decompress and scanLinesCounted.
-var readerPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64*1024) }}
-
-// getReader returns a pooled 64 KiB reader over r.
-func getReader(r io.Reader) *bufio.Reader {
-	br := readerPool.Get().(*bufio.Reader)
-	br.Reset(r)
-	return br
-}
-
-// putReader returns br to the pool, dropping its source.
-func putReader(br *bufio.Reader) {
-	br.Reset(nil)
-	readerPool.Put(br)
+	return budget.reader(&damagedReader{rc, kind}), func() { rc.Close(); sp.putReader(br) }, true, nil
 }
 
 // damagedReader says which compression a read error comes from ("damaged gz

@@ -15,6 +15,9 @@
 // highest point of memory of ×50 of the corpus metal gather, against under
 // 10 MB in use). Release drops every idle buffer.
 //
+// A Pool is one load's: the load makes it and drops it, so that no buffer
+// outlives the load that read into it and loads share nothing.
+//
 // A buffer may be put back only when nothing holds a slice of it any more:
 // every string made from it must be a copy.
 package bufpool
@@ -36,11 +39,16 @@ const MaxIdleBytes = 8 << 20
 
 const classes = (maxShift - minShift + 1) * steps
 
-var idle struct {
-	sync.Mutex
+// Pool is one load's idle buffers, by class; the zero Pool is empty and
+// ready for use. It is safe for concurrent use. A nil *Pool keeps nothing:
+// Get allocates and Put drops the buffer.
+type Pool struct {
+	mu    sync.Mutex
 	lists [classes][][]byte
 	bytes [classes]int
 	total int
+	// scribble makes Put overwrite every buffer it takes back (Scribble).
+	scribble atomic.Bool
 }
 
 // class returns the index and the capacity of the smallest class that holds
@@ -68,34 +76,37 @@ func class(n int) (i, size int, ok bool) {
 
 // Get returns a buffer of length 0 and capacity at least n. A buffer larger
 // than the largest class is a plain allocation.
-func Get(n int) []byte {
+func (p *Pool) Get(n int) []byte {
 	i, size, ok := class(n)
 	if !ok {
 		return make([]byte, 0, n)
 	}
-	idle.Lock()
-	if l := idle.lists[i]; len(l) > 0 {
+	if p == nil {
+		return make([]byte, 0, size)
+	}
+	p.mu.Lock()
+	if l := p.lists[i]; len(l) > 0 {
 		b := l[len(l)-1]
 		l[len(l)-1] = nil
-		idle.lists[i] = l[:len(l)-1]
-		idle.bytes[i] -= cap(b)
-		idle.total -= cap(b)
-		idle.Unlock()
+		p.lists[i] = l[:len(l)-1]
+		p.bytes[i] -= cap(b)
+		p.total -= cap(b)
+		p.mu.Unlock()
 		return b[:0]
 	}
-	idle.Unlock()
+	p.mu.Unlock()
 	return make([]byte, 0, size)
 }
 
 // Put hands b back for a later Get. Buffers that Get did not make (their
 // capacity is not a class size) are left to the collector. The caller must
 // not use b, or any slice of it, afterwards.
-func Put(b []byte) {
+func (p *Pool) Put(b []byte) {
 	i, size, ok := class(cap(b))
-	if !ok || size != cap(b) {
+	if p == nil || !ok || size != cap(b) {
 		return
 	}
-	if scribble.Load() {
+	if p.scribble.Load() {
 		b = b[:cap(b)]
 		for k := range b {
 			b[k] = scribbleByte
@@ -104,44 +115,41 @@ func Put(b []byte) {
 	if cap(b) > MaxIdleBytes {
 		return
 	}
-	idle.Lock()
-	defer idle.Unlock()
-	for idle.total+cap(b) > MaxIdleBytes {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for p.total+cap(b) > MaxIdleBytes {
 		// Drop the oldest idle buffer of the class with the most idle bytes.
 		most := 0
 		for c := range classes {
-			if idle.bytes[c] > idle.bytes[most] {
+			if p.bytes[c] > p.bytes[most] {
 				most = c
 			}
 		}
-		if idle.bytes[most] == 0 {
+		if p.bytes[most] == 0 {
 			return
 		}
-		l := idle.lists[most]
-		idle.bytes[most] -= cap(l[0])
-		idle.total -= cap(l[0])
+		l := p.lists[most]
+		p.bytes[most] -= cap(l[0])
+		p.total -= cap(l[0])
 		l[0] = nil
-		idle.lists[most] = l[1:]
+		p.lists[most] = l[1:]
 	}
-	idle.lists[i] = append(idle.lists[i], b[:0])
-	idle.bytes[i] += cap(b)
-	idle.total += cap(b)
+	p.lists[i] = append(p.lists[i], b[:0])
+	p.bytes[i] += cap(b)
+	p.total += cap(b)
 }
 
 // Release drops every idle buffer, for the collector to free.
-func Release() {
-	idle.Lock()
-	defer idle.Unlock()
+func (p *Pool) Release() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	for c := range classes {
-		clear(idle.lists[c])
-		idle.lists[c] = nil
-		idle.bytes[c] = 0
+		clear(p.lists[c])
+		p.lists[c] = nil
+		p.bytes[c] = 0
 	}
-	idle.total = 0
+	p.total = 0
 }
-
-// scribble makes Put overwrite every buffer it takes back (Scribble).
-var scribble atomic.Bool
 
 // scribbleByte is what Scribble writes: not valid UTF-8 on its own, so a
 // string made from a kept slice shows up in any comparison.
@@ -150,4 +158,4 @@ const scribbleByte = 0xA5
 // Scribble turns on or off the overwriting of every buffer put back, for
 // tests: a caller that put back a buffer it still held a slice of then reads
 // 0xA5 bytes instead of its text, and the result differs from a run without.
-func Scribble(on bool) { scribble.Store(on) }
+func (p *Pool) Scribble(on bool) { p.scribble.Store(on) }

@@ -22,12 +22,13 @@ func TestClass(t *testing.T) {
 // quarter larger than asked (past the smallest class), and that a buffer put
 // back is the one a Get of its class returns, empty.
 func FuzzGet(f *testing.F) {
+	var p Pool
 	for _, n := range []int{0, 1, 4095, 4097, 100000, 1 << 24, 1<<28 + 1} {
 		f.Add(n)
 	}
 	f.Fuzz(func(t *testing.T, n int) {
 		n = max(0, n%(1<<29))
-		b := Get(n)
+		b := p.Get(n)
 		if len(b) != 0 || cap(b) < n {
 			t.Fatalf("Get(%d): len %d cap %d", n, len(b), cap(b))
 		}
@@ -42,11 +43,12 @@ func FuzzGet(f *testing.F) {
 }
 
 func TestPutGet(t *testing.T) {
-	b := Get(5000)
+	var p Pool
+	b := p.Get(5000)
 	b = append(b, "hello"...)
-	Put(b)
-	Put(make([]byte, 0, 5001)) // not a class size: dropped
-	c := Get(4500)
+	p.Put(b)
+	p.Put(make([]byte, 0, 5001)) // not a class size: dropped
+	c := p.Get(4500)
 	if len(c) != 0 || cap(c) != 5120 || &c[:1][0] != &b[:1][0] {
 		t.Fatalf("Get after Put: len %d cap %d, not the buffer put back", len(c), cap(c))
 	}
@@ -56,27 +58,26 @@ func TestPutGet(t *testing.T) {
 // the class with the most idle bytes gives up its oldest, so a class in use
 // now still gets its buffers back; Release drops them all.
 func TestIdleBound(t *testing.T) {
-	Release()
-	defer Release()
+	var p Pool
 	const big = 1 << 20
 	for range MaxIdleBytes/big + 4 {
-		Put(Get(big))
-		Put(make([]byte, 0, big)) // a class size not made by Get is kept too
+		p.Put(p.Get(big))
+		p.Put(make([]byte, 0, big)) // a class size not made by Get is kept too
 	}
-	if idle.total > MaxIdleBytes {
-		t.Fatalf("idle %d bytes, bound %d", idle.total, MaxIdleBytes)
+	if p.total > MaxIdleBytes {
+		t.Fatalf("idle %d bytes, bound %d", p.total, MaxIdleBytes)
 	}
-	small := Get(10000)
-	Put(small)
-	if got := Get(10000); &got[:1][0] != &small[:1][0] {
+	small := p.Get(10000)
+	p.Put(small)
+	if got := p.Get(10000); &got[:1][0] != &small[:1][0] {
 		t.Error("a buffer of another class put back past the bound was dropped, not kept")
 	}
-	Put(make([]byte, 0, 2*MaxIdleBytes)) // larger than the bound: never kept
-	if idle.total > MaxIdleBytes {
-		t.Fatalf("idle %d bytes after a buffer over the bound", idle.total)
+	p.Put(make([]byte, 0, 2*MaxIdleBytes)) // larger than the bound: never kept
+	if p.total > MaxIdleBytes {
+		t.Fatalf("idle %d bytes after a buffer over the bound", p.total)
 	}
-	Release()
-	if idle.total != 0 || len(idle.lists[0]) != 0 {
-		t.Errorf("Release left %d bytes", idle.total)
+	p.Release()
+	if p.total != 0 || len(p.lists[0]) != 0 {
+		t.Errorf("Release left %d bytes", p.total)
 	}
 }
