@@ -535,7 +535,26 @@ func cutText(s string) string {
 	return strings.ToValidUTF8(s[:MaxProblemBytes], "") + "…"
 }
 
-func (b *builder) visit(m Member) error {
+// visit reads one member of the pass (visitMember). A panic while reading
+// it, a reader's bug met on this member's path or bytes, becomes a gather
+// problem naming the member, and the pass goes on: a customer's archive
+// never ends a run with a stack trace.
+func (b *builder) visit(m Member) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			b.problem(m.Path, readerPanic(r))
+			err = nil
+		}
+	}()
+	return b.visitMember(m)
+}
+
+// readerPanic is the gather problem a reader's panic on a member becomes.
+func readerPanic(r any) string {
+	return fmt.Sprintf("skipped: mgtriage failed while reading this file (%v); please report it with the file's path", r)
+}
+
+func (b *builder) visitMember(m Member) error {
 	b.g.Files++
 	if m.Size > 0 {
 		b.g.Bytes += m.Size
@@ -655,6 +674,17 @@ type decodeJob struct {
 }
 
 // startWorkers starts n decoders; stopWorkers waits for them.
+// runJobSafe is runJob with a panic, a decoder's bug met on the member's
+// bytes, turned into the member's error (see visit).
+func (b *builder) runJobSafe(j decodeJob) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = errors.New(readerPanic(r))
+		}
+	}()
+	return b.runJob(j)
+}
+
 func (b *builder) startWorkers(n int) {
 	b.jobs = make(chan decodeJob, n)
 	for range n {
@@ -662,7 +692,7 @@ func (b *builder) startWorkers(n int) {
 		go func() {
 			defer b.workers.Done()
 			for j := range b.jobs {
-				if err := b.runJob(j); err != nil {
+				if err := b.runJobSafe(j); err != nil {
 					b.problem(j.path, err.Error())
 				}
 			}

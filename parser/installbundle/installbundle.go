@@ -25,6 +25,7 @@ import (
 var (
 	journalRe   = regexp.MustCompile(`^(.*/)?(bootstrap|control-plane/([^/]+))/journals/([^/]+)\.log$`)
 	containerRe = regexp.MustCompile(`^(.*/)?(bootstrap|control-plane/([^/]+))/containers/([^/]+)-([0-9a-f]{12,64})\.log$`)
+	inspectRe   = regexp.MustCompile(`^(.*/)?(bootstrap|control-plane/([^/]+))/containers/[^/]+\.inspect$`)
 	resourceRe  = regexp.MustCompile(`^(.*/)?resources/([a-z-]+)\.(json|list)$`)
 	textRe      = regexp.MustCompile(`^(.*/)?(gather\.log|failed-units\.txt)$`)
 	markerRe    = regexp.MustCompile(`(^|/)(bootstrap/journals/|bootstrap/containers/|bootstrap/pods/|control-plane/[^/]+/journals/|control-plane/[^/]+/containers/|resources/(?:` + resourceNames + `)\.json$|resources/(?:masters|nodes)\.list$|failed-units\.txt$|unit-status/|rendered-assets/)|^gather\.log$|(^|/)log-bundle-[^/]+/gather\.log$`)
@@ -127,8 +128,8 @@ func Classify(p string) Member {
 	if m := containerRe.FindStringSubmatch(p); m != nil {
 		return Member{Kind: ContainerLog, Root: m[1], Node: m[3], Container: m[4]}
 	}
-	if strings.HasSuffix(p, ".inspect") && (strings.Contains(p, "/containers/") || strings.HasPrefix(p, "bootstrap/containers/")) {
-		return Member{Kind: Inspect, Root: p[:strings.Index(p, "bootstrap/")]}
+	if m := inspectRe.FindStringSubmatch(p); m != nil {
+		return Member{Kind: Inspect, Root: m[1], Node: m[3]}
 	}
 	if m := resourceRe.FindStringSubmatch(p); m != nil {
 		return Member{Kind: Resource, Root: m[1], Name: m[2] + "." + m[3]}

@@ -53,6 +53,10 @@ func TestClassify(t *testing.T) {
 		{r + "control-plane/10.0.0.11/journals/crio.log", Member{Kind: Journal, Root: r, Node: "10.0.0.11", Unit: "crio"}},
 		{r + "bootstrap/containers/etcd-5d2c8e1f0a9b.log", Member{Kind: ContainerLog, Root: r, Container: "etcd"}},
 		{r + "bootstrap/containers/etcd-5d2c8e1f0a9b.inspect", Member{Kind: Inspect, Root: r}},
+		// A control plane host's inspect file: its path names no bootstrap/
+		// (a public RHCOS bundle of a failed install; it ended the run with a
+		// slice bounds panic).
+		{r + "control-plane/172.16.1.11/containers/etcd-5d2c8e1f0a9b.inspect", Member{Kind: Inspect, Root: r, Node: "172.16.1.11"}},
 		{r + "resources/csr.json", Member{Kind: Resource, Root: r, Name: "csr.json"}},
 		{r + "rendered-assets/openshift/manifests/cluster-config.yaml", Member{Kind: Other}},
 	} {
@@ -124,4 +128,26 @@ func TestInstallMaybeOnFixturePaths(t *testing.T) {
 	if n < 100 {
 		t.Fatalf("only %d fixture paths walked", n)
 	}
+}
+
+// FuzzClassify: any member path is classified without a panic, and a
+// member it places lies under the root it names.
+func FuzzClassify(f *testing.F) {
+	for _, p := range []string{
+		"log-bundle-1/bootstrap/journals/kubelet.log",
+		"log-bundle/control-plane/172.16.1.11/containers/x.inspect",
+		"log-bundle/control-plane/172.16.1.11/containers/x.log",
+		"control-plane/a/containers/b-0123456789ab.log",
+		"x/containers/y.inspect",
+		"resources/csr.json",
+		"gather.log",
+	} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		m := Classify(p)
+		if m.Kind != Other && !strings.HasPrefix(p, m.Root) {
+			t.Errorf("Classify(%q) = %+v: the root does not lead the path", p, m)
+		}
+	})
 }
