@@ -24,6 +24,7 @@ const (
 	exitInput    = 2  // PATH missing, unreadable, or holding no gather to analyse
 	exitWrite    = 3  // the reports or the --redact-map file could not be written
 	exitUsage    = 64 // bad command line: unknown flag, bad value, wrong arguments
+	exitInternal = 70 // a bug of mgtriage: it stopped on an internal error (sysexits' EX_SOFTWARE)
 )
 
 // exitCodesHelp is the exit code table of --help and README.md.
@@ -33,7 +34,9 @@ const exitCodesHelp = `Exit codes:
   2   input not analysable: PATH missing, unreadable, or no gather in it
   3   reports not written (-o or --redact-map cannot be written: an existing file, a folder
       that cannot be created or written in)
-  64  usage error: unknown flag, bad flag value, wrong arguments`
+  64  usage error: unknown flag, bad flag value, wrong arguments
+  70  internal error: mgtriage stopped on a bug of its own (the message says where; please
+      report it); a file it failed on while reading is a gather problem instead`
 
 // IOStreams are the process's streams and what they are connected to.
 type IOStreams struct {
@@ -91,8 +94,26 @@ type exitError struct {
 func (e exitError) Error() string { return e.msg }
 
 // Main runs the command line and returns the process exit code. Errors are
-// printed once, here.
+// printed once, here. A panic, a bug of mgtriage, ends the run with
+// exitInternal and one line on stderr, never a stack trace (guarded).
 func Main(args []string, io IOStreams) int {
+	return guarded(io.ErrOut, func() int { return execute(args, io) })
+}
+
+// guarded returns what f returns, or exitInternal when f panics, after
+// telling w what stopped in one line.
+func guarded(w io.Writer, f func() int) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(w, "analyze: internal error: %v (a bug of mgtriage; please report it with the command line)\n", r)
+			code = exitInternal
+		}
+	}()
+	return f()
+}
+
+// execute is Main without its guard.
+func execute(args []string, io IOStreams) int {
 	root := newRootCmd(io)
 	root.SetArgs(args)
 	root.SetOut(io.Out)

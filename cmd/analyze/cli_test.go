@@ -184,7 +184,7 @@ func TestExitCodes(t *testing.T) {
 	_, help, _ := run(t, "--help")
 	readme, err := os.ReadFile("../../README.md")
 	must(t, err)
-	for _, c := range []string{"0", "1", "2", "3", "64"} {
+	for _, c := range []string{"0", "1", "2", "3", "64", "70"} { // 70: TestGuardedPanic
 		if !strings.Contains(help, "\n  "+c+" ") {
 			t.Errorf("--help does not document exit code %s:\n%s", c, help)
 		}
@@ -333,5 +333,21 @@ func TestStderrSummaryPlurals(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "1 pod, ") || !strings.Contains(stderr, "1 gather problem;") {
 		t.Errorf("stderr summary: %s", stderr)
+	}
+}
+
+// TestGuardedPanic: a panic in the command ends it with exitInternal and
+// one line that says so, not a stack trace; without one, the code is f's.
+func TestGuardedPanic(t *testing.T) {
+	var errOut strings.Builder
+	code := guarded(&errOut, func() int { panic("slice bounds out of range [:-1]") })
+	if code != exitInternal {
+		t.Errorf("code = %d, want %d", code, exitInternal)
+	}
+	if got := errOut.String(); strings.Count(got, "\n") != 1 || !strings.Contains(got, "internal error: slice bounds out of range [:-1]") {
+		t.Errorf("stderr = %q", got)
+	}
+	if code := guarded(&errOut, func() int { return exitFindings }); code != exitFindings {
+		t.Errorf("code = %d, want %d", code, exitFindings)
 	}
 }
