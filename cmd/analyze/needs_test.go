@@ -9,73 +9,13 @@ import (
 	"github.com/mgtriage/mgtriage/report"
 )
 
-// keptLineGather writes a gather with one pending pod on worker-0 and a
-// kubelet journal whose second line is a plain info line (none of the words
-// the parser's fixed selection keeps), and a rule folder with one user rule
-// whose cause matches that line. It returns both folders and the rule's id.
+// keptLineGather returns the gather and the rule folder of fixtures/keptline
+// (see its README) and the id of the user rule there, which matches a
+// kubelet line only the rule table's literals keep.
 func keptLineGather(t *testing.T) (gather, rulesDir, ruleID string) {
 	t.Helper()
-	gather = t.TempDir()
-	files := map[string]string{
-		"timestamp": "2026-11-20 09:30:00.000000000 +0000 UTC m=+0.1\n",
-		"namespaces/shop/core/pods.yaml": `apiVersion: v1
-items:
-- apiVersion: v1
-  kind: Pod
-  metadata:
-    name: cart
-    namespace: shop
-    uid: 0b1f6a9e-4c0d-4a51-9d55-2f8e0a7f1c01
-  spec:
-    nodeName: worker-0
-    containers:
-    - name: cart
-      image: registry.example.com/shop/cart:v2
-  status:
-    phase: Pending
-    containerStatuses:
-    - name: cart
-      image: registry.example.com/shop/cart:v2
-      ready: false
-      restartCount: 0
-      state:
-        waiting:
-          reason: ContainerCreating
-kind: List
-metadata:
-  resourceVersion: ""
-`,
-		"host_service_logs/masters/kubelet_service.log": "Nov 20 09:19:59.000000 worker-0 kubenswrapper[2150]: I1120 09:19:59.000000    2150 kubelet.go:2406] \"SyncLoop ADD\" source=\"api\" pods=[\"shop/cart\"]\n" +
-			"Nov 20 09:20:00.000100 worker-0 kubenswrapper[2150]: I1120 09:20:00.000100    2150 volume_manager.go:401] \"Waiting for volume attachment to settle\" pod=\"shop/cart\" volume=\"data\"\n",
-	}
-	for rel, text := range files {
-		p := filepath.Join(gather, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	rulesDir = t.TempDir()
-	ruleID = "site-volume-settle"
-	if err := os.WriteFile(filepath.Join(rulesDir, "site.yaml"), []byte(`schemaVersion: 1
-rules:
-  - id: `+ruleID+`
-    version: 1
-    severity: medium
-    title: Volume attachment still settling
-    category: storage
-    match:
-      matcher: podNodeLog
-      params: {classes: [other]}
-      cause: 'Waiting for volume attachment to settle'
-    hint: 'The kubelet on {{.Node}} still waits for a volume of {{.Namespace}}/{{.Pod}}: {{.Cause}}.'
-    remediation: [check the storage backend]
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return gather, rulesDir, ruleID
+	dir := filepath.Join("..", "..", "fixtures", "keptline")
+	return filepath.Join(dir, "gather"), filepath.Join(dir, "rules"), "site-volume-settle"
 }
 
 // TestUserRuleOnKeptLineInAnalyzeAndDiff: a user rule whose cause matches a
