@@ -116,13 +116,22 @@ func buildFinding(f rules.Finding, short func(string) string) Finding {
 		RuleID:      f.Rule.ID,
 		RuleVersion: f.Rule.Version,
 		Severity:    f.Severity,
-		Title:       f.Rule.Title,
+		Title:       f.Title,
 		Category:    f.Rule.Category,
 		Hint:        f.Hint,
 		Remediation: f.Remediation,
 		Docs:        f.Docs,
 		Missing:     f.Missing,
 		GroupedBy:   f.GroupedBy,
+		AlsoMatched: f.AlsoMatched,
+	}
+	if sig := f.Signature; sig != nil {
+		// The hint cites the deciding line by the gather's own path; reports
+		// cite paths as the evidence does.
+		if p := short(sig.Line.Path); p != sig.Line.Path {
+			out.Hint = strings.ReplaceAll(out.Hint, sig.Line.Path+":", p+":")
+		}
+		out.Signature = &Signature{ID: sig.ID, Version: sig.Version, Decided: sig.Decided, Path: short(sig.Line.Path), Line: sig.Line.Line, Quote: sig.Quote}
 	}
 	if f.Pod != nil {
 		out.Objects = append(out.Objects, podObject(f.Pod, f.Container, ""))

@@ -197,6 +197,25 @@ type Finding struct {
 	GroupedBy string `json:"groupedBy,omitempty"`
 	// Explains lists the pod findings a node-level finding accounts for.
 	Explains []Object `json:"explains,omitempty"`
+	// Signature is the catalogue signature whose cause the hint states
+	// first, with its deciding line.
+	Signature *Signature `json:"signature,omitempty"`
+	// AlsoMatched lists the rules that explained the same container with the
+	// same evidence and were folded into this finding.
+	AlsoMatched []string `json:"alsoMatched,omitempty" redact:"keep"`
+}
+
+// Signature is the failure signature a finding states (rules.SignatureMatch):
+// its id and version in the catalogue (docs/rules.md), whether its decider
+// confirmed it, and the deciding line cited as path:line with its quote
+// (shortened around the part that decides).
+type Signature struct {
+	ID      string `json:"id" redact:"keep"`
+	Version int    `json:"version"`
+	Decided bool   `json:"decided"`
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	Quote   string `json:"quote"`
 }
 
 // Object is a Kubernetes object a finding is about. RuleID is set in

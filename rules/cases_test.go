@@ -318,6 +318,9 @@ func firedRules(fs []Finding) map[string]bool {
 	ids := map[string]bool{}
 	for _, f := range fs {
 		ids[f.Rule.ID] = true
+		for _, id := range f.AlsoMatched {
+			ids[id] = true
+		}
 		for _, m := range f.Also {
 			ids[m.RuleID] = true
 		}

@@ -117,7 +117,7 @@ func explain(fs []Finding) {
 			if severityRank(pf.Severity) < severityRank(nf.Severity) {
 				nf.Severity = pf.Severity
 			}
-			pf.Hint += fmt.Sprintf(" Node %s shows a node-level cause that explains this: %s (rule %s).", name, nf.Rule.Title, nf.Rule.ID)
+			pf.Hint += fmt.Sprintf(" Node %s shows a node-level cause that explains this: %s (rule %s).", name, nf.Title, nf.Rule.ID)
 		}
 		if n := len(nf.Explains); n > 0 {
 			sort.SliceStable(nf.Explains, func(a, b int) bool { return nf.Explains[a].Pod.Key() < nf.Explains[b].Pod.Key() })

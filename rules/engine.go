@@ -49,15 +49,24 @@ type Finding struct {
 	// Object is the subject of a finding on any other object: a controller
 	// that cannot create its pods, a firing alert, etcd, a MachineConfigPool.
 	// ObjectKind names its kind as reports print it (ReplicaSet, Alert, ...).
-	Object      *model.Object
-	ObjectKind  string
-	Container   string
+	Object     *model.Object
+	ObjectKind string
+	Container  string
+	// Title is the rule's title, or the stated signature's when it has one.
+	Title       string
 	Hint        string
 	Remediation []string
 	// Docs are the rule's docs links that fit the gather's platform.
 	Docs     []string
 	Evidence []Evidence
 	Missing  []string
+	// Signature is the catalogue signature whose cause the hint states
+	// first, nil when no line of the subject matched one.
+	Signature *SignatureMatch
+	// AlsoMatched lists the ids of the other rules that explained the same
+	// container with the same evidence and were folded into this finding
+	// (see foldSameCause).
+	AlsoMatched []string
 	// Severity is the rule's severity, raised for a node finding to the most
 	// severe pod finding it explains.
 	Severity  string
@@ -66,6 +75,9 @@ type Finding struct {
 	Explains  []Member
 	// groupKey is what correlation groups by (see Rule.GroupBy).
 	groupKey string
+	// specificity ranks findings of one container for foldSameCause: a
+	// stated signature, a decided join, a matched cause pattern.
+	specificity int
 }
 
 // Member is one more pod (and container) a correlated finding covers, with
@@ -124,6 +136,7 @@ type Evidence struct {
 // subject. It is pure: the same gather and table give the same findings.
 func Evaluate(t *Table, g *model.Gather) []Finding {
 	c := newEvalContext(g)
+	c.table = t
 	var out []Finding
 	taken := map[string]bool{} // group + object already claimed by an earlier rule
 	var fallbacks []*Rule
@@ -157,7 +170,7 @@ func Evaluate(t *Table, g *model.Gather) []Finding {
 		}
 	}
 	out = append(out, fallbackFindings(c, g, fallbacks, out)...)
-	out = Correlate(oncePerObject(out))
+	out = Correlate(foldSameCause(oncePerObject(out)))
 	speak(out, vocabularyFor(g))
 	sortFindings(out)
 	return out
@@ -172,11 +185,11 @@ func (c *evalContext) fireOn(r *Rule, s subject, h hit) (Finding, bool) {
 		if !c.applyJoins(r, s.Pod, &h) {
 			return Finding{}, false
 		}
-		return r.fire(s.Pod, nil, h)
+		return r.fire(s.Pod, nil, h, c.readSignatures(s.Pod, &h), c.vocab)
 	case onNode:
-		return r.fire(nil, s.Node, h)
+		return r.fire(nil, s.Node, h, c.readSignatures(nil, &h), c.vocab)
 	}
-	f, ok := r.fire(nil, nil, h)
+	f, ok := r.fire(nil, nil, h, nil, c.vocab)
 	switch s.kind {
 	case onWorkload:
 		f.Object, f.ObjectKind = s.Workload.Object, s.Workload.Kind
@@ -207,7 +220,7 @@ func fallbackFindings(c *evalContext, g *model.Gather, rules []*Rule, out []Find
 				continue
 			}
 			for _, h := range r.matcher.match(c, subject{kind: onPod, Pod: p}) {
-				if f, ok := r.fire(p, nil, h); ok {
+				if f, ok := r.fire(p, nil, h, c.readSignatures(p, &h), c.vocab); ok {
 					c.vocab.apply(&f)
 					fs = append(fs, f)
 					covered[p] = true
@@ -233,6 +246,75 @@ func oncePerObject(in []Finding) []Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// foldSameCause keeps one finding per container and cause: when several
+// rules explain the same pod's container with the same evidence (the line
+// one of them is proved by is cited by the other), the most specific one
+// (a stated signature, then a decided join, then a matched cause pattern,
+// then severity, then table order) stays and the others' rule ids go to its
+// AlsoMatched.
+func foldSameCause(in []Finding) []Finding {
+	type key struct {
+		pod       *model.Pod
+		container string
+	}
+	byContainer := map[key][]int{}
+	for i, f := range in {
+		if f.Pod != nil && f.Container != "" {
+			k := key{f.Pod, f.Container}
+			byContainer[k] = append(byContainer[k], i)
+		}
+	}
+	folded := make([]bool, len(in))
+	for _, idx := range byContainer {
+		if len(idx) < 2 {
+			continue
+		}
+		// Most specific first; in is in table order, which breaks ties.
+		sort.SliceStable(idx, func(a, b int) bool {
+			fa, fb := &in[idx[a]], &in[idx[b]]
+			if fa.specificity != fb.specificity {
+				return fa.specificity > fb.specificity
+			}
+			return severityRank(fa.Severity) < severityRank(fb.Severity)
+		})
+		for a, i := range idx {
+			if folded[i] {
+				continue
+			}
+			for _, j := range idx[a+1:] {
+				if !folded[j] && sameEvidence(&in[i], &in[j]) {
+					folded[j] = true
+					in[i].AlsoMatched = append(in[i].AlsoMatched, in[j].Rule.ID)
+				}
+			}
+		}
+	}
+	out := in[:0]
+	for i, f := range in {
+		if !folded[i] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// sameEvidence reports whether the line that proves one finding (its first
+// evidence line) is cited by the other.
+func sameEvidence(a, b *Finding) bool {
+	if len(a.Evidence) == 0 || len(b.Evidence) == 0 {
+		return false
+	}
+	cites := func(f *Finding, s model.Source) bool {
+		for _, e := range f.Evidence {
+			if e.Source == s {
+				return true
+			}
+		}
+		return false
+	}
+	return cites(b, a.Evidence[0].Source) || cites(a, b.Evidence[0].Source)
 }
 
 func sortFindings(out []Finding) {
@@ -265,7 +347,9 @@ func severityRank(s string) int {
 
 // fire applies the rule's cause pattern to the hit's evidence and expands its
 // templates. It returns false when a cause is required and no line shows it.
-func (r *Rule) fire(p *model.Pod, n *model.Node, h hit) (Finding, bool) {
+// A signature sig (nil: none matched) states its cause first and cites its
+// deciding line first; the rule's alternatives are then left out.
+func (r *Rule) fire(p *model.Pod, n *model.Node, h hit, sig *signatureMatch, v vocabulary) (Finding, bool) {
 	ev := h.Evidence
 	for i := range ev {
 		ev[i].Text = clip(ev[i].Text, MaxEvidenceText)
@@ -291,6 +375,11 @@ func (r *Rule) fire(p *model.Pod, n *model.Node, h hit) (Finding, bool) {
 		// The proving line goes first, then the rest in their order.
 		ev = append([]Evidence{ev[idx]}, append(append([]Evidence(nil), ev[:idx]...), ev[idx+1:]...)...)
 	}
+	if sig != nil {
+		// The deciding line goes first, before the line the rule's own
+		// cause pattern proved.
+		ev = append([]Evidence{sig.ev}, ev...)
+	}
 	ev = promoteDecisive(dedupeEvidence(ev))
 	if len(ev) > MaxEvidence {
 		ev = ev[:MaxEvidence]
@@ -302,9 +391,34 @@ func (r *Rule) fire(p *model.Pod, n *model.Node, h hit) (Finding, bool) {
 	for k, v := range h.Vars {
 		vars[k] = v
 	}
-	f := Finding{Rule: r, Pod: p, Node: n, Container: h.Container, Evidence: ev, Missing: h.Missing, Severity: r.Severity, Docs: r.Docs}
+	f := Finding{Rule: r, Title: r.Title, Pod: p, Node: n, Container: h.Container, Evidence: ev, Missing: h.Missing, Severity: r.Severity, Docs: r.Docs}
 	f.groupKey = r.groupKey(p, vars)
 	f.Hint = squeezeSpaces(execTemplate(r.hint, vars))
+	if !r.General {
+		f.specificity++
+	}
+	if r.cause != nil {
+		f.specificity++
+	}
+	if vars["Decided"] != "" {
+		f.specificity += 2
+	}
+	if sig != nil {
+		cause, fix := sig.state(!v.kubernetes)
+		f.Hint = cause + " " + f.Hint
+		if fix != "" {
+			f.Remediation = append(f.Remediation, fix)
+		}
+		if sig.sig.Title != "" {
+			f.Title = sig.sig.Title
+		}
+		f.Signature = &SignatureMatch{ID: sig.sig.ID, Version: sig.sig.Version, Decided: sig.decided, Line: sig.ev.Source, Quote: quoteAround(sig.text, sig.start, sig.end, maxQuote)}
+		f.specificity += 4
+	} else if r.alts != nil && vars["Decided"] == "" {
+		if alt := squeezeSpaces(execTemplate(r.alts, vars)); alt != "" {
+			f.Hint += " " + alt
+		}
+	}
 	for _, tpl := range r.remedies {
 		if step := squeezeSpaces(execTemplate(tpl, vars)); step != "" {
 			f.Remediation = append(f.Remediation, step)

@@ -36,6 +36,9 @@ type evalContext struct {
 	subjectLists map[subjectKind][]subject
 	// vocab holds the gather's platform words (see vocabulary).
 	vocab vocabulary
+	// table is the rule table being evaluated, whose signatures findings
+	// are read against (readSignatures).
+	table *Table
 }
 
 func newEvalContext(g *model.Gather) *evalContext {

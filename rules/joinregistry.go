@@ -30,6 +30,10 @@ type join struct {
 type joinResult struct {
 	// Decided is true when the joined objects prove one cause.
 	Decided bool
+	// RuledOut is true when, run as a signature's decider, the joined
+	// objects rule the signature's cause out (the container has the
+	// capability it names, the binding it says is missing exists).
+	RuledOut bool
 	// Cause states it, with the deciding objects and values; Fix is the
 	// change that removes it. Both are empty when nothing decides.
 	Cause, Fix string

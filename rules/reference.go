@@ -39,7 +39,8 @@ func Reference(t *Table) []byte {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", name, escapeCell(j.doc), orDash(strings.Join(kinds, ", ")), valueList(j.fills))
 	}
 	b.WriteString("\n")
-	b.WriteString("| id | version | severity | category | title |\n|---|---|---|---|---|\n")
+	signaturesReference(&b, t)
+	b.WriteString("## Rules\n\n| id | version | severity | category | title |\n|---|---|---|---|---|\n")
 	for _, r := range t.Rules {
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %d | %s | %s | %s |\n", r.ID, r.ID, r.Version, r.Severity, r.Category, r.Title)
 	}
@@ -65,7 +66,14 @@ func Reference(t *Table) []byte {
 			}
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "\nHint: %s\n\nRemediation:\n\n", strings.TrimSpace(r.Hint))
+		fmt.Fprintf(&b, "\nHint: %s\n", strings.TrimSpace(r.Hint))
+		if r.Alternatives != "" {
+			fmt.Fprintf(&b, "\nAlternatives (added only when no join decides and no signature states the cause): %s\n", strings.TrimSpace(r.Alternatives))
+		}
+		if r.General {
+			b.WriteString("\nGeneral: names only the symptom; folded into a more specific finding of the same container.\n")
+		}
+		b.WriteString("\nRemediation:\n\n")
 		for i, s := range r.Remediation {
 			fmt.Fprintf(&b, "%d. %s\n", i+1, s)
 		}
@@ -78,6 +86,82 @@ func Reference(t *Table) []byte {
 	}
 	return b.Bytes()
 }
+
+// signaturesReference lists the failure-signature catalogue: what a
+// signature is, then each one with its pattern, literals, decider, cause and
+// sources.
+func signaturesReference(b *bytes.Buffer, t *Table) {
+	b.WriteString(signaturesIntro)
+	fmt.Fprintf(b, "| id | version | title | reads | decider | captures | prefilter literals |\n|---|---|---|---|---|---|---|\n")
+	for _, s := range t.Signatures {
+		var lits []string
+		for _, l := range s.lits {
+			w := "`" + strings.ReplaceAll(l.Text, "`", "\\`") + "`"
+			if l.Fold {
+				w += " (any case)"
+			}
+			lits = append(lits, w)
+		}
+		reads := "every kind"
+		if len(s.In) > 0 {
+			reads = "`" + strings.Join(s.In, "`, `") + "`"
+		}
+		fmt.Fprintf(b, "| [`%s`](#signature-%s) | %d | %s | %s | %s | %s | %s |\n", s.ID, s.ID, s.Version, escapeCell(orDash(s.Title)), reads, orDash(codeOrEmpty(s.Decide)), orDash(valueList(s.captures)), escapeCell(strings.Join(lits, ", ")))
+	}
+	for _, s := range t.Signatures {
+		fmt.Fprintf(b, "\n### signature-%s\n\n", s.ID)
+		fmt.Fprintf(b, "- Pattern: `%s`\n", strings.ReplaceAll(s.Pattern, "`", "\\`"))
+		if s.Decide != "" {
+			fmt.Fprintf(b, "- Decided by the join `%s`\n", s.Decide)
+		}
+		for _, src := range s.Sources {
+			fmt.Fprintf(b, "- Learned from <%s>\n", src)
+		}
+		fmt.Fprintf(b, "\nCause: %s\n", strings.TrimSpace(s.Cause))
+		if s.Fix != "" {
+			fmt.Fprintf(b, "\nFix: %s\n", strings.TrimSpace(s.Fix))
+		}
+	}
+	b.WriteString("\n")
+}
+
+func codeOrEmpty(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "`" + s + "`"
+}
+
+// signaturesIntro explains the signature catalogue for the rule reference.
+const signaturesIntro = `## Failure signatures
+
+A rule names a symptom; a **signature** reads the line that states the cause. The catalogue (` + "`signatures:`" + ` in a
+rule file; the built-in one is ` + "`rules/table/signatures.yaml`" + `) holds message shapes with named captures. When a rule
+fires on a pod or node, every line of that subject is offered to the signatures in catalogue order: the hit's evidence
+(status and termination messages, events, kubelet/CRI-O lines), the kept lines of the container's previous and
+current log, and the pod's events for that container. The first signature that matches and that its decider does not
+rule out (one its decider confirms is preferred) is stated **first** in the hint, in the signature's words with its
+captured values, followed by the deciding line quoted (shortened around the part that decides, never cut mid-word)
+with its ` + "`path:line`" + `; its ` + "`fix`" + ` becomes the first remediation step, its ` + "`title`" + ` the finding's title, and the
+rule's ` + "`alternatives`" + ` (the textbook causes of the symptom) are left out. report.json names the signature under
+` + "`signature`" + ` (id, version, decided, path, line, quote).
+
+- ` + "`pattern`" + ` (RE2): named captures start with an upper-case letter and become template values (` + "`(?P<Plugin>...)`" + ` →
+  ` + "`{{.Plugin}}`" + `). The pattern must contain a literal of at least 3 characters that every match holds: a line is
+  only given to the expression when it holds one (the prefilter column below), so no expression runs over every line.
+- ` + "`in`" + `: the evidence kinds whose lines it reads (` + "`status`, `event`, `node-log`, `container-log`, `log`" + `); all when empty.
+- ` + "`decide`" + `: a join (see Joins) that reads the spec or store fact confirming the cause, with the captures among the
+  hit's values. It **decides** (its sentence and evidence are added), **rules the cause out** (the signature is
+  dropped for that subject, and the next one may match), or cannot tell (the cause is stated with what was not
+  gathered).
+- ` + "`cause`" + `, ` + "`fix`" + `: templates over the subject's values, the captures and ` + "`{{.OpenShift}}`" + ` ("true" on an OpenShift gather).
+- ` + "`sources`" + `: the public addresses the signature was learned from.
+
+When several rules explain the same container with the same evidence, the most specific finding stays (a stated
+signature, then a decided join, then a matched cause, then a rule not marked ` + "`general`" + `) and the others' ids go to its
+` + "`alsoMatched`" + `.
+
+`
 
 // joinsReference explains joins for the rule reference, with one example.
 const joinsReference = `## Joins: the second object

@@ -36,6 +36,9 @@ type Table struct {
 	Version       string `json:"version"`
 	Released      string `json:"released"`
 	Rules         []*Rule
+	// Signatures is the failure-signature catalogue (see Signature), in
+	// matching order.
+	Signatures []*Signature
 	// Local lists the user rule files applied with Override; a report then
 	// shows the table version as "<version>+local".
 	Local []string
@@ -45,16 +48,20 @@ type Table struct {
 // for one object: the first of them in table order that fires wins, so a
 // specific cause is listed before the general fallback.
 type Rule struct {
-	ID          string   `json:"id"`
-	Version     int      `json:"version"`
-	Severity    string   `json:"severity"`
-	Title       string   `json:"title"`
-	Category    string   `json:"category"`
-	Group       string   `json:"group,omitempty"`
-	Match       Match    `json:"match"`
-	Hint        string   `json:"hint"`
-	Remediation []string `json:"remediation"`
-	Docs        []string `json:"docs"`
+	ID       string `json:"id"`
+	Version  int    `json:"version"`
+	Severity string `json:"severity"`
+	Title    string `json:"title"`
+	Category string `json:"category"`
+	Group    string `json:"group,omitempty"`
+	Match    Match  `json:"match"`
+	Hint     string `json:"hint"`
+	// Alternatives is the part of the hint that lists the textbook causes
+	// of the symptom; it is added to the hint only when nothing decides one
+	// (no join decided, no signature states the cause).
+	Alternatives string   `json:"alternatives,omitempty"`
+	Remediation  []string `json:"remediation"`
+	Docs         []string `json:"docs"`
 	// GroupBy says which findings of this rule correlation merges into one:
 	// owner (default: pods of the same workload), registry, node or none.
 	GroupBy string `json:"groupBy,omitempty"`
@@ -64,6 +71,11 @@ type Rule struct {
 	// OpenShift restricts the rule to a range of OpenShift releases, as
 	// space-separated constraints: ">=4.12 <4.16".
 	OpenShift string `json:"openshift,omitempty"`
+	// General marks a rule that names only the symptom (an init container
+	// failed, a crash loop, a container not ready): when a more specific
+	// rule explains the same container with the same evidence, the general
+	// finding is folded into it (Finding.AlsoMatched).
+	General bool `json:"general,omitempty"`
 	// Disabled removes a rule (used by user files to switch a built-in off).
 	Disabled bool `json:"disabled,omitempty"`
 	// Joins names the joins (see JoinNames) whose second objects the rule
@@ -92,6 +104,7 @@ type Rule struct {
 	joins    []join // the joins Joins names, resolved by compile
 	cause    *regexp.Regexp
 	hint     *template.Template
+	alts     *template.Template
 	remedies []*template.Template
 }
 
@@ -110,6 +123,7 @@ type file struct {
 	Version       string          `json:"version,omitempty"`
 	Released      string          `json:"released,omitempty"`
 	Rules         json.RawMessage `json:"rules"`
+	Signatures    json.RawMessage `json:"signatures"`
 }
 
 // ValidationError is one problem in a rule file, with its position.
@@ -124,6 +138,9 @@ func (e ValidationError) Error() string {
 	loc := e.File
 	if e.Line > 0 {
 		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
+	}
+	if strings.HasPrefix(e.Rule, "signature ") {
+		return fmt.Sprintf("%s: %s: %s", loc, e.Rule, e.Msg)
 	}
 	if e.Rule != "" {
 		return fmt.Sprintf("%s: rule %s: %s", loc, e.Rule, e.Msg)
@@ -176,6 +193,7 @@ func loadFS(fsys fs.FS, dir string) (*Table, error) {
 		errs = append(errs, t.add(p, data, true)...)
 	}
 	errs = append(errs, t.compile()...)
+	errs = append(errs, t.compileSignatures()...)
 	if len(errs) > 0 {
 		return t, errs
 	}
@@ -210,6 +228,7 @@ func (t *Table) Override(path string) Errors {
 		errs = append(errs, user.add(f, data, false)...)
 	}
 	errs = append(errs, user.compile()...)
+	errs = append(errs, user.compileSignatures()...)
 	if len(errs) > 0 {
 		// In file and line order, as a reader goes through the files.
 		sort.SliceStable(errs, func(i, j int) bool {
@@ -246,6 +265,7 @@ func (t *Table) Override(path string) Errors {
 			index[rr.ID] = i
 		}
 	}
+	t.overrideSignatures(user.Signatures)
 	kept := t.Rules[:0]
 	for _, r := range t.Rules {
 		if !r.Disabled {
@@ -300,7 +320,7 @@ func (t *Table) add(name string, data []byte, builtin bool) Errors {
 	var errs Errors
 	var f file
 	bad := map[string]bool{}
-	for _, p := range decodeKeys(js, &f, "", "a rule file (its keys: schemaVersion, version, released, rules)") {
+	for _, p := range decodeKeys(js, &f, "", "a rule file (its keys: schemaVersion, version, released, rules, signatures)") {
 		bad[p.Key] = true
 		errs = append(errs, ValidationError{File: name, Line: top[p.Key], Msg: p.Msg})
 	}
@@ -314,6 +334,7 @@ func (t *Table) add(name string, data []byte, builtin bool) Errors {
 	if f.Version != "" && builtin {
 		t.SchemaVersion, t.Version, t.Released = f.SchemaVersion, f.Version, f.Released
 	}
+	errs = append(errs, t.addSignatures(name, data, text, top, f.Signatures, builtin)...)
 	if len(f.Rules) == 0 || string(f.Rules) == "null" {
 		return errs
 	}
@@ -321,7 +342,7 @@ func (t *Table) add(name string, data []byte, builtin bool) Errors {
 	if err := json.Unmarshal(f.Rules, &raw); err != nil {
 		return append(errs, ValidationError{File: name, Line: top["rules"], Msg: fmt.Sprintf("rules holds %s where a list of rules belongs (each item starts with `- id:`)", yamlKindOf(f.Rules))})
 	}
-	lines := ruleLines(data)
+	lines := listLines(data, "rules:")
 	if len(lines) != len(raw) {
 		lines = nil // a flow list or an unusual layout: rules are placed by their first line only when every one is found
 	}
@@ -459,10 +480,10 @@ func lineOf(fields map[string]int, field string, fallback int) int {
 	return fallback
 }
 
-// ruleLines returns the 1-based line of each item of the list under the
-// top-level rules: key (a line "- key: ..." at the list's indent), whatever
+// listLines returns the 1-based line of each item of the list under the
+// top-level key (the key with its colon, "rules:" or "signatures:") (a line "- key: ..." at the list's indent), whatever
 // the item's first key.
-func ruleLines(data []byte) []int {
+func listLines(data []byte, key string) []int {
 	var out []int
 	in, indent := false, -1
 	for i, line := range strings.Split(string(data), "\n") {
@@ -472,7 +493,7 @@ func ruleLines(data []byte) []int {
 		}
 		n := len(line) - len(trimmed)
 		if n == 0 && !strings.HasPrefix(trimmed, "-") {
-			in = strings.HasPrefix(trimmed, "rules:")
+			in = strings.HasPrefix(trimmed, key)
 			continue
 		}
 		if !in || !(strings.HasPrefix(trimmed, "- ") || trimmed == "-") {
@@ -610,6 +631,12 @@ func (t *Table) compile() Errors {
 		if err != nil {
 			bad("hint", "hint: %v", err)
 		}
+		r.alts = nil
+		if r.Alternatives != "" {
+			if r.alts, err = parseTemplate(r.ID+".alternatives", r.Alternatives); err != nil {
+				bad("alternatives", "alternatives: %v", err)
+			}
+		}
 		r.remedies = r.remedies[:0]
 		for i, step := range r.Remediation {
 			tpl, err := parseTemplate(fmt.Sprintf("%s.remediation[%d]", r.ID, i), step)
@@ -622,6 +649,11 @@ func (t *Table) compile() Errors {
 			filled := r.filledValues(kind)
 			if msg := r.unfilledProblem("hint", r.hint, filled); msg != "" {
 				bad("hint", "%s", msg)
+			}
+			if r.alts != nil {
+				if msg := r.unfilledProblem("alternatives", r.alts, filled); msg != "" {
+					bad("alternatives", "%s", msg)
+				}
 			}
 			for i, tpl := range r.remedies {
 				if msg := r.unfilledProblem(fmt.Sprintf("remediation[%d]", i), tpl, filled); msg != "" {

@@ -1,0 +1,537 @@
+package rules
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"text/template"
+	"unicode"
+
+	"github.com/mgtriage/mgtriage/parser/model"
+)
+
+// A Signature is one entry of the failure-signature catalogue: a message
+// shape that states a cause wherever it appears (a container's log, its
+// termination or waiting message, an event, a node's journal line), the
+// typed values it carries (named captures: host, port, path, uid, plugin,
+// ...) and the cause in the catalogue's own words with those values. When a
+// rule fires on a subject whose lines match a signature, the finding states
+// the signature's cause first, quotes the deciding line with its path:line
+// and leaves out the rule's textbook alternatives (Rule.Alternatives).
+//
+// A signature may demand a decider: a join (see joinRegistry) that reads the
+// spec or store fact confirming it (the container's capabilities, the
+// service account's role bindings, the probe's port against the declared
+// ports). A decider that rules the cause out drops the signature for that
+// subject; one that cannot decide (the fact is not gathered) leaves the cause
+// stated with what could not be checked.
+//
+// Signatures live in the rule table's files under `signatures:`, are checked
+// by `rules validate` like rules, and are matched in table order (the more
+// specific first) behind literal prefilters: a line is only given to a
+// signature's expression when it holds one of the literals every match of
+// the expression must contain (requiredLiterals).
+type Signature struct {
+	ID      string `json:"id"`
+	Version int    `json:"version"`
+	// Sources are the public addresses the signature was learned from.
+	Sources []string `json:"sources"`
+	// Pattern is an RE2 expression; its named captures, which must start
+	// with an upper-case letter ((?P<Plugin>...)), become template values.
+	Pattern string `json:"pattern"`
+	// In lists the evidence kinds whose lines the signature reads (status,
+	// event, node-log, container-log, log); empty means all of them.
+	In []string `json:"in,omitempty"`
+	// Decide names the join that decides the signature (see Signature).
+	Decide string `json:"decide,omitempty"`
+	// Title, when set, replaces the title of the finding that states the
+	// signature (plain text: the kind of cause, without values).
+	Title string `json:"title,omitempty"`
+	// Cause states the cause (template: the subject's values, the captures
+	// and {{.OpenShift}}, "true" on an OpenShift gather).
+	Cause string `json:"cause"`
+	// Fix is the first remediation step the finding gets (template, as Cause).
+	Fix      string `json:"fix,omitempty"`
+	Disabled bool   `json:"disabled,omitempty"`
+
+	File       string         `json:"-"`
+	Line       int            `json:"-"`
+	fieldLines map[string]int // as Rule's
+	badKeys    map[string]bool
+	local      bool
+	re         *regexp.Regexp
+	lits       []model.Literal
+	captures   []string
+	in         []EvidenceKind
+	decider    *join
+	cause, fix *template.Template
+}
+
+// SignatureMatch is the signature a finding states, as report.json shows it.
+type SignatureMatch struct {
+	ID      string
+	Version int
+	// Decided is true when the signature's decider confirmed it (or it has
+	// none: the line alone states the cause).
+	Decided bool
+	// Line is the deciding line, cited.
+	Line model.Source
+	// Quote is the deciding line shortened around the part that decides.
+	Quote string
+}
+
+// signatureMatch is a signature found on one of a subject's lines.
+type signatureMatch struct {
+	sig      *Signature
+	ev       Evidence
+	vars     Vars
+	decision joinResult
+	decided  bool
+	start    int // where the match starts in the matched text
+	end      int
+	text     string
+}
+
+// compileSignatures checks and compiles t's signatures, with the problems at
+// their lines.
+func (t *Table) compileSignatures() Errors {
+	var errs Errors
+	seen := map[string]*Signature{}
+	for _, s := range t.Signatures {
+		bad := func(field, format string, args ...any) {
+			for f := field; f != ""; f = parentField(f) {
+				if s.badKeys[f] {
+					return
+				}
+			}
+			errs = append(errs, ValidationError{File: s.File, Line: lineOf(s.fieldLines, field, s.Line), Rule: "signature " + s.ID, Msg: fmt.Sprintf(format, args...)})
+		}
+		if !idRe.MatchString(s.ID) {
+			bad("id", "id %q must be lower-case words joined by '-'", s.ID)
+		}
+		if prev, dup := seen[s.ID]; dup {
+			bad("id", "id repeats the signature at %s:%d", prev.File, prev.Line)
+		}
+		seen[s.ID] = s
+		if s.Disabled {
+			continue
+		}
+		if s.Version < 1 {
+			bad("version", "version must be 1 or more")
+		}
+		if len(s.Sources) == 0 {
+			bad("sources", "sources lists no public address the signature was learned from")
+		}
+		for i, src := range s.Sources {
+			if !strings.HasPrefix(src, "https://") {
+				bad(fmt.Sprintf("sources[%d]", i), "source %q must start with https://", src)
+			}
+		}
+		s.in = s.in[:0]
+		for i, k := range s.In {
+			if !slices.Contains(EvidenceKinds(), EvidenceKind(k)) {
+				bad(fmt.Sprintf("in[%d]", i), "in: %q is not an evidence kind (one of %s)", k, evidenceKindList())
+				continue
+			}
+			s.in = append(s.in, EvidenceKind(k))
+		}
+		s.captures = nil
+		if s.Pattern == "" {
+			bad("pattern", "pattern is empty")
+		} else if re, err := regexp.Compile(s.Pattern); err != nil {
+			bad("pattern", "pattern: %v", err)
+		} else {
+			s.re = re
+			for _, n := range re.SubexpNames()[1:] {
+				switch {
+				case n == "":
+				case !unicode.IsUpper(rune(n[0])):
+					bad("pattern", "pattern: capture %q must start with an upper-case letter, as template values do ({{.%s}})", n, strings.ToUpper(n[:1])+n[1:])
+				case slices.Contains(varNames, n) || n == "OpenShift":
+					bad("pattern", "pattern: capture %q has the name of a subject value; name it after what it holds", n)
+				default:
+					s.captures = append(s.captures, n)
+				}
+			}
+			s.lits = requiredLiterals(s.Pattern)
+			if len(s.lits) == 0 {
+				bad("pattern", "pattern has no literal of at least %d characters that every match contains, so it would run over every line; anchor it on the message's own words", minRequired)
+			}
+		}
+		s.decider = nil
+		if s.Decide != "" {
+			j, ok := lookupJoin(s.Decide)
+			if !ok {
+				bad("decide", "decide: unknown join %q (known: %s)", s.Decide, strings.Join(JoinNames(), ", "))
+			} else {
+				s.decider = &j
+			}
+		}
+		if strings.TrimSpace(s.Cause) == "" {
+			bad("cause", "cause is empty")
+		}
+		var err error
+		if s.cause, err = s.parse("cause", s.Cause); err != nil {
+			bad("cause", "cause: %v", err)
+		}
+		if s.Fix != "" {
+			if s.fix, err = s.parse("fix", s.Fix); err != nil {
+				bad("fix", "fix: %v", err)
+			}
+		}
+	}
+	return errs
+}
+
+func evidenceKindList() string {
+	var out []string
+	for _, k := range EvidenceKinds() {
+		out = append(out, string(k))
+	}
+	return strings.Join(out, ", ")
+}
+
+// parse parses one of the signature's templates and checks it against the
+// values a signature fills: the subject's, its captures and OpenShift.
+func (s *Signature) parse(field, text string) (*template.Template, error) {
+	tpl, err := template.New(s.ID + "." + field).Funcs(templateFuncs).Option("missingkey=error").Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	vars := s.sampleVars()
+	for _, v := range templateValues(tpl) {
+		if _, ok := vars[v]; !ok {
+			return nil, fmt.Errorf("{{.%s}} is neither a subject value nor a capture of the pattern (captures: %s)", v, strings.Join(s.captures, ", "))
+		}
+	}
+	if err := tpl.Execute(new(bytes.Buffer), vars); err != nil {
+		return nil, err
+	}
+	return tpl, nil
+}
+
+func (s *Signature) sampleVars() Vars {
+	v := sampleVars()
+	for _, c := range s.captures {
+		v[c] = "x"
+	}
+	v["OpenShift"] = "true"
+	return v
+}
+
+// reads reports whether the signature reads lines of evidence kind k.
+func (s *Signature) reads(k EvidenceKind) bool {
+	return len(s.in) == 0 || slices.Contains(s.in, k)
+}
+
+// prefilter reports whether text holds one of the literals every match of
+// the signature contains.
+func (s *Signature) prefilter(text string) bool {
+	for _, l := range s.lits {
+		if l.Fold {
+			if indexFold(text, l.Text) >= 0 {
+				return true
+			}
+		} else if strings.Contains(text, l.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// indexFold is strings.Index under simple Unicode case folding, without
+// allocating.
+func indexFold(s, sub string) int {
+	n := len(sub)
+	for i := 0; i+n <= len(s); i++ {
+		if strings.EqualFold(s[i:i+n], sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+// match runs the signature over one line and returns the match's bounds and
+// captured values, or ok false.
+func (s *Signature) match(text string) (start, end int, caps map[string]string, ok bool) {
+	if s.re == nil || !s.prefilter(text) {
+		return 0, 0, nil, false
+	}
+	loc := s.re.FindStringSubmatchIndex(text)
+	if loc == nil {
+		return 0, 0, nil, false
+	}
+	caps = map[string]string{}
+	for i, n := range s.re.SubexpNames() {
+		if i == 0 || n == "" || loc[2*i] < 0 {
+			continue
+		}
+		caps[n] = clip(text[loc[2*i]:loc[2*i+1]], maxVarText)
+	}
+	return loc[0], loc[1], caps, true
+}
+
+// signatureLines is every line of a subject a signature may read: the hit's
+// evidence, and for a pod's container the kept lines of its previous and
+// current log and every event of the pod that names it, in that order.
+func (c *evalContext) signatureLines(p *model.Pod, h *hit) []Evidence {
+	lines := slices.Clone(h.Evidence)
+	if p == nil || h.Container == "" {
+		return lines
+	}
+	for _, previous := range []bool{true, false} {
+		l := p.Log(h.Container, previous)
+		if l == nil || !l.HasKept() {
+			continue
+		}
+		tail, errs := l.Kept()
+		for _, ll := range append(slices.Clone(errs), tail...) {
+			lines = append(lines, Evidence{Source: model.Source{Path: l.Path(), Line: ll.Line}, Kind: EvidenceContainerLog, Time: ll.Time, Text: ll.Text, Quote: ll.Text})
+		}
+	}
+	lines = append(lines, c.eventEvidence(p, func(e *model.Event) bool {
+		fp := e.Object.InvolvedObject.FieldPath
+		return fp == "" || strings.Contains(fp, "{"+h.Container+"}")
+	})...)
+	return lines
+}
+
+// readSignatures finds the signature that states the cause of hit h on pod
+// p (nil for a node's hit): the first signature in table order that matches
+// one of the subject's lines and that its decider does not rule out,
+// preferring one its decider confirms. It returns nil when none does.
+func (c *evalContext) readSignatures(p *model.Pod, h *hit) *signatureMatch {
+	if len(c.table.Signatures) == 0 {
+		return nil
+	}
+	lines := c.signatureLines(p, h)
+	var first *signatureMatch
+	for _, s := range c.table.Signatures {
+		if s.Disabled || s.re == nil {
+			continue
+		}
+		for _, e := range lines {
+			if !s.reads(e.Kind) {
+				continue
+			}
+			text := e.Quote
+			start, end, caps, ok := s.match(clip(text, MaxEvidenceText))
+			if !ok && e.Text != e.Quote {
+				text = e.Text
+				start, end, caps, ok = s.match(clip(text, MaxEvidenceText))
+			}
+			if !ok {
+				continue
+			}
+			m := &signatureMatch{sig: s, ev: e, start: start, end: end, text: clip(text, MaxEvidenceText), vars: Vars{}, decided: s.decider == nil}
+			for k, v := range h.Vars {
+				m.vars[k] = v
+			}
+			for k, v := range caps {
+				m.vars[k] = v
+			}
+			if s.decider != nil && p != nil {
+				dh := hit{Container: h.Container, Vars: m.vars}
+				m.decision = s.decider.run(c, p, &dh)
+				if m.decision.RuledOut {
+					break // the fact rules this signature out for the subject
+				}
+				m.decided = m.decision.Decided
+			}
+			if m.decided {
+				return m
+			}
+			if first == nil {
+				first = m
+			}
+			break
+		}
+	}
+	return first
+}
+
+// state renders the matched signature into the finding's words: the cause,
+// the decider's sentence, the deciding line quoted with its path:line, what
+// could not be checked; and the first remediation step.
+func (m *signatureMatch) state(openShift bool) (cause, fix string) {
+	vars := Vars{}
+	for _, n := range varNames {
+		vars[n] = ""
+	}
+	for k, v := range m.vars {
+		vars[k] = v
+	}
+	for _, c := range m.sig.captures {
+		if _, ok := vars[c]; !ok {
+			vars[c] = ""
+		}
+	}
+	vars["OpenShift"] = ""
+	if openShift {
+		vars["OpenShift"] = "true"
+	}
+	var b strings.Builder
+	b.WriteString(squeezeSpaces(execTemplate(m.sig.cause, vars)))
+	if d := m.decision; d.Decided && d.Cause != "" {
+		b.WriteString(" " + d.Cause)
+	}
+	fmt.Fprintf(&b, " The deciding line, %s: \"%s\".", citation(m.ev.Source), quoteAround(m.text, m.start, m.end, maxQuote))
+	if len(m.decision.Missing) > 0 && !m.decision.Decided {
+		b.WriteString(" Not confirmed: " + strings.Join(m.decision.Missing, "; ") + ".")
+	}
+	if m.sig.fix != nil {
+		fix = squeezeSpaces(execTemplate(m.sig.fix, vars))
+	}
+	if m.decision.Decided && m.decision.Fix != "" {
+		fix = strings.TrimSpace(fix + " " + m.decision.Fix)
+	}
+	return b.String(), fix
+}
+
+// citation writes a source as reports cite it: path:line, or the path alone.
+func citation(s model.Source) string {
+	if s.Line > 0 {
+		return fmt.Sprintf("%s:%d", s.Path, s.Line)
+	}
+	return s.Path
+}
+
+// maxQuote bounds a quoted deciding line (bytes).
+const maxQuote = 200
+
+// quoteAround shortens text to about max bytes around [start, end), the part
+// that decides, cutting only at spaces (never mid-word) and marking each cut
+// with "…". When the deciding part alone is longer than max, it is kept from
+// the start of its first word up to the first space after max bytes.
+func quoteAround(text string, start, end, max int) string {
+	text = strings.TrimRight(strings.ToValidUTF8(text, ""), " ")
+	if start < 0 || end > len(text) || start > end {
+		start, end = 0, min(len(text), max)
+	}
+	if len(text) <= max {
+		return strings.TrimSpace(text)
+	}
+	lo, hi := start, end
+	if end-start >= max {
+		hi = start + max
+	} else {
+		room := max - (end - start)
+		lo, hi = start-room/2, end+(room-room/2)
+		if lo < 0 {
+			hi, lo = hi-lo, 0
+		}
+		if hi > len(text) {
+			lo, hi = max0(lo-(hi-len(text))), len(text)
+		}
+	}
+	// Cut at spaces only: move lo forward to a word start unless it is the
+	// deciding part's own start (then back to its word's start), and hi back
+	// to a word end, or forward when that would cut into the deciding part.
+	if lo > 0 && text[lo-1] != ' ' {
+		if i := strings.IndexByte(text[lo:start], ' '); i >= 0 {
+			lo += i + 1
+		} else {
+			lo = wordIndex(text, start)
+		}
+	}
+	if hi < len(text) && text[hi] != ' ' {
+		if i := strings.LastIndexByte(text[max0(min(end, hi)):hi], ' '); i >= 0 && end < hi {
+			hi = end + i
+		} else if i := strings.IndexByte(text[hi:], ' '); i >= 0 {
+			hi += i
+		} else {
+			hi = len(text)
+		}
+	}
+	return ellipsis(text[lo:hi], lo > 0, hi < len(text))
+}
+
+func max0(n int) int {
+	if n < 0 {
+		return 0
+	}
+	return n
+}
+
+// wordIndex moves i back to the start of the word it is in.
+func wordIndex(text string, i int) int {
+	for i > 0 && text[i-1] != ' ' {
+		i--
+	}
+	return i
+}
+
+func ellipsis(s string, before, after bool) string {
+	s = strings.TrimSpace(s)
+	if before {
+		s = "…" + s
+	}
+	if after {
+		s += "…"
+	}
+	return s
+}
+
+// addSignatures decodes the signatures list of one rule file (raw, the
+// value of its signatures: key), strictly, with every problem at its line.
+func (t *Table) addSignatures(name string, data []byte, text []string, top map[string]int, raw json.RawMessage, builtin bool) Errors {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return Errors{{File: name, Line: top["signatures"], Msg: fmt.Sprintf("signatures holds %s where a list of signatures belongs (each item starts with `- id:`)", yamlKindOf(raw))}}
+	}
+	lines := listLines(data, "signatures:")
+	if len(lines) != len(items) {
+		lines = nil
+	}
+	var errs Errors
+	for i, r := range items {
+		s := &Signature{File: name, local: !builtin, badKeys: map[string]bool{}}
+		fields := map[string]int{}
+		if i < len(lines) {
+			s.Line = lines[i]
+			end := len(text) + 1
+			if i+1 < len(lines) {
+				end = lines[i+1]
+			}
+			fields = fieldLines(text, s.Line, end)
+		}
+		s.fieldLines = fields
+		probs := decodeKeys(r, s, "", "a signature")
+		where := s.ID
+		if where == "" {
+			where = fmt.Sprintf("#%d (no id)", i+1)
+		}
+		for _, p := range probs {
+			s.badKeys[p.Key] = true
+			if p.Meant != "" {
+				s.badKeys[p.Meant] = true
+			}
+			errs = append(errs, ValidationError{File: name, Line: lineOf(fields, p.Key, s.Line), Rule: "signature " + where, Msg: p.Msg})
+		}
+		t.Signatures = append(t.Signatures, s)
+	}
+	return errs
+}
+
+// overrideSignatures applies a user file's signatures to t: one with the id
+// of an existing signature replaces it (or removes it, disabled: true); new
+// ones go before the built-in catalogue, so a site's signature wins over the
+// general one for the lines it matches.
+func (t *Table) overrideSignatures(user []*Signature) {
+	var front []*Signature
+	for _, s := range user {
+		if i := slices.IndexFunc(t.Signatures, func(b *Signature) bool { return b.ID == s.ID }); i >= 0 {
+			t.Signatures[i] = s
+			continue
+		}
+		front = append(front, s)
+	}
+	t.Signatures = append(front, t.Signatures...)
+	t.Signatures = slices.DeleteFunc(t.Signatures, func(s *Signature) bool { return s.Disabled })
+}

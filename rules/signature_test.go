@@ -1,0 +1,183 @@
+package rules
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/yaml"
+)
+
+// statedSignatures lists the ids of the signatures the findings state.
+func statedSignatures(fs []Finding) map[string]bool {
+	ids := map[string]bool{}
+	for _, f := range fs {
+		if f.Signature != nil {
+			ids[f.Signature.ID] = true
+		}
+	}
+	return ids
+}
+
+// TestSignatureCases runs testdata/signatures/<id>.yaml (the case form of
+// testdata/cases): on each fires case some finding states signature <id>,
+// with hintHas in its hint or remediation and none of hintLacks in its hint;
+// on each quiet case (a near miss: the line is there and a fact rules the
+// cause out, or the line is of another shape) no finding states it. Every
+// built-in signature needs such a file.
+func TestSignatureCases(t *testing.T) {
+	table := Builtin()
+	files, _ := filepath.Glob(filepath.Join("testdata", "signatures", "*.yaml"))
+	have := map[string]bool{}
+	for _, f := range files {
+		id := strings.TrimSuffix(filepath.Base(f), ".yaml")
+		have[id] = true
+		t.Run(id, func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rc ruleCases
+			if err := yaml.UnmarshalStrict(data, &rc); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			if len(rc.Fires) == 0 || len(rc.Quiet) == 0 {
+				t.Fatalf("%s needs at least one fires case and one quiet case", f)
+			}
+			for _, c := range rc.Fires {
+				findings := Evaluate(table, c.build(t))
+				var stated *Finding
+				for i := range findings {
+					if findings[i].Signature != nil && findings[i].Signature.ID == id {
+						stated = &findings[i]
+						break
+					}
+				}
+				if stated == nil {
+					var got []string
+					for _, f := range findings {
+						got = append(got, f.Rule.ID+": "+f.Hint)
+					}
+					t.Errorf("fires case %q: no finding states signature %s (stated: %v); findings:\n%s", c.Name, id, keys(statedSignatures(findings)), strings.Join(got, "\n"))
+					continue
+				}
+				words := strings.ToLower(stated.Title + "\n" + stated.Hint + "\n" + strings.Join(stated.Remediation, "\n"))
+				for _, want := range c.HintHas {
+					if !strings.Contains(words, strings.ToLower(want)) {
+						t.Errorf("fires case %q: the finding lacks %q:\n%s\n%s", c.Name, want, stated.Hint, strings.Join(stated.Remediation, "\n"))
+					}
+				}
+				for _, bad := range c.HintLacks {
+					if strings.Contains(strings.ToLower(stated.Title+"\n"+stated.Hint), strings.ToLower(bad)) {
+						t.Errorf("fires case %q: the finding states %q, which the case rules out:\n%s", c.Name, bad, stated.Hint)
+					}
+				}
+			}
+			for _, c := range rc.Quiet {
+				findings := Evaluate(table, c.build(t))
+				if statedSignatures(findings)[id] {
+					t.Errorf("quiet case %q: signature %s stated", c.Name, id)
+				}
+				for _, f := range findings {
+					for _, bad := range c.HintLacks {
+						if strings.Contains(strings.ToLower(f.Title+"\n"+f.Hint), strings.ToLower(bad)) {
+							t.Errorf("quiet case %q: finding %s states %q, which the case rules out:\n%s", c.Name, f.Rule.ID, bad, f.Hint)
+						}
+					}
+				}
+			}
+		})
+	}
+	var missing []string
+	for _, s := range table.Signatures {
+		if !have[s.ID] {
+			missing = append(missing, s.ID)
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("signatures without testdata/signatures/<id>.yaml (a fires and a quiet case each): %s", strings.Join(missing, ", "))
+	}
+}
+
+// TestQuoteAround: the deciding line is shortened around the part that
+// decides, cut only at spaces, each cut marked.
+func TestQuoteAround(t *testing.T) {
+	long := strings.Repeat("alpha ", 40) + `failed to find plugin "macvlan" in path [/opt/cni/bin]` + strings.Repeat(" omega", 40)
+	start := strings.Index(long, "failed")
+	end := strings.Index(long, "]") + 1
+	for _, tc := range []struct {
+		name, text string
+		start, end int
+		max        int
+		want       string
+	}{
+		{"short line kept whole", "exit status 1", 5, 11, 200, "exit status 1"},
+		{"long line cut both sides at spaces", long, start, end, 80, `…alpha alpha failed to find plugin "macvlan" in path [/opt/cni/bin] omega omega…`},
+		{"deciding part longer than max", long, start, end, 20, `…failed to find plugin…`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := quoteAround(tc.text, tc.start, tc.end, tc.max)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("quoteAround (-want +got):\n%s", diff)
+			}
+			for _, w := range strings.Fields(strings.Trim(got, "…")) {
+				if !strings.Contains(" "+tc.text+" ", " "+w+" ") {
+					t.Errorf("word %q is cut (not a whole word of the line)", w)
+				}
+			}
+		})
+	}
+}
+
+// TestSignatureValidation: a signature's problems are reported at their
+// line, in the words of a rule file.
+func TestSignatureValidation(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "sigs.yaml")
+	src := `schemaVersion: 1
+signatures:
+  - id: site-lowercase-capture
+    version: 1
+    sources: [https://example.org/thread/1]
+    pattern: 'lease lost for (?P<lease>\S+)'
+    cause: "lost {{.lease}}"
+  - id: site-no-literal
+    version: 1
+    sources: [https://example.org/thread/2]
+    pattern: '\d+ \w+'
+    cause: "numbers"
+  - id: site-unknown-decider
+    version: 1
+    sources: [https://example.org/thread/3]
+    pattern: 'quota exceeded'
+    decide: noSuchJoin
+    cause: "quota"
+  - id: site-unknown-value
+    version: 1
+    sources: [https://example.org/thread/4]
+    pattern: 'disk (?P<Disk>\S+) full'
+    cause: "{{.Disc}} is full"
+    colour: red
+`
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errs := Validate(file)
+	var got []string
+	for _, e := range errs {
+		got = append(got, strings.TrimPrefix(e.Error(), file))
+	}
+	want := []string{
+		`:6: signature site-lowercase-capture: pattern: capture "lease" must start with an upper-case letter, as template values do ({{.Lease}})`,
+		`:7: signature site-lowercase-capture: cause: {{.lease}} is neither a subject value nor a capture of the pattern (captures: )`,
+		`:11: signature site-no-literal: pattern has no literal of at least 3 characters that every match contains, so it would run over every line; anchor it on the message's own words`,
+		`:17: signature site-unknown-decider: decide: unknown join "noSuchJoin" (known: ` + strings.Join(JoinNames(), ", ") + `)`,
+		`:23: signature site-unknown-value: cause: {{.Disc}} is neither a subject value nor a capture of the pattern (captures: Disk)`,
+		`:24: signature site-unknown-value: unknown key "colour" in a signature; its keys are cause, decide, disabled, fix, id, in, pattern, sources, title, version`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("validation (-want +got):\n%s", diff)
+	}
+}
