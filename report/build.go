@@ -131,7 +131,7 @@ func buildFinding(f rules.Finding, short func(string) string) Finding {
 		if p := short(sig.Line.Path); p != sig.Line.Path {
 			out.Hint = strings.ReplaceAll(out.Hint, sig.Line.Path+":", p+":")
 		}
-		out.Signature = &Signature{ID: sig.ID, Version: sig.Version, Decided: sig.Decided, Path: short(sig.Line.Path), Line: sig.Line.Line, Quote: sig.Quote}
+		out.Signature = &Signature{ID: sig.ID, Version: sig.Version, Decided: sig.Decided, Path: short(sig.Line.Path), Line: sig.Line.Line, Quote: sig.Quote, Cause: sig.Cause}
 	}
 	if f.Pod != nil {
 		out.Objects = append(out.Objects, podObject(f.Pod, f.Container, ""))

@@ -399,11 +399,24 @@ func mdSummaryLine(g findingGroup) string {
 	f := g.Findings[0]
 	title := mdText(truncateRunes(cleanLine(f.Title), mdTitleRunes))
 	hint := mdText(truncateRunes(cleanLine(f.Hint), mdHintRunes))
+	if sig := f.Signature; sig != nil {
+		// The cause the deciding line states, then that line in its own
+		// words: a ticket reader sees both without opening the finding.
+		hint = mdText(truncateRunes(cleanLine(sig.Cause), mdHintRunes)) + " — " + mdCode(citeLine(sig.Path, sig.Line)) + ": \"" + mdText(cleanLine(sig.Quote)) + "\""
+	}
 	if len(g.Findings) == 1 {
 		return fmt.Sprintf("- **%s** %s — %s: %s", mdSeverity(f.Severity), title, mdText(objectsSummary(f)), hint)
 	}
 	return fmt.Sprintf("- **%s** ×%d %s — %s; for example: %s", mdSeverity(f.Severity), len(g.Findings), title,
 		mdText(examples(groupObjects(g), 3)), hint)
+}
+
+// citeLine is path:line, or the path alone when the line is unknown.
+func citeLine(path string, line int) string {
+	if line > 0 {
+		return fmt.Sprintf("%s:%d", path, line)
+	}
+	return path
 }
 
 // examples is "a, b, c and 10 more".

@@ -206,7 +206,7 @@ type Finding struct {
 }
 
 // Signature is the failure signature a finding states (rules.SignatureMatch):
-// its id and version in the catalogue (docs/rules.md), whether its decider
+// its id and version in the catalogue, the cause it states (docs/rules.md), whether its decider
 // confirmed it, and the deciding line cited as path:line with its quote
 // (shortened around the part that decides).
 type Signature struct {
@@ -216,6 +216,8 @@ type Signature struct {
 	Path    string `json:"path"`
 	Line    int    `json:"line"`
 	Quote   string `json:"quote"`
+	// Cause is the cause the signature states, as the hint's first words.
+	Cause string `json:"cause"`
 }
 
 // Object is a Kubernetes object a finding is about. RuleID is set in

@@ -404,15 +404,15 @@ func (r *Rule) fire(p *model.Pod, n *model.Node, h hit, sig *signatureMatch, v v
 		f.specificity += 2
 	}
 	if sig != nil {
-		cause, fix := sig.state(!v.kubernetes)
-		f.Hint = cause + " " + f.Hint
+		statement, cause, fix := sig.state(!v.kubernetes)
+		f.Hint = statement + " " + f.Hint
 		if fix != "" {
 			f.Remediation = append(f.Remediation, fix)
 		}
 		if sig.sig.Title != "" {
 			f.Title = sig.sig.Title
 		}
-		f.Signature = &SignatureMatch{ID: sig.sig.ID, Version: sig.sig.Version, Decided: sig.decided, Line: sig.ev.Source, Quote: quoteAround(sig.text, sig.start, sig.end, maxQuote)}
+		f.Signature = &SignatureMatch{ID: sig.sig.ID, Version: sig.sig.Version, Decided: sig.decided, Line: sig.ev.Source, Quote: quoteAround(sig.text, sig.start, sig.end, maxQuote), Cause: cause}
 		f.specificity += 4
 	} else if r.alts != nil && vars["Decided"] == "" {
 		if alt := squeezeSpaces(execTemplate(r.alts, vars)); alt != "" {

@@ -81,6 +81,9 @@ type SignatureMatch struct {
 	Line model.Source
 	// Quote is the deciding line shortened around the part that decides.
 	Quote string
+	// Cause is the signature's cause as the hint states it (with the
+	// decider's sentence), without the deciding line.
+	Cause string
 }
 
 // signatureMatch is a signature found on one of a subject's lines.
@@ -356,7 +359,7 @@ func (c *evalContext) readSignatures(p *model.Pod, h *hit) *signatureMatch {
 // state renders the matched signature into the finding's words: the cause,
 // the decider's sentence, the deciding line quoted with its path:line, what
 // could not be checked; and the first remediation step.
-func (m *signatureMatch) state(openShift bool) (cause, fix string) {
+func (m *signatureMatch) state(openShift bool) (statement, cause, fix string) {
 	vars := Vars{}
 	for _, n := range varNames {
 		vars[n] = ""
@@ -378,6 +381,7 @@ func (m *signatureMatch) state(openShift bool) (cause, fix string) {
 	if d := m.decision; d.Decided && d.Cause != "" {
 		b.WriteString(" " + d.Cause)
 	}
+	cause = b.String()
 	fmt.Fprintf(&b, " The deciding line, %s: \"%s\".", citation(m.ev.Source), quoteAround(m.text, m.start, m.end, maxQuote))
 	if len(m.decision.Missing) > 0 && !m.decision.Decided {
 		b.WriteString(" Not confirmed: " + strings.Join(m.decision.Missing, "; ") + ".")
@@ -388,7 +392,7 @@ func (m *signatureMatch) state(openShift bool) (cause, fix string) {
 	if m.decision.Decided && m.decision.Fix != "" {
 		fix = strings.TrimSpace(fix + " " + m.decision.Fix)
 	}
-	return b.String(), fix
+	return b.String(), cause, fix
 }
 
 // citation writes a source as reports cite it: path:line, or the path alone.
