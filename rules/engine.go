@@ -391,6 +391,9 @@ func (r *Rule) fire(p *model.Pod, n *model.Node, h hit, sig *signatureMatch, v v
 	for k, v := range h.Vars {
 		vars[k] = v
 	}
+	if !v.kubernetes {
+		vars["OpenShift"] = "true"
+	}
 	f := Finding{Rule: r, Title: r.Title, Pod: p, Node: n, Container: h.Container, Evidence: ev, Missing: h.Missing, Severity: r.Severity, Docs: r.Docs}
 	f.groupKey = r.groupKey(p, vars)
 	f.Hint = squeezeSpaces(execTemplate(r.hint, vars))

@@ -44,6 +44,12 @@ func probeValues() []string { return []string{"Probe", "ProbeSettings"} }
 // causeValues are filled by the engine when the rule has a match.cause.
 func causeValues() []string { return []string{"Cause"} }
 
+// platformValues are filled by the engine for every hit: OpenShift is
+// "true" on an OpenShift gather and empty on any other, so that a hint or
+// step can give advice for the gather's own platform
+// ({{if .OpenShift}}scale the MachineSet{{else}}add nodes{{end}}).
+func platformValues() []string { return []string{"OpenShift"} }
+
 // joinValues are filled by the engine (applyJoins) when a pod rule names joins.
 func joinValues() []string { return []string{"Decided", "Fix", "Unchecked"} }
 

@@ -25,7 +25,7 @@ var varNames = []string{
 	"ProbeSettings", "Cause", "Reasons", "Owner", "Stage", "ExitMeaning",
 	"LastExitMeaning", "BackOff", "Overdue", "LogTail", "DecisiveLine", "Decided", "Fix", "Unchecked", "Workload", "Pods",
 	"Alert", "Severity", "Since", "Count", "About", "Pool", "HostPorts",
-	"State", "First", "Last", "Detail", "NoObject",
+	"State", "First", "Last", "Detail", "NoObject", "OpenShift",
 }
 
 // VarNames lists the template variables, for the rule reference.

@@ -68,7 +68,7 @@ func templateValues(tpl *template.Template) []string {
 // the base values of its matcher's subject, the matcher's own, Cause when
 // the rule has a match.cause, and the values of its joins for a pod rule.
 func (r *Rule) filledValues(kind matcherKind) []string {
-	groups := [][]string{subjectValues(r.matcher), kind.fills}
+	groups := [][]string{subjectValues(r.matcher), kind.fills, platformValues()}
 	if r.Match.Cause != "" {
 		groups = append(groups, causeValues())
 	}
