@@ -337,7 +337,9 @@ func (c *evalContext) readSignatures(p *model.Pod, h *hit) *signatureMatch {
 				m.vars[k] = v
 			}
 			if s.decider != nil && p != nil {
-				dh := hit{Container: h.Container, Vars: m.vars}
+				// The decider reads the deciding line first, then the
+				// rest of the hit's evidence, as a rule's join would.
+				dh := hit{Container: h.Container, Vars: m.vars, Evidence: append([]Evidence{e}, h.Evidence...)}
 				m.decision = s.decider.run(c, p, &dh)
 				if m.decision.RuledOut {
 					break // the fact rules this signature out for the subject
