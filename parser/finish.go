@@ -524,14 +524,15 @@ func (b *builder) dropQuietTails(p *model.Pod) {
 		if q := b.known[l.Root+p.Key()]; q != nil {
 			judge = q
 		}
-		dropQuietTail(&judge.Object, l)
+		b.dropQuietTail(&judge.Object, l)
 	}
 }
 
 // dropQuietTail keeps of l only its line count when its container never
-// failed in pod p (quietStatus).
-func dropQuietTail(p *corev1.Pod, l *model.ContainerLog) {
-	if quietStatus(p, l.Container) {
+// failed in pod p (quietStatus), unless the run needs the logs of p's
+// namespace (model.Needs.KeepLogsOf).
+func (b *builder) dropQuietTail(p *corev1.Pod, l *model.ContainerLog) {
+	if !b.keepLogsOf[p.Namespace] && quietStatus(p, l.Container) {
 		l.DropKept()
 	}
 }

@@ -135,6 +135,12 @@ func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, erro
 			b.decodeKinds[k] = true
 		}
 		b.keep = newLineFilter(o.Needs.KeepLines)
+		for _, ns := range o.Needs.KeepLogsOf {
+			if b.keepLogsOf == nil {
+				b.keepLogsOf = map[string]bool{}
+			}
+			b.keepLogsOf[ns] = true
+		}
 	}
 	input, b.nsFolder = namespaceFolderInput(input)
 	visit := b.visit
@@ -315,6 +321,7 @@ type builder struct {
 	hostSource         map[string]model.Source // host → the first journal line credited to it
 	journalSpans       journalSpans            // what journals read so far covered, to skip the lines another copy repeats
 	keep               *lineFilter             // node-log lines the rule table asks for; nil: none
+	keepLogsOf         map[string]bool         // namespaces whose quiet containers' logs are kept (model.Needs.KeepLogsOf)
 }
 
 func newBuilder(input string) *builder {
@@ -1039,7 +1046,7 @@ func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
 		known := c.Root + key
 		b.mu.Lock()
 		if p := b.known[known]; p != nil {
-			dropQuietTail(&p.Object, l)
+			b.dropQuietTail(&p.Object, l)
 		} else {
 			b.unsettled[known] = append(b.unsettled[known], l)
 		}
@@ -1060,6 +1067,9 @@ func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
 // pod, to every log (dropQuietTails): the report never depends on that
 // timing, nor on which root's copy of a pod finish keeps.
 func (b *builder) quietContainer(k nsKey, pod, container string) bool {
+	if b.keepLogsOf[k.ns] {
+		return false
+	}
 	b.mu.Lock()
 	p := b.known[k.root+k.ns+"/"+pod]
 	b.mu.Unlock()
@@ -1077,7 +1087,7 @@ func (b *builder) quietContainer(k nsKey, pod, container string) bool {
 // The caller holds b.mu.
 func (b *builder) settleTails(known string, p *model.Pod) {
 	for _, l := range b.unsettled[known] {
-		dropQuietTail(&p.Object, l)
+		b.dropQuietTail(&p.Object, l)
 	}
 	delete(b.unsettled, known)
 }

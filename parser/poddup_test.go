@@ -1,7 +1,10 @@
 package parser
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -278,6 +281,68 @@ items:
 					t.Errorf("tail lines kept per log (-want +got):\n%s", d)
 				}
 			})
+		}
+	}
+}
+
+// TestKeepLogsOfKeepsQuietAgentLogs: with model.Needs.KeepLogsOf naming a
+// namespace, the log of a container there that never failed keeps its tail
+// (a node agent whose log explains another pod's failure), whether the log is
+// read before or after its pod; other namespaces' quiet logs are still only
+// counted.
+func TestKeepLogsOfKeepsQuietAgentLogs(t *testing.T) {
+	pod := func(ns string) string {
+		return `apiVersion: v1
+items:
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: agent-1
+    namespace: ` + ns + `
+    uid: 11111111-0000-0000-0000-0000000000` + map[string]string{"net-agents": "01", "shop": "02"}[ns] + `
+  spec:
+    containers:
+    - name: agent
+  status:
+    containerStatuses:
+    - name: agent
+      ready: true
+      restartCount: 0
+      state:
+        running:
+          startedAt: "2026-11-20T09:00:00Z"
+    phase: Running
+kind: List
+`
+	}
+	const root = "must-gather.local.1/quay-io-image/"
+	logOf := func(ns string) string { return root + "namespaces/" + ns + "/pods/agent-1/agent/agent/logs/current.log" }
+	members := map[string]string{root + "timestamp": "2026-11-20 09:12:33.000000000 +0000 UTC m=+0.01\n"}
+	for _, ns := range []string{"net-agents", "shop"} {
+		members[root+"namespaces/"+ns+"/core/pods.yaml"] = pod(ns)
+		members[logOf(ns)] = "2026-11-20T09:00:01Z started\n2026-11-20T09:10:02Z failed to find plugin \"macvlan\" in path [/opt/cni/bin]\n"
+	}
+	for _, logsFirst := range []bool{true, false} {
+		order := []string{root + "timestamp", root + "namespaces/net-agents/core/pods.yaml", root + "namespaces/shop/core/pods.yaml", logOf("net-agents"), logOf("shop")}
+		if logsFirst {
+			order = []string{root + "timestamp", logOf("net-agents"), logOf("shop"), root + "namespaces/net-agents/core/pods.yaml", root + "namespaces/shop/core/pods.yaml"}
+		}
+		path := filepath.Join(t.TempDir(), "g.tar")
+		if err := os.WriteFile(path, tarOf(t, order, members), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		g, err := LoadWith(context.Background(), path, Options{Needs: &model.Needs{KeepLogsOf: []string{"net-agents"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]int{}
+		for _, p := range g.Pods {
+			for _, l := range p.Logs {
+				got[p.Object.Namespace] = len(keptTail(l))
+			}
+		}
+		if want := map[string]int{"net-agents": 2, "shop": 0}; !cmp.Equal(want, got) {
+			t.Errorf("logsFirst=%v: kept tail lines per namespace %v, want %v", logsFirst, got, want)
 		}
 	}
 }

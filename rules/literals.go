@@ -8,11 +8,12 @@ import (
 )
 
 // Needs is what a load must give the table's enabled rules: the kinds their
-// matchers and joins read typed (decodeKinds) and the literals of
-// lineLiterals. A run that evaluates the table loads its gather with it
+// matchers and joins read typed (decodeKinds), the literals of
+// lineLiterals, and the namespaces of the node agents whose logs the
+// signatures read (Signature.AgentLogs). A run that evaluates the table loads its gather with it
 // (merged with what else the run reads, model.Needs.Merge).
 func (t *Table) Needs() model.Needs {
-	return model.Needs{Decode: t.decodeKinds(), KeepLines: t.lineLiterals()}
+	return model.Needs{Decode: t.decodeKinds(), KeepLines: t.lineLiterals(), KeepLogsOf: t.agentNamespaces}
 }
 
 // lineLiterals returns, for every enabled user rule (read with Override),

@@ -149,6 +149,9 @@ rule's ` + "`alternatives`" + ` (the textbook causes of the symptom) are left ou
 - ` + "`pattern`" + ` (RE2): named captures start with an upper-case letter and become template values (` + "`(?P<Plugin>...)`" + ` →
   ` + "`{{.Plugin}}`" + `). The pattern must contain a literal of at least 3 characters that every match holds: a line is
   only given to the expression when it holds one (the prefilter column below), so no expression runs over every line.
+- ` + "`agentLogs`" + `: namespaces of node agents (CNI, CSI, ...) whose containers' logs on the subject's node the signature
+  also reads: a sandbox or mount failure is often explained only in the agent's own log. The parser then keeps those
+  namespaces' container logs (tail and error lines, within the usual bounds) even when their containers never failed.
 - ` + "`in`" + `: the evidence kinds whose lines it reads (` + "`status`, `event`, `node-log`, `container-log`, `log`" + `); all when empty.
 - ` + "`decide`" + `: a join (see Joins) that reads the spec or store fact confirming the cause, with the captures among the
   hit's values. It **decides** (its sentence and evidence are added), **rules the cause out** (the signature is

@@ -45,6 +45,12 @@ type Signature struct {
 	// In lists the evidence kinds whose lines the signature reads (status,
 	// event, node-log, container-log, log); empty means all of them.
 	In []string `json:"in,omitempty"`
+	// AgentLogs lists namespaces of node agents (CNI, CSI, ...) whose
+	// containers' logs on the subject's node the signature also reads: a
+	// sandbox or mount failure is often explained in the agent's own log.
+	// The rule table then asks the parser to keep those logs even when
+	// their containers never failed (model.Needs.KeepLogsOf).
+	AgentLogs []string `json:"agentLogs,omitempty"`
 	// Decide names the join that decides the signature (see Signature).
 	Decide string `json:"decide,omitempty"`
 	// Title, when set, replaces the title of the finding that states the
@@ -164,6 +170,11 @@ func (t *Table) compileSignatures() Errors {
 				bad("pattern", "pattern has no literal of at least %d characters that every match contains, so it would run over every line; anchor it on the message's own words", minRequired)
 			}
 		}
+		for i, ns := range s.AgentLogs {
+			if !nsNameRe.MatchString(ns) {
+				bad(fmt.Sprintf("agentLogs[%d]", i), "agentLogs: %q is not a namespace name", ns)
+			}
+		}
 		s.decider = nil
 		if s.Decide != "" {
 			j, ok := lookupJoin(s.Decide)
@@ -187,6 +198,21 @@ func (t *Table) compileSignatures() Errors {
 		}
 	}
 	return errs
+}
+
+var nsNameRe = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
+
+// indexAgents lists, once per table, the namespaces of node agents the
+// enabled signatures read (Signature.AgentLogs), sorted.
+func (t *Table) indexAgents() {
+	t.agentNamespaces = nil
+	for _, s := range t.Signatures {
+		if !s.Disabled {
+			t.agentNamespaces = append(t.agentNamespaces, s.AgentLogs...)
+		}
+	}
+	slices.Sort(t.agentNamespaces)
+	t.agentNamespaces = slices.Compact(t.agentNamespaces)
 }
 
 func evidenceKindList() string {
@@ -277,28 +303,60 @@ func (s *Signature) match(text string) (start, end int, caps map[string]string, 
 	return loc[0], loc[1], caps, true
 }
 
+// sigLine is a line a signature may read; agent is the namespace of the
+// node agent whose log it comes from, "" for the subject's own lines.
+type sigLine struct {
+	Evidence
+	agent string
+}
+
 // signatureLines is every line of a subject a signature may read: the hit's
 // evidence, and for a pod's container the kept lines of its previous and
-// current log and every event of the pod that names it, in that order.
-func (c *evalContext) signatureLines(p *model.Pod, h *hit) []Evidence {
-	lines := slices.Clone(h.Evidence)
-	if p == nil || h.Container == "" {
+// current log and every event of the pod that names it, in that order; then
+// the kept log lines of the node agents on the pod's node whose namespaces
+// a signature reads (Signature.AgentLogs).
+func (c *evalContext) signatureLines(p *model.Pod, h *hit) []sigLine {
+	var lines []sigLine
+	for _, e := range h.Evidence {
+		lines = append(lines, sigLine{Evidence: e})
+	}
+	if p == nil {
 		return lines
 	}
-	for _, previous := range []bool{true, false} {
-		l := p.Log(h.Container, previous)
-		if l == nil || !l.HasKept() {
-			continue
+	if h.Container != "" {
+		for _, l := range []*model.ContainerLog{p.Log(h.Container, true), p.Log(h.Container, false)} {
+			lines = appendLogLines(lines, l, "")
 		}
-		tail, errs := l.Kept()
-		for _, ll := range append(slices.Clone(errs), tail...) {
-			lines = append(lines, Evidence{Source: model.Source{Path: l.Path(), Line: ll.Line}, Kind: EvidenceContainerLog, Time: ll.Time, Text: ll.Text, Quote: ll.Text})
+		for _, e := range c.eventEvidence(p, func(e *model.Event) bool {
+			fp := e.Object.InvolvedObject.FieldPath
+			return fp == "" || strings.Contains(fp, "{"+h.Container+"}")
+		}) {
+			lines = append(lines, sigLine{Evidence: e})
 		}
 	}
-	lines = append(lines, c.eventEvidence(p, func(e *model.Event) bool {
-		fp := e.Object.InvolvedObject.FieldPath
-		return fp == "" || strings.Contains(fp, "{"+h.Container+"}")
-	})...)
+	if len(c.table.agentNamespaces) > 0 && p.Object.Spec.NodeName != "" {
+		for _, o := range c.store.PodsOnNode(p.Object.Spec.NodeName) {
+			agent := o.Pod()
+			if agent == nil || agent == p || !slices.Contains(c.table.agentNamespaces, o.Namespace) {
+				continue
+			}
+			for _, l := range agent.Logs {
+				lines = appendLogLines(lines, l, o.Namespace)
+			}
+		}
+	}
+	return lines
+}
+
+// appendLogLines adds the kept lines of log l (nil: none), error lines first.
+func appendLogLines(lines []sigLine, l *model.ContainerLog, agent string) []sigLine {
+	if l == nil || !l.HasKept() {
+		return lines
+	}
+	tail, errs := l.Kept()
+	for _, ll := range slices.Concat(errs, tail) {
+		lines = append(lines, sigLine{Evidence: Evidence{Source: model.Source{Path: l.Path(), Line: ll.Line}, Kind: EvidenceContainerLog, Time: ll.Time, Text: ll.Text, Quote: ll.Text}, agent: agent})
+	}
 	return lines
 }
 
@@ -316,8 +374,9 @@ func (c *evalContext) readSignatures(p *model.Pod, h *hit) *signatureMatch {
 		if s.Disabled || s.re == nil {
 			continue
 		}
-		for _, e := range lines {
-			if !s.reads(e.Kind) {
+		for _, l := range lines {
+			e := l.Evidence
+			if !s.reads(e.Kind) || (l.agent != "" && !slices.Contains(s.AgentLogs, l.agent)) {
 				continue
 			}
 			text := e.Quote
@@ -540,4 +599,5 @@ func (t *Table) overrideSignatures(user []*Signature) {
 	}
 	t.Signatures = append(front, t.Signatures...)
 	t.Signatures = slices.DeleteFunc(t.Signatures, func(s *Signature) bool { return s.Disabled })
+	t.indexAgents()
 }

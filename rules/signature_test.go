@@ -175,9 +175,82 @@ signatures:
 		`:11: signature site-no-literal: pattern has no literal of at least 3 characters that every match contains, so it would run over every line; anchor it on the message's own words`,
 		`:17: signature site-unknown-decider: decide: unknown join "noSuchJoin" (known: ` + strings.Join(JoinNames(), ", ") + `)`,
 		`:23: signature site-unknown-value: cause: {{.Disc}} is neither a subject value nor a capture of the pattern (captures: Disk)`,
-		`:24: signature site-unknown-value: unknown key "colour" in a signature; its keys are cause, decide, disabled, fix, id, in, pattern, sources, title, version`,
+		`:24: signature site-unknown-value: unknown key "colour" in a signature; its keys are agentLogs, cause, decide, disabled, fix, id, in, pattern, sources, title, version`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("validation (-want +got):\n%s", diff)
+	}
+}
+
+// TestSignatureReadsAgentLogs: a signature with agentLogs reads the log of a
+// healthy node agent on the failing pod's node (not on another node), and the
+// table asks the parser to keep those namespaces' logs.
+func TestSignatureReadsAgentLogs(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "agents.yaml")
+	src := `schemaVersion: 1
+signatures:
+  - id: site-bridge-missing
+    version: 1
+    title: The node's bridge for the secondary network is missing
+    sources: [https://example.org/thread/9]
+    pattern: 'bridge (?P<Bridge>[\w-]+) not found on host'
+    agentLogs: [net-agents]
+    cause: "The network agent on {{.Node}} reports that bridge {{.Bridge}} does not exist."
+`
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	table := Builtin()
+	if errs := table.Override(file); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if got := table.Needs().KeepLogsOf; !cmp.Equal(got, []string{"net-agents"}) {
+		t.Errorf("Needs().KeepLogsOf = %v, want [net-agents]", got)
+	}
+	gc := func(agentNode string) gatherCase {
+		return gatherCase{
+			Name: "sandbox failure, agent on " + agentNode,
+			Pods: []string{`
+metadata: {name: web-1}
+spec: {nodeName: worker-1, containers: [{name: web, image: "registry.example.com/web:1"}]}
+status:
+  phase: Pending
+  containerStatuses:
+  - {name: web, image: "registry.example.com/web:1", imageID: "", ready: false, restartCount: 0, state: {waiting: {reason: ContainerCreating}}}
+`, `
+metadata: {name: bridge-agent-x1, namespace: net-agents}
+spec: {nodeName: ` + agentNode + `, containers: [{name: agent, image: "registry.example.com/agent:1"}]}
+status:
+  phase: Running
+  containerStatuses:
+  - {name: agent, image: "registry.example.com/agent:1", ready: true, restartCount: 0, state: {running: {startedAt: "2026-11-20T08:00:00Z"}}}
+`},
+			Events: []string{`
+type: Warning
+reason: FailedCreatePodSandBox
+involvedObject: {kind: Pod, name: web-1}
+message: 'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to create pod network sandbox: error adding container to network "storage-net": plugin failed'
+`},
+			CurrentLogs: map[string][]string{"bridge-agent-x1/agent": {"I1120 09:01:00 agent.go:12] sync", "E1120 09:05:00 agent.go:40] bridge br-storage not found on host"}},
+		}
+	}
+	stated := func(fs []Finding) *Finding {
+		for i := range fs {
+			if fs[i].Signature != nil && fs[i].Signature.ID == "site-bridge-missing" {
+				return &fs[i]
+			}
+		}
+		return nil
+	}
+	f := stated(Evaluate(table, gc("worker-1").build(t)))
+	if f == nil {
+		t.Fatal("the agent's log line on the pod's node was not read")
+	}
+	if !strings.Contains(f.Hint, "br-storage") || !strings.Contains(f.Hint, "namespaces/net-agents/pods/bridge-agent-x1/agent/agent/logs/current.log:2") {
+		t.Errorf("hint does not state the bridge and cite the agent's line:\n%s", f.Hint)
+	}
+	if f := stated(Evaluate(table, gc("worker-2").build(t))); f != nil {
+		t.Errorf("an agent on another node was read:\n%s", f.Hint)
 	}
 }

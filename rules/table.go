@@ -39,6 +39,9 @@ type Table struct {
 	// Signatures is the failure-signature catalogue (see Signature), in
 	// matching order.
 	Signatures []*Signature
+	// agentNamespaces are the namespaces whose agents' logs the signatures
+	// read (indexAgents).
+	agentNamespaces []string
 	// Local lists the user rule files applied with Override; a report then
 	// shows the table version as "<version>+local".
 	Local []string
@@ -194,6 +197,7 @@ func loadFS(fsys fs.FS, dir string) (*Table, error) {
 	}
 	errs = append(errs, t.compile()...)
 	errs = append(errs, t.compileSignatures()...)
+	t.indexAgents()
 	if len(errs) > 0 {
 		return t, errs
 	}

@@ -30,16 +30,22 @@ type Needs struct {
 	// info line, a CRI-O line below warning). In first-seen order, each
 	// once; literals shorter than 3 bytes keep nothing.
 	KeepLines []Literal
+	// KeepLogsOf lists namespaces whose containers' logs are kept (their
+	// tail and error lines, as a failing container's) even when the
+	// container never failed: the node agents (CNI, CSI) whose logs a
+	// failure of another pod involves. Sorted, each once.
+	KeepLogsOf []string
 }
 
 // Merge returns what n and o need together: the union of their kinds
-// (sorted by Kind.String) and of their literals (n's first, then o's new
-// ones). Neither n nor o is changed.
+// (sorted by Kind.String), of their literals (n's first, then o's new
+// ones) and of their namespaces (sorted). Neither n nor o is changed.
 func (n Needs) Merge(o Needs) Needs {
 	out := Needs{Decode: make([]Kind, 0, len(n.Decode)+len(o.Decode))}
 	out.Decode = append(append(out.Decode, n.Decode...), o.Decode...)
 	slices.SortFunc(out.Decode, func(a, b Kind) int { return strings.Compare(a.String(), b.String()) })
 	out.Decode = slices.Compact(out.Decode)
+	out.KeepLogsOf = slices.Compact(slices.Sorted(slices.Values(slices.Concat(n.KeepLogsOf, o.KeepLogsOf))))
 	seen := map[Literal]bool{}
 	for _, l := range slices.Concat(n.KeepLines, o.KeepLines) {
 		if !seen[l] {
