@@ -316,7 +316,9 @@ kind: List
 `
 	}
 	const root = "must-gather.local.1/quay-io-image/"
-	logOf := func(ns string) string { return root + "namespaces/" + ns + "/pods/agent-1/agent/agent/logs/current.log" }
+	logOf := func(ns string) string {
+		return root + "namespaces/" + ns + "/pods/agent-1/agent/agent/logs/current.log"
+	}
 	members := map[string]string{root + "timestamp": "2026-11-20 09:12:33.000000000 +0000 UTC m=+0.01\n"}
 	for _, ns := range []string{"net-agents", "shop"} {
 		members[root+"namespaces/"+ns+"/core/pods.yaml"] = pod(ns)
