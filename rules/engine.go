@@ -407,7 +407,7 @@ func (r *Rule) fire(p *model.Pod, n *model.Node, h hit, sig *signatureMatch, v v
 		f.specificity += 2
 	}
 	if sig != nil {
-		statement, cause, fix := sig.state(!v.kubernetes)
+		statement, cause, fix := sig.state(!v.kubernetes, vars["Decided"])
 		f.Hint = statement + " " + f.Hint
 		if fix != "" {
 			f.Remediation = append(f.Remediation, fix)

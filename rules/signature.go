@@ -418,9 +418,10 @@ func (c *evalContext) readSignatures(p *model.Pod, h *hit) *signatureMatch {
 }
 
 // state renders the matched signature into the finding's words: the cause,
-// the decider's sentence, the deciding line quoted with its path:line, what
-// could not be checked; and the first remediation step.
-func (m *signatureMatch) state(openShift bool) (statement, cause, fix string) {
+// the decider's sentence (unless the rule's hint states it already, said
+// holds what the rule's own joins decided), the deciding line quoted with its
+// path:line, what could not be checked; and the first remediation step.
+func (m *signatureMatch) state(openShift bool, said string) (statement, cause, fix string) {
 	vars := Vars{}
 	for _, n := range varNames {
 		vars[n] = ""
@@ -439,7 +440,7 @@ func (m *signatureMatch) state(openShift bool) (statement, cause, fix string) {
 	}
 	var b strings.Builder
 	b.WriteString(squeezeSpaces(execTemplate(m.sig.cause, vars)))
-	if d := m.decision; d.Decided && d.Cause != "" {
+	if d := m.decision; d.Decided && d.Cause != "" && !strings.Contains(said, d.Cause) {
 		b.WriteString(" " + d.Cause)
 	}
 	cause = b.String()
@@ -450,7 +451,7 @@ func (m *signatureMatch) state(openShift bool) (statement, cause, fix string) {
 	if m.sig.fix != nil {
 		fix = squeezeSpaces(execTemplate(m.sig.fix, vars))
 	}
-	if m.decision.Decided && m.decision.Fix != "" {
+	if m.decision.Decided && m.decision.Fix != "" && !strings.Contains(said, m.decision.Cause) {
 		fix = strings.TrimSpace(fix + " " + m.decision.Fix)
 	}
 	return b.String(), cause, fix
