@@ -70,6 +70,7 @@ type Signature struct {
 	local      bool
 	re         *regexp.Regexp
 	lits       []model.Literal
+	lowerLits  []string // lits' texts in lower case, for the Fold ones
 	captures   []string
 	in         []EvidenceKind
 	decider    *join
@@ -166,6 +167,10 @@ func (t *Table) compileSignatures() Errors {
 				}
 			}
 			s.lits = requiredLiterals(s.Pattern)
+			s.lowerLits = s.lowerLits[:0]
+			for _, l := range s.lits {
+				s.lowerLits = append(s.lowerLits, strings.ToLower(l.Text))
+			}
 			if len(s.lits) == 0 {
 				bad("pattern", "pattern has no literal of at least %d characters that every match contains, so it would run over every line; anchor it on the message's own words", minRequired)
 			}
@@ -256,39 +261,44 @@ func (s *Signature) reads(k EvidenceKind) bool {
 	return len(s.in) == 0 || slices.Contains(s.in, k)
 }
 
-// prefilter reports whether text holds one of the literals every match of
-// the signature contains.
-func (s *Signature) prefilter(text string) bool {
-	for _, l := range s.lits {
+// prefilter reports whether a line holds one of the literals every match
+// of the signature contains: t is the line, lower its lower-case form
+// (computed once per line for every signature, see lineText).
+func (s *Signature) prefilter(t *lineText) bool {
+	for i, l := range s.lits {
 		if l.Fold {
-			if indexFold(text, l.Text) >= 0 {
+			if strings.Contains(t.folded(), s.lowerLits[i]) {
 				return true
 			}
-		} else if strings.Contains(text, l.Text) {
+		} else if strings.Contains(t.text, l.Text) {
 			return true
 		}
 	}
 	return false
 }
 
-// indexFold is strings.Index under simple Unicode case folding, without
-// allocating.
-func indexFold(s, sub string) int {
-	n := len(sub)
-	for i := 0; i+n <= len(s); i++ {
-		if strings.EqualFold(s[i:i+n], sub) {
-			return i
-		}
+// lineText is one text a signature may match (a line's quote or whole
+// text, clipped), with its lower-case form made on first need.
+type lineText struct {
+	text  string
+	lower string
+	done  bool
+}
+
+func (t *lineText) folded() string {
+	if !t.done {
+		t.lower, t.done = strings.ToLower(t.text), true
 	}
-	return -1
+	return t.lower
 }
 
 // match runs the signature over one line and returns the match's bounds and
 // captured values, or ok false.
-func (s *Signature) match(text string) (start, end int, caps map[string]string, ok bool) {
-	if s.re == nil || !s.prefilter(text) {
+func (s *Signature) match(t *lineText) (start, end int, caps map[string]string, ok bool) {
+	if s.re == nil || t.text == "" || !s.prefilter(t) {
 		return 0, 0, nil, false
 	}
+	text := t.text
 	loc := s.re.FindStringSubmatchIndex(text)
 	if loc == nil {
 		return 0, 0, nil, false
@@ -369,26 +379,35 @@ func (c *evalContext) readSignatures(p *model.Pod, h *hit) *signatureMatch {
 		return nil
 	}
 	lines := c.signatureLines(p, h)
+	// Each line's quote and whole text, clipped, lower-cased once for all
+	// signatures.
+	texts := make([][2]lineText, len(lines))
+	for i, l := range lines {
+		texts[i][0].text = clip(l.Quote, MaxEvidenceText)
+		if l.Text != l.Quote {
+			texts[i][1].text = clip(l.Text, MaxEvidenceText)
+		}
+	}
 	var first *signatureMatch
 	for _, s := range c.table.Signatures {
 		if s.Disabled || s.re == nil {
 			continue
 		}
-		for _, l := range lines {
+		for i, l := range lines {
 			e := l.Evidence
 			if !s.reads(e.Kind) || (l.agent != "" && !slices.Contains(s.AgentLogs, l.agent)) {
 				continue
 			}
-			text := e.Quote
-			start, end, caps, ok := s.match(clip(text, MaxEvidenceText))
-			if !ok && e.Text != e.Quote {
-				text = e.Text
-				start, end, caps, ok = s.match(clip(text, MaxEvidenceText))
+			t := &texts[i][0]
+			start, end, caps, ok := s.match(t)
+			if !ok {
+				t = &texts[i][1]
+				start, end, caps, ok = s.match(t)
 			}
 			if !ok {
 				continue
 			}
-			m := &signatureMatch{sig: s, ev: e, start: start, end: end, text: clip(text, MaxEvidenceText), vars: Vars{}, decided: s.decider == nil}
+			m := &signatureMatch{sig: s, ev: e, start: start, end: end, text: t.text, vars: Vars{}, decided: s.decider == nil}
 			for k, v := range h.Vars {
 				m.vars[k] = v
 			}
