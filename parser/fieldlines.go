@@ -11,11 +11,13 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// maxFieldLines bounds the paths kept per object; maxFieldScan the lines
-// scanned for one object.
+// maxFieldLines bounds the paths kept per object, maxSpecFieldLines those
+// of them under spec (so that a long spec never crowds out the status);
+// maxFieldScan the lines scanned for one object.
 const (
-	maxFieldLines = 256
-	maxFieldScan  = 20000
+	maxFieldLines     = 256
+	maxSpecFieldLines = 96
+	maxFieldScan      = 20000
 )
 
 // statusFieldKeys are the keys worth a line under status (and its lists).
@@ -25,9 +27,35 @@ var statusFieldKeys = map[string]bool{
 	"state": true, "lastState": true, "waiting": true, "running": true, "terminated": true, "exitCode": true, "signal": true,
 }
 
-// scanFieldLines indexes the status fields of the YAML object that starts at
-// line start (1-based) of data, where lines holds the offset of every line's
-// start. The object ends at the first later line indented no deeper than its
+// specFieldKeys are the keys of the spec fields that decide a cause (the
+// security context a container runs with, its mounts and working
+// directory, the volumes behind them): a spec path is indexed when every key
+// on it is one of these ("spec.containers[app].securityContext.runAsUser",
+// "spec.containers[app].volumeMounts[settings].readOnly", never an env entry).
+var specFieldKeys = map[string]bool{
+	"spec": true, "containers": true, "initContainers": true, "name": true,
+	"securityContext": true, "runAsNonRoot": true, "runAsUser": true, "readOnlyRootFilesystem": true,
+	"volumeMounts": true, "mountPath": true, "readOnly": true, "subPath": true, "workingDir": true,
+	"volumes": true, "configMap": true, "secret": true, "secretName": true, "projected": true, "downwardAPI": true,
+	"persistentVolumeClaim": true, "claimName": true, "emptyDir": true, "hostPath": true,
+}
+
+// specPathWanted reports whether every key of a spec path is a specFieldKeys key.
+func specPathWanted(path string) bool {
+	for _, seg := range strings.Split(path, ".") {
+		if i := strings.IndexByte(seg, '['); i >= 0 {
+			seg = seg[:i]
+		}
+		if !specFieldKeys[seg] {
+			return false
+		}
+	}
+	return true
+}
+
+// scanFieldLines indexes the status fields, and the spec fields of
+// specFieldKeys, of the YAML object that starts at line start (1-based) of
+// data, where lines holds the offset of every line's start. The object ends at the first later line indented no deeper than its
 // first line's key column, or at the end of data. It never reads more than
 // maxFieldScan lines.
 func scanFieldLines(data []byte, lines []int, start int) model.FieldLines {
@@ -45,6 +73,7 @@ func scanFieldLines(data []byte, lines []int, start int) model.FieldLines {
 	var stack []frame
 	counts := map[string]int{}
 	objDash := -1 // column of the dash that starts a list-item object
+	specs := 0    // spec paths kept
 	key := func(f frame) string { return f.key }
 	for n := start; n <= len(lines) && n < start+maxFieldScan; n++ {
 		end := len(data)
@@ -90,15 +119,22 @@ func scanFieldLines(data []byte, lines []int, start int) model.FieldLines {
 		name := string(k)
 		stack = append(stack, frame{indent: indent, key: name})
 		path := pathOf(stack, key)
-		if !strings.HasPrefix(path, "status") || len(raw) >= maxFieldLines {
+		spec := strings.HasPrefix(path, "spec")
+		if !spec && !strings.HasPrefix(path, "status") || len(raw) >= maxFieldLines {
+			continue
+		}
+		if spec && (specs >= maxSpecFieldLines || !specPathWanted(path)) {
 			continue
 		}
 		el := strings.TrimSuffix(path, "."+name)
 		if item {
 			raw[el] = n // the element itself
 		}
-		if !statusFieldKeys[name] {
+		if !spec && !statusFieldKeys[name] {
 			continue
+		}
+		if spec {
+			specs++
 		}
 		raw[path] = n
 		if (name == "name" || name == "type") && strings.HasSuffix(el, "]") {

@@ -150,3 +150,44 @@ func TestScanFieldLinesNestedNames(t *testing.T) {
 		}
 	}
 }
+
+// TestScanFieldLinesSpec: the spec fields that decide a cause (security
+// context, mounts, volumes) are indexed by container and volume name; the
+// others (env, ports, resources) are not.
+func TestScanFieldLinesSpec(t *testing.T) {
+	data := []byte(`spec:
+  containers:
+  - env:
+    - name: HOME
+      value: /root
+    name: console
+    securityContext:
+      runAsUser: 0
+    volumeMounts:
+    - mountPath: /root
+      name: settings
+      readOnly: true
+  securityContext:
+    runAsNonRoot: true
+  volumes:
+  - configMap:
+      name: console-settings
+    name: settings
+status:
+  phase: Running
+`)
+	want := model.FieldLines{
+		"spec": 1, "spec.containers": 2, "spec.containers[console].name": 6,
+		"spec.containers[console].securityContext": 7, "spec.containers[console].securityContext.runAsUser": 8,
+		"spec.containers[console].volumeMounts": 9, "spec.containers[console].volumeMounts[settings]": 10,
+		"spec.containers[console].volumeMounts[settings].mountPath": 10, "spec.containers[console].volumeMounts[settings].name": 11,
+		"spec.containers[console].volumeMounts[settings].readOnly": 12,
+		"spec.securityContext": 13, "spec.securityContext.runAsNonRoot": 14,
+		"spec.volumes": 15, "spec.volumes[settings]": 16, "spec.volumes[settings].configMap": 16, "spec.volumes[settings].configMap.name": 17,
+		"spec.volumes[settings].name": 18,
+		"status": 19, "status.phase": 20,
+	}
+	if diff := cmp.Diff(want, scanFieldLines(data, lineStarts(data), 1)); diff != "" {
+		t.Fatalf("field lines (-want +got):\n%s", diff)
+	}
+}
