@@ -185,7 +185,7 @@ status:
 		"spec.securityContext": 13, "spec.securityContext.runAsNonRoot": 14,
 		"spec.volumes": 15, "spec.volumes[settings]": 16, "spec.volumes[settings].configMap": 16, "spec.volumes[settings].configMap.name": 17,
 		"spec.volumes[settings].name": 18,
-		"status": 19, "status.phase": 20,
+		"status":                      19, "status.phase": 20,
 	}
 	if diff := cmp.Diff(want, scanFieldLines(data, lineStarts(data), 1)); diff != "" {
 		t.Fatalf("field lines (-want +got):\n%s", diff)

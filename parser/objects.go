@@ -43,6 +43,8 @@ var typedKinds = map[model.Kind]func([]byte, loadMem) (any, error){
 	model.NetworkPolicies:            decodeAs[networkingv1.NetworkPolicy],
 	model.KubeletConfigs:             decodeAs[openshift.KubeletConfig],
 	model.MachineConfigPools:         decodeAs[openshift.MachineConfigPool],
+	model.MachineConfigs:             decodeMachineConfig,
+	model.ContainerRuntimeConfigs:    decodeAs[openshift.ContainerRuntimeConfig],
 }
 
 // TypedKinds lists the kinds the store can decode, sorted.

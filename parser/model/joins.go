@@ -154,6 +154,21 @@ func (s *Store) PoolKubeletConfigs(pool *Object) ([]*Object, Coverage) {
 	return out, cov
 }
 
+// PoolContainerRuntimeConfigs returns the ContainerRuntimeConfigs whose
+// machineConfigPoolSelector selects pool (and those that could not be
+// decoded, whose Typed is nil, for the caller to report), and their coverage.
+func (s *Store) PoolContainerRuntimeConfigs(pool *Object) ([]*Object, Coverage) {
+	ccs, cov := s.List(ContainerRuntimeConfigs, "")
+	var out []*Object
+	for _, o := range ccs {
+		cc := Typed[openshift.ContainerRuntimeConfig](o)
+		if cc == nil || LabelSelectorMatches(cc.Spec.MachineConfigPoolSelector, poolLabels(pool)) {
+			out = append(out, o)
+		}
+	}
+	return out, cov
+}
+
 // ServiceByClusterIP returns the gathered Service whose clusterIP (or one of
 // its clusterIPs) is ip, or nil.
 func (s *Store) ServiceByClusterIP(ip string) *Object {

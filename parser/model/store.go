@@ -78,6 +78,8 @@ var (
 	NetworkPolicies            = Kind{"networking.k8s.io", "networkpolicies"}
 	KubeletConfigs             = Kind{"machineconfiguration.openshift.io", "kubeletconfigs"}
 	MachineConfigPools         = Kind{"machineconfiguration.openshift.io", "machineconfigpools"}
+	MachineConfigs             = Kind{"machineconfiguration.openshift.io", "machineconfigs"}
+	ContainerRuntimeConfigs    = Kind{"machineconfiguration.openshift.io", "containerruntimeconfigs"}
 )
 
 // Coverage says what a lookup can conclude: the object was found; the list
