@@ -35,7 +35,7 @@ var statusFieldKeys = map[string]bool{
 var specFieldKeys = map[string]bool{
 	"spec": true, "containers": true, "initContainers": true, "name": true,
 	"securityContext": true, "runAsNonRoot": true, "runAsUser": true, "readOnlyRootFilesystem": true,
-	"volumeMounts": true, "mountPath": true, "readOnly": true, "subPath": true, "workingDir": true,
+	"volumeMounts": true, "mountPath": true, "readOnly": true, "subPath": true, "workingDir": true, "terminationMessagePolicy": true,
 	"volumes": true, "configMap": true, "secret": true, "secretName": true, "projected": true, "downwardAPI": true,
 	"persistentVolumeClaim": true, "claimName": true, "emptyDir": true, "hostPath": true,
 }

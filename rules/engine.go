@@ -377,8 +377,16 @@ func (r *Rule) fire(p *model.Pod, n *model.Node, h hit, sig *signatureMatch, v v
 	}
 	if sig != nil {
 		// The deciding line goes first, before the line the rule's own
-		// cause pattern proved.
-		ev = append([]Evidence{sig.ev}, ev...)
+		// cause pattern proved, then the objects its decider confirmed it by
+		// (kept, as decisive lines are, when the evidence is cut).
+		front := []Evidence{sig.ev}
+		if sig.decision.Decided {
+			for _, e := range sig.decision.Evidence {
+				e.decisive = true
+				front = append(front, e)
+			}
+		}
+		ev = append(front, ev...)
 	}
 	ev = promoteDecisive(dedupeEvidence(ev))
 	if len(ev) > MaxEvidence {
@@ -396,7 +404,6 @@ func (r *Rule) fire(p *model.Pod, n *model.Node, h hit, sig *signatureMatch, v v
 	}
 	f := Finding{Rule: r, Title: r.Title, Pod: p, Node: n, Container: h.Container, Evidence: ev, Missing: h.Missing, Severity: r.Severity, Docs: r.Docs}
 	f.groupKey = r.groupKey(p, vars)
-	f.Hint = squeezeSpaces(execTemplate(r.hint, vars))
 	if !r.General {
 		f.specificity++
 	}
@@ -406,6 +413,15 @@ func (r *Rule) fire(p *model.Pod, n *model.Node, h hit, sig *signatureMatch, v v
 	if vars["Decided"] != "" {
 		f.specificity += 2
 	}
+	if jr, ok := h.joined[sig.decidedBy()]; ok {
+		// The signature states its decider's sentence and fix; the rule's
+		// own run of the same join does not repeat them.
+		vars["Decided"] = squeezeSpaces(strings.Replace(vars["Decided"], jr.Cause, "", 1))
+		if jr.Fix != "" {
+			vars["Fix"] = squeezeSpaces(strings.Replace(vars["Fix"], jr.Fix, "", 1))
+		}
+	}
+	f.Hint = squeezeSpaces(execTemplate(r.hint, vars))
 	if sig != nil {
 		statement, cause, fix := sig.state(!v.kubernetes, vars["Decided"])
 		f.Hint = statement + " " + f.Hint
@@ -414,6 +430,9 @@ func (r *Rule) fire(p *model.Pod, n *model.Node, h hit, sig *signatureMatch, v v
 		}
 		if sig.sig.Title != "" {
 			f.Title = sig.sig.Title
+		}
+		if sig.sig.Severity != "" && severityRank(sig.sig.Severity) < severityRank(f.Severity) {
+			f.Severity = sig.sig.Severity
 		}
 		f.Signature = &SignatureMatch{ID: sig.sig.ID, Version: sig.sig.Version, Decided: sig.decided, Line: sig.ev.Source, Quote: quoteAround(sig.text, sig.start, sig.end, maxQuote), Cause: cause}
 		f.specificity += 4

@@ -134,7 +134,7 @@ func (c *evalContext) containerHit(p *model.Pod, cs containerRef) hit {
 	}
 	v["Restarts"] = fmt.Sprint(st.RestartCount)
 	if w := st.State.Waiting; w != nil {
-		v["Reason"], v["Message"] = w.Reason, w.Message
+		v["Reason"], v["Message"] = w.Reason, strings.TrimSpace(w.Message)
 	}
 	if t := st.State.Terminated; t != nil {
 		v["Reason"], v["Message"] = t.Reason, t.Message

@@ -126,10 +126,45 @@ func joinRegistry() []join {
 		},
 		{
 			name:  "sccUser",
-			doc:   "pod → the SecurityContextConstraints that admitted it (openshift.io/scc) → the UID it runs as (runAsUser set by the SCC) → the namespace's UID range (openshift.io/sa.scc.uid-range). Decides when a restricted SCC runs the container as an arbitrary UID of the namespace's range, not as the image's user.",
+			doc:   "pod → the SecurityContextConstraints that admitted it (openshift.io/scc) → the UID it runs as (runAsUser set by the SCC) → the namespace's UID range (openshift.io/sa.scc.uid-range). Decides when a restricted SCC runs the container as an arbitrary UID of the namespace's range, not as the image's user. As a signature's decider (the denied path in Path), rules the arbitrary UID out when the pod runs as root or as the image's user (anyuid and the like), when the path lies under a read-only mount, or when no SCC admitted the pod on a gather that is not OpenShift.",
 			reads: []model.Kind{model.Namespaces},
 			fills: joinValues(),
 			run:   joinSCCUser,
+		},
+		{
+			name:  "readOnlyPath",
+			doc:   "a path a write was refused with \"read-only file system\" (Path) → the container's volumeMounts (the deepest mountPath above it; readOnly: true, or a ConfigMap, Secret, projected or downwardAPI volume, always read-only) → its securityContext.readOnlyRootFilesystem. Decides when the pod's spec makes the path read-only; rules that out when the path lies on a writable mount or a writable root filesystem (the storage itself is read-only).",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinReadOnlyPath,
+		},
+		{
+			name:  "nonRootUser",
+			doc:   "container → its securityContext and the pod's: runAsNonRoot and runAsUser. Decides that the kubelet had to check the image's USER (runAsNonRoot: true, no runAsUser), citing the field; rules the image's user out when a runAsUser is set.",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinNonRootUser,
+		},
+		{
+			name:  "pidsLimit",
+			doc:   "container → its last termination (OOMKilled rules a pids limit out) → its node → the node's MachineConfigPools → KubeletConfigs setting podPidsLimit, ContainerRuntimeConfigs setting pidsLimit, and the MachineConfigs rendered into the pool whose CRI-O files set pids_limit. Decides with the lowest limit that applies and the object that sets it.",
+			reads: []model.Kind{model.MachineConfigPools, model.KubeletConfigs, model.ContainerRuntimeConfigs, model.MachineConfigs},
+			fills: joinValues(),
+			run:   joinPidsLimit,
+		},
+		{
+			name:  "terminationMessage",
+			doc:   "container → its termination message, whole, from its status → the first line that names a failure (not a stack frame, not an info line unless it reports a panic, at least three words) → its terminationMessagePolicy. Decides, quoting that line and saying whether the program wrote the message or it is its log's last lines (FallbackToLogsOnError); rules the message out when no line names a failure.",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinTerminationMessage,
+		},
+		{
+			name:  "readiness5xx",
+			doc:   "running container that is not ready → its readiness probe failures (Unhealthy events, kubelet \"Probe failed\" lines) → the HTTP status they got → the Service the log names (Host) and its Endpoints. Decides when the probe gets an HTTP 5xx (the app answers and reports itself not ready), adding whether the backend Service has ready endpoints; rules out a container that is not running-and-unready or whose probe fails otherwise (refused, timeout, 4xx).",
+			reads: []model.Kind{model.Services, model.Endpoints},
+			fills: joinValues(),
+			run:   joinReadiness5xx,
 		},
 	}
 }
@@ -187,6 +222,18 @@ func (t *Table) decodeKinds() []model.Kind {
 			}
 		}
 	}
+	// So do the signatures' deciders.
+	for _, s := range t.Signatures {
+		if s.Disabled || s.decider == nil {
+			continue
+		}
+		for _, k := range s.decider.reads {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
 	return out
 }
@@ -206,6 +253,10 @@ func (c *evalContext) applyJoins(r *Rule, p *model.Pod, h *hit) bool {
 			return false
 		}
 		if res.Decided && res.Cause != "" {
+			if h.joined == nil {
+				h.joined = map[string]joinResult{}
+			}
+			h.joined[j.name] = res
 			decided = append(decided, res.Cause)
 			if res.Fix != "" {
 				fixes = append(fixes, res.Fix)

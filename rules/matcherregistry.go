@@ -74,7 +74,7 @@ func matcherRegistry() []matcherKind {
 		{name: "containerWaiting", doc: "a container waiting with one of reasons", new: func() matcher { return &containerWaiting{} }, fills: values(containerValues(), probeValues(), logValues())},
 		{name: "containerTerminated", doc: "a container terminated (now, or with lastState last time) with one of reasons", new: func() matcher { return &containerTerminated{} }, fills: values(containerValues(), logValues())},
 		{name: "initContainerFailed", doc: "an init container that failed", new: func() matcher { return &initContainerFailed{} }, fills: values(containerValues(), logValues())},
-		{name: "containerNotReady", doc: "a running container that is not ready", new: func() matcher { return &containerNotReady{} }, fills: values(containerValues(), probeValues())},
+		{name: "containerNotReady", doc: "a running container that is not ready", new: func() matcher { return &containerNotReady{} }, fills: values(containerValues(), probeValues(), []string{"Since", "Detail"})},
 		{name: "podUnschedulable", doc: "a pending pod the scheduler cannot place", new: func() matcher { return &podUnschedulable{} }, fills: values([]string{"Message", "Reasons", "Request", "HostPorts"})},
 		{name: "podStatus", doc: "a pod whose kubectl STATUS or status.reason is listed, or whose deletion is overdue", new: func() matcher { return &podStatus{} }, fills: values([]string{"Reason", "Message", "Overdue"})},
 		{name: "eventReason", doc: "a pod with events of one of reasons", new: func() matcher { return &eventReason{} }, fills: values([]string{"Reason", "Message"})},

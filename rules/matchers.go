@@ -50,6 +50,10 @@ type hit struct {
 	// bundle), which names the object it found; nil for every other subject.
 	object     *model.Object
 	objectKind string
+	// joined holds the results of the rule's joins that decided, by join
+	// name (applyJoins), so that a signature decided by the same join does
+	// not have its sentence said twice.
+	joined map[string]joinResult
 }
 
 // about returns h with the object a cluster matcher found, and its kind as
@@ -363,7 +367,11 @@ func (m *initContainerFailed) match(c *evalContext, s subject) []hit {
 
 // containerNotReady fires for each app container of a Running pod that runs
 // but is not ready, citing its probes and the probe failures recorded for it.
-type containerNotReady struct{}
+// A container on its first start, still within the time its probes allow,
+// is left out, or with starting: true is the only one kept.
+type containerNotReady struct {
+	Starting bool `json:"starting,omitempty" doc:"fire only for a container on its first start that is still within the time its probes allow (it has not had the time to turn ready)"`
+}
 
 func (m *containerNotReady) on() subjectKind { return onPod }
 
@@ -378,11 +386,17 @@ func (m *containerNotReady) match(c *evalContext, s subject) []hit {
 		if cs.Status.Ready || cs.Status.State.Running == nil {
 			continue
 		}
-		if cs.Status.RestartCount == 0 && !c.now.IsZero() && !cs.Status.State.Running.StartedAt.IsZero() &&
-			c.now.Sub(cs.Status.State.Running.StartedAt.Time) < startupAllowance(cs.Spec) {
-			continue // a first start, still within the time its probes allow
+		allowance := startupAllowance(cs.Spec)
+		starting := cs.Status.RestartCount == 0 && !c.now.IsZero() && !cs.Status.State.Running.StartedAt.IsZero() &&
+			c.now.Sub(cs.Status.State.Running.StartedAt.Time) < allowance
+		if starting != m.Starting {
+			continue // a first start, still within the time its probes allow, is for starting: true alone
 		}
 		h := c.containerHit(p, cs)
+		if starting {
+			h.Vars["Since"] = c.now.Sub(cs.Status.State.Running.StartedAt.Time).Round(time.Second).String()
+			h.Vars["Detail"] = allowance.String()
+		}
 		probe, settings := probeText(cs.Spec)
 		h.Vars["Probe"], h.Vars["ProbeSettings"] = probe, settings
 		h.Evidence = append(h.Evidence, c.statusEvidence(p, fmt.Sprintf("%s %s running since %s, ready=false, started=%v; %s",

@@ -114,6 +114,9 @@ func signaturesReference(b *bytes.Buffer, t *Table) {
 		if s.Decide != "" {
 			fmt.Fprintf(b, "- Decided by the join `%s`\n", s.Decide)
 		}
+		if s.Severity != "" {
+			fmt.Fprintf(b, "- Finding severity at least %s\n", s.Severity)
+		}
 		for _, src := range s.Sources {
 			fmt.Fprintf(b, "- Learned from <%s>\n", src)
 		}
@@ -158,6 +161,8 @@ rule's ` + "`alternatives`" + ` (the textbook causes of the symptom) are left ou
   dropped for that subject, and the next one may match), or cannot tell (the cause is stated with what was not
   gathered).
 - ` + "`cause`" + `, ` + "`fix`" + `: templates over the subject's values, the captures and ` + "`{{.OpenShift}}`" + ` ("true" on an OpenShift gather).
+- ` + "`severity`" + `: optional, the least severity of a finding that states the signature (a limit the workload keeps
+  reaching is not history even when the container runs again).
 - ` + "`sources`" + `: the public addresses the signature was learned from.
 
 When several rules explain the same container with the same evidence, the most specific finding stays (a stated

@@ -60,7 +60,11 @@ type Signature struct {
 	// and {{.OpenShift}}, "true" on an OpenShift gather).
 	Cause string `json:"cause"`
 	// Fix is the first remediation step the finding gets (template, as Cause).
-	Fix      string `json:"fix,omitempty"`
+	Fix string `json:"fix,omitempty"`
+	// Severity, when set, is the least severity of a finding that states
+	// the signature: a cause that recurs (a limit the workload keeps
+	// reaching) is not history even when the container runs again.
+	Severity string `json:"severity,omitempty"`
 	Disabled bool   `json:"disabled,omitempty"`
 
 	File       string         `json:"-"`
@@ -189,6 +193,9 @@ func (t *Table) compileSignatures() Errors {
 				s.decider = &j
 			}
 		}
+		if s.Severity != "" && !severities[s.Severity] {
+			bad("severity", "severity %q is not one of critical, high, medium, low, info", s.Severity)
+		}
 		if strings.TrimSpace(s.Cause) == "" {
 			bad("cause", "cause is empty")
 		}
@@ -304,13 +311,24 @@ func (s *Signature) match(t *lineText) (start, end int, caps map[string]string, 
 		return 0, 0, nil, false
 	}
 	caps = map[string]string{}
+	start, end = loc[0], loc[1]
+	capStart, capEnd := -1, -1
 	for i, n := range s.re.SubexpNames() {
 		if i == 0 || n == "" || loc[2*i] < 0 {
 			continue
 		}
-		caps[n] = clip(text[loc[2*i]:loc[2*i+1]], maxVarText)
+		caps[n] = clip(strings.TrimSpace(text[loc[2*i]:loc[2*i+1]]), maxVarText)
+		if capStart < 0 || loc[2*i] < capStart {
+			capStart = loc[2*i]
+		}
+		capEnd = max(capEnd, loc[2*i+1])
 	}
-	return loc[0], loc[1], caps, true
+	// A match longer than a quote is quoted around what it captured (the
+	// line of a termination message that says why, not the lines before it).
+	if end-start > maxQuote && capStart >= 0 && capEnd > capStart {
+		start, end = capStart, capEnd
+	}
+	return start, end, caps, true
 }
 
 // sigLine is a line a signature may read; agent is the namespace of the
@@ -436,6 +454,14 @@ func (c *evalContext) readSignatures(p *model.Pod, h *hit) *signatureMatch {
 	return first
 }
 
+// decidedBy names the join that decided m, "" when none did (or m is nil).
+func (m *signatureMatch) decidedBy() string {
+	if m == nil || !m.decision.Decided {
+		return ""
+	}
+	return m.sig.Decide
+}
+
 // state renders the matched signature into the finding's words: the cause,
 // the decider's sentence (unless the rule's hint states it already, said
 // holds what the rule's own joins decided), the deciding line quoted with its
@@ -463,7 +489,7 @@ func (m *signatureMatch) state(openShift bool, said string) (statement, cause, f
 		b.WriteString(" " + d.Cause)
 	}
 	cause = b.String()
-	fmt.Fprintf(&b, " The deciding line, %s: \"%s\".", citation(m.ev.Source), quoteAround(m.text, m.start, m.end, maxQuote))
+	fmt.Fprintf(&b, " The deciding line, %s (\"%s\").", citation(m.ev.Source), quoteAround(m.text, m.start, m.end, maxQuote))
 	if len(m.decision.Missing) > 0 && !m.decision.Decided {
 		b.WriteString(" Not confirmed: " + strings.Join(m.decision.Missing, "; ") + ".")
 	}

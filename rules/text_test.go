@@ -49,7 +49,7 @@ func splitQuotes(hint string, sources []string) (string, []quote) {
 		}
 		end, bad := ends[0], true
 		for n := len(ends) - 1; n >= 0; n-- {
-			text := strings.TrimSuffix(rest[:ends[n]], "…")
+			text := strings.TrimPrefix(strings.TrimSuffix(rest[:ends[n]], "…"), "…")
 			if inAny(text, sources) {
 				end, bad = ends[n], false
 				break

@@ -1,0 +1,133 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/mgtriage/mgtriage/parser/model"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// minSaidWords is the fewest words a termination message's line needs to
+// say something: "Error" or "exit status 1" alone only repeat the reason.
+const minSaidWords = 3
+
+// maxSaidLine bounds the line of a termination message a finding quotes.
+const maxSaidLine = 300
+
+var (
+	// failureWordRe finds a line that names a failure.
+	failureWordRe = regexp.MustCompile(`(?i)panic|fatal|error|exception|must be|missing|not set|is required|invalid|denied|refused|not found|no such|failed|unable to|cannot|can't`)
+	// stackLineRe finds the lines of a stack trace (Go, Java, Python),
+	// which repeat the failure rather than say it.
+	stackLineRe = regexp.MustCompile(`^(?:at |goroutine \d|File "|\[signal |created by |/\S+\.go:\d+)|\.go:\d+ \+0x[0-9a-f]+$`)
+	// usageLineRe finds a line of a program's flag help ("--alsologtostderr
+	// log to standard error as well as files").
+	usageLineRe = regexp.MustCompile(`^-{1,2}[A-Za-z]`)
+	// fatalLineRe finds a line that reports the end of the program: a
+	// panic, a fatal log line (klog F, logfmt, structured, plain text).
+	fatalLineRe = regexp.MustCompile(`(?i)panic|^F\d{4} |level=fatal|"level":"fatal"|^fatal\b|\bFATAL\b`)
+	// infoLineRe finds a line logged at info level (klog I, logfmt,
+	// structured and plain-text loggers).
+	infoLineRe = regexp.MustCompile(`^I\d{4} |level=info\b|"level":"info"|^INFO\b|\tINFO\t|\sINFO\s`)
+)
+
+// joinTerminationMessage runs the terminationMessage join for one pod and
+// hit (doc and reads: joinRegistry): the container's termination message,
+// whole, from its status; the first of its lines that names a failure (not
+// a stack frame, not an info line unless it reports a panic, at least three
+// words) is the one that says why the container stopped. No such line rules
+// the signature out; the container's terminationMessagePolicy says where the
+// message came from.
+func joinTerminationMessage(c *evalContext, p *model.Pod, h *hit) joinResult {
+	var res joinResult
+	cs, ok := containerNamed(p, h.Container)
+	if !ok {
+		res.RuledOut = true
+		return res
+	}
+	list := "containerStatuses"
+	if cs.list == "spec.initContainers" {
+		list = "initContainerStatuses"
+	}
+	msg, label, field := "", "termination message", "status."+list+"["+cs.Name+"].state.terminated.message"
+	if t := cs.Status.State.Terminated; t != nil && strings.TrimSpace(t.Message) != "" {
+		msg = t.Message
+	} else if t := cs.Status.LastTerminationState.Terminated; t != nil {
+		msg, label, field = t.Message, "last termination message", "status."+list+"["+cs.Name+"].lastState.terminated.message"
+	}
+	said := saidLine(msg)
+	if said == "" {
+		res.RuledOut = true // nothing in it names a failure: it says no more than the status
+		return res
+	}
+	// Cited at the message's own line, or at the pod's file alone when its
+	// lines are not known: the status line the signature matched is cited
+	// already, and holds the message only up to its first 600 bytes.
+	ev := c.fieldEvidence(p, fmt.Sprintf("%s %s: %s line: %s", cs.Kind, cs.Name, label, said), field)
+	if p.Fields.Line(field) == 0 {
+		ev.Source.Line = 0
+	}
+	res.Evidence = append(res.Evidence, ev)
+	res.Decided = true
+	res.Cause = fmt.Sprintf("It names the failure in the line (\"%s\").", said)
+	if cs.Spec == nil {
+		return res
+	}
+	field = cs.specPath() + ".terminationMessagePolicy"
+	if cs.Spec.TerminationMessagePolicy == corev1.TerminationMessageFallbackToLogsOnError {
+		res.Evidence = append(res.Evidence, c.fieldEvidence(p, fmt.Sprintf("%s %s: terminationMessagePolicy: FallbackToLogsOnError", cs.Kind, cs.Name), field))
+		res.Cause += " The message holds the last lines of its log (terminationMessagePolicy: FallbackToLogsOnError), so it stands even where the gather has no log of the container."
+		return res
+	}
+	path := cs.Spec.TerminationMessagePath
+	if path == "" {
+		path = corev1.TerminationMessagePathDefault
+	}
+	res.Evidence = append(res.Evidence, c.fieldEvidence(p, fmt.Sprintf("%s %s: terminationMessagePolicy: %s, terminationMessagePath: %s", cs.Kind, cs.Name, orDash(string(cs.Spec.TerminationMessagePolicy)), path), field))
+	res.Cause += fmt.Sprintf(" The program wrote it to %s as it exited.", path)
+	return res
+}
+
+// saidLine returns the line of a termination message that says why the
+// program stopped: the first that reports its end (a panic, a fatal line),
+// else the first that names a failure; never a stack frame, a line of flag
+// help, or an info line that does not report a panic. Its spaces are
+// collapsed and it is cut at a word to maxSaidLine bytes; "" when no line
+// qualifies.
+func saidLine(msg string) string {
+	var first, fatal string
+	for _, line := range strings.Split(msg, "\n") {
+		raw := strings.TrimSpace(line)
+		if raw == "" || stackLineRe.MatchString(raw) || usageLineRe.MatchString(raw) || !failureWordRe.MatchString(raw) {
+			continue
+		}
+		if infoLineRe.MatchString(raw) && !strings.Contains(strings.ToLower(raw), "panic") {
+			continue
+		}
+		if len(strings.Fields(raw)) < minSaidWords {
+			continue
+		}
+		if first == "" {
+			first = raw
+		}
+		if fatalLineRe.MatchString(raw) {
+			fatal = raw
+			break
+		}
+	}
+	pick := first
+	if fatal != "" {
+		pick = fatal
+	}
+	said := strings.Join(strings.Fields(pick), " ")
+	if len(said) > maxSaidLine {
+		cut := strings.LastIndexByte(said[:maxSaidLine], ' ')
+		if cut <= 0 {
+			cut = maxSaidLine
+		}
+		said = strings.ToValidUTF8(said[:cut], "") + "…"
+	}
+	return said
+}
