@@ -377,8 +377,12 @@ func (r *Rule) fire(p *model.Pod, n *model.Node, h hit, sig *signatureMatch, v v
 	}
 	if sig != nil {
 		// The deciding line goes first, before the line the rule's own
-		// cause pattern proved.
-		ev = append([]Evidence{sig.ev}, ev...)
+		// cause pattern proved, then the objects its decider read.
+		lead := []Evidence{sig.ev}
+		if sig.decision.Decided {
+			lead = append(lead, sig.decision.Evidence...)
+		}
+		ev = append(lead, ev...)
 	}
 	ev = promoteDecisive(dedupeEvidence(ev))
 	if len(ev) > MaxEvidence {

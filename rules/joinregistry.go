@@ -118,6 +118,27 @@ func joinRegistry() []join {
 			run:   joinCNIAgent,
 		},
 		{
+			name:  "multusEmptyElement",
+			doc:   "Multus' lookup of a NetworkAttachmentDefinition named \"\" → the pod's k8s.v1.cni.cncf.io/networks annotation (text or JSON form) → its elements and the definitions the named ones resolve to. Decides when an element is empty (a trailing, leading or doubled comma; a JSON element without a name); rules out when every element names a network.",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinMultusEmptyElement,
+		},
+		{
+			name:  "nadElsewhere",
+			doc:   "\"cannot find a network-attachment-definition (NAME) in namespace (NS)\" → NetworkAttachmentDefinitions of that name in every other gathered namespace → the element of the pod's networks annotation that names it. Decides when another namespace holds it, naming that namespace; rules out when none does.",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinNadElsewhere,
+		},
+		{
+			name:  "nadMissing",
+			doc:   "\"cannot find a network-attachment-definition (NAME) in namespace (NS)\" → the gathered NetworkAttachmentDefinitions of NS and of every other namespace. Decides when NS's list was gathered and no namespace holds NAME; rules out when one does.",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinNadMissing,
+		},
+		{
 			name:  "nodeRequests",
 			doc:   "\"Insufficient cpu/memory\" → the nodes the pod may use (selector and taints) → the requests of the pods bound to each against its allocatable. Decides when the gathered pods' requests leave no such node room for the pod's request, naming the largest room left.",
 			reads: nil,
