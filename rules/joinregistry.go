@@ -139,6 +139,13 @@ func joinRegistry() []join {
 			run:   joinNadMissing,
 		},
 		{
+			name:  "imageRepoNeighbour",
+			doc:   "a repository the registry refused or does not know → the images every container of the gather did pull (an imageID) → a repository or account of a near spelling. Decides when one is pulled (the reference is misspelt); silent when the same repository was pulled (then credentials, not the name, differ) or none is near.",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinImageRepoNeighbour,
+		},
+		{
 			name:  "nodeRequests",
 			doc:   "\"Insufficient cpu/memory\" → the nodes the pod may use (selector and taints) → the requests of the pods bound to each against its allocatable. Decides when the gathered pods' requests leave no such node room for the pod's request, naming the largest room left.",
 			reads: nil,
