@@ -40,7 +40,7 @@ func joinMultusEmptyElement(c *evalContext, p *model.Pod, h *hit) joinResult {
 		pos = append(pos, fmt.Sprint(i))
 	}
 	res := joinResult{Decided: true, Evidence: []Evidence{ev}}
-	res.Cause = fmt.Sprintf("The pod's %s annotation is %q: %s leaves element %s of %d empty, and Multus looks an empty element up as a NetworkAttachmentDefinition named \"\" and gives up before attaching any network.",
+	res.Cause = fmt.Sprintf("The pod's %s annotation is %q: %s leaves element %s of %d empty, and Multus looks an empty element up as a NetworkAttachmentDefinition with an empty name and gives up before attaching any network.",
 		multusNetworksKey, n.Value, how, list(pos, 4), len(n.Elements))
 	if found := c.existingNADs(p, n, &res); len(found) > 0 && len(found) == len(named) {
 		res.Cause += fmt.Sprintf(" The networks it does name (%s) are defined; only the empty element fails.", list(found, 6))

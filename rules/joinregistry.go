@@ -146,6 +146,20 @@ func joinRegistry() []join {
 			run:   joinImageRepoNeighbour,
 		},
 		{
+			name:  "containerCommand",
+			doc:   "a program the runtime could not exec (\"exec: PROGRAM: executable file not found\", \"stat PROGRAM: no such file or directory\") → the container's command, args, image and workingDir. Decides whether the pod's command, its first argument or the image's own entrypoint names the program, and says when it is a shell the image lacks or a relative path.",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinContainerCommand,
+		},
+		{
+			name:  "scriptToolMissing",
+			doc:   "a shell script's \"PROGRAM: not found\" in the container log → the container's last termination → the volume mounted at the script's path. Decides when the run ended with exit 127 (naming the ConfigMap, Secret or host path the script comes from, when one is mounted there); rules out when it ended with another code (the shell went on).",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinScriptToolMissing,
+		},
+		{
 			name:  "nodeRequests",
 			doc:   "\"Insufficient cpu/memory\" → the nodes the pod may use (selector and taints) → the requests of the pods bound to each against its allocatable. Decides when the gathered pods' requests leave no such node room for the pod's request, naming the largest room left.",
 			reads: nil,
