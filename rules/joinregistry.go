@@ -160,6 +160,13 @@ func joinRegistry() []join {
 			run:   joinScriptToolMissing,
 		},
 		{
+			name:  "nadIPAM",
+			doc:   "whereabouts' \"Could not allocate IP in range\" for a network → its NetworkAttachmentDefinition (the namespace the pod's networks annotation gives, else the pod's, else the only one of that name) → the ipam range and excludes of its CNI configuration. Decides when excludes as wide as the range leave no address.",
+			reads: []model.Kind{model.NetworkAttachmentDefinitions},
+			fills: joinValues(),
+			run:   joinNadIPAM,
+		},
+		{
 			name:  "nodeRequests",
 			doc:   "\"Insufficient cpu/memory\" → the nodes the pod may use (selector and taints) → the requests of the pods bound to each against its allocatable. Decides when the gathered pods' requests leave no such node room for the pod's request, naming the largest room left.",
 			reads: nil,
@@ -226,6 +233,18 @@ func (t *Table) decodeKinds() []model.Kind {
 					seen[k] = true
 					out = append(out, k)
 				}
+			}
+		}
+	}
+	// And the kinds the signatures' deciders read.
+	for _, s := range t.Signatures {
+		if s.Disabled || s.decider == nil {
+			continue
+		}
+		for _, k := range s.decider.reads {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
 			}
 		}
 	}
