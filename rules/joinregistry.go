@@ -167,6 +167,13 @@ func joinRegistry() []join {
 			run:   joinNadIPAM,
 		},
 		{
+			name:  "nadPlugin",
+			doc:   "a CNI plugin the node lacks (\"failed to find plugin\"), in the delegate of an additional network → that network's NetworkAttachmentDefinition → the plugin types of its CNI configuration (and their IPAM). Decides when the definition names the plugin, citing it as the object to change.",
+			reads: []model.Kind{model.NetworkAttachmentDefinitions},
+			fills: joinValues(),
+			run:   joinNadPlugin,
+		},
+		{
 			name:  "nodeRequests",
 			doc:   "\"Insufficient cpu/memory\" → the nodes the pod may use (selector and taints) → the requests of the pods bound to each against its allocatable. Decides when the gathered pods' requests leave no such node room for the pod's request, naming the largest room left.",
 			reads: nil,

@@ -109,6 +109,9 @@ func (v vocabulary) apply(f *Finding) {
 	for _, s := range f.Remediation {
 		s = nodeLogsRe.ReplaceAllString(s, "`journalctl -u $2$3` on node $1")
 		s = debugNodeRe.ReplaceAllString(s, "`$2` on node $1")
+		for _, r := range kubectlRewrites {
+			s = r.re.ReplaceAllString(s, r.with)
+		}
 		s = strings.ReplaceAll(s, "`oc ", "`kubectl ")
 		if openShiftOnly(s) {
 			continue
