@@ -347,6 +347,34 @@ func (b *builder) dropNestedCaptures() {
 	}
 }
 
+// plainRuntimes reports whether the gather's container runtimes are known
+// and none is CRI-O: every node that reports one, and every container ID of
+// the pods, names containerd or Docker.
+func plainRuntimes(g *model.Gather, nodeRuntimes map[string]int) bool {
+	seen := false
+	for rt := range nodeRuntimes {
+		if rt != "containerd" && rt != "docker" {
+			return false
+		}
+		seen = true
+	}
+	for _, p := range g.Pods {
+		for _, list := range [][]corev1.ContainerStatus{p.Object.Status.InitContainerStatuses, p.Object.Status.ContainerStatuses} {
+			for _, cs := range list {
+				rt, _, ok := strings.Cut(cs.ContainerID, "://")
+				if !ok {
+					continue
+				}
+				if rt != "containerd" && rt != "docker" {
+					return false
+				}
+				seen = true
+			}
+		}
+	}
+	return seen
+}
+
 // onlyBundles reports whether every gather root is a bundle (no must-gather,
 // inspect or sosreport): such sources never hold kubelet journals.
 func (b *builder) onlyBundles() bool {
@@ -358,11 +386,18 @@ func (b *builder) onlyBundles() bool {
 	return len(b.roots) > 0
 }
 
-// settleDistribution decides whether the gather comes from OpenShift: a
-// ClusterVersion, a layout only OpenShift writes (must-gather, inspect,
-// Insights archive, install log bundle) or an RHCOS node says so; a support
-// bundle, pod captures or sosreport without any of these is vanilla
-// Kubernetes. ContainerRuntime is the runtime most nodes report.
+// settleDistribution decides whether the gather comes from OpenShift, the
+// one place that does (the rules' words follow Gather.Distribution alone).
+// OpenShift's own facts say so: a ClusterVersion, an RHCOS node, a pod or
+// object in an openshift-* namespace, an object of an *.openshift.io group,
+// or a layout only OpenShift writes (an Insights archive, an install log
+// bundle). A must-gather or inspect layout says so too, unless the gather's
+// runtimes contradict it: OpenShift 4 runs every container under CRI-O, so
+// must-gather-shaped folders whose nodes and containers all report
+// containerd or Docker, with none of the facts above, come from plain
+// Kubernetes. A support bundle, pod captures or sosreport without any of
+// these is vanilla Kubernetes. ContainerRuntime is the runtime most nodes
+// report.
 func (b *builder) settleDistribution() {
 	g := b.g
 	runtimes := map[string]int{}
@@ -375,10 +410,13 @@ func (b *builder) settleDistribution() {
 			openshift = true
 		}
 	}
+	ocpLayout := false
 	for _, l := range g.Layouts {
 		switch l.Kind {
-		case model.LayoutMustGather, model.LayoutInspect, model.LayoutNamespace, LayoutInsights, model.LayoutInstallBundle:
+		case LayoutInsights, model.LayoutInstallBundle:
 			openshift = true
+		case model.LayoutMustGather, model.LayoutInspect, model.LayoutNamespace:
+			ocpLayout = true
 		}
 	}
 	// A node sosreport of OpenShift (an RHCOS host that never joined, say)
@@ -388,6 +426,21 @@ func (b *builder) settleDistribution() {
 			openshift = true
 			break
 		}
+	}
+	if !openshift && b.objects.Any(func(o *model.Object) bool {
+		return strings.HasPrefix(o.Namespace, "openshift-") ||
+			o.Kind == model.Namespaces && strings.HasPrefix(o.Name, "openshift-") ||
+			strings.HasSuffix(o.Group, ".openshift.io") || o.Group == "openshift.io"
+	}) {
+		openshift = true
+	}
+	for ns := range b.objects.GatheredNamespaces() {
+		if strings.HasPrefix(ns, "openshift-") {
+			openshift = true
+		}
+	}
+	if !openshift && ocpLayout {
+		openshift = !plainRuntimes(g, runtimes)
 	}
 	g.Distribution = model.DistributionKubernetes
 	if openshift {

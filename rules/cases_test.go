@@ -270,6 +270,8 @@ func (gc gatherCase) buildStore(t *testing.T, g *model.Gather) *model.Store {
 func resourceOf(kind string) string {
 	r := strings.ToLower(kind)
 	switch {
+	case kind == "NetworkAttachmentDefinition":
+		return model.NetworkAttachmentDefinitions.Resource // as must-gather folders name it
 	case strings.HasSuffix(r, "s"):
 		return r
 	case strings.HasSuffix(r, "y"):

@@ -434,7 +434,7 @@ func (r *Rule) fire(p *model.Pod, n *model.Node, h hit, sig *signatureMatch, v v
 		if sig.sig.Severity != "" && severityRank(sig.sig.Severity) < severityRank(f.Severity) {
 			f.Severity = sig.sig.Severity
 		}
-		f.Signature = &SignatureMatch{ID: sig.sig.ID, Version: sig.sig.Version, Decided: sig.decided, Line: sig.ev.Source, Quote: quoteAround(sig.text, sig.start, sig.end, maxQuote), Cause: cause}
+		f.Signature = &SignatureMatch{ID: sig.sig.ID, Version: sig.sig.Version, Decided: sig.decided, Line: sig.ev.Source, Quote: sig.quote(), Cause: cause}
 		f.specificity += 4
 	} else if r.alts != nil && vars["Decided"] == "" {
 		if alt := squeezeSpaces(execTemplate(r.alts, vars)); alt != "" {

@@ -71,7 +71,8 @@ func joinTerminationMessage(c *evalContext, p *model.Pod, h *hit) joinResult {
 	}
 	res.Evidence = append(res.Evidence, ev)
 	res.Decided = true
-	res.Cause = fmt.Sprintf("It names the failure in the line (\"%s\").", said)
+	res.Cause = "The line of it that names the failure is quoted next."
+	res.Quote = said
 	if cs.Spec == nil {
 		return res
 	}

@@ -34,6 +34,11 @@ type joinResult struct {
 	// objects rule the signature's cause out (the container has the
 	// capability it names, the binding it says is missing exists).
 	RuledOut bool
+	// Quote, set by a signature's decider, is the part of the deciding
+	// line that says the cause when the line is long (the one line of a
+	// termination message that names the failure); the finding quotes it
+	// instead of the line shortened around the match.
+	Quote string
 	// Cause states it, with the deciding objects and values; Fix is the
 	// change that removes it. Both are empty when nothing decides.
 	Cause, Fix string
@@ -116,6 +121,62 @@ func joinRegistry() []join {
 			reads: nil,
 			fills: joinValues(),
 			run:   joinCNIAgent,
+		},
+		{
+			name:  "multusEmptyElement",
+			doc:   "Multus' lookup of a NetworkAttachmentDefinition named \"\" → the pod's k8s.v1.cni.cncf.io/networks annotation (text or JSON form) → its elements and the definitions the named ones resolve to. Decides when an element is empty (a trailing, leading or doubled comma; a JSON element without a name); rules out when every element names a network.",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinMultusEmptyElement,
+		},
+		{
+			name:  "nadElsewhere",
+			doc:   "\"cannot find a network-attachment-definition (NAME) in namespace (NS)\" → NetworkAttachmentDefinitions of that name in every other gathered namespace → the element of the pod's networks annotation that names it. Decides when another namespace holds it, naming that namespace; rules out when none does.",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinNadElsewhere,
+		},
+		{
+			name:  "nadMissing",
+			doc:   "\"cannot find a network-attachment-definition (NAME) in namespace (NS)\" → the gathered NetworkAttachmentDefinitions of NS and of every other namespace. Decides when NS's list was gathered and no namespace holds NAME; rules out when one does.",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinNadMissing,
+		},
+		{
+			name:  "imageRepoNeighbour",
+			doc:   "a repository the registry refused or does not know → the images every container of the gather did pull (an imageID) → a repository or account of a near spelling. Decides when one is pulled (the reference is misspelt); silent when the same repository was pulled (then credentials, not the name, differ) or none is near.",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinImageRepoNeighbour,
+		},
+		{
+			name:  "containerCommand",
+			doc:   "a program the runtime could not exec (\"exec: PROGRAM: executable file not found\", \"stat PROGRAM: no such file or directory\") → the container's command, args, image and workingDir. Decides whether the pod's command, its first argument or the image's own entrypoint names the program, and says when it is a shell the image lacks or a relative path.",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinContainerCommand,
+		},
+		{
+			name:  "scriptToolMissing",
+			doc:   "a shell script's \"PROGRAM: not found\" in the container log → the container's last termination → the volume mounted at the script's path. Decides when the run ended with exit 127 (naming the ConfigMap, Secret or host path the script comes from, when one is mounted there); rules out when it ended with another code (the shell went on).",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinScriptToolMissing,
+		},
+		{
+			name:  "nadIPAM",
+			doc:   "whereabouts' \"Could not allocate IP in range\" for a network → its NetworkAttachmentDefinition (the namespace the pod's networks annotation gives, else the pod's, else the only one of that name) → the ipam range and excludes of its CNI configuration. Decides when excludes as wide as the range leave no address.",
+			reads: []model.Kind{model.NetworkAttachmentDefinitions},
+			fills: joinValues(),
+			run:   joinNadIPAM,
+		},
+		{
+			name:  "nadPlugin",
+			doc:   "a CNI plugin the node lacks (\"failed to find plugin\"), in the delegate of an additional network → that network's NetworkAttachmentDefinition → the plugin types of its CNI configuration (and their IPAM). Decides when the definition names the plugin, citing it as the object to change.",
+			reads: []model.Kind{model.NetworkAttachmentDefinitions},
+			fills: joinValues(),
+			run:   joinNadPlugin,
 		},
 		{
 			name:  "nodeRequests",

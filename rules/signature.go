@@ -65,7 +65,11 @@ type Signature struct {
 	// the signature: a cause that recurs (a limit the workload keeps
 	// reaching) is not history even when the container runs again.
 	Severity string `json:"severity,omitempty"`
-	Disabled bool   `json:"disabled,omitempty"`
+	// General marks a catch-all signature (a termination message that says
+	// anything at all): it is matched after every specific one, whatever
+	// file it is in.
+	General  bool `json:"general,omitempty"`
+	Disabled bool `json:"disabled,omitempty"`
 
 	File       string         `json:"-"`
 	Line       int            `json:"-"`
@@ -214,9 +218,20 @@ func (t *Table) compileSignatures() Errors {
 
 var nsNameRe = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 
-// indexAgents lists, once per table, the namespaces of node agents the
-// enabled signatures read (Signature.AgentLogs), sorted.
+// indexAgents puts the general signatures last and lists, once per table,
+// the namespaces of node agents the enabled signatures read
+// (Signature.AgentLogs), sorted.
 func (t *Table) indexAgents() {
+	// The catch-all signatures go after the specific ones, in their order.
+	slices.SortStableFunc(t.Signatures, func(a, b *Signature) int {
+		switch {
+		case a.General == b.General:
+			return 0
+		case b.General:
+			return -1
+		}
+		return 1
+	})
 	t.agentNamespaces = nil
 	for _, s := range t.Signatures {
 		if !s.Disabled {
@@ -489,7 +504,7 @@ func (m *signatureMatch) state(openShift bool, said string) (statement, cause, f
 		b.WriteString(" " + d.Cause)
 	}
 	cause = b.String()
-	fmt.Fprintf(&b, " The deciding line, %s (\"%s\").", citation(m.ev.Source), quoteAround(m.text, m.start, m.end, maxQuote))
+	fmt.Fprintf(&b, " The deciding line, %s (\"%s\").", citation(m.ev.Source), m.quote())
 	if len(m.decision.Missing) > 0 && !m.decision.Decided {
 		b.WriteString(" Not confirmed: " + strings.Join(m.decision.Missing, "; ") + ".")
 	}
@@ -508,6 +523,16 @@ func citation(s model.Source) string {
 		return fmt.Sprintf("%s:%d", s.Path, s.Line)
 	}
 	return s.Path
+}
+
+// quote is the deciding line as a finding quotes it: the part its decider
+// narrowed it to (joinResult.Quote), else the line shortened around the
+// match.
+func (m *signatureMatch) quote() string {
+	if m.decision.Decided && m.decision.Quote != "" {
+		return m.decision.Quote
+	}
+	return quoteAround(m.text, m.start, m.end, maxQuote)
 }
 
 // maxQuote bounds a quoted deciding line (bytes).

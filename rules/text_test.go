@@ -86,6 +86,12 @@ var (
 func textProblems(f Finding) []string {
 	var out []string
 	hint := f.Hint
+	if f.Signature != nil && f.Signature.Quote != "" {
+		// The deciding line a signature quotes is verbatim by
+		// construction (signatureMatch.state); its own parentheses and
+		// quotes are the gather's.
+		hint = strings.Replace(hint, `"`+f.Signature.Quote+`"`, `“QUOTE”`, 1)
+	}
 	var sources []string
 	for _, e := range f.Evidence {
 		sources = append(sources, e.Quote, e.Text)

@@ -11,8 +11,8 @@ import (
 // and docs (OpenShift's oc and docs, or kubectl and the Kubernetes docs) and,
 // per node, its container runtime (CRI-O, containerd, Docker).
 type vocabulary struct {
-	// kubernetes is true for a gather that is plainly not OpenShift: no
-	// ClusterVersion, only sosreports, and no openshift-* namespace.
+	// kubernetes is true for a gather of vanilla Kubernetes
+	// (model.Gather.Distribution, which the parser decides).
 	kubernetes bool
 	// runtimes maps a node's short name to its runtime's name, from the Node's
 	// status.nodeInfo.containerRuntimeVersion ("containerd://1.6.9").
@@ -32,24 +32,8 @@ func newVocabulary(g *model.Gather) vocabulary {
 	if rt := runtimeNames[g.ContainerRuntime]; rt != "" {
 		v.fallback = rt
 	}
-	if g.Distribution == model.DistributionKubernetes {
-		v.kubernetes = true
-		return v
-	}
-	if g.ClusterVersion != "" || len(g.Layouts) == 0 {
-		return v
-	}
-	for _, l := range g.Layouts {
-		if l.Kind != "sosreport" {
-			return v
-		}
-	}
-	for _, p := range g.Pods {
-		if strings.HasPrefix(p.Object.Namespace, "openshift-") {
-			return v
-		}
-	}
-	v.kubernetes = true
+	// The parser decides the platform (Gather.Distribution), in one place.
+	v.kubernetes = g.Distribution == model.DistributionKubernetes
 	return v
 }
 
@@ -125,6 +109,9 @@ func (v vocabulary) apply(f *Finding) {
 	for _, s := range f.Remediation {
 		s = nodeLogsRe.ReplaceAllString(s, "`journalctl -u $2$3` on node $1")
 		s = debugNodeRe.ReplaceAllString(s, "`$2` on node $1")
+		for _, r := range kubectlRewrites {
+			s = r.re.ReplaceAllString(s, r.with)
+		}
 		s = strings.ReplaceAll(s, "`oc ", "`kubectl ")
 		if openShiftOnly(s) {
 			continue

@@ -28,3 +28,21 @@ func TestVocabulary(t *testing.T) {
 		}
 	}
 }
+
+// TestVocabularyApplyKubectl: a finding's remediation on a Kubernetes gather
+// gets the same kubectl forms as vocabularyFor gives (oc -n NS adm top is
+// kubectl -n NS top, not kubectl -n NS adm top).
+func TestVocabularyApplyKubectl(t *testing.T) {
+	v := newVocabulary(&model.Gather{Distribution: model.DistributionKubernetes, ContainerRuntime: "containerd"})
+	f := &Finding{Rule: &Rule{}, Remediation: []string{"Compare: `oc -n shop adm top pod web --containers`", "Logs: `oc -n shop logs web -c app --previous`"}}
+	v.apply(f)
+	want := []string{"Compare: `kubectl -n shop top pod web --containers`", "Logs: `kubectl -n shop logs web -c app --previous`"}
+	if len(f.Remediation) != len(want) {
+		t.Fatalf("remediation %q, want %q", f.Remediation, want)
+	}
+	for i := range want {
+		if f.Remediation[i] != want[i] {
+			t.Errorf("step %d: %q, want %q", i, f.Remediation[i], want[i])
+		}
+	}
+}

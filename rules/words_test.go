@@ -52,15 +52,16 @@ status:
     state: {waiting: {reason: RunContainerError, message: 'Error response from daemon: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "/app/serve": stat /app/serve: no such file or directory: unknown'}}
 `)
 	for _, tt := range []struct {
-		name    string
-		layouts []model.Layout
-		cli     string
+		name         string
+		layouts      []model.Layout
+		distribution string
+		cli          string
 	}{
-		{"openshift must-gather", []model.Layout{{Kind: "must-gather"}}, "`oc "},
-		{"kubernetes sosreport", []model.Layout{{Kind: "sosreport"}}, "`kubectl "},
+		{"openshift must-gather", []model.Layout{{Kind: "must-gather"}}, model.DistributionOpenShift, "`oc "},
+		{"kubernetes sosreport", []model.Layout{{Kind: "sosreport"}}, model.DistributionKubernetes, "`kubectl "},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g := &model.Gather{CollectedAt: gatherTime, Pods: []*model.Pod{pod}, KubeletLogNodes: []string{"worker-0"}, Layouts: tt.layouts}
+			g := &model.Gather{CollectedAt: gatherTime, Pods: []*model.Pod{pod}, KubeletLogNodes: []string{"worker-0"}, Layouts: tt.layouts, Distribution: tt.distribution}
 			g.Freeze()
 			var f *Finding
 			for _, x := range Evaluate(Builtin(), g) {

@@ -76,10 +76,13 @@ var (
 	CSINodes                   = Kind{"storage.k8s.io", "csinodes"}
 	StorageClasses             = Kind{"storage.k8s.io", "storageclasses"}
 	NetworkPolicies            = Kind{"networking.k8s.io", "networkpolicies"}
-	KubeletConfigs             = Kind{"machineconfiguration.openshift.io", "kubeletconfigs"}
-	MachineConfigPools         = Kind{"machineconfiguration.openshift.io", "machineconfigpools"}
-	MachineConfigs             = Kind{"machineconfiguration.openshift.io", "machineconfigs"}
-	ContainerRuntimeConfigs    = Kind{"machineconfiguration.openshift.io", "containerruntimeconfigs"}
+	// NetworkAttachmentDefinitions are Multus' network attachments
+	// (k8s.cni.cncf.io), as must-gather folders name them.
+	NetworkAttachmentDefinitions = Kind{"k8s.cni.cncf.io", "network-attachment-definitions"}
+	KubeletConfigs               = Kind{"machineconfiguration.openshift.io", "kubeletconfigs"}
+	MachineConfigPools           = Kind{"machineconfiguration.openshift.io", "machineconfigpools"}
+	MachineConfigs               = Kind{"machineconfiguration.openshift.io", "machineconfigs"}
+	ContainerRuntimeConfigs      = Kind{"machineconfiguration.openshift.io", "containerruntimeconfigs"}
 )
 
 // Coverage says what a lookup can conclude: the object was found; the list
@@ -366,6 +369,41 @@ func (s *Store) List(k Kind, ns string) ([]*Object, Coverage) {
 		cov = Found
 	}
 	return out, cov
+}
+
+// Any reports whether f holds for one of the indexed objects (a nil store
+// holds none). Unlike List it also works before Freeze.
+func (s *Store) Any(f func(*Object) bool) bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, o := range s.objects {
+		if f(o) {
+			return true
+		}
+	}
+	return false
+}
+
+// GatheredNamespaces returns the namespaces where the complete list of some
+// kind was gathered (even an empty one). It also works before Freeze.
+func (s *Store) GatheredNamespaces() map[string]bool {
+	out := map[string]bool{}
+	if s == nil {
+		return out
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, byNS := range s.gathered {
+		for ns := range byNS {
+			if ns != "" {
+				out[ns] = true
+			}
+		}
+	}
+	return out
 }
 
 // Len is the number of objects indexed.

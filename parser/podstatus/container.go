@@ -85,7 +85,7 @@ func ExitMeaning(exitCode, signal int32, reason string) string {
 	case 126:
 		return "command found but not executable (permissions, wrong architecture)"
 	case 127:
-		return "command not found in the image (wrong command or PATH)"
+		return "command not found (the container's own command, or a program that a script it runs calls)"
 	case 128:
 		return "invalid exit argument"
 	case 255:
