@@ -11,11 +11,12 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// maxFieldLines bounds the paths kept per object; maxFieldScan the lines
-// scanned for one object.
+// maxFieldLines bounds the paths kept per object (at most maxSpecFieldLines
+// of them outside status); maxFieldScan the lines scanned for one object.
 const (
-	maxFieldLines = 256
-	maxFieldScan  = 20000
+	maxSpecFieldLines = 64
+	maxFieldLines     = 256 + maxSpecFieldLines
+	maxFieldScan      = 20000
 )
 
 // statusFieldKeys are the keys worth a line under status (and its lists).
@@ -25,8 +26,43 @@ var statusFieldKeys = map[string]bool{
 	"state": true, "lastState": true, "waiting": true, "running": true, "terminated": true, "exitCode": true, "signal": true,
 }
 
-// scanFieldLines indexes the status fields of the YAML object that starts at
-// line start (1-based) of data, where lines holds the offset of every line's
+// specFieldKeys are the keys worth a line under spec, metadataFieldKeys
+// under metadata: the parts of a pod's own manifest that joins cite (its
+// probes' ports against the ports it declares, the nodeName it was bound by,
+// its finalizers and deletion). A path under spec is indexed only when every
+// key on it is one of these, so a container's env or volume mounts take no
+// room.
+var (
+	specFieldKeys = map[string]bool{
+		"containers": true, "initContainers": true, "name": true,
+		"livenessProbe": true, "readinessProbe": true, "startupProbe": true, "httpGet": true, "tcpSocket": true, "grpc": true,
+		"port": true, "ports": true, "containerPort": true, "nodeName": true,
+	}
+	metadataFieldKeys = map[string]bool{"finalizers": true, "deletionTimestamp": true, "deletionGracePeriodSeconds": true}
+)
+
+// specPath reports whether the path of stack is one of spec and metadata
+// that scanFieldLines indexes.
+func specPath[T any](stack []T, key func(T) string) bool {
+	if len(stack) < 2 {
+		return false
+	}
+	switch key(stack[0]) {
+	case "metadata":
+		return len(stack) == 2 && metadataFieldKeys[key(stack[1])]
+	case "spec":
+		for _, f := range stack[1:] {
+			if k := key(f); !strings.HasPrefix(k, "[") && !specFieldKeys[k] {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// scanFieldLines indexes the status fields (and the specFieldKeys paths of
+// spec and metadata) of the YAML object that starts at line start (1-based) of data, where lines holds the offset of every line's
 // start. The object ends at the first later line indented no deeper than its
 // first line's key column, or at the end of data. It never reads more than
 // maxFieldScan lines.
@@ -44,6 +80,20 @@ func scanFieldLines(data []byte, lines []int, start int) model.FieldLines {
 	names := map[string]string{} // "status.conditions[3]" → "PodScheduled"
 	var stack []frame
 	counts := map[string]int{}
+	nStatus, nSpec := 0, 0
+	keep := func(path string, n int, spec bool) {
+		if _, ok := raw[path]; ok {
+			raw[path] = n
+			return
+		}
+		if spec && nSpec < maxSpecFieldLines {
+			nSpec++
+			raw[path] = n
+		} else if !spec && nStatus < maxFieldLines-maxSpecFieldLines {
+			nStatus++
+			raw[path] = n
+		}
+	}
 	objDash := -1 // column of the dash that starts a list-item object
 	key := func(f frame) string { return f.key }
 	for n := start; n <= len(lines) && n < start+maxFieldScan; n++ {
@@ -90,17 +140,18 @@ func scanFieldLines(data []byte, lines []int, start int) model.FieldLines {
 		name := string(k)
 		stack = append(stack, frame{indent: indent, key: name})
 		path := pathOf(stack, key)
-		if !strings.HasPrefix(path, "status") || len(raw) >= maxFieldLines {
-			continue
-		}
+		spec := !strings.HasPrefix(path, "status")
 		el := strings.TrimSuffix(path, "."+name)
-		if item {
-			raw[el] = n // the element itself
+		if item && (!spec || specPath(stack[:len(stack)-1], key)) {
+			keep(el, n, spec) // the element itself
 		}
-		if !statusFieldKeys[name] {
+		if spec && !specPath(stack, key) {
 			continue
 		}
-		raw[path] = n
+		if !spec && !statusFieldKeys[name] {
+			continue
+		}
+		keep(path, n, spec)
 		if (name == "name" || name == "type") && strings.HasSuffix(el, "]") {
 			names[el] = strings.Trim(strings.TrimSpace(string(text[len(k)+1:])), `"'`)
 		}
@@ -159,8 +210,12 @@ func appendLineStarts(out []int, data []byte) []int {
 }
 
 // worthFieldLines reports whether a pod may be cited field by field: it is
-// not Running with every container ready and never restarted, nor Succeeded.
+// being deleted, or it is not Running with every container ready and never
+// restarted, nor Succeeded.
 func worthFieldLines(p *corev1.Pod) bool {
+	if p.DeletionTimestamp != nil {
+		return true
+	}
 	if p.Status.Phase == corev1.PodSucceeded {
 		return false
 	}

@@ -150,3 +150,44 @@ func TestScanFieldLinesNestedNames(t *testing.T) {
 		}
 	}
 }
+
+// TestScanFieldLinesSpec: of spec and metadata, the probes' ports, the
+// declared ports, nodeName, finalizers and the deletion are indexed, with
+// containers and named ports named; env and the like are not.
+func TestScanFieldLinesSpec(t *testing.T) {
+	data := []byte(`metadata:
+  name: web-0
+  deletionTimestamp: "2026-03-02T11:40:34Z"
+  finalizers:
+  - example.com/cleanup
+spec:
+  nodeName: worker-1
+  containers:
+  - env:
+    - name: MODE
+      value: prod
+    livenessProbe:
+      httpGet:
+        path: /healthz
+        port: http-api
+    name: web
+    ports:
+    - containerPort: 9095
+      name: metrics
+      protocol: TCP
+status:
+  phase: Running
+`)
+	want := model.FieldLines{
+		"metadata.deletionTimestamp": 3, "metadata.finalizers": 4,
+		"spec.nodeName": 7, "spec.containers": 8, "spec.containers[web]": 9,
+		"spec.containers[web].livenessProbe": 12, "spec.containers[web].livenessProbe.httpGet": 13,
+		"spec.containers[web].livenessProbe.httpGet.port": 15, "spec.containers[web].name": 16,
+		"spec.containers[web].ports": 17, "spec.containers[web].ports[metrics]": 18,
+		"spec.containers[web].ports[metrics].containerPort": 18, "spec.containers[web].ports[metrics].name": 19,
+		"status": 21, "status.phase": 22,
+	}
+	if diff := cmp.Diff(want, scanFieldLines(data, lineStarts(data), 1)); diff != "" {
+		t.Errorf("field lines (-want +got):\n%s", diff)
+	}
+}

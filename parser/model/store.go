@@ -76,6 +76,7 @@ var (
 	CSINodes                   = Kind{"storage.k8s.io", "csinodes"}
 	StorageClasses             = Kind{"storage.k8s.io", "storageclasses"}
 	NetworkPolicies            = Kind{"networking.k8s.io", "networkpolicies"}
+	LimitRanges                = Kind{"", "limitranges"}
 	KubeletConfigs             = Kind{"machineconfiguration.openshift.io", "kubeletconfigs"}
 	MachineConfigPools         = Kind{"machineconfiguration.openshift.io", "machineconfigpools"}
 )
