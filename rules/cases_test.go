@@ -270,6 +270,8 @@ func (gc gatherCase) buildStore(t *testing.T, g *model.Gather) *model.Store {
 func resourceOf(kind string) string {
 	r := strings.ToLower(kind)
 	switch {
+	case strings.HasSuffix(r, "ss"):
+		return r + "es" // StorageClass → storageclasses
 	case strings.HasSuffix(r, "s"):
 		return r
 	case strings.HasSuffix(r, "y"):

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -38,6 +39,42 @@ func claimEventEvidence(claim string, e *model.Event) Evidence {
 		Text: fmt.Sprintf("%s %s on PersistentVolumeClaim %s: %s", eventType(e), e.Object.Reason, claim, strings.TrimSpace(e.Object.Message))}
 }
 
+var (
+	missingClassRe   = regexp.MustCompile(`storageclass(?:\.storage\.k8s\.io)? "([^"]{1,253})" not found`)
+	provisionClassRe = regexp.MustCompile(`failed to provision volume with StorageClass "([^"]{1,253})"`)
+)
+
+// provisioningFailed decides a claim whose provisioner reports
+// ProvisioningFailed: its own words are the cause.
+func (c *evalContext) provisioningFailed(res joinResult, claim, class string, pvcObj *model.Object, pvc *corev1.PersistentVolumeClaim, failed *model.Event) joinResult {
+	provisioner := ""
+	if pvc != nil {
+		provisioner = pvc.Annotations["volume.kubernetes.io/storage-provisioner"]
+	}
+	if class != "" {
+		if o, _ := c.store.Get(model.StorageClasses, "", class); o != nil {
+			if sc := model.Typed[storagev1.StorageClass](o); sc != nil {
+				provisioner = sc.Provisioner
+				res.Evidence = append(res.Evidence, objectEvidence(o, fmt.Sprintf("provisioner %s%s", sc.Provisioner, pick(isDefaultClass(sc), ", marked default", ""))))
+			}
+		}
+	}
+	res.Evidence = append([]Evidence{claimEventEvidence(claim, failed)}, res.Evidence...)
+	if pvc != nil {
+		res.Evidence = append(res.Evidence, objectEvidence(pvcObj, fmt.Sprintf("storageClassName: %s, phase %s", orDash(class), pvc.Status.Phase)))
+	}
+	res.Decided = true
+	msg, _, _ := strings.Cut(strings.TrimSpace(failed.Object.Message), "\n")
+	with := ""
+	if class != "" {
+		with = " has StorageClass " + class + ", and"
+	}
+	res.Cause = fmt.Sprintf("PersistentVolumeClaim %s%s %s fails to provision its volume (ProvisioningFailed, %s): \"%s\". The claim stays Pending until the provisioner can create the volume.",
+		claim, with, pick(provisioner != "", "its provisioner "+provisioner, "its provisioner"), countOf(max(int(failed.Count()), 1), "time", "times"), clip(msg, 400))
+	res.Fix = fmt.Sprintf("Fix what the provisioner%s reports (credentials and permissions of its controller, quota or parameters of the StorageClass%s), then let it retry; read its controller's log for the claim.", pick(provisioner != "", " "+provisioner, ""), pick(class != "", " "+class, ""))
+	return res
+}
+
 // joinClaimClass runs the claimClass join for one pod and hit (doc and reads:
 // joinRegistry).
 func joinClaimClass(c *evalContext, p *model.Pod, h *hit) joinResult {
@@ -64,46 +101,47 @@ func joinClaimClass(c *evalContext, p *model.Pod, h *hit) joinResult {
 		claim := v.PersistentVolumeClaim.ClaimName
 		pvcObj, cov := c.store.Get(model.PersistentVolumeClaims, ns, claim)
 		pvc := model.Typed[corev1.PersistentVolumeClaim](pvcObj)
-		if pvc == nil {
+		if pvc != nil && pvc.Status.Phase == corev1.ClaimBound {
+			continue
+		}
+		events := c.claimEvents(ns, claim)
+		// The claim's class: its spec, else what the claim's events say.
+		class, classKnown := "", false
+		if pvc != nil {
+			if pvc.Spec.StorageClassName != nil {
+				class = *pvc.Spec.StorageClassName
+			}
+			classKnown = true
+		}
+		var failed *model.Event
+		missingFromEvent := false
+		for _, e := range events {
+			switch {
+			case e.Object.Reason == "ProvisioningFailed":
+				failed = e
+			case !classKnown && strings.Contains(e.Object.Message, "no storage class is set"):
+				classKnown = true
+			}
+		}
+		if failed != nil {
+			if m := missingClassRe.FindStringSubmatch(failed.Object.Message); m != nil {
+				// The class the claim names does not exist.
+				class, classKnown, missingFromEvent = m[1], true, true
+			} else {
+				if m := provisionClassRe.FindStringSubmatch(failed.Object.Message); m != nil && class == "" {
+					class = m[1]
+				}
+				return c.provisioningFailed(res, claim, class, pvcObj, pvc, failed)
+			}
+		}
+		if !classKnown {
 			if cov == model.NotGathered {
 				res.Missing = append(res.Missing, notGathered(fmt.Sprintf("PersistentVolumeClaim %s/%s, so its StorageClass could not be read", ns, claim)))
 			}
 			continue
 		}
-		if pvc.Status.Phase == corev1.ClaimBound {
-			continue
-		}
-		events := c.claimEvents(ns, claim)
-		// The provisioner was asked and fails: its own words are the cause.
-		var failed *model.Event
-		for _, e := range events {
-			if e.Object.Reason == "ProvisioningFailed" {
-				failed = e
-			}
-		}
-		class := ""
-		if pvc.Spec.StorageClassName != nil {
-			class = *pvc.Spec.StorageClassName
-		}
-		if failed != nil && class != "" {
-			readClasses()
-			provisioner := pvc.Annotations["volume.kubernetes.io/storage-provisioner"]
-			for i, sc := range classes {
-				if sc.Name == class {
-					provisioner = sc.Provisioner
-					res.Evidence = append(res.Evidence, objectEvidence(classObjs[i], fmt.Sprintf("provisioner %s%s", sc.Provisioner, pick(isDefaultClass(sc), ", marked default", ""))))
-				}
-			}
-			res.Decided = true
-			res.Evidence = append([]Evidence{claimEventEvidence(claim, failed)}, append(res.Evidence, objectEvidence(pvcObj, "storageClassName: "+class+", phase "+string(pvc.Status.Phase)))...)
-			msg, _, _ := strings.Cut(strings.TrimSpace(failed.Object.Message), "\n")
-			res.Cause = fmt.Sprintf("PersistentVolumeClaim %s has StorageClass %s, and %s fails to provision its volume (ProvisioningFailed, %s): \"%s\". The claim stays Pending until the provisioner can create the volume.",
-				claim, class, pick(provisioner != "", "its provisioner "+provisioner, "its provisioner"), countOf(max(int(failed.Count()), 1), "time", "times"), clip(msg, 400))
-			res.Fix = fmt.Sprintf("Fix what the provisioner%s reports (credentials and permissions of its controller, quota or parameters of the StorageClass %s), then let it retry; read its controller's log for the claim.", pick(provisioner != "", " "+provisioner, ""), class)
-			return res
-		}
 		readClasses()
-		if classCov == model.NotGathered {
+		if classCov == model.NotGathered && !missingFromEvent {
 			res.Missing = append(res.Missing, notGathered("StorageClasses, so the class of PersistentVolumeClaim "+claim+" could not be checked"))
 			continue
 		}
@@ -122,7 +160,9 @@ func joinClaimClass(c *evalContext, p *model.Pod, h *hit) joinResult {
 		switch {
 		case class == "" && len(defaults) == 0:
 			res.Decided = true
-			res.Evidence = append(res.Evidence, objectEvidence(pvcObj, "no storageClassName, phase "+string(pvc.Status.Phase)))
+			if pvc != nil {
+				res.Evidence = append(res.Evidence, objectEvidence(pvcObj, "no storageClassName, phase "+string(pvc.Status.Phase)))
+			}
 			for i, sc := range classes {
 				res.Evidence = append(res.Evidence, objectEvidence(classObjs[i], fmt.Sprintf("provisioner %s, not marked default (no %s: \"true\")", sc.Provisioner, defaultClassAnnotation)))
 			}
@@ -141,10 +181,16 @@ func joinClaimClass(c *evalContext, p *model.Pod, h *hit) joinResult {
 				res.Fix = fmt.Sprintf("Install a provisioner with a StorageClass marked default (annotation %s: \"true\"), or set storageClassName to an existing class in %s, or create PersistentVolumes for the claims; a claim keeps the empty class it was created with, so delete and recreate it afterwards.", defaultClassAnnotation, owner)
 			}
 			return res
-		case class != "" && !found && classCov != model.Filtered:
+		case class != "" && !found && (missingFromEvent || classCov == model.Absent || classCov == model.Found):
 			res.Decided = true
-			res.Evidence = append(res.Evidence, objectEvidence(pvcObj, "storageClassName: "+class))
-			res.Cause = fmt.Sprintf("PersistentVolumeClaim %s names StorageClass %s, which does not exist (the cluster's classes: %s), so nothing provisions it.", claim, class, orNone(names))
+			if pvc != nil {
+				res.Evidence = append(res.Evidence, objectEvidence(pvcObj, "storageClassName: "+class))
+			}
+			have := "the cluster's classes: " + orNone(names)
+			if classCov == model.NotGathered || classCov == model.Filtered {
+				have = "the persistentvolume-controller reports it not found"
+			}
+			res.Cause = fmt.Sprintf("PersistentVolumeClaim %s names StorageClass %s, which does not exist (%s), so nothing provisions it.", claim, class, have)
 			res.Fix = fmt.Sprintf("Create StorageClass %s, or set an existing class in %s (a claim's class cannot be changed: delete and recreate it).", class, owner)
 			return res
 		}
