@@ -91,8 +91,8 @@ func joinClaimClass(c *evalContext, p *model.Pod, h *hit) joinResult {
 		}
 	}
 	owner := "the claim"
-	if o := h.Vars["Owner"]; o != "" {
-		owner = "the claim (or the claim template of " + o + ")"
+	if o := h.Vars["Owner"]; strings.HasPrefix(o, "StatefulSet/") {
+		owner = "the claim template of " + o + " (and the claim)"
 	}
 	for _, v := range p.Object.Spec.Volumes {
 		if v.PersistentVolumeClaim == nil {
