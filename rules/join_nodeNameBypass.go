@@ -144,16 +144,19 @@ func joinNodeNameBypass(c *evalContext, p *model.Pod, h *hit) joinResult {
 		res.Missing = append(res.Missing, notGathered("Node "+node+", so its allocatable could not be read"))
 	}
 	res.Decided = true
-	what := "room"
+	checked := "checked the node's free room before the pod landed; the kubelet's own admission check then found too little" + count + " and refused it"
 	if resName != "" {
-		what = resName
+		checked = "checked the node's free " + resName + " before the pod landed; the kubelet's own admission check then found too little" + count + " and refused it"
 	}
-	res.Cause = fmt.Sprintf("No scheduler ever placed this pod: %s. The scheduler, which keeps a pod Pending until a node has room, only handles pods without a nodeName, so nothing checked the node's free %s before the pod landed; the kubelet's own admission check then found too little%s and refused it. A refused pod is Failed for good and is not retried on another node%s.",
-		setBy, what, count, pick(fromTemplate, ", so its controller keeps creating pods that are refused the same way", ""))
+	if h.Vars["Reason"] == "NodeAffinity" {
+		checked = "checked the node's labels against the pod's node selector and required node affinity; the kubelet's own admission check found they do not match and refused it"
+	}
+	res.Cause = fmt.Sprintf("No scheduler ever placed this pod: %s. The scheduler, which keeps a pod Pending until a node fits it, only handles pods without a nodeName, so nothing %s. A refused pod is Failed for good and is not retried on another node%s.",
+		setBy, checked, pick(fromTemplate, ", so its controller keeps creating pods that are refused the same way", ""))
 	where := "the pod's manifest"
 	if o := h.Vars["Owner"]; o != "" {
 		where = o
 	}
-	res.Fix = fmt.Sprintf("Replace spec.nodeName in %s with a nodeSelector (`kubernetes.io/hostname: %s`) or node affinity, so that the scheduler places the pod and leaves it Pending while the node is full; then delete the Failed pods (`oc -n %s delete pod --field-selector=status.phase=Failed`).", where, hostname, ns)
+	res.Fix = fmt.Sprintf("Replace spec.nodeName in %s with a nodeSelector (`kubernetes.io/hostname: %s`) or node affinity, so that the scheduler places the pod and leaves it Pending while no node fits; then delete the Failed pods (`oc -n %s delete pod --field-selector=status.phase=Failed`).", where, hostname, ns)
 	return res
 }
