@@ -114,6 +114,11 @@ func joinNodeNameBypass(c *evalContext, p *model.Pod, h *hit) joinResult {
 	} else if admission != "" {
 		setBy = "the pod has no controller and its own manifest sets spec.nodeName: " + node
 	}
+	if setBy == "" && admission != "" {
+		// The owner's template could not be read: the kubelet's refusal
+		// without a scheduler's Scheduled event before it says the same.
+		setBy = "the gather holds the kubelet's refusal but no Scheduled event of a scheduler, so spec.nodeName: " + node + " came with the pod (from its controller's template)"
+	}
 	if setBy == "" {
 		if admission == "" {
 			res.Missing = append(res.Missing, notGathered("the pod's events (a scheduler's Scheduled, the kubelet's refusal), so whether a scheduler bound it could not be checked"))

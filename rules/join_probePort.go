@@ -203,7 +203,7 @@ func joinProbePort(c *evalContext, p *model.Pod, h *hit) joinResult {
 	}
 	res.Evidence = append(res.Evidence, declared())
 	res.Decided = true
-	res.Cause = fmt.Sprintf("The %s %s of container %s %s port %d, and the container declares no containerPort %d: its ports are %s. The probe checks a port the application does not serve, so every check is refused however healthy the application is.",
+	res.Cause = fmt.Sprintf("The %s %s of container %s %s port %d, and the container declares no containerPort %d: its ports are %s. The probe checks a port the container does not declare, most likely not one the application listens on, so every check is refused however healthy the application is.",
 		probeKinds(refused), pick(len(refused) == 1, "probe", "probes"), spec.Name, pick(len(refused) == 1, "checks", "check"), port, port, portsText(spec))
 	target := fmt.Sprint(spec.Ports[0].ContainerPort)
 	if spec.Ports[0].Name != "" {
