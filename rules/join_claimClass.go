@@ -163,8 +163,8 @@ func joinClaimClass(c *evalContext, p *model.Pod, h *hit) joinResult {
 			// storageClassName: "" asks for no class at all: no default
 			// is filled in, only a PersistentVolume without a class binds.
 			res.Decided = true
-			res.Evidence = append(res.Evidence, objectEvidence(pvcObj, `storageClassName: "", phase `+string(pvc.Status.Phase)))
-			res.Cause = fmt.Sprintf("PersistentVolumeClaim %s sets storageClassName: \"\" (explicitly no class), so no StorageClass, not even a default one, provisions it: it binds only to a pre-created PersistentVolume without a class that matches its size and access modes, and none does.", claim)
+			res.Evidence = append(res.Evidence, objectEvidence(pvcObj, "empty storageClassName, phase "+string(pvc.Status.Phase)))
+			res.Cause = fmt.Sprintf("PersistentVolumeClaim %s sets an empty storageClassName (explicitly no class), so no StorageClass, not even a default one, provisions it: it binds only to a pre-created PersistentVolume without a class that matches its size and access modes, and none does.", claim)
 			res.Fix = fmt.Sprintf("Create a matching PersistentVolume without a class, or set storageClassName to a class%s in %s (delete and recreate the claim).", pick(len(names) > 0, " ("+list(names, 4)+")", ""), owner)
 			return res
 		case class == "" && len(defaults) == 0:
