@@ -11,12 +11,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// maxFieldLines bounds the paths kept per object, maxSpecFieldLines those
-// of them under spec (so that a long spec never crowds out the status);
-// maxFieldScan the lines scanned for one object.
+// maxFieldLines bounds the paths kept per object (at most maxSpecFieldLines
+// of them outside status); maxFieldScan the lines scanned for one object.
 const (
-	maxFieldLines     = 256
 	maxSpecFieldLines = 96
+	maxFieldLines     = 256 + maxSpecFieldLines
 	maxFieldScan      = 20000
 )
 
@@ -27,35 +26,49 @@ var statusFieldKeys = map[string]bool{
 	"state": true, "lastState": true, "waiting": true, "running": true, "terminated": true, "exitCode": true, "signal": true,
 }
 
-// specFieldKeys are the keys of the spec fields that decide a cause (the
-// security context a container runs with, its mounts and working
-// directory, the volumes behind them): a spec path is indexed when every key
-// on it is one of these ("spec.containers[app].securityContext.runAsUser",
-// "spec.containers[app].volumeMounts[settings].readOnly", never an env entry).
-var specFieldKeys = map[string]bool{
-	"spec": true, "containers": true, "initContainers": true, "name": true,
-	"securityContext": true, "runAsNonRoot": true, "runAsUser": true, "readOnlyRootFilesystem": true,
-	"volumeMounts": true, "mountPath": true, "readOnly": true, "subPath": true, "workingDir": true, "terminationMessagePolicy": true,
-	"volumes": true, "configMap": true, "secret": true, "secretName": true, "projected": true, "downwardAPI": true,
-	"persistentVolumeClaim": true, "claimName": true, "emptyDir": true, "hostPath": true,
-}
-
-// specPathWanted reports whether every key of a spec path is a specFieldKeys key.
-func specPathWanted(path string) bool {
-	for _, seg := range strings.Split(path, ".") {
-		if i := strings.IndexByte(seg, '['); i >= 0 {
-			seg = seg[:i]
-		}
-		if !specFieldKeys[seg] {
-			return false
-		}
+// specFieldKeys are the keys worth a line under spec, metadataFieldKeys
+// under metadata: the parts of a pod's own manifest that joins cite (its
+// probes' ports against the ports it declares, the nodeName it was bound by,
+// its finalizers and deletion; the security context a container runs with,
+// its mounts and working directory, the volumes behind them). A path under
+// spec is indexed only when every key on it is one of these, so a
+// container's env takes no room.
+var (
+	specFieldKeys = map[string]bool{
+		"containers": true, "initContainers": true, "name": true,
+		"livenessProbe": true, "readinessProbe": true, "startupProbe": true, "httpGet": true, "tcpSocket": true, "grpc": true,
+		"port": true, "ports": true, "containerPort": true, "nodeName": true,
+		"securityContext": true, "runAsNonRoot": true, "runAsUser": true, "readOnlyRootFilesystem": true,
+		"volumeMounts": true, "mountPath": true, "readOnly": true, "subPath": true, "workingDir": true, "terminationMessagePolicy": true,
+		"volumes": true, "configMap": true, "secret": true, "secretName": true, "projected": true, "downwardAPI": true,
+		"persistentVolumeClaim": true, "claimName": true, "emptyDir": true, "hostPath": true,
 	}
-	return true
+	metadataFieldKeys = map[string]bool{"finalizers": true, "deletionTimestamp": true, "deletionGracePeriodSeconds": true}
+)
+
+// specPath reports whether the path of stack is one of spec and metadata
+// that scanFieldLines indexes.
+func specPath[T any](stack []T, key func(T) string) bool {
+	if len(stack) < 2 {
+		return false
+	}
+	switch key(stack[0]) {
+	case "metadata":
+		return len(stack) == 2 && metadataFieldKeys[key(stack[1])]
+	case "spec":
+		for _, f := range stack[1:] {
+			if k := key(f); !strings.HasPrefix(k, "[") && !specFieldKeys[k] {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
-// scanFieldLines indexes the status fields, and the spec fields of
-// specFieldKeys, of the YAML object that starts at line start (1-based) of
-// data, where lines holds the offset of every line's start. The object ends at the first later line indented no deeper than its
+// scanFieldLines indexes the status fields (and the specFieldKeys paths of
+// spec and metadata) of the YAML object that starts at line start (1-based) of data, where lines holds the offset of every line's
+// start. The object ends at the first later line indented no deeper than its
 // first line's key column, or at the end of data. It never reads more than
 // maxFieldScan lines.
 func scanFieldLines(data []byte, lines []int, start int) model.FieldLines {
@@ -72,8 +85,21 @@ func scanFieldLines(data []byte, lines []int, start int) model.FieldLines {
 	names := map[string]string{} // "status.conditions[3]" → "PodScheduled"
 	var stack []frame
 	counts := map[string]int{}
+	nStatus, nSpec := 0, 0
+	keep := func(path string, n int, spec bool) {
+		if _, ok := raw[path]; ok {
+			raw[path] = n
+			return
+		}
+		if spec && nSpec < maxSpecFieldLines {
+			nSpec++
+			raw[path] = n
+		} else if !spec && nStatus < maxFieldLines-maxSpecFieldLines {
+			nStatus++
+			raw[path] = n
+		}
+	}
 	objDash := -1 // column of the dash that starts a list-item object
-	specs := 0    // spec paths kept
 	key := func(f frame) string { return f.key }
 	for n := start; n <= len(lines) && n < start+maxFieldScan; n++ {
 		end := len(data)
@@ -119,24 +145,18 @@ func scanFieldLines(data []byte, lines []int, start int) model.FieldLines {
 		name := string(k)
 		stack = append(stack, frame{indent: indent, key: name})
 		path := pathOf(stack, key)
-		spec := strings.HasPrefix(path, "spec")
-		if !spec && !strings.HasPrefix(path, "status") || len(raw) >= maxFieldLines {
-			continue
-		}
-		if spec && (specs >= maxSpecFieldLines || !specPathWanted(path)) {
-			continue
-		}
+		spec := !strings.HasPrefix(path, "status")
 		el := strings.TrimSuffix(path, "."+name)
-		if item {
-			raw[el] = n // the element itself
+		if item && (!spec || specPath(stack[:len(stack)-1], key)) {
+			keep(el, n, spec) // the element itself
+		}
+		if spec && !specPath(stack, key) {
+			continue
 		}
 		if !spec && !statusFieldKeys[name] {
 			continue
 		}
-		if spec {
-			specs++
-		}
-		raw[path] = n
+		keep(path, n, spec)
 		if (name == "name" || name == "type") && strings.HasSuffix(el, "]") {
 			names[el] = strings.Trim(strings.TrimSpace(string(text[len(k)+1:])), `"'`)
 		}
@@ -195,8 +215,12 @@ func appendLineStarts(out []int, data []byte) []int {
 }
 
 // worthFieldLines reports whether a pod may be cited field by field: it is
-// not Running with every container ready and never restarted, nor Succeeded.
+// being deleted, or it is not Running with every container ready and never
+// restarted, nor Succeeded.
 func worthFieldLines(p *corev1.Pod) bool {
+	if p.DeletionTimestamp != nil {
+		return true
+	}
 	if p.Status.Phase == corev1.PodSucceeded {
 		return false
 	}

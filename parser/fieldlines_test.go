@@ -151,10 +151,50 @@ func TestScanFieldLinesNestedNames(t *testing.T) {
 	}
 }
 
-// TestScanFieldLinesSpec: the spec fields that decide a cause (security
+// TestScanFieldLinesSpec: of spec and metadata, the probes' ports, the
+// declared ports, nodeName, finalizers and the deletion are indexed, with
+// containers and named ports named; env and the like are not.
+func TestScanFieldLinesSpec(t *testing.T) {
+	data := []byte(`metadata:
+  name: web-0
+  deletionTimestamp: "2026-03-02T11:40:34Z"
+  finalizers:
+  - example.com/cleanup
+spec:
+  nodeName: worker-1
+  containers:
+  - env:
+    - name: MODE
+      value: prod
+    livenessProbe:
+      httpGet:
+        path: /healthz
+        port: http-api
+    name: web
+    ports:
+    - containerPort: 9095
+      name: metrics
+      protocol: TCP
+status:
+  phase: Running
+`)
+	want := model.FieldLines{
+		"metadata.deletionTimestamp": 3, "metadata.finalizers": 4,
+		"spec.nodeName": 7, "spec.containers": 8, "spec.containers[web]": 9,
+		"spec.containers[web].livenessProbe": 12, "spec.containers[web].livenessProbe.httpGet": 13,
+		"spec.containers[web].livenessProbe.httpGet.port": 15, "spec.containers[web].name": 16,
+		"spec.containers[web].ports": 17, "spec.containers[web].ports[metrics]": 18,
+		"spec.containers[web].ports[metrics].containerPort": 18, "spec.containers[web].ports[metrics].name": 19,
+		"status": 21, "status.phase": 22,
+	}
+	if diff := cmp.Diff(want, scanFieldLines(data, lineStarts(data), 1)); diff != "" {
+		t.Errorf("field lines (-want +got):\n%s", diff)
+	}
+}
+// TestScanFieldLinesSpecSecurity: the spec fields that decide a cause (security
 // context, mounts, volumes) are indexed by container and volume name; the
 // others (env, ports, resources) are not.
-func TestScanFieldLinesSpec(t *testing.T) {
+func TestScanFieldLinesSpecSecurity(t *testing.T) {
 	data := []byte(`spec:
   containers:
   - env:
@@ -177,7 +217,7 @@ status:
   phase: Running
 `)
 	want := model.FieldLines{
-		"spec": 1, "spec.containers": 2, "spec.containers[console].name": 6,
+		"spec.containers": 2, "spec.containers[console]": 3, "spec.containers[console].name": 6,
 		"spec.containers[console].securityContext": 7, "spec.containers[console].securityContext.runAsUser": 8,
 		"spec.containers[console].volumeMounts": 9, "spec.containers[console].volumeMounts[settings]": 10,
 		"spec.containers[console].volumeMounts[settings].mountPath": 10, "spec.containers[console].volumeMounts[settings].name": 11,

@@ -46,6 +46,7 @@ var typedKinds = map[model.Kind]func([]byte, loadMem) (any, error){
 	model.NetworkAttachmentDefinitions: decodeAs[model.NetworkAttachmentDefinition],
 	model.MachineConfigs:               decodeMachineConfig,
 	model.ContainerRuntimeConfigs:      decodeAs[openshift.ContainerRuntimeConfig],
+	model.LimitRanges:                  decodeAs[corev1.LimitRange],
 }
 
 // TypedKinds lists the kinds the store can decode, sorted.
@@ -96,26 +97,55 @@ func decodeAs[T any](data []byte, lm loadMem) (any, error) {
 	return obj, nil
 }
 
-// Controllers without their pod template: the joins read a ReplicaSet's,
-// StatefulSet's or Job's replicas and status, never its template, which is
-// most of the object (a Deployment keeps ten old ReplicaSets, each with the
-// whole pod spec). DaemonSets keep theirs: the scheduling joins read its
-// tolerations and node selector.
+// Controllers without most of their pod template: the joins read a
+// ReplicaSet's, StatefulSet's or Job's replicas and status, and of its
+// template only the nodeName it binds pods to and each container's name and
+// resources (a LimitRange's defaults are checked against them), never the
+// rest, which is most of the object (a Deployment keeps ten old ReplicaSets,
+// each with the whole pod spec). DaemonSets keep theirs: the scheduling joins
+// read its tolerations and node selector.
 type (
 	// withoutTemplate is a controller with its status type St and a spec
-	// that holds the replicas alone.
+	// that holds the replicas and the slim template alone.
 	withoutTemplate[St any] struct {
 		metav1.TypeMeta   `json:",inline"`
 		metav1.ObjectMeta `json:"metadata,omitempty"`
 		Spec              struct {
-			Replicas *int32 `json:"replicas,omitempty"`
+			Replicas *int32       `json:"replicas,omitempty"`
+			Template slimTemplate `json:"template,omitempty"`
 		} `json:"spec,omitempty"`
 		Status St `json:"status,omitempty"`
 	}
 	replicaSetNoTemplate  = withoutTemplate[appsv1.ReplicaSetStatus]
 	statefulSetNoTemplate = withoutTemplate[appsv1.StatefulSetStatus]
 	jobNoTemplate         = withoutTemplate[batchv1.JobStatus]
+
+	// slimTemplate is the part of a pod template the joins read.
+	slimTemplate struct {
+		Spec struct {
+			NodeName       string          `json:"nodeName,omitempty"`
+			InitContainers []slimContainer `json:"initContainers,omitempty"`
+			Containers     []slimContainer `json:"containers,omitempty"`
+		} `json:"spec,omitempty"`
+	}
+	slimContainer struct {
+		Name      string                      `json:"name"`
+		Resources corev1.ResourceRequirements `json:"resources,omitempty"`
+	}
 )
+
+// podTemplate is the slim template as a corev1.PodTemplateSpec.
+func (t *slimTemplate) podTemplate() corev1.PodTemplateSpec {
+	var out corev1.PodTemplateSpec
+	out.Spec.NodeName = t.Spec.NodeName
+	for _, c := range t.Spec.InitContainers {
+		out.Spec.InitContainers = append(out.Spec.InitContainers, corev1.Container{Name: c.Name, Resources: c.Resources})
+	}
+	for _, c := range t.Spec.Containers {
+		out.Spec.Containers = append(out.Spec.Containers, corev1.Container{Name: c.Name, Resources: c.Resources})
+	}
+	return out
+}
 
 // decodeAsInto decodes data as S (decodeAs) and hands the result to typed,
 // which builds the object the store keeps: a slim decode type that leaves
@@ -131,17 +161,18 @@ func decodeAsInto[S any](typed func(*S) any) func([]byte, loadMem) (any, error) 
 }
 
 // decodeReplicaSet, decodeStatefulSet and decodeJobNoTemplate decode a
-// controller without its pod template: a typed *appsv1.ReplicaSet,
-// *appsv1.StatefulSet or *batchv1.Job whose spec holds the replicas alone.
+// controller with its slim template: a typed *appsv1.ReplicaSet,
+// *appsv1.StatefulSet or *batchv1.Job whose spec holds the replicas and, of
+// the pod template, the nodeName and the containers' names and resources.
 var (
 	decodeReplicaSet = decodeAsInto(func(t *replicaSetNoTemplate) any {
-		return &appsv1.ReplicaSet{TypeMeta: t.TypeMeta, ObjectMeta: t.ObjectMeta, Spec: appsv1.ReplicaSetSpec{Replicas: t.Spec.Replicas}, Status: t.Status}
+		return &appsv1.ReplicaSet{TypeMeta: t.TypeMeta, ObjectMeta: t.ObjectMeta, Spec: appsv1.ReplicaSetSpec{Replicas: t.Spec.Replicas, Template: t.Spec.Template.podTemplate()}, Status: t.Status}
 	})
 	decodeStatefulSet = decodeAsInto(func(t *statefulSetNoTemplate) any {
-		return &appsv1.StatefulSet{TypeMeta: t.TypeMeta, ObjectMeta: t.ObjectMeta, Spec: appsv1.StatefulSetSpec{Replicas: t.Spec.Replicas}, Status: t.Status}
+		return &appsv1.StatefulSet{TypeMeta: t.TypeMeta, ObjectMeta: t.ObjectMeta, Spec: appsv1.StatefulSetSpec{Replicas: t.Spec.Replicas, Template: t.Spec.Template.podTemplate()}, Status: t.Status}
 	})
 	decodeJobNoTemplate = decodeAsInto(func(t *jobNoTemplate) any {
-		return &batchv1.Job{TypeMeta: t.TypeMeta, ObjectMeta: t.ObjectMeta, Status: t.Status}
+		return &batchv1.Job{TypeMeta: t.TypeMeta, ObjectMeta: t.ObjectMeta, Spec: batchv1.JobSpec{Template: t.Spec.Template.podTemplate()}, Status: t.Status}
 	})
 )
 

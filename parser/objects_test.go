@@ -17,7 +17,7 @@ import (
 
 // TestControllersDecodedWithoutTemplate: the store keeps a ReplicaSet,
 // StatefulSet or Job with what the joins read (metadata, replicas, status)
-// and without its pod template, which is most of the object.
+// and without most of its pod template, which is most of the object.
 func TestControllersDecodedWithoutTemplate(t *testing.T) {
 	const rs = `apiVersion: apps/v1
 kind: ReplicaSet
@@ -40,9 +40,12 @@ spec:
       labels:
         app: web
     spec:
+      nodeName: worker-2
       containers:
       - name: web
         image: quay.io/shop/web:1
+        resources:
+          requests: {cpu: "1"}
 status:
   replicas: 2
   readyReplicas: 1
@@ -65,16 +68,20 @@ status:
 	if d := cmp.Diff(want, got.Status); d != "" {
 		t.Errorf("status (-want +got):\n%s", d)
 	}
-	if len(got.Spec.Template.Spec.Containers) != 0 || got.Spec.Selector != nil {
-		t.Errorf("template kept: %+v", got.Spec)
+	// Of the template only nodeName and the containers' names and
+	// resources stay (the nodeName and LimitRange joins read them).
+	tpl := got.Spec.Template.Spec
+	if got.Spec.Selector != nil || got.Spec.Template.Labels != nil || tpl.NodeName != "worker-2" || len(tpl.Containers) != 1 ||
+		tpl.Containers[0].Name != "web" || tpl.Containers[0].Image != "" || tpl.Containers[0].Resources.Requests.Cpu().String() != "1" {
+		t.Errorf("template not slim: %+v", got.Spec)
 	}
 
-	ss := "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: db\nspec:\n  replicas: 2\n  template:\n    spec:\n      containers:\n      - name: db\nstatus:\n  replicas: 1\n"
+	ss := "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: db\nspec:\n  replicas: 2\n  template:\n    spec:\n      containers:\n      - name: db\n        image: quay.io/db:1\nstatus:\n  replicas: 1\n"
 	o, err = typedKinds[model.StatefulSets]([]byte(ss), loadMem{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := o.(*appsv1.StatefulSet); *s.Spec.Replicas != 2 || s.Status.Replicas != 1 || len(s.Spec.Template.Spec.Containers) != 0 {
+	if s := o.(*appsv1.StatefulSet); *s.Spec.Replicas != 2 || s.Status.Replicas != 1 || len(s.Spec.Template.Spec.Containers) != 1 || s.Spec.Template.Spec.Containers[0].Image != "" {
 		t.Errorf("statefulset: %+v", s)
 	}
 
@@ -83,7 +90,7 @@ status:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j := o.(*batchv1.Job); j.Name != "backup-1" || j.Status.Active != 1 || j.Status.Failed != 2 || len(j.Spec.Template.Spec.Containers) != 0 {
+	if j := o.(*batchv1.Job); j.Name != "backup-1" || j.Status.Active != 1 || j.Status.Failed != 2 || len(j.Spec.Template.Spec.Containers) != 1 || j.Spec.Template.Spec.Containers[0].Name != "b" {
 		t.Errorf("job: %+v", j)
 	}
 }

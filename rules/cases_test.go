@@ -272,6 +272,8 @@ func resourceOf(kind string) string {
 	switch {
 	case kind == "NetworkAttachmentDefinition":
 		return model.NetworkAttachmentDefinitions.Resource // as must-gather folders name it
+	case strings.HasSuffix(r, "ss"):
+		return r + "es" // StorageClass → storageclasses
 	case strings.HasSuffix(r, "s"):
 		return r
 	case strings.HasSuffix(r, "y"):

@@ -189,7 +189,17 @@ func (c *evalContext) fireOn(r *Rule, s subject, h hit) (Finding, bool) {
 	case onNode:
 		return r.fire(nil, s.Node, h, c.readSignatures(nil, &h), c.vocab)
 	}
-	f, ok := r.fire(nil, nil, h, nil, c.vocab)
+	var sig *signatureMatch
+	if s.kind == onWorkload {
+		// A controller's hit: its joins and signatures read the
+		// controller (h.object) and the refusals it reports.
+		h.object, h.objectKind = s.Workload.Object, s.Workload.Kind
+		if !c.applyJoins(r, nil, &h) {
+			return Finding{}, false
+		}
+		sig = c.readSignatures(nil, &h)
+	}
+	f, ok := r.fire(nil, nil, h, sig, c.vocab)
 	switch s.kind {
 	case onWorkload:
 		f.Object, f.ObjectKind = s.Workload.Object, s.Workload.Kind

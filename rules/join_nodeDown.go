@@ -81,6 +81,9 @@ func joinNodeDown(c *evalContext, p *model.Pod, h *hit) joinResult {
 	}
 	res.Decided = true
 	res.Cause = "The node, not the pod, holds the deletion: " + strings.Join(facts, "; ") + ". Only the kubelet confirms that a pod's containers stopped, so the pod stays Terminating until the node reports again; a finalizer is not the cause here."
+	if len(p.Object.Finalizers) > 0 {
+		res.Cause = "The node holds the deletion: " + strings.Join(facts, "; ") + ". Only the kubelet confirms that a pod's containers stopped, so the pod stays Terminating until the node reports again; then its finalizers (" + strings.Join(p.Object.Finalizers, ", ") + ") must still be removed by their controllers."
+	}
 	res.Fix = fmt.Sprintf("Bring node %s back: approve its pending CSRs after checking them (`oc get csr`, `oc adm certificate approve <name>`), restart the kubelet, or, once the node is confirmed down, force-delete the pod (`oc -n %s delete pod %s --grace-period=0 --force`).", node, p.Object.Namespace, p.Object.Name)
 	if len(pending) == 0 && certs == 0 {
 		res.Fix = fmt.Sprintf("Bring node %s back (kubelet, network, machine), or, once it is confirmed down, force-delete the pod (`oc -n %s delete pod %s --grace-period=0 --force`).", node, p.Object.Namespace, p.Object.Name)

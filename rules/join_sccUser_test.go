@@ -19,11 +19,11 @@ func TestSccUserJoin(t *testing.T) {
 // SCC that keeps the image's user.
 func TestSccUserDecider(t *testing.T) {
 	testDeciderTable(t, "sccUser", []deciderCase{
-		{Signature: "arbitrary-uid-write-denied", Case: "an operator cannot create its data directory under /var/lib as the arbitrary UID", Want: "decided", CauseHas: []string{"restricted-v2", "1000680000", "1000680000/10000"}},
-		{Signature: "arbitrary-uid-write-denied", Case: "a Java log file that cannot be opened, in a pod that is Running 0/1", Want: "decided", CauseHas: []string{"SCC restricted", "1000760000"}},
-		{Signature: "arbitrary-uid-workdir-chdir", Case: "the restricted SCC's UID cannot enter the image's WORKDIR (CreateContainerError)", Want: "decided", CauseHas: []string{"1000710000"}},
-		{Signature: "arbitrary-uid-write-denied", Case: "near miss, the denied path is under a read-only mount (not the UID)", Want: "ruled out"},
-		{Signature: "arbitrary-uid-write-denied", Case: "near miss, the pod runs as root under anyuid", Want: "ruled out"},
-		{Signature: "arbitrary-uid-workdir-chdir", Case: "near miss, the pod runs under anyuid as the image's own user (another cause of the same message)", Want: "ruled out"},
+		{Signature: "arbitrary-uid-write-denied", Case: "an operator cannot create its data directory under /var/lib as the arbitrary UID", Decided: true, CauseHas: []string{"restricted-v2", "1000680000", "1000680000/10000"}},
+		{Signature: "arbitrary-uid-write-denied", Case: "a Java log file that cannot be opened, in a pod that is Running 0/1", Decided: true, CauseHas: []string{"SCC restricted", "1000760000"}},
+		{Signature: "arbitrary-uid-workdir-chdir", Case: "the restricted SCC's UID cannot enter the image's WORKDIR (CreateContainerError)", Decided: true, CauseHas: []string{"1000710000"}},
+		{Signature: "arbitrary-uid-write-denied", Case: "near miss, the denied path is under a read-only mount (not the UID)", RuledOut: true},
+		{Signature: "arbitrary-uid-write-denied", Case: "near miss, the pod runs as root under anyuid", RuledOut: true},
+		{Signature: "arbitrary-uid-workdir-chdir", Case: "near miss, the pod runs under anyuid as the image's own user (another cause of the same message)", RuledOut: true},
 	})
 }

@@ -7,9 +7,9 @@ import "testing"
 // the signature out when no line does.
 func TestTerminationMessageJoin(t *testing.T) {
 	testDeciderTable(t, "terminationMessage", []deciderCase{
-		{Signature: "termination-message-cause", Case: "the log's last lines in the termination message name the unset variable", Want: "decided", CauseHas: []string{`("ERROR: 2026/11/20 09:08:01 main.go:155: AUTHN_URL must be provided")`, "FallbackToLogsOnError"}},
-		{Signature: "termination-message-cause", Case: "a Go panic, the panic line is chosen over the earlier error line", Want: "decided", CauseHas: []string{`("panic: runtime error`, "/dev/termination-log"}},
-		{Signature: "termination-message-cause", Case: "near miss, the message says nothing but info lines and a bare exit status", Want: "ruled out"},
+		{Signature: "termination-message-cause", Case: "the log's last lines in the termination message name the unset variable", Decided: true, CauseHas: []string{`("ERROR: 2026/11/20 09:08:01 main.go:155: AUTHN_URL must be provided")`, "FallbackToLogsOnError"}},
+		{Signature: "termination-message-cause", Case: "a Go panic, the panic line is chosen over the earlier error line", Decided: true, CauseHas: []string{`("panic: runtime error`, "/dev/termination-log"}},
+		{Signature: "termination-message-cause", Case: "near miss, the message says nothing but info lines and a bare exit status", RuledOut: true},
 	})
 }
 

@@ -23,7 +23,11 @@ type join struct {
 	// fills are the template values the join contributes to; applyJoins
 	// sets them from every join of the rule (joinValues).
 	fills []string
-	run   func(c *evalContext, p *model.Pod, h *hit) joinResult
+	// workloads is true when the join also runs on a controller's hit
+	// (FailedCreate: no pod exists): run gets a nil pod and h.object is the
+	// controller.
+	workloads bool
+	run       func(c *evalContext, p *model.Pod, h *hit) joinResult
 }
 
 // joinResult is what a join concluded for one pod (and container).
@@ -227,6 +231,42 @@ func joinRegistry() []join {
 			fills: joinValues(),
 			run:   joinReadiness5xx,
 		},
+		{
+			name:  "probePort",
+			doc:   "a probe refused on a port, or a probe port name the kubelet cannot resolve (strconv.Atoi) → the container's liveness/readiness/startup probe port (number or name) → the ports the container declares (containerPort and name). Decides when the probe's port is not declared or its name names no port of the container; rules the wrong port out when the probe resolves to a declared port.",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinProbePort,
+		},
+		{
+			name:  "nodeNameBypass",
+			doc:   "pod refused by the kubelet at admission (OutOfcpu, OutOfmemory, ...) → the pod's Scheduled event → its controller's pod template (nodeName) → the Node's allocatable. Decides when spec.nodeName was set by the template or by a pod without a controller and no scheduler bound it, so nothing checked the node's room; rules the bypass out when a scheduler's Scheduled event exists or the template sets no nodeName.",
+			reads: []model.Kind{model.ReplicaSets, model.StatefulSets, model.Jobs, model.DaemonSets},
+			fills: joinValues(),
+			run:   joinNodeNameBypass,
+		},
+		{
+			name:  "podFinalizers",
+			doc:   "deleted pod → metadata.finalizers and deletionTimestamp → its containers' state and deletionGracePeriodSeconds (the kubelet's confirmation) → the node's Ready condition → for a Job's pod, whether the Job still exists. Decides when finalizers remain after the containers exited or the kubelet confirmed the deletion, naming each finalizer and the controller that must remove it.",
+			reads: []model.Kind{model.Jobs},
+			fills: joinValues(),
+			run:   joinPodFinalizers,
+		},
+		{
+			name:      "limitRange",
+			doc:       "controller whose pods the API server refuses (FailedCreate: a request above the container's limit, or a LimitRange maximum/minimum) → the namespace's LimitRanges (default limits, max, min) → the container of the controller's pod template (its own limits and requests). Decides when a LimitRange's default limit, given to a container without a limit, is below its request, or names the LimitRange whose bound the pod breaks; rules the default out when the container sets its own limit or no default is below the request.",
+			reads:     []model.Kind{model.LimitRanges, model.ReplicaSets, model.StatefulSets, model.Jobs, model.DaemonSets},
+			fills:     joinValues(),
+			workloads: true,
+			run:       joinLimitRange,
+		},
+		{
+			name:  "claimClass",
+			doc:   "pod → its unbound PersistentVolumeClaims → their storageClassName and warning events (ProvisioningFailed, FailedBinding) → the StorageClasses (provisioner, the is-default-class annotation). Decides when a claim's provisioner fails (quoting it), when a claim sets no class and no StorageClass is default, or when it names a class that does not exist.",
+			reads: []model.Kind{model.PersistentVolumeClaims, model.StorageClasses},
+			fills: joinValues(),
+			run:   joinClaimClass,
+		},
 	}
 }
 
@@ -256,7 +296,8 @@ func JoinDoc(name string) string {
 	return j.doc
 }
 
-// decodeKinds lists the kinds the enabled rules' matchers and joins read,
+// decodeKinds lists the kinds the enabled rules' matchers and joins and the
+// enabled signatures' deciders read,
 // for Needs.Decode: the parser decodes these and indexes every other
 // object by its metadata alone.
 func (t *Table) decodeKinds() []model.Kind {
@@ -283,7 +324,7 @@ func (t *Table) decodeKinds() []model.Kind {
 			}
 		}
 	}
-	// So do the signatures' deciders.
+	// A signature's decider reads its kinds as a rule's join does.
 	for _, s := range t.Signatures {
 		if s.Disabled || s.decider == nil {
 			continue
@@ -299,16 +340,23 @@ func (t *Table) decodeKinds() []model.Kind {
 	return out
 }
 
-// applyJoins runs the rule's joins for a hit, adds their evidence and
-// values, and reports false when the rule requires a join that does not
+// applyJoins runs the rule's joins for a hit on pod p, or on the controller
+// h.object when p is nil (joins marked workloads only), adds their evidence
+// and values, and reports false when the rule requires a join that does not
 // decide.
 func (c *evalContext) applyJoins(r *Rule, p *model.Pod, h *hit) bool {
-	if len(r.Joins) == 0 || p == nil {
+	if len(r.Joins) == 0 || p == nil && h.object == nil {
 		return true
 	}
 	var decided, unchecked []string
 	var fixes []string
 	for _, j := range r.joins {
+		if p == nil && !j.workloads {
+			if j.name == r.Require {
+				return false
+			}
+			continue
+		}
 		res := c.runJoin(j, p, h)
 		if j.name == r.Require && !res.Decided {
 			return false
@@ -336,7 +384,12 @@ func (c *evalContext) applyJoins(r *Rule, p *model.Pod, h *hit) bool {
 }
 
 func (c *evalContext) runJoin(j join, p *model.Pod, h *hit) joinResult {
-	key := j.name + "\x00" + p.ID() + "\x00" + h.Container
+	var key string
+	if p != nil {
+		key = j.name + "\x00" + p.ID() + "\x00" + h.Container
+	} else {
+		key = j.name + "\x00" + h.object.Kind.String() + "/" + h.object.Namespace + "/" + h.object.Name
+	}
 	if res, ok := c.joinCache[key]; ok {
 		return res
 	}

@@ -565,7 +565,11 @@ func (m *podStatus) match(c *evalContext, s subject) []hit {
 			h.Vars["Overdue"] = c.now.Sub(dt.Time).Round(time.Second).String()
 		}
 	}
-	st := c.fieldEvidence(p, text, "status.message", "status.reason", "status.phase")
+	paths := []string{"status.message", "status.reason", "status.phase"}
+	if m.DeletedFor != "" {
+		paths = append([]string{"metadata.deletionTimestamp"}, paths...)
+	}
+	st := c.fieldEvidence(p, text, paths...)
 	st.Quote = strings.TrimSpace(p.Object.Status.Message)
 	h.Evidence = append(h.Evidence, st)
 	h.Evidence = append(h.Evidence, c.eventEvidence(p, func(e *model.Event) bool { return e.Object.Type != corev1.EventTypeNormal })...)

@@ -404,7 +404,7 @@ func appendLogLines(lines []sigLine, l *model.ContainerLog, agent string) []sigL
 }
 
 // readSignatures finds the signature that states the cause of hit h on pod
-// p (nil for a node's hit): the first signature in table order that matches
+// p (nil for a node's or a controller's hit, whose h.object is the controller): the first signature in table order that matches
 // one of the subject's lines and that its decider does not rule out,
 // preferring one its decider confirms. It returns nil when none does.
 func (c *evalContext) readSignatures(p *model.Pod, h *hit) *signatureMatch {
@@ -447,10 +447,10 @@ func (c *evalContext) readSignatures(p *model.Pod, h *hit) *signatureMatch {
 			for k, v := range caps {
 				m.vars[k] = v
 			}
-			if s.decider != nil && p != nil {
+			if s.decider != nil && (p != nil || s.decider.workloads && h.object != nil) {
 				// The decider reads the deciding line first, then the
 				// rest of the hit's evidence, as a rule's join would.
-				dh := hit{Container: h.Container, Vars: m.vars, Evidence: append([]Evidence{e}, h.Evidence...)}
+				dh := hit{Container: h.Container, Vars: m.vars, Evidence: append([]Evidence{e}, h.Evidence...), object: h.object, objectKind: h.objectKind}
 				m.decision = s.decider.run(c, p, &dh)
 				if m.decision.RuledOut {
 					break // the fact rules this signature out for the subject

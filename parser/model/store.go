@@ -83,6 +83,7 @@ var (
 	MachineConfigPools           = Kind{"machineconfiguration.openshift.io", "machineconfigpools"}
 	MachineConfigs               = Kind{"machineconfiguration.openshift.io", "machineconfigs"}
 	ContainerRuntimeConfigs      = Kind{"machineconfiguration.openshift.io", "containerruntimeconfigs"}
+	LimitRanges                  = Kind{"", "limitranges"}
 )
 
 // Coverage says what a lookup can conclude: the object was found; the list

@@ -125,7 +125,7 @@ var supportBundleKinds = map[string]model.Kind{
 	"configmaps":        model.ConfigMaps,
 	"network-policy":    model.NetworkPolicies,
 	"resource-quota":    {Resource: "resourcequotas"},
-	"limitranges":       {Resource: "limitranges"},
+	"limitranges":       model.LimitRanges,
 	"namespaces":        model.Namespaces,
 	"pvs":               model.PersistentVolumes,
 	"storage-classes":   model.StorageClasses,
