@@ -119,14 +119,7 @@ func (t *Table) compileSignatures() Errors {
 	var errs Errors
 	seen := map[string]*Signature{}
 	for _, s := range t.Signatures {
-		bad := func(field, format string, args ...any) {
-			for f := field; f != ""; f = parentField(f) {
-				if s.badKeys[f] {
-					return
-				}
-			}
-			errs = append(errs, ValidationError{File: s.File, Line: lineOf(s.fieldLines, field, s.Line), Rule: "signature " + s.ID, Msg: fmt.Sprintf(format, args...)})
-		}
+		bad := reporter(&errs, s.File, s.Line, "signature "+s.ID, s.fieldLines, s.badKeys)
 		if !idRe.MatchString(s.ID) {
 			bad("id", "id %q must be lower-case words joined by '-'", s.ID)
 		}

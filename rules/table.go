@@ -524,30 +524,37 @@ func yamlErrorLine(err error) int {
 	return 0
 }
 
+// reporter returns the function that reports a problem of one entry of a
+// rule file (a rule or a signature, named who, starting at line start) in
+// errs: a problem of field (a path as fieldLines writes it) goes at that
+// field's line, else at the line of the nearest key above it (a flow mapping
+// "match: {matcher: x}" is one line), else at the entry's first line (a
+// missing title is the entry's problem, not a line's); a field that did not
+// decode (badKeys, reported by add) is not reported again.
+func reporter(errs *Errors, file string, start int, who string, fieldLines map[string]int, badKeys map[string]bool) func(field, format string, args ...any) {
+	return func(field, format string, args ...any) {
+		for f := field; f != ""; f = parentField(f) {
+			if badKeys[f] {
+				return
+			}
+		}
+		line := start
+		for f := field; f != ""; f = parentField(f) {
+			if n, ok := fieldLines[f]; ok {
+				line = n
+				break
+			}
+		}
+		*errs = append(*errs, ValidationError{File: file, Line: line, Rule: who, Msg: fmt.Sprintf(format, args...)})
+	}
+}
+
 // compile checks every rule and prepares its matcher, cause and templates.
 func (t *Table) compile() Errors {
 	var errs Errors
 	seen := map[string]*Rule{}
 	for _, r := range t.Rules {
-		// bad reports a problem of field (a path as fieldLines writes it) at
-		// that field's line, else at the line of the nearest key above it (a
-		// flow mapping "match: {matcher: x}" is one line), else at the rule's
-		// first line (a missing title is the rule's problem, not a line's).
-		bad := func(field, format string, args ...any) {
-			for f := field; f != ""; f = parentField(f) {
-				if r.badKeys[f] {
-					return // reported by add
-				}
-			}
-			line := r.Line
-			for f := field; f != ""; f = parentField(f) {
-				if n, ok := r.fieldLines[f]; ok {
-					line = n
-					break
-				}
-			}
-			errs = append(errs, ValidationError{File: r.File, Line: line, Rule: r.ID, Msg: fmt.Sprintf(format, args...)})
-		}
+		bad := reporter(&errs, r.File, r.Line, r.ID, r.fieldLines, r.badKeys)
 		if !idRe.MatchString(r.ID) {
 			bad("id", "id %q must be lower-case words joined by '-'", r.ID)
 		}
