@@ -125,7 +125,7 @@ func (c *evalContext) selfNodeClientBinding() (string, []Evidence) {
 	}
 	why := "No ClusterRoleBinding binds ClusterRole " + selfNodeClient + " to group system:nodes, so the controller manager never auto-approves a kubelet's renewal of its own certificate"
 	if len(others) > 0 {
-		why += " (the CSR bindings there: " + strings.Join(others, ", ") + ")"
+		why += " (the cluster's bindings for CSR approval: " + strings.Join(others, ", ") + ")"
 	}
 	return why + ".", ev
 }
