@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 
+	"github.com/mgtriage/mgtriage/parser/internal/lit"
 	"github.com/mgtriage/mgtriage/parser/model"
 )
 
@@ -14,6 +15,9 @@ import (
 type lineFilter struct {
 	exact [][]byte
 	fold  [][]byte // lower-cased
+	// index finds any exact literal in one pass (nil: too many literals
+	// for it, the loop over exact is used).
+	index *lit.Index
 }
 
 // minLiteral is the shortest literal a filter takes: shorter ones would keep
@@ -40,6 +44,15 @@ func newLineFilter(lits []model.Literal) *lineFilter {
 	if len(f.exact) == 0 && len(f.fold) == 0 {
 		return nil
 	}
+	// lit.New takes at most 255 distinct leading byte pairs; each literal
+	// brings one.
+	if len(f.exact) > 0 && len(f.exact) <= 255 {
+		var words []string
+		for _, e := range f.exact {
+			words = append(words, string(e))
+		}
+		f.index = lit.New([][]string{words})
+	}
 	return f
 }
 
@@ -49,9 +62,15 @@ func (f *lineFilter) match(line []byte, scratch *[]byte) bool {
 	if f == nil {
 		return false
 	}
-	for _, l := range f.exact {
-		if bytes.Contains(line, l) {
+	if f.index != nil {
+		if f.index.FirstBytes(line) >= 0 {
 			return true
+		}
+	} else {
+		for _, l := range f.exact {
+			if bytes.Contains(line, l) {
+				return true
+			}
 		}
 	}
 	if len(f.fold) == 0 {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -144,8 +146,14 @@ type tailSlot struct {
 // a gather has tens of thousands of container logs.
 type tailScratch struct {
 	ring, firstErrs, lastErrs []tailSlot
-	text                      []byte
+	firstSigs, lastSigs       []tailSlot // lines a signature asks for (MatchedLines)
+	text, low                 []byte
 }
+
+// MatchedLines bounds the lines of one container log kept because they hold
+// a literal of model.Needs.LogLines (the first and the last halves of them),
+// whatever the container's state.
+const MatchedLines = 8
 
 // readTail reads a container log and keeps its last TailLines lines and its
 // error-looking lines (see ContainerLog.Kept); with keep false it only
@@ -154,8 +162,10 @@ type tailScratch struct {
 // reused byte buffers while reading and handed to SetKept once, at the end.
 // A line of more than LongLineProblemBytes makes it return an error after the
 // whole log was read. It returns the bytes of text kept (see SetKept). Its
-// scratch and reader come from sp (the load's).
-func readTail(r io.Reader, log *model.ContainerLog, keep bool, sp *scratchPools) (int, error) {
+// scratch and reader come from sp (the load's). Whatever keep says, the lines
+// that hold a literal of match (nil: none) are kept apart (SetMatched), at
+// most MatchedLines: a failure a process logs while it goes on running.
+func readTail(r io.Reader, log *model.ContainerLog, keep bool, match *lineFilter, sp *scratchPools) (int, error) {
 	var cut longLines
 	type raw = tailSlot
 	sc := sp.tail()
@@ -163,8 +173,11 @@ func readTail(r io.Reader, log *model.ContainerLog, keep bool, sp *scratchPools)
 	ring := sc.ring[:0]
 	start := 0
 	firstErrs, lastErrs := sc.firstErrs[:0], sc.lastErrs[:0]
-	defer func() { sc.ring, sc.firstErrs, sc.lastErrs = ring, firstErrs, lastErrs }()
-	errStart := 0
+	firstSigs, lastSigs := sc.firstSigs[:0], sc.lastSigs[:0]
+	defer func() {
+		sc.ring, sc.firstErrs, sc.lastErrs, sc.firstSigs, sc.lastSigs = ring, firstErrs, lastErrs, firstSigs, lastSigs
+	}()
+	errStart, sigStart := 0, 0
 	half := ErrorLines / 2
 	put := func(slot *raw, n int, line []byte) {
 		slot.n = n
@@ -179,6 +192,20 @@ func readTail(r io.Reader, log *model.ContainerLog, keep bool, sp *scratchPools)
 	}
 	err := scanLinesCounted(r, func(n int, line []byte) {
 		log.Lines = n
+		if match != nil && match.match(afterTimestamp(line), &sc.low) {
+			const sigHalf = MatchedLines / 2
+			switch {
+			case len(firstSigs) < sigHalf:
+				firstSigs = grow(firstSigs)
+				put(&firstSigs[len(firstSigs)-1], n, line)
+			case len(lastSigs) < sigHalf:
+				lastSigs = grow(lastSigs)
+				put(&lastSigs[len(lastSigs)-1], n, line)
+			default:
+				put(&lastSigs[sigStart], n, line)
+				sigStart = (sigStart + 1) % sigHalf
+			}
+		}
 		if !keep {
 			return
 		}
@@ -259,8 +286,12 @@ func readTail(r io.Reader, log *model.ContainerLog, keep bool, sp *scratchPools)
 			errs++
 		}
 	}
+	matched := 0
+	if len(firstSigs) > 0 {
+		matched = log.SetMatched(slotLines(slices.Concat(firstSigs, lastSigs[sigStart:], lastSigs[:sigStart])))
+	}
 	if k == 0 {
-		return 0, err
+		return matched, err
 	}
 	// The lines' texts are views of block, which SetKept copies.
 	text := unsafe.String(unsafe.SliceData(block), len(block))
@@ -278,7 +309,29 @@ func readTail(r io.Reader, log *model.ContainerLog, keep bool, sp *scratchPools)
 			own++
 		}
 	}
-	return log.SetKept(lines[:tailLen], errLines), err
+	return matched + log.SetKept(lines[:tailLen], errLines), err
+}
+
+// slotLines makes the log lines of slots (a CRI timestamp and stream prefix
+// become the line's time, as for the kept lines); their texts are copies.
+func slotLines(slots []tailSlot) []model.LogLine {
+	out := make([]model.LogLine, 0, len(slots))
+	for _, r := range slots {
+		ll := model.LogLine{Line: r.n}
+		text := r.text
+		if sp := bytes.IndexByte(text, ' '); sp > 0 && sp <= 40 {
+			if t, perr := time.Parse(time.RFC3339Nano, string(text[:sp])); perr == nil {
+				ll.Time = t
+				text = text[sp+1:]
+				if rest, ok := criStreamPrefix(text); ok {
+					text = rest
+				}
+			}
+		}
+		ll.Text = strings.ToValidUTF8(string(text), "\uFFFD")
+		out = append(out, ll)
+	}
+	return out
 }
 
 func criStreamPrefix(b []byte) ([]byte, bool) {

@@ -33,7 +33,7 @@ func TestReadTailKeepsLastLines(t *testing.T) {
 		b.WriteString("2026-11-20T09:01:02.123456789Z line\n")
 	}
 	l := &model.ContainerLog{}
-	if _, err := readTail(strings.NewReader(b.String()), l, true, nil); err != nil {
+	if _, err := readTail(strings.NewReader(b.String()), l, true, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if l.Lines != TailLines+15 || len(keptTail(l)) != TailLines || keptTail(l)[0].Line != 16 || keptTail(l)[len(keptTail(l))-1].Line != TailLines+15 {
@@ -107,7 +107,7 @@ func TestReadTailKeepsErrorLines(t *testing.T) {
 		}
 	}
 	l := &model.ContainerLog{}
-	if _, err := readTail(strings.NewReader(b.String()), l, true, nil); err != nil {
+	if _, err := readTail(strings.NewReader(b.String()), l, true, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	var lines []int

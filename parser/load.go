@@ -135,6 +135,7 @@ func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, erro
 			b.decodeKinds[k] = true
 		}
 		b.keep = newLineFilter(o.Needs.KeepLines)
+		b.logMatch = newLineFilter(o.Needs.LogLines)
 		for _, ns := range o.Needs.KeepLogsOf {
 			if b.keepLogsOf == nil {
 				b.keepLogsOf = map[string]bool{}
@@ -321,6 +322,7 @@ type builder struct {
 	hostSource         map[string]model.Source // host → the first journal line credited to it
 	journalSpans       journalSpans            // what journals read so far covered, to skip the lines another copy repeats
 	keep               *lineFilter             // node-log lines the rule table asks for; nil: none
+	logMatch           *lineFilter             // container-log lines kept whatever the container's state (Needs.LogLines); nil: none
 	keepLogsOf         map[string]bool         // namespaces whose quiet containers' logs are kept (model.Needs.KeepLogsOf)
 }
 
@@ -1037,7 +1039,11 @@ func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
 			b.problem(p, fmt.Sprintf("log text limit reached: %d MiB of container-log lines kept; this and later logs are only counted", MaxKeptLogBytes>>20))
 		}
 	}
-	kept, err := readTail(r, l, keep, b.scratch)
+	match := b.logMatch
+	if b.keptLogBytes >= MaxKeptLogBytes {
+		match = nil
+	}
+	kept, err := readTail(r, l, keep, match, b.scratch)
 	b.keptLogBytes += int64(kept)
 	key := c.Namespace + "/" + c.Pod
 	b.logs[key] = append(b.logs[key], l)

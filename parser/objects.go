@@ -17,6 +17,7 @@ import (
 	certificatesv1 "k8s.io/api/certificates/v1"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -47,6 +48,10 @@ var typedKinds = map[model.Kind]func([]byte, loadMem) (any, error){
 	model.MachineConfigs:               decodeMachineConfig,
 	model.ContainerRuntimeConfigs:      decodeAs[openshift.ContainerRuntimeConfig],
 	model.LimitRanges:                  decodeAs[corev1.LimitRange],
+	model.RoleBindings:                 decodeAs[rbacv1.RoleBinding],
+	model.ClusterRoleBindings:          decodeAs[rbacv1.ClusterRoleBinding],
+	model.Roles:                        decodeAs[rbacv1.Role],
+	model.ClusterRoles:                 decodeAs[rbacv1.ClusterRole],
 }
 
 // TypedKinds lists the kinds the store can decode, sorted.
@@ -181,15 +186,21 @@ var (
 // typed kinds keep theirs in the typed object.
 var keepLabels = map[model.Kind]bool{model.Namespaces: true}
 
-// decodeCSR decodes a CertificateSigningRequest without its request and
-// issued certificate (PEM, the bulk of the object, read by no join).
+// decodeCSR decodes a CertificateSigningRequest without its issued
+// certificate (PEM, the bulk of the object, read by no join) and without its
+// request, except for a kubelet client certificate requested by another user
+// than the node (its bootstrap identity, node-bootstrapper): there the
+// request's subject alone names the node (model.CSRNode).
 func decodeCSR(data []byte, lm loadMem) (any, error) {
 	o, err := decodeAs[certificatesv1.CertificateSigningRequest](data, lm)
 	if err != nil {
 		return nil, err
 	}
 	csr := o.(*certificatesv1.CertificateSigningRequest)
-	csr.Spec.Request, csr.Status.Certificate = nil, nil
+	if csr.Spec.SignerName != certificatesv1.KubeAPIServerClientKubeletSignerName || strings.HasPrefix(csr.Spec.Username, "system:node:") {
+		csr.Spec.Request = nil
+	}
+	csr.Status.Certificate = nil
 	return csr, nil
 }
 

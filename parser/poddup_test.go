@@ -348,3 +348,81 @@ kind: List
 		}
 	}
 }
+
+// TestLogLinesKeepMatchedLinesOfQuietContainers: with model.Needs.LogLines,
+// a container that never failed keeps the lines of its log that hold one of
+// the literals (ContainerLog.Matched: the first and the last MatchedLines/2
+// of them, with their CRI times), whether the log is read before or after its
+// pod, while its tail is still only counted; without LogLines it keeps none.
+func TestLogLinesKeepMatchedLinesOfQuietContainers(t *testing.T) {
+	const root = "must-gather.local.1/quay-io-image/"
+	pods := root + "namespaces/shop/core/pods.yaml"
+	log := root + "namespaces/shop/pods/agent-1/agent/agent/logs/current.log"
+	var b strings.Builder
+	b.WriteString("2026-11-20T09:00:01Z started\n")
+	for i := range 12 {
+		fmt.Fprintf(&b, "2026-11-20T09:%02d:02Z stderr F E1120 lease shop/x: leases \"x\" is forbidden: User \"system:serviceaccount:shop:agent\" cannot get resource \"leases\" (%d)\n", 10+i, i+1)
+		b.WriteString("2026-11-20T09:00:03Z working\n")
+	}
+	members := map[string]string{
+		root + "timestamp": "2026-11-20 09:30:33.000000000 +0000 UTC m=+0.01\n",
+		pods: `apiVersion: v1
+items:
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: agent-1, namespace: shop, uid: 11111111-0000-0000-0000-000000000002}
+  spec:
+    containers:
+    - name: agent
+  status:
+    containerStatuses:
+    - name: agent
+      ready: true
+      restartCount: 0
+      state:
+        running:
+          startedAt: "2026-11-20T09:00:00Z"
+    phase: Running
+kind: List
+`,
+		log: b.String(),
+	}
+	for _, logsFirst := range []bool{true, false} {
+		for _, lits := range [][]model.Literal{nil, {{Text: "cannot get resource"}}} {
+			order := []string{root + "timestamp", pods, log}
+			if logsFirst {
+				order = []string{root + "timestamp", log, pods}
+			}
+			path := filepath.Join(t.TempDir(), "g.tar")
+			if err := os.WriteFile(path, tarOf(t, order, members), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			g, err := LoadWith(context.Background(), path, Options{Needs: &model.Needs{LogLines: lits}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var matched []string
+			tail := 0
+			for _, p := range g.Pods {
+				for _, l := range p.Logs {
+					tail += len(keptTail(l))
+					for _, ll := range l.Matched() {
+						matched = append(matched, fmt.Sprintf("%d %s %s", ll.Line, ll.Time.Format("15:04"), ll.Text[strings.LastIndexByte(ll.Text, '('):]))
+					}
+				}
+			}
+			var want []string
+			if lits != nil {
+				for _, i := range []int{1, 2, 3, 4, 9, 10, 11, 12} {
+					want = append(want, fmt.Sprintf("%d 09:%02d (%d)", 2*i, 9+i, i))
+				}
+			}
+			if tail != 0 {
+				t.Errorf("logsFirst=%v lits=%v: %d tail lines kept of a quiet container", logsFirst, lits, tail)
+			}
+			if !cmp.Equal(want, matched) {
+				t.Errorf("logsFirst=%v lits=%v: matched lines\n%v\nwant\n%v", logsFirst, lits, matched, want)
+			}
+		}
+	}
+}

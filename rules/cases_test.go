@@ -62,9 +62,12 @@ type gatherCase struct {
 	KubeletLogNodes []string             `json:"kubeletLogNodes"`
 	Operators       []model.Operator     `json:"operators"`
 	Version         string               `json:"clusterVersion"`
-	Objects         []string             `json:"objects"`
-	Gathered        []string             `json:"gathered"`
-	Alerts          []model.Alert        `json:"alerts"`
+	// Distribution is model.Gather.Distribution ("Kubernetes" for a plain
+	// Kubernetes gather); empty is OpenShift.
+	Distribution string        `json:"distribution"`
+	Objects      []string      `json:"objects"`
+	Gathered     []string      `json:"gathered"`
+	Alerts       []model.Alert `json:"alerts"`
 	// HintHas are words the fired rule's hint or remediation must hold (the
 	// deciding object and value); HintLacks, words its hint must not (a cause
 	// the evidence rules out). Fires cases only, case-insensitive.
@@ -94,6 +97,7 @@ func (gc gatherCase) build(t *testing.T) *model.Gather {
 	if g.ClusterVersion == "" {
 		g.ClusterVersion = "4.18.12"
 	}
+	g.Distribution = gc.Distribution
 	byName := map[string]*model.Pod{}
 	docs := append(append([]string{}, gc.Pods...), gc.RuntimePods...)
 	for i, doc := range docs {
@@ -150,7 +154,14 @@ func (gc gatherCase) build(t *testing.T) *model.Gather {
 			l.SetPath(fmt.Sprintf("namespaces/%s/pods/%s/%s/%s/logs/%s.log", p.Object.Namespace, podName, container, container, map[bool]string{true: "previous", false: "current"}[previous]), nil)
 			var tail []model.LogLine
 			for i, s := range lines {
-				tail = append(tail, model.LogLine{Line: i + 1, Text: s})
+				ll := model.LogLine{Line: i + 1, Text: s}
+				// A line may start with its CRI time, as in a gathered log.
+				if stamp, rest, ok := strings.Cut(s, " "); ok {
+					if at, err := time.Parse(time.RFC3339Nano, stamp); err == nil {
+						ll.Time, ll.Text = at, rest
+					}
+				}
+				tail = append(tail, ll)
 			}
 			l.SetKept(tail, nil)
 			l.Lines = len(lines)

@@ -101,6 +101,32 @@ func runDeciderOnCase(t *testing.T, joinName string, dc deciderCase) []joinResul
 			}
 		}
 	}
+	if j.nodes {
+		// A node's signature reads the node's journal lines (its hit's
+		// evidence) and its decider gets no pod.
+		for _, s := range c.subjects(onNode) {
+			h := hit{Vars: c.nodeVars(s.Node)}
+			for _, g := range c.gather.NodeLogOf(s.Node.Object.Name) {
+				h.Evidence = append(h.Evidence, logGroupEvidence(g))
+			}
+			for _, e := range h.Evidence {
+				_, _, caps, ok := sig.match(&lineText{text: e.Text})
+				if !ok || !sig.reads(e.Kind) {
+					continue
+				}
+				vars := Vars{}
+				for k, v := range h.Vars {
+					vars[k] = v
+				}
+				for k, v := range caps {
+					vars[k] = v
+				}
+				dh := hit{Vars: vars, Evidence: append([]Evidence{e}, h.Evidence...)}
+				out = append(out, j.run(c, nil, &dh))
+				break
+			}
+		}
+	}
 	if len(out) == 0 {
 		t.Fatalf("case %s/%q: signature %s matches no line of a rule's hit", dc.Signature, dc.Case, dc.Signature)
 	}

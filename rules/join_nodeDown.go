@@ -6,7 +6,6 @@ import (
 
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
-	certificatesv1 "k8s.io/api/certificates/v1"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -59,16 +58,12 @@ func joinNodeDown(c *evalContext, p *model.Pod, h *hit) joinResult {
 		facts = append(facts, fmt.Sprintf("its kubelet logged %s reaching the API server", countOf(api, "failure", "failures")))
 	}
 	// Pending CSRs of the node.
-	csrs, csrCov := c.store.List(model.Kind{Group: "certificates.k8s.io", Resource: "certificatesigningrequests"}, "")
+	csrs, csrCov := c.nodeCSRs(node)
 	var pending []string
-	for _, o := range csrs {
-		csr := model.Typed[certificatesv1.CertificateSigningRequest](o)
-		if csr == nil || len(csr.Status.Conditions) > 0 {
-			continue
-		}
-		if u, ok := strings.CutPrefix(csr.Spec.Username, "system:node:"); ok && model.HostMatch(u, node) {
-			pending = append(pending, o.Name)
-			res.Evidence = append(res.Evidence, objectEvidence(o, "Pending (no Approved or Denied condition), requested by "+csr.Spec.Username+", signer "+csr.Spec.SignerName))
+	for _, r := range csrs {
+		if r.State == "Pending" {
+			pending = append(pending, r.obj.Name)
+			res.Evidence = append(res.Evidence, r.evidence())
 		}
 	}
 	if len(pending) > 0 {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mgtriage/mgtriage/parser/model"
+	certificatesv1 "k8s.io/api/certificates/v1"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -174,4 +175,58 @@ func list(names []string, max int) string {
 		return names[0]
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// nodeCSR is one CertificateSigningRequest of a node's kubelet.
+type nodeCSR struct {
+	obj *model.Object
+	csr *certificatesv1.CertificateSigningRequest
+	// State is "Pending" (no condition), "Approved", "Denied" or "Failed"
+	// (the issued certificate itself is not kept: parser.decodeCSR).
+	State string
+}
+
+// client reports whether the request is for the kubelet's client
+// certificate (the one it authenticates to the API server with).
+func (r nodeCSR) client() bool {
+	return r.csr.Spec.SignerName == certificatesv1.KubeAPIServerClientKubeletSignerName
+}
+
+// evidence cites the request with its state, requester and signer.
+func (r nodeCSR) evidence() Evidence {
+	state := r.State
+	if r.State == "Pending" {
+		state = "Pending (no Approved or Denied condition)"
+	}
+	return objectEvidence(r.obj, fmt.Sprintf("%s, requested by %s at %s, signer %s", state, r.csr.Spec.Username, fmtTime(r.csr.CreationTimestamp.Time), r.csr.Spec.SignerName))
+}
+
+// nodeCSRs lists the CertificateSigningRequests of node's kubelet (those the
+// node asked for itself, and those its bootstrap identity asked for in its
+// name: model.CSRNode), in the store's order, and the coverage of the list.
+func (c *evalContext) nodeCSRs(node string) ([]nodeCSR, model.Coverage) {
+	objs, cov := c.store.List(model.CertificateSigningRequests, "")
+	var out []nodeCSR
+	for _, o := range objs {
+		csr := model.Typed[certificatesv1.CertificateSigningRequest](o)
+		if csr == nil || !model.HostMatch(model.CSRNode(csr), node) {
+			continue
+		}
+		r := nodeCSR{obj: o, csr: csr, State: "Pending"}
+		for _, cond := range csr.Status.Conditions {
+			if cond.Status == corev1.ConditionFalse {
+				continue
+			}
+			switch cond.Type {
+			case certificatesv1.CertificateDenied, certificatesv1.CertificateFailed:
+				r.State = string(cond.Type)
+			case certificatesv1.CertificateApproved:
+				if r.State == "Pending" {
+					r.State = "Approved"
+				}
+			}
+		}
+		out = append(out, r)
+	}
+	return out, cov
 }

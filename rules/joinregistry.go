@@ -27,7 +27,10 @@ type join struct {
 	// (FailedCreate: no pod exists): run gets a nil pod and h.object is the
 	// controller.
 	workloads bool
-	run       func(c *evalContext, p *model.Pod, h *hit) joinResult
+	// nodes is true for a join that also decides a node's signature: run
+	// then gets p nil and the node's name in h.Vars["Node"].
+	nodes bool
+	run   func(c *evalContext, p *model.Pod, h *hit) joinResult
 }
 
 // joinResult is what a join concluded for one pod (and container).
@@ -188,6 +191,42 @@ func joinRegistry() []join {
 			reads: nil,
 			fills: joinValues(),
 			run:   joinNodeRequests,
+		},
+		{
+			name:  "iptablesPrivilege",
+			doc:   "iptables refused (\"Permission denied (you must be root)\", \"unable to initialize table\") in a container → its effective privilege: the user (its runAsUser, else the pod's), privileged, and NET_ADMIN/NET_RAW as the runtime builds them (the runtime's defaults, minus drop ALL, plus add, minus every capability dropped by name). Decides when the container runs as non-root or lacks NET_ADMIN or NET_RAW; rules the signature out when it runs as UID 0 with both.",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinIPTablesPrivilege,
+		},
+		{
+			name:  "iptablesModule",
+			doc:   "iptables cannot initialize a table (\"unable to initialize table\", \"Table does not exist\") → the container's effective privilege (as iptablesPrivilege). Decides that the node's kernel lacks the table's modules when the container runs as UID 0 with NET_ADMIN and NET_RAW, or iptables says the table does not exist; rules the signature out when the privilege is missing.",
+			reads: nil,
+			fills: joinValues(),
+			run:   joinIPTablesModule,
+		},
+		{
+			name:  "rbacGrant",
+			doc:   "a request refused to a service account (\"User system:serviceaccount:NS:SA cannot VERB resource R in API group G in the namespace Z\") → the RoleBindings of Z and the ClusterRoleBindings, their subjects (kind, name and namespace) and their Roles/ClusterRoles' rules. Decides when no binding grants the request (naming the bindings that name the account, or an account of its name in another namespace, and why they do not apply), or when the account holds the permission in its own namespace and the request went to another; rules the signature out when a binding grants it.",
+			reads: []model.Kind{model.RoleBindings, model.ClusterRoleBindings, model.Roles, model.ClusterRoles},
+			fills: joinValues(),
+			run:   joinRBACGrant,
+		},
+		{
+			name:  "imagePuller",
+			doc:   "an image of the integrated registry refused with \"unauthorized: authentication required\" → the RoleBindings of the image's project (and the ClusterRoleBindings) granting get on imagestreams/layers (system:image-puller) to the pod's service account, its group system:serviceaccounts:<namespace>, or every authenticated user (system:unauthenticated does not count). Decides when none does; rules the signature out when one does.",
+			reads: []model.Kind{model.RoleBindings, model.ClusterRoleBindings, model.Roles, model.ClusterRoles},
+			fills: joinValues(),
+			run:   joinImagePuller,
+		},
+		{
+			name:  "kubeletCSR",
+			doc:   "the kubelet's client certificate expired or unsigned (journal) → the node's CertificateSigningRequests for signer kube-apiserver-client-kubelet, requested by the node or its bootstrap identity (the request's subject) → on plain Kubernetes the ClusterRoleBinding of ...:selfnodeclient to system:nodes. Decides when requests of the node are Pending; rules the signature out when they were approved and none waits. Runs for node findings too.",
+			reads: []model.Kind{model.CertificateSigningRequests, model.ClusterRoleBindings},
+			fills: joinValues(),
+			nodes: true,
+			run:   joinKubeletCSR,
 		},
 		{
 			name:  "sccUser",

@@ -13,7 +13,27 @@ import (
 // signatures read (Signature.AgentLogs). A run that evaluates the table loads its gather with it
 // (merged with what else the run reads, model.Needs.Merge).
 func (t *Table) Needs() model.Needs {
-	return model.Needs{Decode: t.decodeKinds(), KeepLines: t.lineLiterals(), KeepLogsOf: t.agentNamespaces}
+	return model.Needs{Decode: t.decodeKinds(), KeepLines: t.lineLiterals(), KeepLogsOf: t.agentNamespaces, LogLines: t.runningLiterals()}
+}
+
+// runningLiterals returns the literals of the enabled signatures marked
+// running (Signature.Running): the parser keeps the container-log lines that
+// hold one whatever the container's state (model.Needs.LogLines).
+func (t *Table) runningLiterals() []model.Literal {
+	var out []model.Literal
+	seen := map[model.Literal]bool{}
+	for _, s := range t.Signatures {
+		if s.Disabled || !s.Running {
+			continue
+		}
+		for _, l := range s.lits {
+			if !seen[l] {
+				seen[l] = true
+				out = append(out, l)
+			}
+		}
+	}
+	return out
 }
 
 // lineLiterals returns, for every enabled user rule (read with Override),

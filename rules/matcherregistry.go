@@ -91,6 +91,7 @@ func matcherRegistry() []matcherKind {
 		{name: "etcdUnhealthy", doc: "etcd reporting unhealthy endpoints or active alarms", new: func() matcher { return &etcdUnhealthy{} }, fills: values([]string{"About", "Count", "Message"})},
 		{name: "poolDegraded", doc: "a MachineConfigPool that is degraded or has degraded machines", new: func() matcher { return &poolDegraded{} }, fills: values([]string{"About", "Count", "Pool", "Message"})},
 		{name: "installStage", doc: "an install log bundle that stopped at stage", new: func() matcher { return &installStage{} }, fills: values([]string{"About", "Node", "Since", "Count"})},
+		{name: "logSignature", doc: "a running, ready container whose log holds a line of a running signature (signatures: running: true) that its decider does not rule out", new: func() matcher { return &logSignature{} }, fills: values(containerValues())},
 		{name: "podFallback", doc: "an unhealthy pod no other rule explains (run after every other rule)", new: func() matcher { return &podFallback{} }, fills: values([]string{"Count", "Since", "Stage", "Reason", "Message", "About"})},
 	}
 }

@@ -139,7 +139,7 @@ func codeOrEmpty(s string) string {
 const signaturesIntro = `## Failure signatures
 
 A rule names a symptom; a **signature** reads the line that states the cause. The catalogue (` + "`signatures:`" + ` in a
-rule file; the built-in one is ` + "`rules/table/signatures.yaml`" + `) holds message shapes with named captures. When a rule
+rule file; the built-in one is ` + "`rules/table/signatures-*.yaml`" + `, one file per area) holds message shapes with named captures. When a rule
 fires on a pod or node, every line of that subject is offered to the signatures in catalogue order: the hit's evidence
 (status and termination messages, events, kubelet/CRI-O lines), the kept lines of the container's previous and
 current log, and the pod's events for that container. The first signature that matches and that its decider does not

@@ -51,6 +51,12 @@ type Signature struct {
 	// The rule table then asks the parser to keep those logs even when
 	// their containers never failed (model.Needs.KeepLogsOf).
 	AgentLogs []string `json:"agentLogs,omitempty"`
+	// Running marks a message that a process logs while it goes on running
+	// and ready (a refused API call, a failed TLS handshake): the parser
+	// keeps the lines that may match it in every container's log
+	// (model.Needs.LogLines), and the matcher logSignature fires on a
+	// running, ready container whose log holds it.
+	Running bool `json:"running,omitempty"`
 	// Decide names the join that decides the signature (see Signature).
 	Decide string `json:"decide,omitempty"`
 	// Title, when set, replaces the title of the finding that states the
@@ -384,16 +390,28 @@ func (c *evalContext) signatureLines(p *model.Pod, h *hit) []sigLine {
 	return lines
 }
 
-// appendLogLines adds the kept lines of log l (nil: none), error lines first.
+// appendLogLines adds the kept lines of log l (nil: none), error lines
+// first, then its matched lines (ContainerLog.Matched) that are not among
+// them.
 func appendLogLines(lines []sigLine, l *model.ContainerLog, agent string) []sigLine {
-	if l == nil || !l.HasKept() {
+	if l == nil || !l.HasKept() && !l.HasMatched() {
 		return lines
 	}
 	tail, errs := l.Kept()
-	for _, ll := range slices.Concat(errs, tail) {
-		lines = append(lines, sigLine{Evidence: Evidence{Source: model.Source{Path: l.Path(), Line: ll.Line}, Kind: EvidenceContainerLog, Time: ll.Time, Text: ll.Text, Quote: ll.Text}, agent: agent})
+	seen := map[int]bool{}
+	for _, ll := range slices.Concat(errs, tail, l.Matched()) {
+		if seen[ll.Line] {
+			continue
+		}
+		seen[ll.Line] = true
+		lines = append(lines, sigLine{Evidence: logLineEvidence(l, ll), agent: agent})
 	}
 	return lines
+}
+
+// logLineEvidence cites line ll of container log l.
+func logLineEvidence(l *model.ContainerLog, ll model.LogLine) Evidence {
+	return Evidence{Source: model.Source{Path: l.Path(), Line: ll.Line}, Kind: EvidenceContainerLog, Time: ll.Time, Text: ll.Text, Quote: ll.Text}
 }
 
 // readSignatures finds the signature that states the cause of hit h on pod
@@ -401,7 +419,7 @@ func appendLogLines(lines []sigLine, l *model.ContainerLog, agent string) []sigL
 // one of the subject's lines and that its decider does not rule out,
 // preferring one its decider confirms. It returns nil when none does.
 func (c *evalContext) readSignatures(p *model.Pod, h *hit) *signatureMatch {
-	if len(c.table.Signatures) == 0 {
+	if c.table == nil || len(c.table.Signatures) == 0 {
 		return nil
 	}
 	lines := c.signatureLines(p, h)
@@ -440,7 +458,7 @@ func (c *evalContext) readSignatures(p *model.Pod, h *hit) *signatureMatch {
 			for k, v := range caps {
 				m.vars[k] = v
 			}
-			if s.decider != nil && (p != nil || s.decider.workloads && h.object != nil) {
+			if s.decider != nil && (p != nil || s.decider.workloads && h.object != nil || s.decider.nodes && h.object == nil) {
 				// The decider reads the deciding line first, then the
 				// rest of the hit's evidence, as a rule's join would.
 				dh := hit{Container: h.Container, Vars: m.vars, Evidence: append([]Evidence{e}, h.Evidence...), object: h.object, objectKind: h.objectKind}

@@ -175,7 +175,7 @@ signatures:
 		`:11: signature site-no-literal: pattern has no literal of at least 3 characters that every match contains, so it would run over every line; anchor it on the message's own words`,
 		`:17: signature site-unknown-decider: decide: unknown join "noSuchJoin" (known: ` + strings.Join(JoinNames(), ", ") + `)`,
 		`:23: signature site-unknown-value: cause: {{.Disc}} is neither a subject value nor a capture of the pattern (captures: Disk)`,
-		`:24: signature site-unknown-value: unknown key "colour" in a signature; its keys are agentLogs, cause, decide, disabled, fix, general, id, in, pattern, severity, sources, title, version`,
+		`:24: signature site-unknown-value: unknown key "colour" in a signature; its keys are agentLogs, cause, decide, disabled, fix, general, id, in, pattern, running, severity, sources, title, version`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("validation (-want +got):\n%s", diff)

@@ -1,11 +1,14 @@
 package model
 
 import (
+	"crypto/x509"
+	"encoding/pem"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/go-logr/logr"
+	certificatesv1 "k8s.io/api/certificates/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -247,4 +250,28 @@ func HostKey(host string) string {
 		return host[:i]
 	}
 	return host
+}
+
+// CSRNode is the node a kubelet CertificateSigningRequest is for: the name
+// after "system:node:" in its requester (a renewal, made with the node's own
+// certificate) or, for a request made with a bootstrap identity
+// (node-bootstrapper, system:bootstrap:<token>), in the common name of the
+// request's subject; "" when neither names a node.
+func CSRNode(csr *certificatesv1.CertificateSigningRequest) string {
+	if n, ok := strings.CutPrefix(csr.Spec.Username, "system:node:"); ok {
+		return n
+	}
+	block, _ := pem.Decode(csr.Spec.Request)
+	if block == nil {
+		return ""
+	}
+	req, err := x509.ParseCertificateRequest(block.Bytes)
+	if err != nil {
+		return ""
+	}
+	n, _ := strings.CutPrefix(req.Subject.CommonName, "system:node:")
+	if n == req.Subject.CommonName {
+		return ""
+	}
+	return n
 }

@@ -54,8 +54,38 @@ func (l *ContainerLog) SetKept(tail, errs []LogLine) int {
 	return n
 }
 
-// DropKept forgets the kept lines and the error count.
+// DropKept forgets the kept lines and the error count; the matched lines
+// (Matched) stay.
 func (l *ContainerLog) DropKept() { l.kept, l.ErrorCount = "", 0 }
+
+// Matched returns the lines of the log that hold a literal the run asked for
+// (Needs.LogLines), kept whatever the container's state: at most the first
+// and the last few of them, in file order; nil when none.
+func (l *ContainerLog) Matched() []LogLine {
+	if l.matched == "" {
+		return nil
+	}
+	lines, _, err := decodeKept(l.matched)
+	if err != nil {
+		panic(err) // made by encodeKept in this process
+	}
+	return lines
+}
+
+// HasMatched reports whether Matched returns any line.
+func (l *ContainerLog) HasMatched() bool { return l.matched != "" }
+
+// SetMatched sets the lines Matched returns and returns the bytes of their
+// text.
+func (l *ContainerLog) SetMatched(lines []LogLine) int {
+	if len(lines) == 0 {
+		l.matched = ""
+		return 0
+	}
+	var n int
+	l.matched, n = encodeKept(lines, nil)
+	return n
+}
 
 // Gather is everything read from one input. The reader fills it and calls
 // Freeze once, which builds the edges between its subjects (edges.go); from
@@ -356,6 +386,8 @@ type ContainerLog struct {
 	// kept holds the tail and the error lines that Kept returns, encoded
 	// (keptlines.go); "" when none are kept.
 	kept string
+	// matched holds the lines Matched returns, encoded as kept is.
+	matched string
 	// Root is the gather root the log was read under (the image folder of a
 	// must-gather, relative to the input): whether its container is quiet
 	// is read from that root's pod.

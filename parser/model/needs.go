@@ -35,6 +35,12 @@ type Needs struct {
 	// container never failed: the node agents (CNI, CSI) whose logs a
 	// failure of another pod involves. Sorted, each once.
 	KeepLogsOf []string
+	// LogLines are literals that keep a container-log line whatever the
+	// container's state (ContainerLog.Matched, a few per log): the failure
+	// signatures that a process logs while it goes on running and ready (a
+	// refused API call, a failed TLS handshake). In first-seen order, each
+	// once; literals shorter than 3 bytes keep nothing.
+	LogLines []Literal
 }
 
 // Merge returns what n and o need together: the union of their kinds
@@ -51,6 +57,13 @@ func (n Needs) Merge(o Needs) Needs {
 		if !seen[l] {
 			seen[l] = true
 			out.KeepLines = append(out.KeepLines, l)
+		}
+	}
+	seen = map[Literal]bool{}
+	for _, l := range slices.Concat(n.LogLines, o.LogLines) {
+		if !seen[l] {
+			seen[l] = true
+			out.LogLines = append(out.LogLines, l)
 		}
 	}
 	return out

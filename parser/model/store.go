@@ -84,6 +84,11 @@ var (
 	MachineConfigs               = Kind{"machineconfiguration.openshift.io", "machineconfigs"}
 	ContainerRuntimeConfigs      = Kind{"machineconfiguration.openshift.io", "containerruntimeconfigs"}
 	LimitRanges                  = Kind{"", "limitranges"}
+	// RBAC: the bindings and roles that decide what a service account may do.
+	RoleBindings        = Kind{"rbac.authorization.k8s.io", "rolebindings"}
+	ClusterRoleBindings = Kind{"rbac.authorization.k8s.io", "clusterrolebindings"}
+	Roles               = Kind{"rbac.authorization.k8s.io", "roles"}
+	ClusterRoles        = Kind{"rbac.authorization.k8s.io", "clusterroles"}
 )
 
 // Coverage says what a lookup can conclude: the object was found; the list

@@ -65,7 +65,9 @@ var classOrder = []classRule{
 	{ClassVolume, []string{"MountVolume", "UnmountVolume", "AttachVolume", "Unable to attach or mount volumes", "FailedMount", "Multi-Attach"}},
 	{ClassCertificate, []string{"x509:", "certificate has expired", "certificate signed by unknown authority", "tls: failed to verify", "certificate rotation",
 		// The kubelet's bootstrap: its client certificate is requested with a CSR.
-		"certificate signing request", "requesting a signed certificate", "bootstrap-kubeconfig", "bootstrap kubeconfig"}},
+		"certificate signing request", "requesting a signed certificate", "bootstrap-kubeconfig", "bootstrap kubeconfig",
+		// Its client certificate expired (bootstrap.go), its renewal never signed.
+		"client certificate is expired", "certificate request was not signed"}},
 	{ClassAPI, []string{"Failed to update lease", "failed to update lease", "Unable to update node lease", "client-side throttling", "Throttling request", "Waited for", "the server was unable to return a response", "connect: connection refused"}},
 	{ClassNodeNotReady, []string{"Error updating node status", "Unable to register node", "NodeNotReady", "Node became not ready", "not found\" node=", "node \""}},
 	{ClassSyncError, []string{"Error syncing pod"}},
