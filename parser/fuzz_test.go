@@ -170,7 +170,7 @@ func FuzzReadTail(f *testing.F) {
 			t.Fatalf("%d lines, want %d", n, want)
 		}
 		var l model.ContainerLog
-		_, err = readTail(bytes.NewReader(data), &l, keep, nil, nil)
+		_, err = readTail(bytes.NewReader(data), &l, keep, nil, -1, nil)
 		if err != nil && !strings.HasPrefix(err.Error(), "line too long") {
 			t.Fatal(err)
 		}

@@ -155,6 +155,12 @@ type tailScratch struct {
 // whatever the container's state.
 const MatchedLines = 8
 
+// MatchedWindow is how much of the end of a plain container log is searched
+// for the lines of model.Needs.LogLines: a failure that a running process
+// keeps logging shows in its last lines, and searching every byte of every
+// healthy container's log cost more than the rest of reading it.
+const MatchedWindow = 64 << 10
+
 // readTail reads a container log and keeps its last TailLines lines and its
 // error-looking lines (see ContainerLog.Kept); with keep false it only
 // counts lines (a container that never failed). Each line starts with the CRI
@@ -165,7 +171,10 @@ const MatchedLines = 8
 // scratch and reader come from sp (the load's). Whatever keep says, the lines
 // that hold a literal of match (nil: none) are kept apart (SetMatched), at
 // most MatchedLines: a failure a process logs while it goes on running.
-func readTail(r io.Reader, log *model.ContainerLog, keep bool, match *lineFilter, sp *scratchPools) (int, error) {
+//
+// size is the log's length in bytes when known (a plain file), -1 otherwise:
+// match then applies only to the lines of its last MatchedWindow bytes.
+func readTail(r io.Reader, log *model.ContainerLog, keep bool, match *lineFilter, size int64, sp *scratchPools) (int, error) {
 	var cut longLines
 	type raw = tailSlot
 	sc := sp.tail()
@@ -190,9 +199,15 @@ func readTail(r io.Reader, log *model.ContainerLog, keep bool, match *lineFilter
 		}
 		return append(s, raw{})
 	}
+	matchFrom := int64(0)
+	if size > MatchedWindow {
+		matchFrom = size - MatchedWindow
+	}
+	var offset int64 // of the line's end, newline included (a \r too, as one byte short)
 	err := scanLinesCounted(r, func(n int, line []byte) {
 		log.Lines = n
-		if match != nil && match.match(afterTimestamp(line), &sc.low) {
+		offset += int64(len(line)) + 1
+		if match != nil && offset > matchFrom && match.match(afterTimestamp(line), &sc.low) {
 			const sigHalf = MatchedLines / 2
 			switch {
 			case len(firstSigs) < sigHalf:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,7 +34,7 @@ func TestReadTailKeepsLastLines(t *testing.T) {
 		b.WriteString("2026-11-20T09:01:02.123456789Z line\n")
 	}
 	l := &model.ContainerLog{}
-	if _, err := readTail(strings.NewReader(b.String()), l, true, nil, nil); err != nil {
+	if _, err := readTail(strings.NewReader(b.String()), l, true, nil, -1, nil); err != nil {
 		t.Fatal(err)
 	}
 	if l.Lines != TailLines+15 || len(keptTail(l)) != TailLines || keptTail(l)[0].Line != 16 || keptTail(l)[len(keptTail(l))-1].Line != TailLines+15 {
@@ -107,7 +108,7 @@ func TestReadTailKeepsErrorLines(t *testing.T) {
 		}
 	}
 	l := &model.ContainerLog{}
-	if _, err := readTail(strings.NewReader(b.String()), l, true, nil, nil); err != nil {
+	if _, err := readTail(strings.NewReader(b.String()), l, true, nil, -1, nil); err != nil {
 		t.Fatal(err)
 	}
 	var lines []int
@@ -222,3 +223,35 @@ func benchLineFuncs(b *testing.B, lines [][]byte, fs ...lineFunc) {
 // keptTail and keptErrs return the tail and the error lines l keeps.
 func keptTail(l *model.ContainerLog) []model.LogLine { t, _ := l.Kept(); return t }
 func keptErrs(l *model.ContainerLog) []model.LogLine { _, e := l.Kept(); return e }
+
+// TestMatchedWindow: in a plain log longer than MatchedWindow, only the
+// lines of its last MatchedWindow bytes are searched for the literals of
+// model.Needs.LogLines; a log of unknown size is searched whole.
+func TestMatchedWindow(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("2026-11-20T09:00:00Z x509: certificate is valid for a, not b (early)\n")
+	for b.Len() < 2*MatchedWindow {
+		b.WriteString("2026-11-20T09:00:01Z serving requests, all well\n")
+	}
+	b.WriteString("2026-11-20T09:10:00Z x509: certificate is valid for a, not b (late)\n")
+	filter := newLineFilter([]model.Literal{{Text: "x509: certificate is "}})
+	for _, tc := range []struct {
+		size int64
+		want []string
+	}{
+		{int64(b.Len()), []string{"late"}},
+		{-1, []string{"early", "late"}},
+	} {
+		l := &model.ContainerLog{Container: "app"}
+		if _, err := readTail(strings.NewReader(b.String()), l, false, filter, tc.size, nil); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, ll := range l.Matched() {
+			got = append(got, strings.TrimSuffix(ll.Text[strings.LastIndex(ll.Text, "(")+1:], ")"))
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("size %d: matched lines %v, want %v", tc.size, got, tc.want)
+		}
+	}
+}

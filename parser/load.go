@@ -611,7 +611,11 @@ func (b *builder) visitMember(m Member) error {
 	lr := &limitedReader{r: r, left: MaxLogBytes}
 	switch c.Kind {
 	case kindContainerLog:
-		err = b.readContainerLog(m.Path, c, lr)
+		size := m.Size
+		if inflated {
+			size = -1
+		}
+		err = b.readContainerLog(m.Path, c, lr, size)
 	case kindServiceLog, kindNodeKubeletLog:
 		err = b.readNodeLog(m.Path, c, lr)
 	case kindInstall:
@@ -1028,7 +1032,9 @@ func (b *builder) decodeDNS(data []byte) []error {
 // are only counted and a Problem says so.
 const MaxKeptLogBytes = 256 << 20
 
-func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
+// size is the member's length when its bytes are the log's own (not
+// compressed), -1 otherwise (see readTail).
+func (b *builder) readContainerLog(p string, c classified, r io.Reader, size int64) error {
 	l := &model.ContainerLog{Container: c.Container, Previous: c.Previous, Root: c.Root}
 	l.SetPath(p, b.strs.intern)
 	keep := !b.quietContainer(nsKey{c.Root, c.Namespace}, c.Pod, c.Container)
@@ -1043,7 +1049,7 @@ func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
 	if b.keptLogBytes >= MaxKeptLogBytes {
 		match = nil
 	}
-	kept, err := readTail(r, l, keep, match, b.scratch)
+	kept, err := readTail(r, l, keep, match, size, b.scratch)
 	b.keptLogBytes += int64(kept)
 	key := c.Namespace + "/" + c.Pod
 	b.logs[key] = append(b.logs[key], l)

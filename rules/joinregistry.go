@@ -3,6 +3,7 @@ package rules
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mgtriage/mgtriage/parser/model"
 )
@@ -309,9 +310,13 @@ func joinRegistry() []join {
 	}
 }
 
+// joinsOnce is joinRegistry made once: a table load looks up every rule's
+// and signature's joins.
+var joinsOnce = sync.OnceValue(joinRegistry)
+
 // lookupJoin returns the join named name.
 func lookupJoin(name string) (join, bool) {
-	for _, j := range joinRegistry() {
+	for _, j := range joinsOnce() {
 		if j.name == name {
 			return j, true
 		}

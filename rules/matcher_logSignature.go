@@ -37,7 +37,9 @@ func (m *logSignature) match(c *evalContext, s subject) []hit {
 		for k, v := range h.Vars {
 			probe.Vars[k] = v
 		}
-		sig := c.readSignatures(p, &probe)
+		// Only the signatures that a running process logs are read here;
+		// the others are read by the rules of failing containers.
+		sig := c.readSignaturesOf(p, &probe, func(s *Signature) bool { return s.Running })
 		if sig == nil || !sig.sig.Running || !c.recurs(p, &probe, sig.sig) {
 			continue
 		}

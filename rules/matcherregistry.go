@@ -3,6 +3,7 @@ package rules
 import (
 	"slices"
 	"sort"
+	"sync"
 )
 
 // matcherKind is one matcher a rule may name: how to make it (its params
@@ -69,6 +70,10 @@ func values(groups ...[]string) []string {
 
 // matcherRegistry lists every matcher a rule may name, with the template
 // values it fills. It is the one place a matcher is registered.
+// matchersOnce is matcherRegistry made once: a table load looks up every
+// rule's matcher.
+var matchersOnce = sync.OnceValue(matcherRegistry)
+
 func matcherRegistry() []matcherKind {
 	return []matcherKind{
 		{name: "containerWaiting", doc: "a container waiting with one of reasons", new: func() matcher { return &containerWaiting{} }, fills: values(containerValues(), probeValues(), logValues())},
@@ -98,7 +103,7 @@ func matcherRegistry() []matcherKind {
 
 // lookupMatcher returns the matcher named name.
 func lookupMatcher(name string) (matcherKind, bool) {
-	for _, m := range matcherRegistry() {
+	for _, m := range matchersOnce() {
 		if m.name == name {
 			return m, true
 		}

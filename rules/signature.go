@@ -419,6 +419,12 @@ func logLineEvidence(l *model.ContainerLog, ll model.LogLine) Evidence {
 // one of the subject's lines and that its decider does not rule out,
 // preferring one its decider confirms. It returns nil when none does.
 func (c *evalContext) readSignatures(p *model.Pod, h *hit) *signatureMatch {
+	return c.readSignaturesOf(p, h, nil)
+}
+
+// readSignaturesOf is readSignatures over the signatures only accepts (nil:
+// all of them).
+func (c *evalContext) readSignaturesOf(p *model.Pod, h *hit, only func(*Signature) bool) *signatureMatch {
 	if c.table == nil || len(c.table.Signatures) == 0 {
 		return nil
 	}
@@ -434,7 +440,7 @@ func (c *evalContext) readSignatures(p *model.Pod, h *hit) *signatureMatch {
 	}
 	var first *signatureMatch
 	for _, s := range c.table.Signatures {
-		if s.Disabled || s.re == nil {
+		if s.Disabled || s.re == nil || only != nil && !only(s) {
 			continue
 		}
 		for i, l := range lines {
