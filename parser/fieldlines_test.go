@@ -191,6 +191,7 @@ status:
 		t.Errorf("field lines (-want +got):\n%s", diff)
 	}
 }
+
 // TestScanFieldLinesSpecSecurity: the spec fields that decide a cause (security
 // context, mounts, volumes) are indexed by container and volume name; the
 // others (env, ports, resources) are not.
