@@ -28,8 +28,8 @@ func (m *logSignature) match(c *evalContext, s subject) []hit {
 		if st.State.Running == nil || !st.Ready {
 			continue // the not-ready, waiting and terminated rules read its signatures
 		}
-		if !hasLogLines(p.Log(cs.Name, false)) && !hasLogLines(p.Log(cs.Name, true)) {
-			continue
+		if !c.runningLineIn(p.Log(cs.Name, false)) && !c.runningLineIn(p.Log(cs.Name, true)) {
+			continue // most running containers: nothing to read further
 		}
 		h := c.containerHit(p, cs)
 		h.Evidence = append(h.Evidence, c.containerEvidence(p, cs, false)[0])
@@ -83,6 +83,28 @@ func (c *evalContext) recurs(p *model.Pod, h *hit, s *Signature) bool {
 }
 
 // hasLogLines reports whether log l (nil: none) keeps or matched any line.
+// runningLineIn reports whether a line log l keeps matches one of the
+// signatures a running process logs (Signature.Running).
+func (c *evalContext) runningLineIn(l *model.ContainerLog) bool {
+	if c.table == nil || !hasLogLines(l) {
+		return false
+	}
+	tail, errs := l.Kept()
+	for _, lines := range [][]model.LogLine{l.Matched(), errs, tail} {
+		for _, ll := range lines {
+			t := lineText{text: clip(ll.Text, MaxEvidenceText)}
+			for _, s := range c.table.Signatures {
+				if s.Running && !s.Disabled {
+					if _, _, _, ok := s.match(&t); ok {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
 func hasLogLines(l *model.ContainerLog) bool {
 	return l != nil && (l.HasKept() || l.HasMatched())
 }
