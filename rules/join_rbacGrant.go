@@ -171,13 +171,6 @@ type binding struct {
 	subjects []rbacv1.Subject
 }
 
-func (b binding) kind() string {
-	if b.ns == "" {
-		return "ClusterRoleBinding"
-	}
-	return "RoleBinding"
-}
-
 func (b binding) name() string {
 	if b.ns == "" {
 		return "ClusterRoleBinding " + b.obj.Name
@@ -358,7 +351,7 @@ func joinRBACGrant(c *evalContext, p *model.Pod, h *hit) joinResult {
 		}
 		res.Cause = fmt.Sprintf("No role binding gives service account %s %s: %s.", sa, req, strings.Join(facts, "; "))
 		if p != nil && sa.Namespace == p.Object.Namespace && sa.Name == "default" && p.Object.Spec.ServiceAccountName == "" {
-			res.Cause += fmt.Sprintf(" The pod sets no serviceAccountName, so it runs as the namespace's default service account.")
+			res.Cause += " The pod sets no serviceAccountName, so it runs as the namespace's default service account."
 		}
 		if len(inScope.Near) > 0 {
 			res.Fix = fmt.Sprintf("Set the subject's namespace to %s in %s (subjects[].namespace), or bind the role to %s.", sa.Namespace, strings.Join(nearNames(inScope.Near), " and "), sa)

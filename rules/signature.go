@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/template"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/mgtriage/mgtriage/parser/model"
 )
@@ -597,6 +598,14 @@ func quoteAround(text string, start, end, max int) string {
 			hi += i
 		} else {
 			hi = len(text)
+		}
+	}
+	// A "word" longer than the quote itself (a line with no spaces: a JSON
+	// blob, a long URL) is cut at a character, and the cut marked.
+	if hi-lo > 2*max {
+		hi = lo + 2*max
+		for hi > lo && !utf8.RuneStart(text[hi]) {
+			hi--
 		}
 	}
 	return ellipsis(text[lo:hi], lo > 0, hi < len(text))

@@ -254,3 +254,33 @@ message: 'Failed to create pod sandbox: rpc error: code = Unknown desc = failed 
 		t.Errorf("an agent on another node was read:\n%s", f.Hint)
 	}
 }
+
+// FuzzQuoteAround: the deciding line is gather text; shortening it never
+// panics, stays within twice max bytes, and never cuts a word shorter than
+// that: every such word of the quote is a whole word of the line.
+func FuzzQuoteAround(f *testing.F) {
+	f.Add(`level=fatal msg="dial payments" error="x509: certificate is valid for a, b, not c"`, 20, 60, 40)
+	f.Add("short", 0, 5, 200)
+	f.Add(strings.Repeat("word ", 100)+"needle"+strings.Repeat(" tail", 100), 500, 506, 80)
+	f.Fuzz(func(t *testing.T, text string, start, end, max int) {
+		if max < 1 || max > 1<<12 || len(text) > 1<<14 {
+			return
+		}
+		if strings.Contains(text, "…") {
+			return // the line's own ellipsis would read as a cut
+		}
+		q := quoteAround(text, start, end, max)
+		words := map[string]bool{}
+		for _, w := range strings.Split(strings.ToValidUTF8(text, ""), " ") {
+			words[strings.TrimSpace(w)] = true
+		}
+		for _, w := range strings.Split(strings.TrimSpace(strings.Trim(q, "…")), " ") {
+			if w = strings.TrimSpace(w); w != "" && !words[w] && len(w) < 2*max {
+				t.Fatalf("quote %q holds %q, not a whole word of %q", q, w, text)
+			}
+		}
+		if len(q) > 2*max+2*len("…") {
+			t.Fatalf("quote of %d bytes for max %d", len(q), max)
+		}
+	})
+}
