@@ -40,7 +40,7 @@ func TestReadmeSignatureExample(t *testing.T) {
 	out := t.TempDir()
 	stdout.Reset()
 	stderr.Reset()
-	Main([]string{"../../fixtures/sigexample/input", "-o", out, "--format", "json", "--rules", file}, IOStreams{Out: &stdout, ErrOut: &stderr, NoColor: true})
+	Main([]string{"../../fixtures/sigexample/input", "-o", out, "--format", "json,md", "--rules", file}, IOStreams{Out: &stdout, ErrOut: &stderr, NoColor: true})
 	data, err := os.ReadFile(filepath.Join(out, "report.json"))
 	if err != nil {
 		t.Fatalf("no report: %v\n%s", err, stderr.String())
@@ -71,6 +71,16 @@ func TestReadmeSignatureExample(t *testing.T) {
 			if !strings.Contains(f.Hint, want) {
 				t.Errorf("hint lacks %q:\n%s", want, f.Hint)
 			}
+		}
+		// The Markdown summary gives the cause and the deciding line in its
+		// own words, with its path:line.
+		md, err := os.ReadFile(filepath.Join(out, "report.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		summary, _, _ := strings.Cut(string(md), "\n## Cluster")
+		if !strings.Contains(summary, "`namespaces/books/pods/ledger-6d9f8b7c5-q2wxz/ledger/ledger/logs/previous.log:3`: \"ledger: cannot open database: dial tcp ledger-db.books.svc:5432: connect: connection refused\"") {
+			t.Errorf("the Markdown summary does not quote the deciding line:\n%s", summary)
 		}
 		return
 	}
