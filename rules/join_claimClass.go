@@ -185,9 +185,9 @@ func joinClaimClass(c *evalContext, p *model.Pod, h *hit) joinResult {
 			res.Cause = fmt.Sprintf("PersistentVolumeClaim %s sets no storageClassName and there is no default StorageClass (annotation %s: \"true\"): %s. So the claim gets no class, no provisioner is ever asked for a volume, and it waits for a matching PersistentVolume that nobody creates.",
 				claim, defaultClassAnnotation, have)
 			if len(names) > 0 {
-				res.Fix = fmt.Sprintf("Set storageClassName (for example %s) in %s, or mark one class default: `oc patch storageclass %s -p '{\"metadata\":{\"annotations\":{\"%s\":\"true\"}}}'`; a claim keeps the empty class it was created with, so delete and recreate it afterwards.", names[0], owner, names[0], defaultClassAnnotation)
+				res.Fix = fmt.Sprintf("Set storageClassName (for example %s) in %s, or mark one class default: `oc patch storageclass %s -p '{\"metadata\":{\"annotations\":{\"%s\":\"true\"}}}'`; from Kubernetes 1.26 a claim with no storageClassName is given the new default class, while older releases keep it unset (delete and recreate the claim there).", names[0], owner, names[0], defaultClassAnnotation)
 			} else {
-				res.Fix = fmt.Sprintf("Install a provisioner with a StorageClass marked default (annotation %s: \"true\"), or set storageClassName to an existing class in %s, or create PersistentVolumes for the claims; a claim keeps the empty class it was created with, so delete and recreate it afterwards.", defaultClassAnnotation, owner)
+				res.Fix = fmt.Sprintf("Install a provisioner with a StorageClass marked default (annotation %s: \"true\"), or set storageClassName to an existing class in %s, or create PersistentVolumes for the claims; from Kubernetes 1.26 a claim with no storageClassName is given the new default class, while older releases keep it unset (delete and recreate the claim there).", defaultClassAnnotation, owner)
 			}
 			return res
 		case class != "" && !found && (missingFromEvent || classCov == model.Absent || classCov == model.Found):

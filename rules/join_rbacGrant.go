@@ -357,6 +357,9 @@ func joinRBACGrant(c *evalContext, p *model.Pod, h *hit) joinResult {
 			res.Fix = fmt.Sprintf("Set the subject's namespace to %s in %s (subjects[].namespace), or bind the role to %s.", sa.Namespace, strings.Join(nearNames(inScope.Near), " and "), sa)
 		} else {
 			verbs := a.Verb
+			if verbs == "list" || verbs == "watch" {
+				verbs = "get,list,watch" // a client's informer lists, then watches
+			}
 			ns := "-n " + orDash(where) + " "
 			if where == "" {
 				ns = ""

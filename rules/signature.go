@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mgtriage/mgtriage/parser/model"
+	corev1 "k8s.io/api/core/v1"
 )
 
 // A Signature is one entry of the failure-signature catalogue: a message
@@ -360,6 +361,11 @@ type sigLine struct {
 // a signature reads (Signature.AgentLogs).
 func (c *evalContext) signatureLines(p *model.Pod, h *hit) []sigLine {
 	var lines []sigLine
+	if p != nil && h.Container != "" {
+		// A termination message first, cited at its own field's line (the
+		// status summary of the hit cites the container's state).
+		lines = append(lines, c.terminationMessageLines(p, h.Container)...)
+	}
 	for _, e := range h.Evidence {
 		lines = append(lines, sigLine{Evidence: e})
 	}
@@ -389,6 +395,36 @@ func (c *evalContext) signatureLines(p *model.Pod, h *hit) []sigLine {
 		}
 	}
 	return lines
+}
+
+// terminationMessageLines are the container's termination messages (of its
+// terminated state and of its last termination), each as the status
+// evidence writes it ("termination message: ...", lines joined with " | ")
+// and cited at the message field's line when the pod's file shows it.
+func (c *evalContext) terminationMessageLines(p *model.Pod, container string) []sigLine {
+	cs, ok := containerNamed(p, container)
+	if !ok {
+		return nil
+	}
+	list := "containerStatuses"
+	if cs.list == "spec.initContainers" {
+		list = "initContainerStatuses"
+	}
+	var out []sigLine
+	add := func(t *corev1.ContainerStateTerminated, label, state string) {
+		if t == nil || strings.TrimSpace(t.Message) == "" {
+			return
+		}
+		var b strings.Builder
+		writeTerminationMessage(&b, label, t.Message)
+		text := b.String()
+		ev := c.fieldEvidence(p, text, "status."+list+"["+cs.Name+"]."+state+".terminated.message")
+		ev.Quote = strings.TrimPrefix(text, label)
+		out = append(out, sigLine{Evidence: ev})
+	}
+	add(cs.Status.State.Terminated, "termination message: ", "state")
+	add(cs.Status.LastTerminationState.Terminated, "last termination message: ", "lastState")
+	return out
 }
 
 // appendLogLines adds the kept lines of log l (nil: none), error lines
