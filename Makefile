@@ -26,6 +26,9 @@ demo: build
 test: vet docs-check
 	$(GO) test $(RACE) -short -count=1 -timeout 45m ./...
 	$(GO) test -count=1 -timeout 45m ./...
+	@# The public-case corpus's score, printed (go test shows a passing test's output only with -v).
+	@out="$$($(GO) test -count=1 -run '^TestPublicCases$$' -v ./cmd/analyze 2>&1)"; status=$$?; \
+	  echo "$$out" | grep -E '^(public cases:|--- FAIL|FAIL)' ; exit $$status
 
 vet:
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
