@@ -188,17 +188,6 @@ func readTail(r io.Reader, log *model.ContainerLog, keep bool, match *lineFilter
 	}()
 	errStart, sigStart := 0, 0
 	half := ErrorLines / 2
-	put := func(slot *raw, n int, line []byte) {
-		slot.n = n
-		slot.text = append(slot.text[:0], line...)
-	}
-	// grow adds a slot, reusing the one (and its buffer) a former log left.
-	grow := func(s []raw) []raw {
-		if len(s) < cap(s) {
-			return s[:len(s)+1]
-		}
-		return append(s, raw{})
-	}
 	matchFrom := int64(0)
 	if size > MatchedWindow {
 		matchFrom = size - MatchedWindow
@@ -208,41 +197,20 @@ func readTail(r io.Reader, log *model.ContainerLog, keep bool, match *lineFilter
 		log.Lines = n
 		offset += int64(len(line)) + 1
 		if match != nil && offset > matchFrom && match.match(afterTimestamp(line), &sc.low) {
-			const sigHalf = MatchedLines / 2
-			switch {
-			case len(firstSigs) < sigHalf:
-				firstSigs = grow(firstSigs)
-				put(&firstSigs[len(firstSigs)-1], n, line)
-			case len(lastSigs) < sigHalf:
-				lastSigs = grow(lastSigs)
-				put(&lastSigs[len(lastSigs)-1], n, line)
-			default:
-				put(&lastSigs[sigStart], n, line)
-				sigStart = (sigStart + 1) % sigHalf
-			}
+			keepHalves(&firstSigs, &lastSigs, &sigStart, MatchedLines/2, n, line)
 		}
 		if !keep {
 			return
 		}
 		if looksLikeError(afterTimestamp(line)) {
 			log.ErrorCount++
-			switch {
-			case len(firstErrs) < half:
-				firstErrs = grow(firstErrs)
-				put(&firstErrs[len(firstErrs)-1], n, line)
-			case len(lastErrs) < half:
-				lastErrs = grow(lastErrs)
-				put(&lastErrs[len(lastErrs)-1], n, line)
-			default:
-				put(&lastErrs[errStart], n, line)
-				errStart = (errStart + 1) % half
-			}
+			keepHalves(&firstErrs, &lastErrs, &errStart, half, n, line)
 		}
 		if len(ring) < TailLines {
-			ring = grow(ring)
-			put(&ring[len(ring)-1], n, line)
+			ring = growSlots(ring)
+			putSlot(&ring[len(ring)-1], n, line)
 		} else {
-			put(&ring[start], n, line)
+			putSlot(&ring[start], n, line)
 			start = (start + 1) % TailLines
 		}
 	}, &cut, sp)
@@ -325,6 +293,37 @@ func readTail(r io.Reader, log *model.ContainerLog, keep bool, match *lineFilter
 		}
 	}
 	return matched + log.SetKept(lines[:tailLen], errLines), err
+}
+
+// putSlot holds line n in slot, reusing the slot's buffer.
+func putSlot(slot *tailSlot, n int, line []byte) {
+	slot.n = n
+	slot.text = append(slot.text[:0], line...)
+}
+
+// growSlots adds a slot, reusing the one (and its buffer) a former log left.
+func growSlots(s []tailSlot) []tailSlot {
+	if len(s) < cap(s) {
+		return s[:len(s)+1]
+	}
+	return append(s, tailSlot{})
+}
+
+// keepHalves keeps line n among the first half lines of a kind (first) and,
+// once those are full, the last half (last, a ring whose oldest slot is
+// *start).
+func keepHalves(first, last *[]tailSlot, start *int, half, n int, line []byte) {
+	switch {
+	case len(*first) < half:
+		*first = growSlots(*first)
+		putSlot(&(*first)[len(*first)-1], n, line)
+	case len(*last) < half:
+		*last = growSlots(*last)
+		putSlot(&(*last)[len(*last)-1], n, line)
+	default:
+		putSlot(&(*last)[*start], n, line)
+		*start = (*start + 1) % half
+	}
 }
 
 // slotLines makes the log lines of slots (a CRI timestamp and stream prefix
