@@ -11,7 +11,7 @@ func TestIptablesPrivilegeJoin(t *testing.T) {
 		{Signature: "iptables-no-net-admin", Case: "a mesh init container drops ALL and adds back only NET_ADMIN (no NET_RAW), as root", Decided: true, CauseHas: []string{"without NET_RAW", "drop: [ALL] removes NET_RAW"}},
 		{Signature: "iptables-no-net-admin", Case: "the init container sets no user and inherits the pod's runAsUser 1001", Decided: true, CauseHas: []string{"UID 1001", "the pod's spec.securityContext"}},
 		{Signature: "iptables-no-net-admin", Case: "NET_RAW is added, and dropped again by a drop list copied from the app container", Decided: true, CauseHas: []string{"added and dropped again", "the drop wins"}},
-		{Signature: "iptables-no-net-admin", Case: "near miss, root with NET_ADMIN and NET_RAW and iptables-restore cannot initialize the nat table (a kernel module)", RuledOut: true},
+		{Signature: "iptables-restore-refused", Case: "near miss, root with NET_ADMIN and NET_RAW and iptables-restore cannot initialize the nat table (a kernel module)", RuledOut: true},
 	})
 }
 
