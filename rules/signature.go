@@ -638,10 +638,17 @@ func quoteAround(text string, start, end, max int) string {
 	}
 	// A "word" longer than the quote itself (a line with no spaces: a JSON
 	// blob, a long URL) is cut at a character, and the cut marked.
+	for lo < hi && text[lo] == ' ' {
+		lo++
+	}
 	if hi-lo > 2*max {
-		hi = lo + 2*max
-		for hi > lo && !utf8.RuneStart(text[hi]) {
-			hi--
+		if i := strings.LastIndexByte(text[lo:lo+2*max], ' '); i > 0 {
+			hi = lo + i // at the last space within the bound
+		} else {
+			hi = lo + 2*max
+			for hi > lo && !utf8.RuneStart(text[hi]) {
+				hi--
+			}
 		}
 	}
 	return ellipsis(text[lo:hi], lo > 0, hi < len(text))
