@@ -86,6 +86,33 @@ func requiredLiterals(pattern string) []model.Literal {
 	return lits
 }
 
+// requiredAll returns, for a pattern that is a concatenation, the literal
+// set of each of its parts that has one: every match holds a literal of
+// every set (requiredLiterals keeps only the best one). A signature's
+// prefilter checks them all before its expression runs, which rules out most
+// lines that hold one common literal ("system:serviceaccount:") and not the
+// others. nil when the pattern is not a concatenation.
+func requiredAll(pattern string) [][]model.Literal {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	re = re.Simplify()
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	if re.Op != syntax.OpConcat {
+		return nil
+	}
+	var out [][]model.Literal
+	for _, sub := range re.Sub {
+		if lits, ok := required(sub); ok {
+			out = append(out, lits)
+		}
+	}
+	return out
+}
+
 // minRequired is the shortest literal worth filtering on.
 const minRequired = 3
 

@@ -87,6 +87,10 @@ type Signature struct {
 	re         *regexp.Regexp
 	lits       []model.Literal
 	lowerLits  []string // lits' texts in lower case, for the Fold ones
+	// allLits are the literal sets of every part of a concatenated pattern
+	// (requiredAll), each a set of which a match holds one; lower-cased
+	// where Fold.
+	allLits    [][]model.Literal
 	captures   []string
 	in         []EvidenceKind
 	decider    *join
@@ -180,6 +184,7 @@ func (t *Table) compileSignatures() Errors {
 			for _, l := range s.lits {
 				s.lowerLits = append(s.lowerLits, strings.ToLower(l.Text))
 			}
+			s.allLits = requiredAll(s.Pattern) // required lowers Fold literals already
 			if len(s.lits) == 0 {
 				bad("pattern", "pattern has no literal of at least %d characters that every match contains, so it would run over every line; anchor it on the message's own words", minRequired)
 			}
@@ -288,12 +293,33 @@ func (s *Signature) reads(k EvidenceKind) bool {
 // of the signature contains: t is the line, lower its lower-case form
 // (computed once per line for every signature, see lineText).
 func (s *Signature) prefilter(t *lineText) bool {
+	hit := false
 	for i, l := range s.lits {
 		if l.Fold {
-			if strings.Contains(t.folded(), s.lowerLits[i]) {
-				return true
-			}
-		} else if strings.Contains(t.text, l.Text) {
+			hit = strings.Contains(t.folded(), s.lowerLits[i])
+		} else {
+			hit = strings.Contains(t.text, l.Text)
+		}
+		if hit {
+			break
+		}
+	}
+	if !hit {
+		return false
+	}
+	// Every other part of the pattern that needs a literal must find one.
+	for _, set := range s.allLits {
+		if !holdsOne(t, set) {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsOne reports whether t holds one of lits (Fold ones lower-cased).
+func holdsOne(t *lineText, lits []model.Literal) bool {
+	for _, l := range lits {
+		if l.Fold && strings.Contains(t.folded(), l.Text) || !l.Fold && strings.Contains(t.text, l.Text) {
 			return true
 		}
 	}
