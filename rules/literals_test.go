@@ -26,3 +26,16 @@ func TestRequiredLiterals(t *testing.T) {
 		}
 	}
 }
+
+// TestRequiredAll: every part of a concatenated pattern that needs a literal
+// gives its set; a pattern that is not a concatenation gives none.
+func TestRequiredAll(t *testing.T) {
+	got := requiredAll(`User "(?P<SA>system:serviceaccount:[a-z-]+:[a-z-]+)" cannot (?P<Verb>[a-z]+) resource "(?:pods|secrets)"`)
+	want := [][]model.Literal{{{Text: `User "`}}, {{Text: "system:serviceaccount:"}}, {{Text: `" cannot `}}, {{Text: ` resource "`}}, {{Text: "pods"}, {Text: "secrets"}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("requiredAll (-want +got):\n%s", diff)
+	}
+	if got := requiredAll(`failed|refused`); got != nil {
+		t.Errorf("an alternation gave %v, want nil", got)
+	}
+}
