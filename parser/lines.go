@@ -159,7 +159,7 @@ const MatchedLines = 8
 // for the lines of model.Needs.LogLines: a failure that a running process
 // keeps logging shows in its last lines, and searching every byte of every
 // healthy container's log cost more than the rest of reading it.
-const MatchedWindow = 64 << 10
+const MatchedWindow = 32 << 10
 
 // readTail reads a container log and keeps its last TailLines lines and its
 // error-looking lines (see ContainerLog.Kept); with keep false it only
