@@ -76,7 +76,8 @@ type Finding struct {
 	// groupKey is what correlation groups by (see Rule.GroupBy).
 	groupKey string
 	// specificity ranks findings of one container for foldSameCause: a
-	// stated signature, a decided join, a matched cause pattern.
+	// stated signature (4), a decided join (2), a matched cause pattern (1),
+	// a rule not marked general (1), summed.
 	specificity int
 }
 
