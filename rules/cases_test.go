@@ -343,6 +343,22 @@ func firedRules(fs []Finding) map[string]bool {
 	return ids
 }
 
+// readCases reads a case file (testdata/cases/<rule>.yaml or
+// testdata/signatures/<id>.yaml) strictly; a file that is absent or does not
+// decode fails the test.
+func readCases(t *testing.T, path string) ruleCases {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rc ruleCases
+	if err := yaml.UnmarshalStrict(data, &rc); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return rc
+}
+
 // TestRuleCases runs every case file, and fails when a built-in rule ships
 // without a case that fires it and a case that must not.
 func TestRuleCases(t *testing.T) {
@@ -353,14 +369,7 @@ func TestRuleCases(t *testing.T) {
 		id := strings.TrimSuffix(filepath.Base(f), ".yaml")
 		have[id] = true
 		t.Run(id, func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var rc ruleCases
-			if err := yaml.UnmarshalStrict(data, &rc); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
+			rc := readCases(t, f)
 			if len(rc.Fires) == 0 || len(rc.Quiet) == 0 {
 				t.Fatalf("%s needs at least one fires case and one quiet case", f)
 			}

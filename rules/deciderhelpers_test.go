@@ -1,13 +1,10 @@
 package rules
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"sigs.k8s.io/yaml"
 )
 
 // deciderCase is one row of a signature decider's table: a named case of
@@ -44,14 +41,7 @@ func runDeciderOnCase(t *testing.T, joinName string, dc deciderCase) []joinResul
 	if sig == nil {
 		t.Fatalf("no built-in signature %s", dc.Signature)
 	}
-	data, err := os.ReadFile(filepath.Join("testdata", "signatures", dc.Signature+".yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rc ruleCases
-	if err := yaml.UnmarshalStrict(data, &rc); err != nil {
-		t.Fatalf("%s: %v", dc.Signature, err)
-	}
+	rc := readCases(t, filepath.Join("testdata", "signatures", dc.Signature+".yaml"))
 	var gc *gatherCase
 	for _, c := range append(rc.Fires, rc.Quiet...) {
 		if c.Name == dc.Case {

@@ -1,12 +1,9 @@
 package rules
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"sigs.k8s.io/yaml"
 )
 
 // joinCase is one row of a join's fire / no-fire table: the gather of a
@@ -25,14 +22,7 @@ type joinCase struct {
 // loadCase returns the case named name of testdata/cases/<rule>.yaml.
 func loadCase(t *testing.T, rule, name string) gatherCase {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "cases", rule+".yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rc ruleCases
-	if err := yaml.UnmarshalStrict(data, &rc); err != nil {
-		t.Fatalf("%s: %v", rule, err)
-	}
+	rc := readCases(t, filepath.Join("testdata", "cases", rule+".yaml"))
 	for _, c := range append(rc.Fires, rc.Quiet...) {
 		if c.Name == name {
 			return c

@@ -129,21 +129,11 @@ type signatureMatch struct {
 // their lines.
 func (t *Table) compileSignatures() Errors {
 	var errs Errors
-	seen := map[string]*Signature{}
+	seen := map[string]string{}
 	for _, s := range t.Signatures {
 		bad := reporter(&errs, s.File, s.Line, "signature "+s.ID, s.fieldLines, s.badKeys)
-		if !idRe.MatchString(s.ID) {
-			bad("id", "id %q must be lower-case words joined by '-'", s.ID)
-		}
-		if prev, dup := seen[s.ID]; dup {
-			bad("id", "id repeats the signature at %s:%d", prev.File, prev.Line)
-		}
-		seen[s.ID] = s
-		if s.Disabled {
+		if checkIdentity(bad, "signature", s.ID, s.Version, s.Disabled, fmt.Sprintf("%s:%d", s.File, s.Line), seen) {
 			continue
-		}
-		if s.Version < 1 {
-			bad("version", "version must be 1 or more")
 		}
 		if len(s.Sources) == 0 {
 			bad("sources", "sources lists no public address the signature was learned from")

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"sigs.k8s.io/yaml"
 )
 
 // statedSignatures lists the ids of the signatures the findings state.
@@ -35,14 +34,7 @@ func TestSignatureCases(t *testing.T) {
 		id := strings.TrimSuffix(filepath.Base(f), ".yaml")
 		have[id] = true
 		t.Run(id, func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var rc ruleCases
-			if err := yaml.UnmarshalStrict(data, &rc); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
+			rc := readCases(t, f)
 			if len(rc.Fires) == 0 || len(rc.Quiet) == 0 {
 				t.Fatalf("%s needs at least one fires case and one quiet case", f)
 			}

@@ -549,24 +549,36 @@ func reporter(errs *Errors, file string, start int, who string, fieldLines map[s
 	}
 }
 
+// checkIdentity checks what every entry of a rule file has: an id of
+// lower-case words, not repeated (seen maps the ids met so far to their
+// file:line, and gets this one's at), and, unless the entry is disabled, a
+// version of 1 or more. It reports whether the entry is disabled, so that
+// nothing more of it is checked. what names the entry's kind ("rule").
+func checkIdentity(bad func(field, format string, args ...any), what, id string, version int, disabled bool, at string, seen map[string]string) bool {
+	if !idRe.MatchString(id) {
+		bad("id", "id %q must be lower-case words joined by '-'", id)
+	}
+	if prev, dup := seen[id]; dup {
+		bad("id", "id repeats the %s at %s", what, prev)
+	}
+	seen[id] = at
+	if disabled {
+		return true
+	}
+	if version < 1 {
+		bad("version", "version must be 1 or more")
+	}
+	return false
+}
+
 // compile checks every rule and prepares its matcher, cause and templates.
 func (t *Table) compile() Errors {
 	var errs Errors
-	seen := map[string]*Rule{}
+	seen := map[string]string{}
 	for _, r := range t.Rules {
 		bad := reporter(&errs, r.File, r.Line, r.ID, r.fieldLines, r.badKeys)
-		if !idRe.MatchString(r.ID) {
-			bad("id", "id %q must be lower-case words joined by '-'", r.ID)
-		}
-		if prev, dup := seen[r.ID]; dup {
-			bad("id", "id repeats the rule at %s:%d", prev.File, prev.Line)
-		}
-		seen[r.ID] = r
-		if r.Disabled {
+		if checkIdentity(bad, "rule", r.ID, r.Version, r.Disabled, fmt.Sprintf("%s:%d", r.File, r.Line), seen) {
 			continue
-		}
-		if r.Version < 1 {
-			bad("version", "version must be 1 or more")
 		}
 		if r.Severity == "" {
 			bad("severity", "severity is missing: one of critical, high, medium, low, info")

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/mgtriage/mgtriage/parser"
-	"sigs.k8s.io/yaml"
 )
 
 type quote struct {
@@ -155,14 +154,7 @@ func TestFindingText(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "cases", "*.yaml"))
 	t.Run("rule cases", func(t *testing.T) {
 		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var rc ruleCases
-			if err := yaml.UnmarshalStrict(data, &rc); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
+			rc := readCases(t, f)
 			for _, c := range append(rc.Fires, rc.Quiet...) {
 				checkText(t, filepath.Base(f)+" "+c.Name, Evaluate(table, c.build(t)))
 			}
