@@ -359,11 +359,11 @@ func readCases(t *testing.T, path string) ruleCases {
 	return rc
 }
 
-// TestRuleCases runs every case file, and fails when a built-in rule ships
-// without a case that fires it and a case that must not.
-func TestRuleCases(t *testing.T) {
-	table := Builtin()
-	files, _ := filepath.Glob(filepath.Join("testdata", "cases", "*.yaml"))
+// eachCaseFile runs run on every case file of testdata/<dir> (cases or
+// signatures) as a subtest named for its id, after checking that the file
+// has a fires case and a quiet case; it returns the ids it found.
+func eachCaseFile(t *testing.T, dir string, run func(t *testing.T, id string, rc ruleCases)) map[string]bool {
+	files, _ := filepath.Glob(filepath.Join("testdata", dir, "*.yaml"))
 	have := map[string]bool{}
 	for _, f := range files {
 		id := strings.TrimSuffix(filepath.Base(f), ".yaml")
@@ -373,36 +373,46 @@ func TestRuleCases(t *testing.T) {
 			if len(rc.Fires) == 0 || len(rc.Quiet) == 0 {
 				t.Fatalf("%s needs at least one fires case and one quiet case", f)
 			}
-			for _, c := range rc.Fires {
-				findings := Evaluate(table, c.build(t))
-				if got := firedRules(findings); !got[id] {
-					t.Errorf("fires case %q: rule %s did not fire (fired: %v)", c.Name, id, keys(got))
-					continue
-				}
-				for _, f := range findings {
-					if f.Rule.ID != id {
-						continue
-					}
-					words := strings.ToLower(f.Hint + "\n" + strings.Join(f.Remediation, "\n"))
-					for _, want := range c.HintHas {
-						if !strings.Contains(words, strings.ToLower(want)) {
-							t.Errorf("fires case %q: the finding's hint and remediation lack %q:\n%s\n%s", c.Name, want, f.Hint, strings.Join(f.Remediation, "\n"))
-						}
-					}
-					for _, bad := range c.HintLacks {
-						if strings.Contains(strings.ToLower(f.Hint), strings.ToLower(bad)) {
-							t.Errorf("fires case %q: the finding states %q, which the case rules out:\n%s", c.Name, bad, f.Hint)
-						}
-					}
-				}
-			}
-			for _, c := range rc.Quiet {
-				if got := firedRules(Evaluate(table, c.build(t))); got[id] {
-					t.Errorf("quiet case %q: rule %s fired", c.Name, id)
-				}
-			}
+			run(t, id, rc)
 		})
 	}
+	return have
+}
+
+// TestRuleCases runs every case file, and fails when a built-in rule ships
+// without a case that fires it and a case that must not.
+func TestRuleCases(t *testing.T) {
+	table := Builtin()
+	have := eachCaseFile(t, "cases", func(t *testing.T, id string, rc ruleCases) {
+		for _, c := range rc.Fires {
+			findings := Evaluate(table, c.build(t))
+			if got := firedRules(findings); !got[id] {
+				t.Errorf("fires case %q: rule %s did not fire (fired: %v)", c.Name, id, keys(got))
+				continue
+			}
+			for _, f := range findings {
+				if f.Rule.ID != id {
+					continue
+				}
+				words := strings.ToLower(f.Hint + "\n" + strings.Join(f.Remediation, "\n"))
+				for _, want := range c.HintHas {
+					if !strings.Contains(words, strings.ToLower(want)) {
+						t.Errorf("fires case %q: the finding's hint and remediation lack %q:\n%s\n%s", c.Name, want, f.Hint, strings.Join(f.Remediation, "\n"))
+					}
+				}
+				for _, bad := range c.HintLacks {
+					if strings.Contains(strings.ToLower(f.Hint), strings.ToLower(bad)) {
+						t.Errorf("fires case %q: the finding states %q, which the case rules out:\n%s", c.Name, bad, f.Hint)
+					}
+				}
+			}
+		}
+		for _, c := range rc.Quiet {
+			if got := firedRules(Evaluate(table, c.build(t))); got[id] {
+				t.Errorf("quiet case %q: rule %s fired", c.Name, id)
+			}
+		}
+	})
 	var missing []string
 	for _, r := range table.Rules {
 		if !have[r.ID] {

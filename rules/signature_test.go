@@ -28,60 +28,50 @@ func statedSignatures(fs []Finding) map[string]bool {
 // built-in signature needs such a file.
 func TestSignatureCases(t *testing.T) {
 	table := Builtin()
-	files, _ := filepath.Glob(filepath.Join("testdata", "signatures", "*.yaml"))
-	have := map[string]bool{}
-	for _, f := range files {
-		id := strings.TrimSuffix(filepath.Base(f), ".yaml")
-		have[id] = true
-		t.Run(id, func(t *testing.T) {
-			rc := readCases(t, f)
-			if len(rc.Fires) == 0 || len(rc.Quiet) == 0 {
-				t.Fatalf("%s needs at least one fires case and one quiet case", f)
-			}
-			for _, c := range rc.Fires {
-				findings := Evaluate(table, c.build(t))
-				var stated *Finding
-				for i := range findings {
-					if findings[i].Signature != nil && findings[i].Signature.ID == id {
-						stated = &findings[i]
-						break
-					}
-				}
-				if stated == nil {
-					var got []string
-					for _, f := range findings {
-						got = append(got, f.Rule.ID+": "+f.Hint)
-					}
-					t.Errorf("fires case %q: no finding states signature %s (stated: %v); findings:\n%s", c.Name, id, keys(statedSignatures(findings)), strings.Join(got, "\n"))
-					continue
-				}
-				words := strings.ToLower(stated.Title + "\n" + stated.Hint + "\n" + strings.Join(stated.Remediation, "\n"))
-				for _, want := range c.HintHas {
-					if !strings.Contains(words, strings.ToLower(want)) {
-						t.Errorf("fires case %q: the finding lacks %q:\n%s\n%s", c.Name, want, stated.Hint, strings.Join(stated.Remediation, "\n"))
-					}
-				}
-				for _, bad := range c.HintLacks {
-					if strings.Contains(strings.ToLower(stated.Title+"\n"+stated.Hint), strings.ToLower(bad)) {
-						t.Errorf("fires case %q: the finding states %q, which the case rules out:\n%s", c.Name, bad, stated.Hint)
-					}
+	have := eachCaseFile(t, "signatures", func(t *testing.T, id string, rc ruleCases) {
+		for _, c := range rc.Fires {
+			findings := Evaluate(table, c.build(t))
+			var stated *Finding
+			for i := range findings {
+				if findings[i].Signature != nil && findings[i].Signature.ID == id {
+					stated = &findings[i]
+					break
 				}
 			}
-			for _, c := range rc.Quiet {
-				findings := Evaluate(table, c.build(t))
-				if statedSignatures(findings)[id] {
-					t.Errorf("quiet case %q: signature %s stated", c.Name, id)
-				}
+			if stated == nil {
+				var got []string
 				for _, f := range findings {
-					for _, bad := range c.HintLacks {
-						if strings.Contains(strings.ToLower(f.Title+"\n"+f.Hint), strings.ToLower(bad)) {
-							t.Errorf("quiet case %q: finding %s states %q, which the case rules out:\n%s", c.Name, f.Rule.ID, bad, f.Hint)
-						}
+					got = append(got, f.Rule.ID+": "+f.Hint)
+				}
+				t.Errorf("fires case %q: no finding states signature %s (stated: %v); findings:\n%s", c.Name, id, keys(statedSignatures(findings)), strings.Join(got, "\n"))
+				continue
+			}
+			words := strings.ToLower(stated.Title + "\n" + stated.Hint + "\n" + strings.Join(stated.Remediation, "\n"))
+			for _, want := range c.HintHas {
+				if !strings.Contains(words, strings.ToLower(want)) {
+					t.Errorf("fires case %q: the finding lacks %q:\n%s\n%s", c.Name, want, stated.Hint, strings.Join(stated.Remediation, "\n"))
+				}
+			}
+			for _, bad := range c.HintLacks {
+				if strings.Contains(strings.ToLower(stated.Title+"\n"+stated.Hint), strings.ToLower(bad)) {
+					t.Errorf("fires case %q: the finding states %q, which the case rules out:\n%s", c.Name, bad, stated.Hint)
+				}
+			}
+		}
+		for _, c := range rc.Quiet {
+			findings := Evaluate(table, c.build(t))
+			if statedSignatures(findings)[id] {
+				t.Errorf("quiet case %q: signature %s stated", c.Name, id)
+			}
+			for _, f := range findings {
+				for _, bad := range c.HintLacks {
+					if strings.Contains(strings.ToLower(f.Title+"\n"+f.Hint), strings.ToLower(bad)) {
+						t.Errorf("quiet case %q: finding %s states %q, which the case rules out:\n%s", c.Name, f.Rule.ID, bad, f.Hint)
 					}
 				}
 			}
-		})
-	}
+		}
+	})
 	var missing []string
 	for _, s := range table.Signatures {
 		if !have[s.ID] {
