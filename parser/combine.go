@@ -3,6 +3,7 @@ package parser
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -21,10 +22,31 @@ import (
 type SeveralGathersError struct {
 	Gathers []string
 	Why     string
+	// Parts are the clusters the upload splits into, each with the gathers
+	// (by top folder) read together; nil when there are too many gathers to
+	// split. Tops are the top folders of every gather of the input, for
+	// LoadWith's Options.Part.
+	Parts []Part
+	Tops  []string
+}
+
+// Part is one cluster of an upload that holds several: Name is a folder name
+// for its reports ("1-must-gather.local.5049263173451366137") and Tops the
+// top folders of its gathers, relative to the input ("." for the input
+// itself).
+type Part struct {
+	Name string
+	Tops []string
 }
 
 func (e *SeveralGathersError) Error() string {
-	return fmt.Sprintf("the input holds %d separate gathers (%s); analyse one at a time:\n  %s", len(e.Gathers), e.Why, strings.Join(e.Gathers, "\n  "))
+	n := len(e.Parts)
+	what := "parts that are not one cluster"
+	if n == 0 {
+		n = len(e.Gathers)
+		what = "separate gathers"
+	}
+	return fmt.Sprintf("the input holds %d %s (%s); analyse one at a time, or all with --split:\n  %s", n, what, e.Why, strings.Join(e.Gathers, "\n  "))
 }
 
 // maxGatherSpread is how far apart the gather times of two gathers of one
@@ -46,36 +68,94 @@ func gatherTop(root string) string {
 	return dir
 }
 
-// gatherUnit is one gather of the upload: the must-gather image folders and
-// inspect folders under one top folder, or one sosreport.
+// gatherUnit is one part of the upload: the must-gather image folders and
+// inspect folders under one top folder, or one sosreport, or a bundle.
 type gatherUnit struct {
 	top      string
 	kinds    map[string]bool // layout kinds of its roots
 	host     string          // a sosreport's host name
 	clusters map[string]bool // cluster IDs of its ClusterVersions
+	infra    map[string]bool // infrastructure names of its Infrastructure configs
+	apis     map[string]bool // API server URLs of its Infrastructure configs
 	first    time.Time       // its earliest gather time, zero when unknown
+	// nodes: host key → node name, of its Node objects and its pods'
+	// spec.nodeName; facts: host key → the machine facts of its Node
+	// objects; kubelets: the minor versions ("v1.22") its nodes' kubelets run.
 	nodes    map[string]string
-	// nodes: host key → node name, of its Node objects and its pods' spec.nodeName
+	facts    map[string]model.MachineFacts
+	kubelets map[string]bool
+	// machine and kubeVersion are a sosreport's own host's machine facts
+	// and the Kubernetes version it printed.
+	machine     model.MachineFacts
+	kubeVersion string
 }
 
 func (u *gatherUnit) sos() bool { return u.kinds[model.LayoutSosreport] }
 
+// identity says what the part carries that tells its cluster: cluster ID,
+// infrastructure name and API URL; for a sosreport its host, machine facts
+// and Kubernetes version; "identity unknown" when it carries none.
+func (u *gatherUnit) identity() string {
+	var parts []string
+	if u.sos() {
+		if u.host != "" {
+			parts = append(parts, "host "+u.host)
+		}
+		if u.machine.MachineID != "" {
+			parts = append(parts, "machine-id "+u.machine.MachineID)
+		} else if u.machine.SystemUUID != "" {
+			parts = append(parts, "system UUID "+u.machine.SystemUUID)
+		}
+		if u.kubeVersion != "" {
+			parts = append(parts, "Kubernetes "+u.kubeVersion)
+		}
+	} else {
+		if ids := sortedKeys(u.clusters); len(ids) > 0 {
+			parts = append(parts, "cluster "+strings.Join(ids, ","))
+		} else {
+			parts = append(parts, "cluster unknown")
+		}
+		if n := sortedKeys(u.infra); len(n) > 0 {
+			parts = append(parts, "infrastructure "+strings.Join(n, ","))
+		}
+		if n := sortedKeys(u.apis); len(n) > 0 {
+			parts = append(parts, "API "+strings.Join(n, ","))
+		}
+		if v := sortedKeys(u.kubelets); len(v) > 0 {
+			parts = append(parts, "kubelet "+strings.Join(v, ","))
+		}
+	}
+	if len(parts) == 0 {
+		return "identity unknown"
+	}
+	return strings.Join(parts, ", ")
+}
+
 func (u *gatherUnit) describe() string {
 	kinds := sortedKeys(u.kinds)
 	what := strings.Join(kinds, "+")
-	if u.host != "" {
+	if u.host != "" && u.sos() {
 		what += " of host " + u.host
 	}
 	when := "no gather time"
 	if !u.first.IsZero() {
 		when = "gathered " + u.first.Format(time.RFC3339)
 	}
+	if u.sos() {
+		id := ""
+		if u.machine.MachineID != "" {
+			id = ", machine-id " + u.machine.MachineID
+		}
+		if u.kubeVersion != "" {
+			id += ", Kubernetes " + u.kubeVersion
+		}
+		return fmt.Sprintf("%s/ (%s, %s%s)", u.top, what, when, id)
+	}
 	cluster := "cluster unknown"
 	if ids := sortedKeys(u.clusters); len(ids) > 0 {
 		cluster = "cluster " + strings.Join(ids, ",")
-	}
-	if u.sos() {
-		return fmt.Sprintf("%s/ (%s, %s)", u.top, what, when)
+	} else if n := sortedKeys(u.infra); len(n) > 0 {
+		cluster = "infrastructure " + strings.Join(n, ",")
 	}
 	return fmt.Sprintf("%s/ (%s, %s, %s)", u.top, what, when, cluster)
 }
@@ -129,7 +209,34 @@ func (b *builder) unitTimes(tops map[string]string) map[string]time.Time {
 	return out
 }
 
-// units groups the layouts into gathers and collects what links them.
+// seenNode is a Node object as decoded, before one per name is kept.
+type seenNode struct {
+	path, name, kubelet string
+	facts               model.MachineFacts
+}
+
+// kubeMinor returns the "v1.22" of a Kubernetes version ("v1.22.0-rc.0+75ee307"),
+// "" when v is not one.
+func kubeMinor(v string) string {
+	v = strings.TrimSpace(v)
+	if !strings.HasPrefix(v, "v") {
+		return ""
+	}
+	parts := strings.SplitN(v[1:], ".", 3)
+	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
+		return ""
+	}
+	for _, p := range parts[:2] {
+		for _, r := range p {
+			if r < '0' || r > '9' {
+				return ""
+			}
+		}
+	}
+	return "v" + parts[0] + "." + parts[1]
+}
+
+// units groups the layouts into gathers and collects what identifies each.
 func (b *builder) units() []*gatherUnit {
 	byTop := map[string]*gatherUnit{}
 	rootUnit := map[string]*gatherUnit{}
@@ -139,17 +246,29 @@ func (b *builder) units() []*gatherUnit {
 		top := tops[l.Root]
 		u := byTop[top]
 		if u == nil {
-			u = &gatherUnit{top: top, kinds: map[string]bool{}, clusters: map[string]bool{}, nodes: map[string]string{}, first: times[top]}
+			u = &gatherUnit{top: top, kinds: map[string]bool{}, clusters: map[string]bool{}, infra: map[string]bool{}, apis: map[string]bool{},
+				nodes: map[string]string{}, facts: map[string]model.MachineFacts{}, kubelets: map[string]bool{}, first: times[top]}
 			byTop[top] = u
 		}
 		rootUnit[l.Root] = u
 		u.kinds[l.Kind] = true
-		if l.Kind == model.LayoutSosreport && l.Node != "" {
-			u.host = l.Node
-			u.nodes[model.HostKey(l.Node)] = l.Node
+		if l.Kind == model.LayoutSosreport {
+			dir := dirKey(strings.TrimSuffix(l.Root, "/"))
+			u.machine = b.sos.Machine(dir)
+			u.kubeVersion = b.sos.KubeVersion(dir)
+			if l.Node != "" {
+				u.host = l.Node
+				u.nodes[model.HostKey(l.Node)] = l.Node
+			}
 		}
 		if id := b.rootCluster[l.Root]; id != "" {
 			u.clusters[id] = true
+		}
+		if n := b.rootInfra[l.Root]; n != "" {
+			u.infra[n] = true
+		}
+		if a := b.rootAPI[l.Root]; a != "" {
+			u.apis[a] = true
 		}
 	}
 	// The unit of a path: its gather root's, else that of the longest layout
@@ -168,13 +287,24 @@ func (b *builder) units() []*gatherUnit {
 		}
 		return rootUnit[""]
 	}
-	addNode := func(root, p, name string) {
+	addNode := func(root, p, name string) *gatherUnit {
 		if u := unitOf(root, p); u != nil && name != "" && !u.sos() {
 			u.nodes[model.HostKey(name)] = name
+			return u
 		}
+		return nil
 	}
-	for _, n := range b.nodes {
-		addNode(rootOf(n.Source.Path), n.Source.Path, n.Object.Name)
+	for _, n := range b.nodeSeen {
+		u := addNode(rootOf(n.path), n.path, n.name)
+		if u == nil {
+			continue
+		}
+		if !n.facts.Empty() {
+			u.facts[model.HostKey(n.name)] = n.facts
+		}
+		if m := kubeMinor(n.kubelet); m != "" {
+			u.kubelets[m] = true
+		}
 	}
 	for _, pods := range []map[nsKey][]*model.Pod{b.listPods, b.filePods} {
 		for k, ps := range pods {
@@ -213,36 +343,71 @@ func sharedNodes(a, c *gatherUnit) []string {
 	return out
 }
 
-// link says why gather c belongs to the cluster of gather a: the same
-// cluster ID, node names in common, or nothing that tells them apart. It
-// returns "" when both name their nodes and share none, and a non-empty
-// conflict when their cluster IDs differ.
-func link(a, c *gatherUnit) (why, conflict string) {
-	for id := range c.clusters {
-		if !a.clusters[id] && len(a.clusters) > 0 {
-			return "", fmt.Sprintf("different cluster IDs: %s and %s", strings.Join(sortedKeys(a.clusters), ","), strings.Join(sortedKeys(c.clusters), ","))
+// link says why gather c belongs to the cluster of gather a. proven is set
+// when they are one cluster whatever their times: the same cluster ID,
+// infrastructure name or API URL, or a node of the same name whose machine
+// facts agree. conflict is set when they cannot be one cluster: different
+// cluster IDs, infrastructure names or API URLs, or a node of the same name
+// on another machine. Otherwise why is a weak reason (node names in common,
+// gathered within the hour, nothing to compare) that the caller accepts
+// only within maxGatherSpread, or "" when both name their nodes and share none.
+func link(a, c *gatherUnit) (why string, proven bool, conflict string) {
+	differ := func(what string, x, y map[string]bool) string {
+		if len(x) == 0 || len(y) == 0 {
+			return ""
+		}
+		for k := range y {
+			if x[k] {
+				return ""
+			}
+		}
+		return fmt.Sprintf("different %s: %s and %s", what, strings.Join(sortedKeys(x), ","), strings.Join(sortedKeys(y), ","))
+	}
+	for _, d := range []struct {
+		what string
+		x, y map[string]bool
+	}{{"cluster IDs", a.clusters, c.clusters}, {"infrastructure names", a.infra, c.infra}, {"API server URLs", a.apis, c.apis}} {
+		if msg := differ(d.what, d.x, d.y); msg != "" {
+			return "", false, msg
 		}
 	}
 	for id := range c.clusters {
 		if a.clusters[id] {
-			return "same cluster ID " + id, ""
+			return "same cluster ID " + id, true, ""
 		}
 	}
-	if shared := sharedNodes(a, c); len(shared) > 0 {
+	for n := range c.infra {
+		if a.infra[n] {
+			return "same infrastructure name " + n, true, ""
+		}
+	}
+	shared := sharedNodes(a, c)
+	for _, name := range shared {
+		k := model.HostKey(name)
+		fa, fc := a.facts[k], c.facts[k]
+		same, diff := fa.Compare(fc)
+		if diff != "" {
+			return "", false, fmt.Sprintf("node %s is another machine in each (its %s differs): two clusters with a node of the same name", name, diff)
+		}
+		if same != "" {
+			return fmt.Sprintf("node %s is the same machine (same %s)", name, same), true, ""
+		}
+	}
+	if len(shared) > 0 {
 		if len(shared) > 3 {
 			shared = append(shared[:3], fmt.Sprintf("… %d more", len(shared)-3))
 		}
-		return "names the same nodes (" + strings.Join(shared, ", ") + ")", ""
+		return "names the same nodes (" + strings.Join(shared, ", ") + ")", false, ""
 	}
 	if len(a.nodes) > 0 && len(c.nodes) > 0 {
-		return "", "" // both name their nodes, and not one in common
+		return "", false, "" // both name their nodes, and not one in common
 	}
 	if !a.first.IsZero() && !c.first.IsZero() && absDuration(a.first.Sub(c.first)) <= maxGatherSpread {
-		return fmt.Sprintf("gathered within %s of it", maxGatherSpread), ""
+		return fmt.Sprintf("gathered within %s of it", maxGatherSpread), false, ""
 	}
 	// Nothing tells them apart: no cluster ID or node names on one side.
 	// Times far apart are refused by the caller.
-	return "nothing tells them apart (no cluster ID or node names to compare)", ""
+	return "nothing tells them apart (no cluster ID or node names to compare)", false, ""
 }
 
 // weakLink reports whether link's reason is only the gather times or the
@@ -258,19 +423,117 @@ func absDuration(d time.Duration) time.Duration {
 	return d
 }
 
+// humanGap writes the time between two gathers: "3h18m" below two days,
+// else in whole days ("182 days").
+func humanGap(d time.Duration) string {
+	if d >= 48*time.Hour {
+		return fmt.Sprintf("%d days", int(d/(24*time.Hour)))
+	}
+	return strings.TrimSuffix(d.Round(time.Minute).String(), "0s")
+}
+
+// spread returns the earliest and latest gather time of units (zero when
+// none is known).
+func spread(units []*gatherUnit) (lo, hi time.Time) {
+	for _, u := range units {
+		if u.first.IsZero() {
+			continue
+		}
+		if lo.IsZero() || u.first.Before(lo) {
+			lo = u.first
+		}
+		if u.first.After(hi) {
+			hi = u.first
+		}
+	}
+	return lo, hi
+}
+
+// withinHour reports whether t is within maxGatherSpread of every known
+// gather time of units; known is false when t or all of theirs are unknown.
+func withinHour(t time.Time, units []*gatherUnit) (ok, known bool) {
+	lo, hi := spread(units)
+	if t.IsZero() || lo.IsZero() {
+		return false, false
+	}
+	return absDuration(t.Sub(lo)) <= maxGatherSpread && absDuration(t.Sub(hi)) <= maxGatherSpread, true
+}
+
+// part is a set of gathers of the upload read as one cluster; lines says
+// why each joined.
+type part struct {
+	units []*gatherUnit
+	lines []string
+}
+
+// sosFit says whether the sosreport s belongs to the cluster of p: proven
+// (its host is a node of p and a machine fact agrees: joins whatever the
+// times), weak (nothing contradicts, gathered within the hour), or not, with
+// the reason either way.
+func sosFit(s *gatherUnit, p *part) (ok, proven bool, why string) {
+	node, nodeFacts := "", model.MachineFacts{}
+	var kubelets []string
+	for _, c := range p.units {
+		if c.sos() {
+			continue
+		}
+		if n, found := c.nodes[model.HostKey(s.host)]; found && s.host != "" && node == "" {
+			node, nodeFacts = n, c.facts[model.HostKey(s.host)]
+		}
+		kubelets = append(kubelets, sortedKeys(c.kubelets)...)
+	}
+	if node != "" {
+		same, differ := s.machine.Compare(nodeFacts)
+		switch {
+		case same != "":
+			return true, true, fmt.Sprintf("host is node %s (same %s)", node, same)
+		case differ != "":
+			return false, false, fmt.Sprintf("host is named like node %s but is another machine (its %s differs)", node, differ)
+		}
+	}
+	if m := kubeMinor(s.kubeVersion); m != "" && len(kubelets) > 0 && !slices.Contains(kubelets, m) {
+		return false, false, fmt.Sprintf("it runs Kubernetes %s, which no node of the cluster runs (%s)", s.kubeVersion, strings.Join(slices.Compact(slices.Sorted(slices.Values(kubelets))), ", "))
+	}
+	within, known := withinHour(s.first, p.units)
+	if known && !within {
+		lo, _ := spread(p.units)
+		gap := humanGap(absDuration(s.first.Sub(lo)))
+		if node != "" {
+			return false, false, fmt.Sprintf("host is named like node %s, but no machine fact proves it the same machine and it was gathered %s apart", node, gap)
+		}
+		return false, false, fmt.Sprintf("host is not a node of the cluster and it was gathered %s apart", gap)
+	}
+	when := fmt.Sprintf("gathered within %s", maxGatherSpread)
+	if !known {
+		when = "identity not established: no gather time to compare"
+	}
+	switch {
+	case node != "":
+		return true, false, fmt.Sprintf("host is node %s (by name; no machine fact to compare, %s)", node, when)
+	case s.host == "":
+		return true, false, "no host name; its journal lines are credited to the hosts they name (" + when + ")"
+	}
+	return true, false, "host is not a node of the other gathers (a node that never registered?); its journal lines are kept for host " + s.host + " (" + when + ")"
+}
+
 // combine decides whether the gathers of the input are one cluster. It fills
 // Coverage.Combined with one line per gather when there are several, and
-// returns a *SeveralGathersError when they cannot be read together.
-// Sosreports join the cluster whose nodes include their host; one of a host
-// the cluster does not name is still read (its journal lines stay keyed by
-// its host) and the line says so.
+// returns a *SeveralGathersError, with the parts the upload splits into,
+// when they cannot be read together. Gathers of one cluster join when
+// proven one cluster (cluster ID, infrastructure name, a node that is the
+// same machine) or, with nothing that contradicts, when gathered within the
+// hour; must-gathers of one cluster more than an hour apart do not join (the
+// older state of a pod would hide the newer one). A sosreport joins the
+// cluster whose node its host is, proven by a machine fact whatever its
+// time, else only within the hour and when nothing contradicts (a node of
+// the same name on another machine, a Kubernetes version no node runs).
 func (b *builder) combine(g *model.Gather) error {
 	units := b.units()
 	if len(units) < 2 {
 		return nil
 	}
 	if len(units) > maxGathers {
-		return b.refuse(units, fmt.Sprintf("%d gathers in one input; at most %d are read together", len(units), maxGathers))
+		return b.refuse(units, nil, fmt.Sprintf("%d gathers in one input; at most %d are read together", len(units), maxGathers))
 	}
 	var clusters, sos []*gatherUnit
 	for _, u := range units {
@@ -280,94 +543,104 @@ func (b *builder) combine(g *model.Gather) error {
 			clusters = append(clusters, u)
 		}
 	}
-	var lines []string
-	if len(clusters) > 0 {
-		base := clusters[0]
-		lines = append(lines, base.describe())
-		// Every other gather must link to one already accepted.
-		accepted := []*gatherUnit{base}
-		pending := clusters[1:]
-		for len(pending) > 0 {
-			progress := false
-			var rest []*gatherUnit
-			for _, c := range pending {
-				// A cluster ID or a node in common links c to the accepted
-				// gathers; a weak link (gathered within the hour, or nothing
-				// to compare) only when no accepted gather contradicts it by
-				// naming other nodes, so one gather without node names cannot
-				// chain unrelated clusters together.
-				why, weak, contradicted := "", "", false
-				for _, a := range accepted {
-					w, conflict := link(a, c)
-					if conflict != "" {
-						return b.refuse(clusters, conflict)
-					}
-					switch {
-					case w == "":
-						contradicted = true
-					case weakLink(w):
-						if weak == "" {
-							weak = fmt.Sprintf("%s: read with %s/, %s", c.describe(), a.top, w)
-						}
-					case why == "":
-						why = fmt.Sprintf("%s: read with %s/, %s", c.describe(), a.top, w)
-					}
-				}
-				if why == "" && !contradicted {
-					why = weak
-				}
-				if why == "" {
-					rest = append(rest, c)
-					continue
-				}
-				lines = append(lines, why)
-				accepted = append(accepted, c)
-				progress = true
-			}
-			if !progress {
-				return b.refuse(clusters, "no cluster ID or node name links "+strings.TrimSuffix(rest[0].top, "/")+"/ to the others, and their nodes differ")
-			}
-			pending = rest
-		}
-		var lo, hi time.Time
-		for _, u := range accepted {
-			if u.first.IsZero() {
-				continue
-			}
-			if lo.IsZero() || u.first.Before(lo) {
-				lo = u.first
-			}
-			if u.first.After(hi) {
-				hi = u.first
-			}
-		}
-		if spread := hi.Sub(lo); spread > maxGatherSpread {
-			return b.refuse(clusters, fmt.Sprintf("one cluster gathered %s apart: the older state of a pod would hide the newer one", spread.Round(time.Minute)))
+	var parts []*part
+	why := ""
+	note := func(w string) {
+		if why == "" {
+			why = w
 		}
 	}
+	// Cluster gathers: each joins the first part it links to (proven, or
+	// weakly when no gather of the part contradicts by naming other nodes),
+	// else starts its own.
+	for _, c := range clusters {
+		placed := false
+		for _, p := range parts {
+			strong, weak, contradicted, conflict := "", "", false, ""
+			for _, a := range p.units {
+				w, _, cf := link(a, c)
+				switch {
+				case cf != "":
+					conflict = cf
+				case w == "":
+					contradicted = true
+				case weakLink(w):
+					if weak == "" {
+						weak = fmt.Sprintf("%s: read with %s/, %s", c.describe(), a.top, w)
+					}
+				case strong == "":
+					strong = fmt.Sprintf("%s: read with %s/, %s", c.describe(), a.top, w)
+				}
+			}
+			if conflict != "" {
+				note(conflict)
+				continue
+			}
+			line := strong
+			if line == "" && !contradicted {
+				line = weak
+			}
+			if line == "" {
+				note("no cluster ID or node name links " + strings.TrimSuffix(c.top, "/") + "/ to the others, and their nodes differ")
+				continue
+			}
+			// One cluster's state at two times is a diff, not one state.
+			if lo, hi := spread(append(slices.Clone(p.units), c)); hi.Sub(lo) > maxGatherSpread {
+				note(fmt.Sprintf("one cluster gathered %s apart: the older state of a pod would hide the newer one (compare them with analyze diff)", humanGap(hi.Sub(lo))))
+				continue
+			}
+			p.units = append(p.units, c)
+			p.lines = append(p.lines, line)
+			placed = true
+			break
+		}
+		if !placed {
+			parts = append(parts, &part{units: []*gatherUnit{c}, lines: []string{c.describe()}})
+		}
+	}
+	// Sosreports: each joins the cluster part that its host fits, else a
+	// part of sosreports gathered within the hour, else its own.
 	for _, s := range sos {
-		line := s.describe()
-		switch {
-		case s.host == "":
-			line += ": no host name; its journal lines are credited to the hosts they name"
-		case len(clusters) == 0:
-			line += ": read with the other sosreports"
-		default:
-			node := ""
-			for _, c := range clusters {
-				if n, ok := c.nodes[model.HostKey(s.host)]; ok {
-					node = n
+		placed := false
+		var reasons []string
+		for _, p := range parts {
+			if len(p.units) > 0 && p.units[0].sos() {
+				continue
+			}
+			ok, _, w := sosFit(s, p)
+			if ok {
+				p.units = append(p.units, s)
+				p.lines = append(p.lines, s.describe()+": "+w)
+				placed = true
+				break
+			}
+			reasons = append(reasons, w)
+		}
+		if !placed && len(reasons) > 0 {
+			note(s.top + "/: " + reasons[0])
+		}
+		if !placed && len(clusters) == 0 {
+			for _, p := range parts {
+				if within, known := withinHour(s.first, p.units); within || !known {
+					p.units = append(p.units, s)
+					p.lines = append(p.lines, s.describe()+": read with the other sosreports")
+					placed = true
 					break
 				}
 			}
-			if node != "" {
-				line += ": host is node " + node
-			} else {
-				line += ": host is not a node of the other gathers; its journal lines are kept for host " + s.host
-			}
 		}
-		lines = append(lines, line)
+		if !placed {
+			line := s.describe()
+			if len(reasons) > 0 {
+				line += ": " + reasons[0]
+			}
+			parts = append(parts, &part{units: []*gatherUnit{s}, lines: []string{line}})
+		}
 	}
+	if len(parts) > 1 {
+		return b.refuse(units, parts, why)
+	}
+	lines := parts[0].lines
 	if len(lines) > maxListedGathers {
 		n := len(lines) - maxListedGathers
 		lines = append(lines[:maxListedGathers], fmt.Sprintf("… and %d more gathers", n))
@@ -383,14 +656,92 @@ const (
 	maxListedGathers = 50
 )
 
-func (b *builder) refuse(units []*gatherUnit, why string) error {
+// refuse returns the error for an upload that is not one cluster: every
+// part with its identity, and the parts (nil when the upload has too many
+// gathers to split) for --split.
+func (b *builder) refuse(units []*gatherUnit, parts []*part, why string) error {
 	e := &SeveralGathersError{Why: why}
-	for i, u := range units {
-		if i == maxListedGathers {
+	for _, u := range units {
+		e.Tops = append(e.Tops, u.top)
+	}
+	listed := 0
+	add := func(line string) bool {
+		if listed == maxListedGathers {
 			e.Gathers = append(e.Gathers, fmt.Sprintf("… and %d more", len(units)-maxListedGathers))
-			break
+			return false
 		}
-		e.Gathers = append(e.Gathers, u.describe())
+		e.Gathers = append(e.Gathers, line)
+		listed++
+		return true
+	}
+	if parts == nil {
+		for _, u := range units {
+			if !add(u.describe() + ": " + u.identity()) {
+				break
+			}
+		}
+		return e
+	}
+	for i, p := range parts {
+		tops := make([]string, len(p.units))
+		for j, u := range p.units {
+			tops[j] = u.top
+		}
+		e.Parts = append(e.Parts, Part{Name: partName(p.units[0], i), Tops: tops})
+		for j, line := range p.lines {
+			prefix := fmt.Sprintf("part %d: ", i+1)
+			if j > 0 {
+				prefix = fmt.Sprintf("part %d, with it: ", i+1)
+			}
+			if !add(prefix + line) {
+				return e
+			}
+		}
 	}
 	return e
+}
+
+// partName is a folder name for a part's reports (--split): its first
+// gather's folder name, made safe, with the part's number.
+func partName(u *gatherUnit, i int) string {
+	base := path.Base(strings.TrimSuffix(u.top, "/"))
+	if base == "." || base == "/" || base == "" {
+		base = "input"
+	}
+	var sb strings.Builder
+	for _, r := range base {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
+			sb.WriteRune(r)
+		} else {
+			sb.WriteByte('_')
+		}
+		if sb.Len() >= 80 {
+			break
+		}
+	}
+	name := strings.TrimLeft(sb.String(), ".")
+	if name == "" {
+		name = "input"
+	}
+	return fmt.Sprintf("%d-%s", i+1, name)
+}
+
+// partFilter returns whether a member path lies in one of keep, the top
+// folders of one part, judged by the longest of all (every gather's top
+// folder) that holds it; a path that none holds is kept.
+func partFilter(keep, all []string) func(p string) bool {
+	in := map[string]bool{}
+	for _, t := range keep {
+		in[t] = true
+	}
+	tops := slices.Clone(all)
+	sort.SliceStable(tops, func(i, j int) bool { return len(tops[i]) > len(tops[j]) })
+	return func(p string) bool {
+		for _, t := range tops {
+			if t == "." || p == t || strings.HasPrefix(p, t+"/") {
+				return in[t]
+			}
+		}
+		return true
+	}
 }

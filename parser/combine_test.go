@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -86,7 +87,7 @@ func TestUploadOfOneClusterIsReadTogether(t *testing.T) {
 	want := []string{
 		top + "must-gather.local.5049263173451366137/ (must-gather, gathered 2026-11-20T09:12:33Z, cluster " + sampleID + ")",
 		top + "inspect.local.4471230658313042291/ (inspect, gathered 2026-11-20T09:25:40Z, cluster unknown): read with " + top + "must-gather.local.5049263173451366137/, names the same nodes (worker-0.sample.example.com, worker-1.sample.example.com)",
-		sos + " (sosreport of host worker-0.sample.example.com, gathered 2026-11-20T09:31:02Z): host is node worker-0.sample.example.com",
+		sos + " (sosreport of host worker-0.sample.example.com, gathered 2026-11-20T09:31:02Z, machine-id 6394e6ffd38647479b66709a7220f173): host is node worker-0.sample.example.com (same machine-id)",
 	}
 	// Each pod's columns are those of its own gather's time.
 	if p := pods["payments/ledger-worker-7c9d8f6b5-q2w4e"]; p == nil || p.Columns.Restarts != "19 (3m53s ago)" {
@@ -94,6 +95,126 @@ func TestUploadOfOneClusterIsReadTogether(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, g.Coverage.Combined); diff != "" {
 		t.Errorf("combined (-want +got):\n%s", diff)
+	}
+}
+
+// buildUploadWith is buildUpload with the sosreport's files changed by
+// edit (member path relative to the sosreport → new content; "" deletes).
+func buildUploadWith(t *testing.T, edit map[string]string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "case-04471230")
+	mg := filepath.Join(dir, filepath.Base(sampleGather))
+	copyTree(t, sampleGather, mg)
+	imgs, _ := filepath.Glob(filepath.Join(mg, "quay-io-*"))
+	if err := os.RemoveAll(filepath.Join(imgs[0], "host_service_logs")); err != nil {
+		t.Fatal(err)
+	}
+	const piece = "sosreport-worker-0-04471230-2026-11-20-kqzvbnw"
+	copyTree(t, filepath.Join(uploadPieces, piece), filepath.Join(dir, piece))
+	for rel, content := range edit {
+		p := filepath.Join(dir, piece, rel)
+		if content == "" {
+			if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return archiveOf(t, dir, "upload.tar.gz", synth.Formats[".tar.gz"])
+}
+
+// A node sosreport joins the must-gather of its cluster when a machine fact
+// proves its host is the node (whatever the time between them), and only
+// within the hour when nothing proves or contradicts it; a host of the same
+// name on another machine, or one running a Kubernetes minor no node runs,
+// never joins.
+func TestSosreportIdentity(t *testing.T) {
+	const (
+		threeHoursLater = "Fri Nov 20 12:31:02 UTC 2026\n"
+		otherMachine    = "0123456789abcdef0123456789abcdef\n"
+		hostnamectl     = "sos_commands/host/hostnamectl_status"
+		bootID          = "proc/sys/kernel/random/boot_id"
+	)
+	tests := []struct {
+		name    string
+		edit    map[string]string
+		joined  string // the sosreport's line in Combined, "" when refused
+		refused string // a part of the refusal's reason
+	}{
+		{"same machine-id, 3 hours later", map[string]string{"date": threeHoursLater},
+			"host is node worker-0.sample.example.com (same machine-id)", ""},
+		{"same boot ID only, 3 hours later", map[string]string{"date": threeHoursLater, "etc/machine-id": "", hostnamectl: ""},
+			"host is node worker-0.sample.example.com (same boot ID)", ""},
+		{"no machine fact, within the hour", map[string]string{"etc/machine-id": "", hostnamectl: "", bootID: ""},
+			"host is node worker-0.sample.example.com (by name; no machine fact to compare, gathered within 1h0m0s)", ""},
+		{"no machine fact, 3 hours later", map[string]string{"date": threeHoursLater, "etc/machine-id": "", hostnamectl: "", bootID: ""},
+			"", "no machine fact proves it the same machine and it was gathered 3h18m apart"},
+		{"same name, another machine, within the hour", map[string]string{"etc/machine-id": otherMachine, hostnamectl: "", bootID: ""},
+			"", "another machine (its machine-id differs)"},
+		{"another Kubernetes minor", map[string]string{"etc/machine-id": "", hostnamectl: "", bootID: "",
+			"sos_commands/kubernetes/kubectl_version": "Client Version: v1.23.3\nServer Version: v1.23.3\n"},
+			"", "it runs Kubernetes v1.23.3, which no node of the cluster runs (v1.31)"},
+		{"a host that is no node, six months later", map[string]string{"date": "Fri May 21 09:31:02 UTC 2027\n",
+			"hostname": "juju-7f3a1c-k8s-4\n", "sos_commands/host/hostname": "juju-7f3a1c-k8s-4\n", "etc/machine-id": "", hostnamectl: "", bootID: ""},
+			"", "host is not a node of the cluster and it was gathered 182 days apart"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := Load(context.Background(), buildUploadWith(t, tt.edit))
+			if tt.refused != "" {
+				var several *SeveralGathersError
+				if !errors.As(err, &several) {
+					t.Fatalf("err = %v, want a refusal", err)
+				}
+				if !strings.Contains(err.Error(), tt.refused) {
+					t.Errorf("refusal lacks %q:\n%v", tt.refused, err)
+				}
+				if len(several.Parts) != 2 || len(several.Gathers) != 2 {
+					t.Errorf("parts %+v, gathers %q: want the must-gather and the sosreport apart", several.Parts, several.Gathers)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := g.Coverage.Combined[len(g.Coverage.Combined)-1]
+			if !strings.HasSuffix(last, ": "+tt.joined) {
+				t.Errorf("sosreport line %q, want it to end %q", last, tt.joined)
+			}
+		})
+	}
+}
+
+// Each part of a refused upload is read alone with Options.Part, and is
+// then one cluster.
+func TestSplitPartsLoadAlone(t *testing.T) {
+	in := buildUploadWith(t, map[string]string{"etc/machine-id": "0123456789abcdef0123456789abcdef\n", "sos_commands/host/hostnamectl_status": "", "proc/sys/kernel/random/boot_id": ""})
+	_, err := Load(context.Background(), in)
+	var several *SeveralGathersError
+	if !errors.As(err, &several) || len(several.Parts) != 2 {
+		t.Fatalf("err = %v", err)
+	}
+	var names []string
+	for _, p := range several.Parts {
+		names = append(names, p.Name)
+		g, err := LoadWith(context.Background(), in, Options{Part: &p, PartOf: several.Tops})
+		if err != nil {
+			t.Fatalf("part %s: %v", p.Name, err)
+		}
+		for _, l := range g.Layouts {
+			if !slices.ContainsFunc(p.Tops, func(top string) bool { return strings.HasPrefix(l.Root, top+"/") }) {
+				t.Errorf("part %s read layout %s outside its gathers %v", p.Name, l.Root, p.Tops)
+			}
+		}
+	}
+	if diff := cmp.Diff([]string{"1-must-gather.local.5049263173451366137", "2-sosreport-worker-0-04471230-2026-11-20-kqzvbnw"}, names); diff != "" {
+		t.Errorf("part names (-want +got):\n%s", diff)
 	}
 }
 
@@ -165,7 +286,7 @@ func TestCombineLinks(t *testing.T) {
 			"a/namespaces/shop/core/pods.yaml":              podOn("shop", "web-1", "u1", "w1"),
 			"inspect.local.1/timestamp":                     "2026-11-21 09:00:00.0 +0000 UTC m=+0.1\n",
 			"inspect.local.1/namespaces/pay/core/pods.yaml": podOn("pay", "api-1", "u2", "w1"),
-		}, "one cluster gathered 24h0m0s apart"},
+		}, "one cluster gathered 24h0m apart"},
 		{"no node names, within the hour", map[string]string{
 			"a/timestamp":                                   ts("09:00"),
 			"a/namespaces/shop/core/pods.yaml":              podList("shop", "web-1", "u1"),

@@ -114,6 +114,13 @@ type Options struct {
 	// node-log lines kept (see model.Needs). nil decodes every kind in
 	// TypedKinds and keeps the fixed selection of lines.
 	Needs *model.Needs
+	// Part, when set, reads only the members of one part of an upload that
+	// holds several clusters (SeveralGathersError.Parts, for --split): a
+	// member is read when the gather it lies in (the longest of PartOf, the
+	// error's Tops, that holds it) is one of Part.Tops, or when it lies in
+	// none of them.
+	Part   *Part
+	PartOf []string
 	// scribble makes the load's read-buffer pool overwrite every buffer
 	// put back (bufpool.Pool.Scribble), for TestRecycledBuffersAreNotKept.
 	scribble bool
@@ -128,6 +135,9 @@ func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, erro
 	runtime.GC()
 	b := newBuilder(input)
 	b.ctx = ctx
+	if o.Part != nil {
+		b.inPart = partFilter(o.Part.Tops, o.PartOf)
+	}
 	b.bufs.Scribble(o.scribble)
 	if o.Needs != nil {
 		b.decodeKinds = map[model.Kind]bool{}
@@ -272,8 +282,17 @@ type builder struct {
 	// decoded, the tails of its quiet containers are let go (settleTails).
 	unsettled   map[string][]*model.ContainerLog
 	rootCluster map[string]string // root → cluster ID from its ClusterVersion
-	nsFolder    bool              // the input is a single namespace folder
-	clusterIDs  map[string]bool
+	// rootInfra and rootAPI are the infrastructure name and API server URL
+	// of each root's Infrastructure config (combine.go's cluster identity).
+	rootInfra, rootAPI map[string]string
+	// nodeSeen is every Node object decoded, before addNode keeps one per
+	// name: two clusters may both have a master-0 (combine.go).
+	nodeSeen []seenNode
+	// inPart, when set, says whether a member belongs to the part of the
+	// upload being read (Options.Part).
+	inPart     func(p string) bool
+	nsFolder   bool // the input is a single namespace folder
+	clusterIDs map[string]bool
 
 	// cvUpgrading: the ClusterVersion read shows an upgrade under way;
 	// apiserverVersion: the kube-apiserver operand's version from the
@@ -350,6 +369,8 @@ func newBuilder(input string) *builder {
 		known:       map[string]*model.Pod{},
 		unsettled:   map[string][]*model.ContainerLog{},
 		rootCluster: map[string]string{},
+		rootInfra:   map[string]string{},
+		rootAPI:     map[string]string{},
 		clusterIDs:  map[string]bool{},
 		seen:        map[memberKey]struct{}{},
 		objects:     model.New(),
@@ -564,6 +585,9 @@ func readerPanic(r any) string {
 }
 
 func (b *builder) visitMember(m Member) error {
+	if b.inPart != nil && !b.inPart(m.Path) {
+		return nil
+	}
 	b.g.Files++
 	if m.Size > 0 {
 		b.g.Bytes += m.Size
@@ -924,7 +948,7 @@ func (b *builder) decode(p string, c classified, data []byte) error {
 	case kindClusterVersion:
 		errs = b.decodeClusterVersion(p, data)
 	case kindInfrastructure:
-		errs = b.decodeInfrastructure(data)
+		errs = b.decodeInfrastructure(p, data)
 	case kindDNS:
 		errs = b.decodeDNS(data)
 	case kindSosHostname:
@@ -953,6 +977,7 @@ func (b *builder) addNode(n *model.Node) {
 	if n.Object.Name == "" {
 		return
 	}
+	b.nodeSeen = append(b.nodeSeen, seenNode{path: n.Source.Path, name: n.Object.Name, facts: model.NodeMachineFacts(n), kubelet: n.Object.Status.NodeInfo.KubeletVersion})
 	if old, dup := b.nodes[n.Object.Name]; !dup || n.Source.Path < old.Source.Path {
 		b.nodes[n.Object.Name] = n
 	}
@@ -982,8 +1007,14 @@ func (b *builder) decodeClusterVersion(p string, data []byte) []error {
 	return nil
 }
 
-func (b *builder) decodeInfrastructure(data []byte) []error {
+func (b *builder) decodeInfrastructure(p string, data []byte) []error {
 	set := func(in *openshift.Infrastructure) {
+		if in.Status.InfrastructureName != "" {
+			b.rootInfra[rootOf(p)] = in.Status.InfrastructureName
+		}
+		if in.Status.APIServerURL != "" {
+			b.rootAPI[rootOf(p)] = in.Status.APIServerURL
+		}
 		if p := in.PlatformType(); p != "" && b.g.Platform == "" {
 			b.g.Platform = p
 		}

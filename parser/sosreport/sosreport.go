@@ -36,6 +36,7 @@ type sosRuntime struct {
 	manifestStart, manEnd time.Time
 	kubeVersion           string
 	versionRank           int
+	machine               model.MachineFacts // of its host (machine.go)
 	// date is the sosreport's date file, the "now" of crictl's relative
 	// CREATED (the crio plugin runs within seconds of it).
 	date time.Time
@@ -61,6 +62,9 @@ const (
 	Version
 	// Manifest is sos_reports/manifest.json.
 	Manifest
+	// Machine is a file that tells the sosreport's host apart from other
+	// machines: machine-id, boot ID, system UUID (machine.go).
+	Machine
 )
 
 // pathRules are tried in order on a member's path; the first submatch is
@@ -86,6 +90,7 @@ var kindLabels = []load.Label[Kind]{
 	{Kind: CrictlInspectp, Text: "runtime sandbox inspect JSON"},
 	{Kind: Version, Text: "Kubernetes version output"},
 	{Kind: Manifest, Text: "sosreport manifests"},
+	{Kind: Machine, Text: "host machine facts (machine-id, boot ID, system UUID)"},
 }
 
 // Member is what a member of a sosreport holds, and the sosreport's folder
@@ -93,11 +98,16 @@ var kindLabels = []load.Label[Kind]{
 type Member struct {
 	Kind Kind
 	Root string
+	// Rule is the index of the machine-fact rule of a Machine member (machine.go).
+	Rule int
 }
 
 // Classify returns what the member at p holds; Kind is Other for the
 // members this package does not read.
 func Classify(p string) Member {
+	if root, rule, ok := classifyMachine(p); ok {
+		return Member{Kind: Machine, Root: root, Rule: rule}
+	}
 	if !strings.Contains(p, "sos_commands/") && !strings.Contains(p, "sos_reports/") {
 		return Member{}
 	}
@@ -175,6 +185,8 @@ func (r *Reader) Read(p, dir string, m Member, data []byte) error {
 			return err
 		}
 		s.manifestStart, s.manEnd = start, end
+	case Machine:
+		machineRules[m.Rule].read(data, &s.machine)
 	}
 	return nil
 }
