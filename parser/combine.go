@@ -471,6 +471,7 @@ type part struct {
 // times), weak (nothing contradicts, gathered within the hour), or not, with
 // the reason either way.
 func sosFit(s *gatherUnit, p *part) (ok, proven bool, why string) {
+	of := p.units[0].top + "/"
 	node, nodeFacts := "", model.MachineFacts{}
 	var kubelets []string
 	for _, c := range p.units {
@@ -488,20 +489,25 @@ func sosFit(s *gatherUnit, p *part) (ok, proven bool, why string) {
 		case same != "":
 			return true, true, fmt.Sprintf("host is node %s (same %s)", node, same)
 		case differ != "":
-			return false, false, fmt.Sprintf("host is named like node %s but is another machine (its %s differs)", node, differ)
+			return false, false, fmt.Sprintf("host is named like node %s of %s but is another machine (its %s differs)", node, of, differ)
 		}
 	}
-	if m := kubeMinor(s.kubeVersion); m != "" && len(kubelets) > 0 && !slices.Contains(kubelets, m) {
-		return false, false, fmt.Sprintf("it runs Kubernetes %s, which no node of the cluster runs (%s)", s.kubeVersion, strings.Join(slices.Compact(slices.Sorted(slices.Values(kubelets))), ", "))
-	}
 	within, known := withinHour(s.first, p.units)
+	if m := kubeMinor(s.kubeVersion); m != "" && len(kubelets) > 0 && !slices.Contains(kubelets, m) {
+		why := fmt.Sprintf("it runs Kubernetes %s, which no node of %s runs (%s)", s.kubeVersion, of, strings.Join(slices.Compact(slices.Sorted(slices.Values(kubelets))), ", "))
+		if known && !within {
+			lo, _ := spread(p.units)
+			why += ", and it was gathered " + humanGap(absDuration(s.first.Sub(lo))) + " apart"
+		}
+		return false, false, why
+	}
 	if known && !within {
 		lo, _ := spread(p.units)
 		gap := humanGap(absDuration(s.first.Sub(lo)))
 		if node != "" {
 			return false, false, fmt.Sprintf("host is named like node %s, but no machine fact proves it the same machine and it was gathered %s apart", node, gap)
 		}
-		return false, false, fmt.Sprintf("host is not a node of the cluster and it was gathered %s apart", gap)
+		return false, false, fmt.Sprintf("host is not a node of %s and it was gathered %s apart", of, gap)
 	}
 	when := fmt.Sprintf("gathered within %s", maxGatherSpread)
 	if !known {

@@ -159,10 +159,10 @@ func TestSosreportIdentity(t *testing.T) {
 			"", "another machine (its machine-id differs)"},
 		{"another Kubernetes minor", map[string]string{"etc/machine-id": "", hostnamectl: "", bootID: "",
 			"sos_commands/kubernetes/kubectl_version": "Client Version: v1.23.3\nServer Version: v1.23.3\n"},
-			"", "it runs Kubernetes v1.23.3, which no node of the cluster runs (v1.31)"},
+			"", "it runs Kubernetes v1.23.3, which no node of case-04471230/must-gather.local.5049263173451366137/ runs (v1.31)"},
 		{"a host that is no node, six months later", map[string]string{"date": "Fri May 21 09:31:02 UTC 2027\n",
 			"hostname": "juju-7f3a1c-k8s-4\n", "sos_commands/host/hostname": "juju-7f3a1c-k8s-4\n", "etc/machine-id": "", hostnamectl: "", bootID: ""},
-			"", "host is not a node of the cluster and it was gathered 182 days apart"},
+			"", "host is not a node of case-04471230/must-gather.local.5049263173451366137/ and it was gathered 182 days apart"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -208,6 +208,7 @@ func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, erro
 	if err := b.combine(g); err != nil {
 		return g, err
 	}
+	g.Mixed = mixedGather(g)
 	return g, nil
 }
 

@@ -37,6 +37,7 @@ func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool)
 			BaseDomain:         g.BaseDomain,
 			APIServerURL:       g.APIServerURL,
 			Incomplete:         g.Incomplete,
+			Mixed:              g.Mixed,
 			Platform:           g.Platform,
 			Files:              g.Files,
 			Bytes:              g.Bytes,

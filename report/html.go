@@ -62,6 +62,7 @@ func WriteHTML(w io.Writer, r *Report) error {
 type htmlView struct {
 	Title         string
 	Incomplete    string // why the input was not read to its end; "" when it was
+	Mixed         string // why the gather holds two clusters; "" when it does not
 	Subtitle      string
 	Tool          string
 	SchemaVersion int
@@ -261,6 +262,7 @@ func newHTMLView(r *Report) htmlView {
 		Cards:         htmlCards(r),
 		TotalFindings: totalFindings(r),
 		Incomplete:    truncateRunes(cleanLine(r.Gather.Incomplete), 2000),
+		Mixed:         truncateRunes(cleanLine(r.Gather.Mixed), 2000),
 	}
 	if r.Gather.ClusterVersion != "" {
 		v.Title += ": OpenShift " + cleanLine(r.Gather.ClusterVersion)

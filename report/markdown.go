@@ -347,6 +347,9 @@ func mdHeader(r *Report) string {
 	if g.Incomplete != "" {
 		b.WriteString("**Input incomplete:** " + mdText(g.Incomplete) + ". Findings and counts cover only what was read.\n\n")
 	}
+	if g.Mixed != "" {
+		b.WriteString("**Mixed gather:** " + mdText(g.Mixed) + ".\n\n")
+	}
 	return b.String()
 }
 

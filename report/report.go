@@ -86,7 +86,10 @@ type Gather struct {
 	Input *InputFile `json:"input,omitempty"`
 	// Incomplete is empty when the whole input was read; else it says why
 	// reading stopped early, and the analysis covers only what came before.
-	Incomplete  string     `json:"incomplete,omitempty"`
+	Incomplete string `json:"incomplete,omitempty"`
+	// Mixed is empty for a consistent gather; else it says why the gather
+	// holds two clusters (Node objects of one, pods and journals of another).
+	Mixed       string     `json:"mixed,omitempty"`
 	Roots       []string   `json:"roots"`
 	CollectedAt *time.Time `json:"collectedAt,omitempty"`
 	FinishedAt  *time.Time `json:"finishedAt,omitempty"`

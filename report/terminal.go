@@ -58,6 +58,9 @@ func WriteTerminal(w io.Writer, r *Report, opt TerminalOptions) error {
 		b.WriteString(paint(sgrSeverity[SeverityHigh], "INPUT INCOMPLETE: "+truncateRunes(cleanLine(r.Gather.Incomplete), 400)) + "\n")
 		b.WriteString("The findings and counts below cover only what was read.\n\n")
 	}
+	if r.Gather.Mixed != "" {
+		b.WriteString(paint(sgrSeverity[SeverityHigh], "MIXED GATHER: "+truncateRunes(cleanLine(r.Gather.Mixed), 600)) + "\n\n")
+	}
 	b.WriteString(paint(sgrBold, terminalHeader(r)) + "\n")
 	for _, l := range terminalCoverage(r) {
 		b.WriteString(truncateRunes(l, max(opt.Width, 160)) + "\n")

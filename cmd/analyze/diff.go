@@ -127,7 +127,7 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 // snapshot reads one gather with what the run needs, evaluates the rules and
 // keeps only the snapshot.
 func (o *diffOptions) snapshot(ctx context.Context, table *rules.Table, needs model.Needs, path string) (*report.Snapshot, error) {
-	g, err := loadGather(ctx, o.IO, path, o.loadOptions, needs)
+	g, err := loadGather(ctx, o.IO, path, o.loadOptions, needs, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -41,15 +41,22 @@ func (o *loadOptions) validate() error {
 // streams' stderr. A failure is an inputError naming path. Every command
 // that reads a gather (analyze, diff) loads it here, so all of them see the
 // same gather for the same rules.
-func loadGather(ctx context.Context, streams IOStreams, path string, o loadOptions, needs model.Needs) (*model.Gather, error) {
+//
+// part, when not nil, reads only one part of an upload that holds several
+// clusters (its Part and PartOf; --split).
+func loadGather(ctx context.Context, streams IOStreams, path string, o loadOptions, needs model.Needs, part *parser.Options) (*model.Gather, error) {
 	bar := newReadProgress(streams, path)
-	g, err := parser.LoadWith(ctx, path, parser.Options{OnRead: bar.onRead(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers, Needs: &needs})
+	opts := parser.Options{OnRead: bar.onRead(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers, Needs: &needs}
+	if part != nil {
+		opts.Part, opts.PartOf = part.Part, part.PartOf
+	}
+	g, err := parser.LoadWith(ctx, path, opts)
 	bar.stop()
 	switch {
 	case errors.Is(err, parser.ErrNotFound):
 		return nil, inputError{fmt.Errorf("%s: no such file or directory", path)}
 	case err != nil:
-		return nil, inputError{fmt.Errorf("%s: %v", path, err)}
+		return nil, inputError{fmt.Errorf("%s: %w", path, err)}
 	}
 	return g, nil
 }

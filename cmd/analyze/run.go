@@ -18,6 +18,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/report"
 	"github.com/mgtriage/mgtriage/rules"
 )
@@ -36,6 +38,9 @@ type analyzeOptions struct {
 	// secrets in every report; RedactMap is a file that receives the mapping.
 	Redact    bool
 	RedactMap string
+	// Split writes one report set per cluster, into Output/<part>/, when the
+	// input holds parts that are not one cluster (parser.SeveralGathersError).
+	Split bool
 	loadOptions
 }
 
@@ -65,6 +70,9 @@ func (o *analyzeOptions) validate() error {
 	}
 	if o.RedactMap != "" && !o.Redact {
 		return usageError{errors.New("--redact-map needs --redact")}
+	}
+	if o.RedactMap != "" && o.Split {
+		return usageError{errors.New("--redact-map cannot be combined with --split (each part is redacted with its own placeholders); analyse the parts one at a time to keep their maps")}
 	}
 	if o.Output == "" {
 		return usageError{errors.New("-o/--output names no folder")}
@@ -203,13 +211,91 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		}
 	}
 	start := time.Now()
-	g, err := loadGather(ctx, o.IO, o.Path, o.loadOptions, table.Needs())
+	g, err := loadGather(ctx, o.IO, o.Path, o.loadOptions, table.Needs(), nil)
+	var several *parser.SeveralGathersError
+	if err != nil && o.Split && errors.As(err, &several) && len(several.Parts) > 0 {
+		return runSplit(ctx, o, table, several, input)
+	}
 	if err != nil {
 		return err
 	}
+	in := <-input
+	return analyzeLoaded(o, table, g, in, start)
+}
+
+// runSplit analyses each part of an upload that is not one cluster on its
+// own (--split), reading the input once more per part, into
+// Output/<part name>/, and returns the error of the highest exit code of the
+// parts (nil when every part exits 0). A part that fails does not stop the
+// others.
+func runSplit(ctx context.Context, o *analyzeOptions, table *rules.Table, several *parser.SeveralGathersError, input chan inputResult) error {
+	in := <-input
+	fmt.Fprintf(o.IO.Out, "The input holds %d parts that are not one cluster (%s); each is analysed on its own (--split):\n", len(several.Parts), several.Why)
+	for _, line := range several.Gathers {
+		fmt.Fprintf(o.IO.Out, "  %s\n", line)
+	}
+	var worst error
+	worstCode := exitOK
+	for i, part := range several.Parts {
+		sub := *o
+		sub.Output = filepath.Join(o.Output, part.Name)
+		fmt.Fprintf(o.IO.Out, "\n== part %d of %d: %s → %s\n", i+1, len(several.Parts), strings.Join(part.Tops, ", "), sub.Output)
+		err := func() error {
+			release, err := claimOutput(sub.Output, "report.md, report.html and report.json", "")
+			if err != nil {
+				return err
+			}
+			defer release()
+			start := time.Now()
+			g, err := loadGather(ctx, o.IO, o.Path, o.loadOptions, table.Needs(), &parser.Options{Part: &part, PartOf: several.Tops})
+			if err != nil {
+				return err
+			}
+			g.Coverage.Combined = append([]string{fmt.Sprintf("part %d of %d of the input (--split): %s; the other parts are in the folders beside this one", i+1, len(several.Parts), strings.Join(part.Tops, ", "))}, g.Coverage.Combined...)
+			return analyzeLoaded(&sub, table, g, in, start)
+		}()
+		if err == nil {
+			continue
+		}
+		code := exitCodeOf(err)
+		if code != exitFindings {
+			fmt.Fprintf(o.IO.ErrOut, "analyze: part %s: %v\n", part.Name, err)
+		}
+		if code > worstCode {
+			worst, worstCode = err, code
+		}
+	}
+	if worst == nil {
+		return nil
+	}
+	return exitError{code: worstCode, msg: fmt.Sprintf("--split: the highest exit code of the %d parts is %d (%v)", len(several.Parts), worstCode, worst)}
+}
+
+// exitCodeOf is the exit code execute gives err.
+func exitCodeOf(err error) int {
+	var ee exitError
+	var ue usageError
+	var ie inputError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.As(err, &ie):
+		return exitInput
+	case errors.As(err, &ue):
+		return exitUsage
+	}
+	return exitWrite
+}
+
+// analyzeLoaded evaluates the rules on g, writes the reports into
+// o.Output and the summary on stdout; in describes the input (nil file
+// when it could not be checksummed).
+func analyzeLoaded(o *analyzeOptions, table *rules.Table, g *model.Gather, in inputResult, start time.Time) error {
 	findings := rules.Evaluate(table, g)
 	r := report.Build(g, table, findings, report.Tool{Name: "mgtriage", Version: version})
-	if in := <-input; in.err == nil {
+	if in.err == nil {
 		r.Gather.Input = in.file
 	} else {
 		fmt.Fprintf(o.IO.ErrOut, "analyze: warning: cannot checksum %s: %v\n", o.Path, in.err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mgtriage/mgtriage/fixtures/gen/synth"
 	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/report"
 )
 
 // copyDir copies src to dst, leaving out the folders skip names.
@@ -216,5 +217,122 @@ func TestOnlyJournalsGivesAReportThatSaysSo(t *testing.T) {
 	r := readReport(t, out)
 	if r.Gather.Coverage.JournalLines != 1 {
 		t.Errorf("journal lines %d", r.Gather.Coverage.JournalLines)
+	}
+}
+
+// uploadWithSosreport packs the sample must-gather (without its node
+// journals) and the fixture sosreport of worker-0, its files changed by edit
+// (path in the sosreport → content; "" deletes), into one .tar.gz.
+func uploadWithSosreport(t *testing.T, edit map[string]string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "case-04471230")
+	copyDir(t, filepath.Dir(sampleGather+"/x"), filepath.Join(dir, filepath.Base(sampleGather)), "host_service_logs")
+	const piece = "sosreport-worker-0-04471230-2026-11-20-kqzvbnw"
+	copyDir(t, filepath.Join("../../fixtures/upload", piece), filepath.Join(dir, piece))
+	for rel, body := range edit {
+		p := filepath.Join(dir, piece, rel)
+		if body == "" {
+			os.Remove(p)
+			continue
+		}
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tgz := filepath.Join(t.TempDir(), "upload.tar.gz")
+	if err := synth.WriteArchive(dir, tgz, synth.Formats[".tar.gz"]); err != nil {
+		t.Fatal(err)
+	}
+	return tgz
+}
+
+// A node sosreport taken three hours after the must-gather still joins it
+// when its machine-id proves its host is the node, and its journal lines
+// are the evidence of that node's pods.
+func TestSosreportOfTheSameMachineJoinsHoursLater(t *testing.T) {
+	in := uploadWithSosreport(t, map[string]string{"date": "Fri Nov 20 12:31:02 UTC 2026\n"})
+	out := filepath.Join(t.TempDir(), "out")
+	code, _, stderr := run(t, in, "-o", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r := readReport(t, out)
+	sos := "case-04471230/sosreport-worker-0-04471230-2026-11-20-kqzvbnw/"
+	cites := 0
+	for _, f := range r.Findings {
+		for _, e := range f.Evidence {
+			if e.Kind == "node-log" && strings.HasPrefix(e.Path, sos) {
+				cites++
+			}
+		}
+	}
+	if cites == 0 {
+		t.Errorf("no finding cites the sosreport's journal")
+	}
+	last := r.Gather.Coverage.Combined[len(r.Gather.Coverage.Combined)-1]
+	if !strings.HasSuffix(last, "host is node worker-0.sample.example.com (same machine-id)") {
+		t.Errorf("combined: %q", r.Gather.Coverage.Combined)
+	}
+}
+
+// An OpenShift must-gather and the sosreport of a host of another cluster,
+// half a year apart, are refused with both parts and why (exit 2, no
+// report); with --split each part gets its own report set, and the exit
+// code is the highest of the parts.
+func TestForeignSosreportIsRefusedOrSplit(t *testing.T) {
+	in := uploadWithSosreport(t, map[string]string{
+		"date": "Fri May 21 09:31:02 UTC 2027\n", "hostname": "juju-7f3a1c-k8s-4\n", "sos_commands/host/hostname": "juju-7f3a1c-k8s-4\n",
+		"etc/machine-id": "0123456789abcdef0123456789abcdef\n", "sos_commands/host/hostnamectl_status": "", "proc/sys/kernel/random/boot_id": "",
+		"sos_commands/kubernetes/kubectl_version": "Client Version: v1.23.3\nServer Version: v1.23.3\n",
+	})
+	out := filepath.Join(t.TempDir(), "out")
+	code, _, stderr := run(t, in, "-o", out)
+	if code != exitInput {
+		t.Fatalf("exit %d, want %d: %s", code, exitInput, stderr)
+	}
+	for _, w := range []string{
+		"2 parts that are not one cluster",
+		"part 1: case-04471230/must-gather.local.5049263173451366137/ (must-gather, gathered 2026-11-20T09:12:33Z, cluster e0666b73-33c5-437e-b12f-04c2a6eb05d9)",
+		"part 2: case-04471230/sosreport-worker-0-04471230-2026-11-20-kqzvbnw/ (sosreport of host juju-7f3a1c-k8s-4, gathered 2027-05-21T09:31:02Z, machine-id 0123456789abcdef0123456789abcdef, Kubernetes v1.23.3): it runs Kubernetes v1.23.3, which no node of case-04471230/must-gather.local.5049263173451366137/ runs (v1.31), and it was gathered 182 days apart",
+		"--split",
+	} {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, stderr)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a report was written for a refused input: %v", err)
+	}
+
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{{nil, 0}, {[]string{"--fail-on", "high"}, exitFindings}} {
+		out := filepath.Join(t.TempDir(), "out")
+		code, stdout, stderr := run(t, append([]string{in, "-o", out, "--split"}, tc.args...)...)
+		if code != tc.code {
+			t.Fatalf("--split %v: exit %d, want %d: %s", tc.args, code, tc.code, stderr)
+		}
+		mg := readReport(t, filepath.Join(out, "1-must-gather.local.5049263173451366137"))
+		sos := readReport(t, filepath.Join(out, "2-sosreport-worker-0-04471230-2026-11-20-kqzvbnw"))
+		if len(mg.Pods) != 29 || len(sos.Pods) != 0 {
+			t.Errorf("pods: must-gather part %d (want the sample's 29), sosreport part %d", len(mg.Pods), len(sos.Pods))
+		}
+		for name, r := range map[string]*report.Report{"must-gather": mg, "sosreport": sos} {
+			if len(r.Gather.Coverage.Combined) == 0 || !strings.HasPrefix(r.Gather.Coverage.Combined[0], "part ") {
+				t.Errorf("%s part's coverage does not say which part it is: %q", name, r.Gather.Coverage.Combined)
+			}
+		}
+		for _, f := range mg.Findings {
+			for _, e := range f.Evidence {
+				if strings.Contains(e.Path, "sosreport-") {
+					t.Errorf("the must-gather's report cites the foreign sosreport: %s", e.Path)
+				}
+			}
+		}
+		if !strings.Contains(stdout, "== part 1 of 2") || !strings.Contains(stdout, "== part 2 of 2") {
+			t.Errorf("stdout does not name the parts:\n%s", stdout)
+		}
 	}
 }

@@ -114,6 +114,10 @@ type Gather struct {
 	// reading stopped early (an archive cut short, --max-read or
 	// --max-members reached): the analysis covers only what came before.
 	Incomplete string
+	// Mixed is empty for a consistent gather; else it says why the gather,
+	// although read as one cluster, holds two: Node objects of one cluster
+	// and pods and journals of another (parser's mixedGather).
+	Mixed string
 
 	ClusterVersion string
 	ClusterID      string

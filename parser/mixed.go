@@ -1,0 +1,129 @@
+package parser
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mgtriage/mgtriage/parser/model"
+)
+
+// mixedGather returns why a gather that reads as one cluster is in fact
+// made of two: its Node objects carry none of its pods and none of its
+// kubelet journals, while its pods and journals name other nodes, of
+// another domain (the DNS domain of FQDN node names, else the
+// infrastructure prefix of OpenShift node names, "<infraID>-master-0").
+// It returns "" when the gather is consistent, and also for a journal of a
+// host that has no Node object in a gather whose pods run on its Node
+// objects (a node that never registered), and when the domains cannot be
+// told (short names with no infrastructure prefix): a partial gather of
+// one cluster's nodes is not a mix.
+func mixedGather(g *model.Gather) string {
+	objects := map[string]string{} // host key → Node object name
+	for _, n := range g.Nodes {
+		if !n.JournalOnly {
+			objects[model.HostKey(n.Object.Name)] = n.Object.Name
+		}
+	}
+	if len(objects) == 0 {
+		return ""
+	}
+	others := map[string]string{} // host key → name, of pods' nodes and journal hosts
+	pods := 0
+	for _, p := range g.Pods {
+		name := p.Object.Spec.NodeName
+		if name == "" || p.Runtime != nil {
+			continue
+		}
+		if o, ok := objects[model.HostKey(name)]; ok && sameHost(o, name) {
+			return "" // a pod runs on a gathered Node
+		}
+		others[model.HostKey(name)] = name
+		pods++
+	}
+	journals := 0
+	for _, h := range g.KubeletLogNodes {
+		if o, ok := objects[model.HostKey(h)]; ok && sameHost(o, h) {
+			return "" // a gathered Node has its journal
+		}
+		others[model.HostKey(h)] = h
+		journals++
+	}
+	if pods == 0 {
+		return "" // journals of hosts with no Node object alone: nodes that never registered
+	}
+	objDomains, otherDomains := domainsOf(objects), domainsOf(others)
+	if len(objDomains) == 0 || len(otherDomains) == 0 {
+		return ""
+	}
+	for d := range objDomains {
+		if otherDomains[d] {
+			return ""
+		}
+	}
+	what := fmt.Sprintf("its %d pods", pods)
+	if journals > 0 {
+		what += fmt.Sprintf(" and %d kubelet journals", journals)
+	}
+	return fmt.Sprintf("this gather mixes two clusters: its %d Node objects (%s; %s) carry none of its pods or journals, while %s name %d other nodes (%s; %s); node conditions, capacity and taints cannot be joined to these pods, and node findings speak of the Node objects' cluster",
+		len(objects), listNames(objects), joinDomains(objDomains), what, len(others), listNames(others), joinDomains(otherDomains))
+}
+
+// sameHost is model.HostMatch, except that two full names (FQDNs) must be
+// equal: w1.red.example.com and w1.blue.example.org are two hosts.
+func sameHost(a, b string) bool {
+	if strings.Contains(a, ".") && strings.Contains(b, ".") {
+		return strings.EqualFold(a, b)
+	}
+	return model.HostMatch(a, b)
+}
+
+// nodeDomain returns the domain of a node name: what follows its first dot,
+// else the part before "-master", "-worker", "-infra" or "-control-plane"
+// (an OpenShift infrastructure ID), else "".
+func nodeDomain(name string) string {
+	if i := strings.IndexByte(name, '.'); i > 0 && i < len(name)-1 {
+		return name[i+1:]
+	}
+	best := -1
+	for _, role := range []string{"-master", "-worker", "-infra", "-control-plane"} {
+		if i := strings.Index(name, role); i > 0 && (best < 0 || i < best) {
+			best = i
+		}
+	}
+	if best > 0 {
+		return name[:best]
+	}
+	return ""
+}
+
+func domainsOf(names map[string]string) map[string]bool {
+	out := map[string]bool{}
+	for _, n := range names {
+		if d := nodeDomain(n); d != "" {
+			out[d] = true
+		}
+	}
+	return out
+}
+
+func joinDomains(ds map[string]bool) string {
+	keys := sortedKeys(ds)
+	if len(keys) == 1 {
+		return "domain " + keys[0]
+	}
+	return "domains " + strings.Join(keys, ", ")
+}
+
+// listNames lists up to three names, sorted, and how many more.
+func listNames(names map[string]string) string {
+	var list []string
+	for _, n := range names {
+		list = append(list, n)
+	}
+	sort.Strings(list)
+	if len(list) > 3 {
+		return strings.Join(list[:3], ", ") + fmt.Sprintf(", … %d more", len(list)-3)
+	}
+	return strings.Join(list, ", ")
+}

@@ -1,0 +1,91 @@
+package parser
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestMixedGather: a gather whose Node objects are of one cluster and whose
+// pods and kubelet journals are of another (the shape of a fragment put
+// together from two clusters) is flagged; a gather of one cluster with the
+// journal of a host that never registered, or with only some of its nodes
+// gathered, is not.
+func TestMixedGather(t *testing.T) {
+	node := func(name string) string {
+		return "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: " + name + "\n  uid: 0b6d3c1e-" + name[:4] + "\nstatus:\n  conditions:\n  - type: Ready\n    status: \"True\"\n    lastHeartbeatTime: \"2026-11-20T09:00:00Z\"\n  nodeInfo:\n    kubeletVersion: v1.31.6\n"
+	}
+	podOn := func(name, uid, nodeName string) string {
+		return strings.Replace(podList("kube-system", name, uid), "  spec:\n", "  spec:\n    nodeName: "+nodeName+"\n", 1)
+	}
+	journal := func(host string) string {
+		return "Nov 20 08:59:01.000001 " + host + " kubenswrapper[2201]: I1120 08:59:01.000000    2201 kubelet.go:2449] \"SyncLoop ADD\" source=\"api\" pods=[\"kube-system/csi-1\"]\n" +
+			"Nov 20 08:59:02.000001 " + host + " kubenswrapper[2201]: E1120 08:59:02.000000    2201 pod_workers.go:1301] \"Error syncing pod, skipping\" err=\"failed\" pod=\"kube-system/csi-1\"\n"
+	}
+	const ts = "2026-11-20 09:00:00.0 +0000 UTC m=+0.1\n"
+	tests := []struct {
+		name  string
+		files map[string]string
+		mixed string // a part of the message, "" when not mixed
+	}{
+		{"Node objects of one cluster, pods and journals of another", map[string]string{
+			"timestamp": ts,
+			"cluster-scoped-resources/core/nodes/red-7xk2p-master-0.yaml":            node("red-7xk2p-master-0"),
+			"cluster-scoped-resources/core/nodes/red-7xk2p-worker-0-abcde.yaml":      node("red-7xk2p-worker-0-abcde"),
+			"namespaces/kube-system/core/pods.yaml":                                  podOn("csi-1", "u1", "blue-9qz4t-worker-0-fghij"),
+			"nodes/blue-9qz4t-worker-0-fghij/blue-9qz4t-worker-0-fghij_logs_kubelet": journal("blue-9qz4t-worker-0-fghij"),
+		}, "its 2 Node objects (red-7xk2p-master-0, red-7xk2p-worker-0-abcde; domain red-7xk2p) carry none of its pods or journals, while its 1 pods and 1 kubelet journals name 1 other nodes (blue-9qz4t-worker-0-fghij; domain blue-9qz4t)"},
+		{"FQDN nodes of two domains", map[string]string{
+			"timestamp": ts,
+			"cluster-scoped-resources/core/nodes/w1.red.example.com.yaml": node("w1.red.example.com"),
+			"namespaces/kube-system/core/pods.yaml":                       podOn("csi-1", "u1", "w1.blue.example.org"),
+		}, "domain red.example.com"},
+		{"near miss: a host with a journal and no Node object, pods on gathered nodes", map[string]string{
+			"timestamp": ts,
+			"cluster-scoped-resources/core/nodes/red-7xk2p-worker-0-abcde.yaml":    node("red-7xk2p-worker-0-abcde"),
+			"namespaces/kube-system/core/pods.yaml":                                podOn("csi-1", "u1", "red-7xk2p-worker-0-abcde"),
+			"nodes/red-7xk2p-worker-0-zzzzz/red-7xk2p-worker-0-zzzzz_logs_kubelet": journal("red-7xk2p-worker-0-zzzzz"),
+		}, ""},
+		{"near miss: only the control plane's Node objects, pods on workers of the same cluster", map[string]string{
+			"timestamp": ts,
+			"cluster-scoped-resources/core/nodes/red-7xk2p-master-0.yaml": node("red-7xk2p-master-0"),
+			"namespaces/kube-system/core/pods.yaml":                       podOn("csi-1", "u1", "red-7xk2p-worker-0-abcde"),
+		}, ""},
+		{"near miss: short names with no domain to compare", map[string]string{
+			"timestamp": ts,
+			"cluster-scoped-resources/core/nodes/node1.yaml": node("node1"),
+			"namespaces/kube-system/core/pods.yaml":          podOn("csi-1", "u1", "node7"),
+		}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, dir, tt.files)
+			g, err := Load(context.Background(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.mixed == "" {
+				if g.Mixed != "" {
+					t.Errorf("flagged as mixed: %s", g.Mixed)
+				}
+				return
+			}
+			if !strings.Contains(g.Mixed, tt.mixed) {
+				t.Errorf("Mixed = %q, want it to hold %q", g.Mixed, tt.mixed)
+			}
+		})
+	}
+}
+
+// The corpus fragment put together from two QE clusters is flagged.
+func TestMixedCorpusFragment(t *testing.T) {
+	dir := corpusDir(t, "mg-fragment-ocp418")
+	g, err := Load(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(g.Mixed, "domain infd-vrf-418t2-2lnlk") || !strings.Contains(g.Mixed, "domain qemtv-05-s8dvn") {
+		t.Errorf("Mixed = %q", g.Mixed)
+	}
+}
