@@ -62,6 +62,13 @@ func cleanText(s string) string {
 	return b.String()
 }
 
+// CleanText returns s with what a terminal or a report must not receive
+// from a gather removed: control characters (C0 but tab and line feed, DEL,
+// C1), bidirectional controls and the BOM; invalid UTF-8 becomes U+FFFD. The
+// command line cleans its messages with it, as the reports clean every
+// value.
+func CleanText(s string) string { return cleanText(s) }
+
 // cleanLine is cleanText for a value shown on one line: tabs and line breaks
 // become spaces.
 func cleanLine(s string) string {

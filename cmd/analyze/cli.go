@@ -122,14 +122,16 @@ func execute(args []string, io IOStreams) int {
 	if err == nil {
 		return exitOK
 	}
+	// Messages name files, hosts and clusters of the input: hostile text,
+	// cleaned of terminal controls as every report value is.
 	var ee exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintln(io.ErrOut, "analyze:", ee.msg)
+			fmt.Fprintln(io.ErrOut, "analyze:", report.CleanText(ee.msg))
 		}
 		return ee.code
 	}
-	fmt.Fprintln(io.ErrOut, "analyze:", err)
+	fmt.Fprintln(io.ErrOut, "analyze:", report.CleanText(err.Error()))
 	var ue usageError
 	var ie inputError
 	switch {

@@ -230,16 +230,16 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 // others.
 func runSplit(ctx context.Context, o *analyzeOptions, table *rules.Table, several *parser.SeveralGathersError, input chan inputResult) error {
 	in := <-input
-	fmt.Fprintf(o.IO.Out, "The input holds %d parts that are not one cluster (%s); each is analysed on its own (--split):\n", len(several.Parts), several.Why)
+	fmt.Fprintf(o.IO.Out, "The input holds %d parts that are not one cluster (%s); each is analysed on its own (--split):\n", len(several.Parts), report.CleanText(several.Why))
 	for _, line := range several.Gathers {
-		fmt.Fprintf(o.IO.Out, "  %s\n", line)
+		fmt.Fprintf(o.IO.Out, "  %s\n", report.CleanText(line))
 	}
 	var worst error
 	worstCode := exitOK
 	for i, part := range several.Parts {
 		sub := *o
 		sub.Output = filepath.Join(o.Output, part.Name)
-		fmt.Fprintf(o.IO.Out, "\n== part %d of %d: %s → %s\n", i+1, len(several.Parts), strings.Join(part.Tops, ", "), sub.Output)
+		fmt.Fprintf(o.IO.Out, "\n== part %d of %d: %s → %s\n", i+1, len(several.Parts), report.CleanText(strings.Join(part.Tops, ", ")), sub.Output)
 		err := func() error {
 			release, err := claimOutput(sub.Output, "report.md, report.html and report.json", "")
 			if err != nil {
@@ -259,7 +259,7 @@ func runSplit(ctx context.Context, o *analyzeOptions, table *rules.Table, severa
 		}
 		code := exitCodeOf(err)
 		if code != exitFindings {
-			fmt.Fprintf(o.IO.ErrOut, "analyze: part %s: %v\n", part.Name, err)
+			fmt.Fprintf(o.IO.ErrOut, "analyze: part %s: %s\n", part.Name, report.CleanText(err.Error()))
 		}
 		if code > worstCode {
 			worst, worstCode = err, code

@@ -336,3 +336,26 @@ func TestForeignSosreportIsRefusedOrSplit(t *testing.T) {
 		}
 	}
 }
+
+// The refusal names what the parts carry, which is the customer's text:
+// a cluster ID holding terminal controls reaches stderr without them.
+func TestRefusalCleansTerminalControls(t *testing.T) {
+	dir := t.TempDir()
+	copyDir(t, sampleGather, filepath.Join(dir, "must-gather.local.1"))
+	other := filepath.Join(dir, "must-gather.local.2")
+	copyDir(t, sampleGather, other)
+	filepath.WalkDir(other, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.Contains(p, "clusterversions") {
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p, []byte(strings.ReplaceAll(string(data), "clusterID: e0666b73-33c5-437e-b12f-04c2a6eb05d9", `clusterID: "evil\e[2J\e]0;owned\aid"`)), 0o644)
+		}
+		return nil
+	})
+	code, _, stderr := run(t, dir, "-o", filepath.Join(t.TempDir(), "out"))
+	if code != exitInput || !strings.Contains(stderr, "different cluster IDs") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.ContainsAny(stderr, "\x1b\a") || !strings.Contains(stderr, "cluster evilid") {
+		t.Errorf("stderr carries the ID's terminal controls: %q", stderr)
+	}
+}
