@@ -127,11 +127,12 @@ func (r *Reader) Machine(dir string) model.MachineFacts {
 	return model.MachineFacts{}
 }
 
-// KubeVersion returns the Kubernetes version the sosreport in folder dir
-// printed (server before kubelet before client, see parseKubeVersionOutput),
-// "" when none.
+// KubeVersion returns the Kubernetes version the cluster of the sosreport
+// in folder dir runs, as it printed it: the API server's (kubectl or oc
+// version's "Server Version") or the kubelet's; "" when it printed neither
+// (a client's version says nothing of the cluster).
 func (r *Reader) KubeVersion(dir string) string {
-	if s := r.sos[dir]; s != nil {
+	if s := r.sos[dir]; s != nil && s.versionRank <= 1 {
 		return s.kubeVersion
 	}
 	return ""
