@@ -206,9 +206,9 @@ func askName(s string) bool {
 }
 
 // shellQuote quotes s for a POSIX shell: as it is when it holds only
-// characters no shell reads specially, else in single quotes (a quote inside
-// written as '\''), so that ";", "$(…)", backticks or spaces in a name stay
-// part of the one argument.
+// characters no shell reads specially, else in single quotes, a single
+// quote inside closed, escaped and reopened, so that ";", "$(…)",
+// backticks or spaces in a name stay part of the one argument.
 func shellQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,") == "" {
 		return s
