@@ -48,10 +48,10 @@ var askTools = []askTool{
 	{[]string{"oc", "adm", "node-logs"}, []string{"-u"}, "https://docs.redhat.com/en/documentation/openshift_container_platform/4.11/html/cli_tools/cli-administrator-commands"},
 	{[]string{"oc", "logs"}, []string{"-n", "-c", "--previous", "--all-containers"}, "https://docs.redhat.com/en/documentation/openshift_container_platform/4.11/html/cli_tools/cli-developer-commands"},
 	{[]string{"oc", "get"}, []string{"-n", "-A", "-o"}, "https://docs.redhat.com/en/documentation/openshift_container_platform/4.11/html/cli_tools/cli-developer-commands"},
-	{[]string{"oc", "describe"}, []string{"-n", "-A"}, "https://docs.redhat.com/en/documentation/openshift_container_platform/4.11/html/cli_tools/cli-developer-commands"},
+	{[]string{"oc", "describe"}, []string{"-n"}, "https://docs.redhat.com/en/documentation/openshift_container_platform/4.11/html/cli_tools/cli-developer-commands"},
 	{[]string{"kubectl", "logs"}, []string{"-n", "-c", "--previous", "--all-containers"}, "https://kubernetes.io/docs/reference/kubectl/generated/kubectl_logs/"},
 	{[]string{"kubectl", "get"}, []string{"-n", "-A", "-o"}, "https://kubernetes.io/docs/reference/kubectl/generated/kubectl_get/"},
-	{[]string{"kubectl", "describe"}, []string{"-n", "-A"}, "https://kubernetes.io/docs/reference/kubectl/generated/kubectl_describe/"},
+	{[]string{"kubectl", "describe"}, []string{"-n"}, "https://kubernetes.io/docs/reference/kubectl/generated/kubectl_describe/"},
 	{[]string{"journalctl"}, []string{"-u", "--no-pager"}, "https://www.freedesktop.org/software/systemd/man/latest/journalctl.html"},
 	{[]string{"sos", "report"}, []string{"--batch", "-o"}, "https://manpages.ubuntu.com/manpages/jammy/man1/sos-report.1.html"},
 }
