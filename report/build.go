@@ -97,6 +97,7 @@ func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool)
 	for _, p := range g.Problems {
 		r.Problems = append(r.Problems, Problem{Path: short(p.Path), Error: truncateRunes(p.Error, MaxTextRunes)})
 	}
+	r.Ask = askFor(r, findings, g.Health)
 	r.Summary = summarize(r, g)
 	r.Normalize()
 	return r

@@ -86,6 +86,16 @@ type htmlView struct {
 	Coverage []htmlField
 	Missing  string
 	Problems []Problem
+	// Ask is the "What to ask the customer for" section (Report.Ask);
+	// AskCLI names the cluster's command line tool.
+	Ask    []htmlAsk
+	AskCLI string
+}
+
+// htmlAsk is one command of Report.Ask, cleaned for the page.
+type htmlAsk struct {
+	Command, On, Why, Docs string
+	Blocks                 []string
 }
 
 type htmlField struct{ Name, Value string }
@@ -302,6 +312,20 @@ func newHTMLView(r *Report) htmlView {
 		v.Coverage = append(v.Coverage, htmlField{l.Label, truncateRunes(cleanLine(l.Text), htmlCoverageRunes)})
 	}
 	v.Missing = joinOr(cleanLines(coverageGaps(r)))
+	v.AskCLI = "kubectl"
+	if r.Gather.Distribution == "OpenShift" {
+		v.AskCLI = "oc"
+	}
+	for _, a := range r.Ask {
+		ha := htmlAsk{Command: cleanLine(a.Command), On: cleanLine(a.On), Why: truncateRunes(cleanLine(a.Why), htmlCoverageRunes)}
+		if u, ok := webLink(a.Docs); ok {
+			ha.Docs = u
+		}
+		for _, b := range a.Blocks {
+			ha.Blocks = append(ha.Blocks, truncateRunes(cleanLine(b), htmlCoverageRunes))
+		}
+		v.Ask = append(v.Ask, ha)
+	}
 	if v.Missing != "" {
 		v.Cluster = append(v.Cluster, htmlField{"Not in the input", v.Missing + " (see Coverage)"})
 	}

@@ -106,6 +106,7 @@ func markdownDoc(r *Report) *mdDoc {
 		{head: mdHeader(r)},
 		d.summary,
 		d.gather,
+		mdAsk(r),
 		d.findings,
 		mdPods(r),
 		mdNodes(r),
@@ -127,7 +128,7 @@ var cutSteps = []struct {
 }{
 	{"pod rows", 50}, {"gather problems", 10}, {"node rows", 20}, {"gather health lines", 10}, {"findings", mdTopFindings},
 	{"pod rows", 0}, {"gather problems", 0}, {"node rows", 0}, {"gather health lines", 0}, {"findings", 0},
-	{"coverage lines", 0}, {"cluster and gather lines", 0}, {"summary lines", 0},
+	{"commands to ask for", 0}, {"coverage lines", 0}, {"cluster and gather lines", 0}, {"summary lines", 0},
 }
 
 // fit leaves out items from the end of their sections until the document,
@@ -713,6 +714,39 @@ func mdHealth(r *Report) *mdSection {
 		return newSection(head, tail, "", "", "", nil)
 	}
 	return newSection(head, "", tail, "gather health lines", "gather health line", items)
+}
+
+// mdAskItems bounds the commands the Markdown lists; the others are counted.
+const mdAskItems = 15
+
+// mdAsk is the "What to ask the customer for" section: the first
+// mdAskItems commands of r.Ask, numbered, each with where it runs and why;
+// nothing when the report asks for nothing.
+func mdAsk(r *Report) *mdSection {
+	if len(r.Ask) == 0 {
+		return newSection("", "", "", "", "", nil)
+	}
+	cli := "`kubectl`"
+	if r.Gather.Distribution == "OpenShift" {
+		cli = "`oc`"
+	}
+	head := "The evidence below is not in the upload, and a finding or a gather health check needs it. Ask for the output of these commands (run where " + cli + " is logged in to the cluster, or on the node named):\n\n"
+	var items []string
+	for i, a := range r.Ask {
+		if i == mdAskItems {
+			break
+		}
+		on := ""
+		if a.On != "" {
+			on = " (on " + mdText(a.On) + ")"
+		}
+		items = append(items, fmt.Sprintf("%d. %s%s: %s\n", i+1, mdCode(a.Command), on, mdText(a.Why)))
+	}
+	tail := "\n"
+	if n := len(r.Ask) - len(items); n > 0 {
+		tail = "\n" + countNoun(n, "more command is", "more commands are") + " in report.html and report.json.\n\n"
+	}
+	return newSection("## What to ask the customer for\n\n", head, tail, "commands to ask for", "command to ask for", items)
 }
 
 // mdCoverage is the Coverage section: what was read and used, recognised

@@ -21,8 +21,9 @@ import (
 // field is removed or changes meaning; adding a field does not change it.
 const SchemaVersion = 1
 
-// SchemaMinor counts the additions made within SchemaVersion (1: gather.coverage).
-const SchemaMinor = 1
+// SchemaMinor counts the additions made within SchemaVersion (1:
+// gather.coverage; 2: ask).
+const SchemaMinor = 2
 
 // Severity names, from the most to the least urgent.
 const (
@@ -61,6 +62,9 @@ type Report struct {
 	Pods          []Pod     `json:"pods"`
 	Nodes         []Node    `json:"nodes"`
 	Problems      []Problem `json:"problems"`
+	// Ask lists the commands that collect what the input lacks and a
+	// finding or a gather health check needs (askFor).
+	Ask []Ask `json:"ask"`
 }
 
 // Tool names the program that wrote the report.
@@ -439,6 +443,14 @@ func (r *Report) Normalize() {
 	}
 	if r.Problems == nil {
 		r.Problems = []Problem{}
+	}
+	if r.Ask == nil {
+		r.Ask = []Ask{}
+	}
+	for i := range r.Ask {
+		if r.Ask[i].Blocks == nil {
+			r.Ask[i].Blocks = []string{}
+		}
 	}
 	if r.Gather.Roots == nil {
 		r.Gather.Roots = []string{}

@@ -81,6 +81,8 @@ func Correlate(in []Finding) []Finding {
 		k := f.Rule.ID + "\x00" + f.groupKey
 		if i, ok := index[k]; ok {
 			out[i].Also = append(out[i].Also, Member{RuleID: f.Rule.ID, Pod: f.Pod, Container: f.Container})
+			// What the member lacks blocks the merged finding as much.
+			out[i].Gaps = append(out[i].Gaps[:len(out[i].Gaps):len(out[i].Gaps)], f.Gaps...)
 			continue
 		}
 		index[k] = len(out)

@@ -60,6 +60,10 @@ type Finding struct {
 	Docs     []string
 	Evidence []Evidence
 	Missing  []string
+	// Gaps names what would collect the evidence Missing names (the
+	// objects, journals and logs not gathered), for the report's "What to
+	// ask the customer for"; several entries may be equal.
+	Gaps []model.Gap
 	// Signature is the catalogue signature whose cause the hint states
 	// first, nil when no line of the subject matched one.
 	Signature *SignatureMatch
@@ -413,7 +417,7 @@ func (r *Rule) fire(p *model.Pod, n *model.Node, h hit, sig *signatureMatch, v v
 	if !v.kubernetes {
 		vars["OpenShift"] = "true"
 	}
-	f := Finding{Rule: r, Title: r.Title, Pod: p, Node: n, Container: h.Container, Evidence: ev, Missing: h.Missing, Severity: r.Severity, Docs: r.Docs}
+	f := Finding{Rule: r, Title: r.Title, Pod: p, Node: n, Container: h.Container, Evidence: ev, Missing: h.Missing, Gaps: h.Gaps, Severity: r.Severity, Docs: r.Docs}
 	f.groupKey = r.groupKey(p, vars)
 	if !r.General {
 		f.specificity++
@@ -446,6 +450,11 @@ func (r *Rule) fire(p *model.Pod, n *model.Node, h hit, sig *signatureMatch, v v
 			f.Severity = sig.sig.Severity
 		}
 		f.Signature = &SignatureMatch{ID: sig.sig.ID, Version: sig.sig.Version, Decided: sig.decided, Line: sig.ev.Source, Quote: sig.quote(), Cause: cause}
+		if !sig.decision.Decided {
+			// The hint says what left the signature unconfirmed
+			// (signatureMatch.state): what collects it is a gap too.
+			f.Gaps = append(f.Gaps, sig.decision.Gaps...)
+		}
 		f.specificity += 4
 	} else if r.alts != nil && vars["Decided"] == "" {
 		if alt := squeezeSpaces(execTemplate(r.alts, vars)); alt != "" {

@@ -219,6 +219,7 @@ func (c *evalContext) missingNodeLog(p *model.Pod, h *hit) {
 	node := p.Object.Spec.NodeName
 	if node != "" && !c.gather.HasKubeletLog(node) {
 		h.Missing = append(h.Missing, "kubelet journal of node "+node+" (not in the gather)")
+		h.Gaps = append(h.Gaps, model.Gap{What: model.GapNodeJournal, Node: node, Unit: "kubelet"})
 	}
 }
 
@@ -472,6 +473,13 @@ func (c *evalContext) logEvidence(p *model.Pod, container string, h *hit) []Evid
 		return ev
 	}
 	h.Missing = append(h.Missing, "previous.log and current.log of "+container+" (absent or empty in the gather)")
+	gap := model.Gap{What: model.GapContainerLog, Namespace: p.Object.Namespace, Pod: p.Object.Name, Container: container}
+	for _, st := range p.Containers {
+		if st.Name == container && (st.Last != nil || st.RestartCount > 0) {
+			gap.Previous = true // the run that ended is the one that tells why
+		}
+	}
+	h.Gaps = append(h.Gaps, gap)
 	return nil
 }
 

@@ -136,14 +136,14 @@ func joinClaimClass(c *evalContext, p *model.Pod, h *hit) joinResult {
 		}
 		if !classKnown {
 			if cov == model.NotGathered {
-				res.Missing = append(res.Missing, notGathered(fmt.Sprintf("PersistentVolumeClaim %s/%s, so its StorageClass could not be read", ns, claim)))
+				res.notGathered(objectsGap(model.PersistentVolumeClaims, ns), fmt.Sprintf("PersistentVolumeClaim %s/%s, so its StorageClass could not be read", ns, claim))
 			}
 			continue
 		}
 		explicitNone := pvc != nil && pvc.Spec.StorageClassName != nil && *pvc.Spec.StorageClassName == ""
 		readClasses()
 		if classCov == model.NotGathered && !missingFromEvent && !explicitNone {
-			res.Missing = append(res.Missing, notGathered("StorageClasses, so the class of PersistentVolumeClaim "+claim+" could not be checked"))
+			res.notGathered(objectsGap(model.StorageClasses, ""), "StorageClasses, so the class of PersistentVolumeClaim "+claim+" could not be checked")
 			continue
 		}
 		var names, defaults []string

@@ -31,7 +31,7 @@ func joinClaimUsers(c *evalContext, p *model.Pod, h *hit) joinResult {
 				continue // shared access: other users do not block attach
 			}
 		} else if cov == model.NotGathered {
-			res.Missing = append(res.Missing, notGathered(fmt.Sprintf("PersistentVolumeClaim %s/%s, so its access mode could not be read", ns, claim)))
+			res.notGathered(objectsGap(model.PersistentVolumeClaims, ns), fmt.Sprintf("PersistentVolumeClaim %s/%s, so its access mode could not be read", ns, claim))
 		}
 		for _, o := range c.store.ClaimUsers(ns, claim) {
 			other := model.Typed[corev1.Pod](o)

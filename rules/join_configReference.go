@@ -48,7 +48,7 @@ func (c *evalContext) missingObject(kind model.Kind, word, ns, name string) join
 		res.Cause = fmt.Sprintf("%s %s exists in the gather: it was created after the kubelet's last attempt, or the pod is pending a restart.", word, name)
 		return res
 	case model.NotGathered, model.Filtered:
-		res.Missing = []string{notGathered(fmt.Sprintf("the %ss of namespace %s, so whether %s exists, or exists under another name, could not be checked", word, ns, name))}
+		res.notGathered(objectsGap(kind, ns), fmt.Sprintf("the %ss of namespace %s, so whether %s exists, or exists under another name, could not be checked", word, ns, name))
 		return res
 	}
 	all, _ := c.store.List(kind, ns)
@@ -89,7 +89,7 @@ func (c *evalContext) missingKey(key, word, ns, name string) joinResult {
 	case model.Absent:
 		return c.missingObject(kind, word, ns, name)
 	default:
-		res.Missing = []string{notGathered(fmt.Sprintf("%s %s/%s, so its keys could not be listed", word, ns, name))}
+		res.notGathered(objectsGap(kind, ns), fmt.Sprintf("%s %s/%s, so its keys could not be listed", word, ns, name))
 		return res
 	}
 	res.Evidence = append(res.Evidence, objectEvidence(o, "keys "+list(o.Keys, 8)))

@@ -62,19 +62,19 @@ func joinCSINodePlugin(c *evalContext, p *model.Pod, h *hit) joinResult {
 		}
 	}
 	if csiCov == model.NotGathered {
-		res.Missing = append(res.Missing, notGathered("CSINode objects, so where the driver is registered could not be checked"))
+		res.notGathered(objectsGap(model.CSINodes, ""), "CSINode objects, so where the driver is registered could not be checked")
 	}
 	nodeObj, _ := c.store.Get(model.Nodes, "", node)
 	n := model.Typed[corev1.Node](nodeObj)
 	if n == nil {
-		res.Missing = append(res.Missing, notGathered("Node "+node+", so its taints could not be checked"))
+		res.notGathered(objectsGap(model.Nodes, ""), "Node "+node+", so its taints could not be checked")
 		return res
 	}
 	// The driver's node plugin: a DaemonSet whose pod template names the
 	// driver, else one whose pods run on the nodes that register it.
 	dss, dsCov := c.store.List(model.DaemonSets, "*")
 	if dsCov == model.NotGathered {
-		res.Missing = append(res.Missing, notGathered("DaemonSets, so the driver's node plugin could not be checked"))
+		res.notGathered(objectsGap(model.DaemonSets, ""), "DaemonSets, so the driver's node plugin could not be checked")
 		return res
 	}
 	// The driver's node plugin is the DaemonSet whose pod template names

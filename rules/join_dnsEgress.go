@@ -101,7 +101,7 @@ func joinDNSEgress(c *evalContext, p *model.Pod, h *hit) joinResult {
 		if ip != "" {
 			what = fmt.Sprintf("the Service with cluster IP %s (the DNS server in the log)", ip)
 		}
-		res.Missing = append(res.Missing, notGathered(what+", so the port its pods listen on could not be checked"))
+		res.notGathered(objectsGap(model.Services, ""), what+", so the port its pods listen on could not be checked")
 		return res
 	}
 	svc := model.Typed[corev1.Service](svcObj)
@@ -116,13 +116,13 @@ func joinDNSEgress(c *evalContext, p *model.Pod, h *hit) joinResult {
 	podPort, how := c.resolveTargetPort(svcObj, svc, target, portName)
 	res.Evidence = append(res.Evidence, objectEvidence(svcObj, fmt.Sprintf("cluster IP %s port %d → targetPort %s = %s", ip, svcPort, target.String(), how)))
 	if podPort == 0 {
-		res.Missing = append(res.Missing, notGathered(fmt.Sprintf("the Endpoints or pods of Service %s/%s, so its targetPort %s could not be resolved", svc.Namespace, svc.Name, target.String())))
+		res.notGathered(objectsGap(model.Endpoints, svc.Namespace), fmt.Sprintf("the Endpoints or pods of Service %s/%s, so its targetPort %s could not be resolved", svc.Namespace, svc.Name, target.String()))
 		return res
 	}
 	// NetworkPolicies of the pod's namespace that select it for egress.
 	pols, polCov := c.store.List(model.NetworkPolicies, p.Object.Namespace)
 	if polCov == model.NotGathered {
-		res.Missing = append(res.Missing, notGathered("the NetworkPolicies of namespace "+p.Object.Namespace+", so whether one blocks DNS could not be checked"))
+		res.notGathered(objectsGap(model.NetworkPolicies, p.Object.Namespace), "the NetworkPolicies of namespace "+p.Object.Namespace+", so whether one blocks DNS could not be checked")
 		return res
 	}
 	dnsNSLabels := c.store.NamespaceLabels(svc.Namespace)

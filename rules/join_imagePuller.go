@@ -25,7 +25,7 @@ func joinImagePuller(c *evalContext, p *model.Pod, h *hit) joinResult {
 	sa := podSA(p)
 	bs, cov := c.bindingsIn(project)
 	if cov == model.NotGathered {
-		res.Missing = append(res.Missing, notGathered("RoleBindings of project "+project+", so whether "+sa.String()+" may pull from it could not be read"))
+		res.notGathered(objectsGap(model.RoleBindings, project), "RoleBindings of project "+project+", so whether "+sa.String()+" may pull from it could not be read")
 		return res
 	}
 	crbs, _ := c.bindingsIn("")

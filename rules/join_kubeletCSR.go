@@ -32,7 +32,7 @@ func joinKubeletCSR(c *evalContext, p *model.Pod, h *hit) joinResult {
 	csrs, cov := c.nodeCSRs(node)
 	if cov == model.NotGathered {
 		res.RuledOut = serverSide
-		res.Missing = append(res.Missing, notGathered("CertificateSigningRequests, so whether the node's certificate requests wait for approval could not be checked"))
+		res.notGathered(objectsGap(model.CertificateSigningRequests, ""), "CertificateSigningRequests, so whether the node's certificate requests wait for approval could not be checked")
 		return res
 	}
 	var pending, approved []nodeCSR

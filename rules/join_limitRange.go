@@ -75,7 +75,7 @@ func joinLimitRange(c *evalContext, p *model.Pod, h *hit) joinResult {
 		}
 		items, cov := c.namespaceLimits(ns, corev1.LimitType(h.Vars["Scope"]))
 		if cov == model.NotGathered {
-			res.Missing = append(res.Missing, notGathered("the LimitRanges of namespace "+ns+", so which one sets the "+bound+" could not be read"))
+			res.notGathered(objectsGap(model.LimitRanges, ns), "the LimitRanges of namespace "+ns+", so which one sets the "+bound+" could not be read")
 			return res
 		}
 		for _, it := range items {
@@ -111,7 +111,7 @@ func joinLimitRange(c *evalContext, p *model.Pod, h *hit) joinResult {
 		}
 		ctrText = fmt.Sprintf("container %s (%s)", ctr.Name, ctrText)
 	} else if templateOf(o) == nil {
-		res.Missing = append(res.Missing, notGathered(fmt.Sprintf("the pod template of %s, so whether the container sets its own %s limit could not be read", where, resName)))
+		res.notGathered(objectsGap(o.Kind, ns), fmt.Sprintf("the pod template of %s, so whether the container sets its own %s limit could not be read", where, resName))
 	}
 	request, err := resource.ParseQuantity(h.Vars["Requested"])
 	if err != nil && ctr != nil {
@@ -119,7 +119,7 @@ func joinLimitRange(c *evalContext, p *model.Pod, h *hit) joinResult {
 	}
 	items, cov := c.namespaceLimits(ns, corev1.LimitTypeContainer)
 	if cov == model.NotGathered || cov == model.Filtered {
-		res.Missing = append(res.Missing, notGathered("the LimitRanges of namespace "+ns+", so whether a default limit applies could not be checked"))
+		res.notGathered(objectsGap(model.LimitRanges, ns), "the LimitRanges of namespace "+ns+", so whether a default limit applies could not be checked")
 		return res
 	}
 	for _, it := range items {

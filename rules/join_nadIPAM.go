@@ -30,7 +30,7 @@ func joinNadIPAM(c *evalContext, p *model.Pod, h *hit) joinResult {
 	rng, hasRange := ipNetOf(rangeIP, rangeMask)
 	o := c.attachmentNamed(p, name)
 	if o == nil {
-		return joinResult{Missing: []string{notGathered(fmt.Sprintf("NetworkAttachmentDefinition %s, so its IPAM range and excludes could not be read", name))}}
+		return lacking(objectsGap(model.NetworkAttachmentDefinitions, ""), fmt.Sprintf("NetworkAttachmentDefinition %s, so its IPAM range and excludes could not be read", name))
 	}
 	nad := model.Typed[model.NetworkAttachmentDefinition](o)
 	if nad == nil {
@@ -59,7 +59,9 @@ func joinNadIPAM(c *evalContext, p *model.Pod, h *hit) joinResult {
 	}
 	ev := objectEvidence(o, fmt.Sprintf("ipam type %s, range %s, exclude %s", orDash(ipam.Type), ipam.Range, orNone(ipam.Exclude)))
 	if len(whole) == 0 {
-		return joinResult{Evidence: []Evidence{ev}, Missing: []string{notGathered(fmt.Sprintf("whereabouts' IPPools of range %s, so the addresses in use there could not be counted", rng))}}
+		res := lacking(objectsGap(model.WhereaboutsIPPools, ""), fmt.Sprintf("whereabouts' IPPools of range %s, so the addresses in use there could not be counted", rng))
+		res.Evidence = []Evidence{ev}
+		return res
 	}
 	res := joinResult{Decided: true, Evidence: []Evidence{ev}}
 	res.Cause = fmt.Sprintf("NetworkAttachmentDefinition %s/%s gives %s the range %s and excludes %s: %s as wide as the range itself, so every address is excluded and none is left to give.",

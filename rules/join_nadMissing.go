@@ -19,7 +19,7 @@ func joinNadMissing(c *evalContext, p *model.Pod, h *hit) joinResult {
 		// It exists where Multus looked: created since the last attempt.
 		return joinResult{RuledOut: true, Evidence: []Evidence{objectEvidence(o, "exists in the namespace Multus looked in")}}
 	case model.NotGathered, model.Filtered:
-		return joinResult{Missing: []string{notGathered(fmt.Sprintf("the NetworkAttachmentDefinitions of namespace %s, so whether %s exists there could not be checked", ns, name))}}
+		return lacking(objectsGap(model.NetworkAttachmentDefinitions, ns), fmt.Sprintf("the NetworkAttachmentDefinitions of namespace %s, so whether %s exists there could not be checked", ns, name))
 	}
 	all, _ := c.store.List(model.NetworkAttachmentDefinitions, "*")
 	var here []string

@@ -29,7 +29,7 @@ func joinNodeDown(c *evalContext, p *model.Pod, h *hit) joinResult {
 			res.Evidence = append(res.Evidence, objectEvidence(nodeObj, fmt.Sprintf("condition Ready=%s reason=%s since %s", cond.Status, cond.Reason, fmtTime(cond.LastTransitionTime.Time))))
 		}
 	} else if cov == model.NotGathered {
-		res.Missing = append(res.Missing, notGathered("Node "+node+", so its Ready condition could not be read"))
+		res.notGathered(objectsGap(model.Nodes, ""), "Node "+node+", so its Ready condition could not be read")
 	}
 	// The kubelet's own account, by host, whether or not a Node was gathered.
 	certs, api := 0, 0
@@ -69,7 +69,7 @@ func joinNodeDown(c *evalContext, p *model.Pod, h *hit) joinResult {
 	if len(pending) > 0 {
 		facts = append(facts, fmt.Sprintf("%s of the node %s Pending (%s), so its kubelet has no valid certificate", countOf(len(pending), "CSR", "CSRs"), pick(len(pending) == 1, "is", "are"), list(pending, 4)))
 	} else if down && csrCov == model.NotGathered && certs > 0 {
-		res.Missing = append(res.Missing, notGathered("CertificateSigningRequests, so whether the node's certificate requests wait for approval could not be checked"))
+		res.notGathered(objectsGap(model.CertificateSigningRequests, ""), "CertificateSigningRequests, so whether the node's certificate requests wait for approval could not be checked")
 	}
 	if !down {
 		return res

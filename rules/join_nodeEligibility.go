@@ -39,7 +39,7 @@ func selectorLabel(k, v string) string {
 func joinNodeEligibility(c *evalContext, p *model.Pod, h *hit) joinResult {
 	verdicts, cov := c.nodeVerdicts(p)
 	if cov == model.NotGathered || len(verdicts) == 0 {
-		return joinResult{Missing: []string{notGathered("Node objects, so taints and labels could not be compared with the pod's tolerations and selectors")}}
+		return lacking(objectsGap(model.Nodes, ""), "Node objects, so taints and labels could not be compared with the pod's tolerations and selectors")
 	}
 	var res joinResult
 	var selected []nodeVerdict

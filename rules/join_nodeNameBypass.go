@@ -109,7 +109,7 @@ func joinNodeNameBypass(c *evalContext, p *model.Pod, h *hit) joinResult {
 			res.Evidence = append(res.Evidence, objectEvidence(o, "pod template without nodeName"))
 			return res
 		case o == nil:
-			res.Missing = append(res.Missing, notGathered(fmt.Sprintf("%s %s, so whether its pod template sets nodeName could not be checked", ref.Kind, ref.Name)))
+			res.notGathered(objectsGap(ck.Kind, ns), fmt.Sprintf("%s %s, so whether its pod template sets nodeName could not be checked", ref.Kind, ref.Name))
 		}
 	} else if admission != "" {
 		setBy = "the pod has no controller and its own manifest sets spec.nodeName: " + node
@@ -121,7 +121,7 @@ func joinNodeNameBypass(c *evalContext, p *model.Pod, h *hit) joinResult {
 	}
 	if setBy == "" {
 		if admission == "" {
-			res.Missing = append(res.Missing, notGathered("the pod's events (a scheduler's Scheduled, the kubelet's refusal), so whether a scheduler bound it could not be checked"))
+			res.notGathered(objectsGap(model.Events, p.Object.Namespace), "the pod's events (a scheduler's Scheduled, the kubelet's refusal), so whether a scheduler bound it could not be checked")
 		}
 		res.Evidence = nil
 		return res
@@ -146,7 +146,7 @@ func joinNodeNameBypass(c *evalContext, p *model.Pod, h *hit) joinResult {
 			res.Evidence = append(res.Evidence, objectEvidence(nodeObj, fmt.Sprintf("allocatable %s %s", resName, q.String())))
 		}
 	} else if cov == model.NotGathered {
-		res.Missing = append(res.Missing, notGathered("Node "+node+", so its allocatable could not be read"))
+		res.notGathered(objectsGap(model.Nodes, ""), "Node "+node+", so its allocatable could not be read")
 	}
 	res.Decided = true
 	checked := "checked the node's free room before the pod landed; the kubelet's own admission check then found too little" + count + " and refused it"

@@ -38,7 +38,7 @@ func joinNodeRequests(c *evalContext, p *model.Pod, h *hit) joinResult {
 	}
 	verdicts, cov := c.nodeVerdicts(p)
 	if cov == model.NotGathered || len(verdicts) == 0 {
-		res.Missing = append(res.Missing, notGathered("Node objects, so the room left on each node could not be computed"))
+		res.notGathered(objectsGap(model.Nodes, ""), "Node objects, so the room left on each node could not be computed")
 		return res
 	}
 	var parts []string

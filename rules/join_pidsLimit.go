@@ -48,7 +48,7 @@ func joinPidsLimit(c *evalContext, p *model.Pod, h *hit) joinResult {
 	node := model.Typed[corev1.Node](nodeObj)
 	if node == nil {
 		if nodeName != "" && nodeCov == model.NotGathered {
-			res.Missing = append(res.Missing, notGathered(fmt.Sprintf("Node %s, so the pids limit that applies on it could not be read", nodeName)))
+			res.notGathered(objectsGap(model.Nodes, ""), fmt.Sprintf("Node %s, so the pids limit that applies on it could not be read", nodeName))
 		}
 		return res
 	}
@@ -58,7 +58,7 @@ func joinPidsLimit(c *evalContext, p *model.Pod, h *hit) joinResult {
 	}
 	pools, poolCov := c.store.NodePools(node)
 	if poolCov == model.NotGathered {
-		res.Missing = append(res.Missing, notGathered("MachineConfigPools, so the pids limit of node "+nodeName+" could not be traced"))
+		res.notGathered(objectsGap(model.MachineConfigPools, ""), "MachineConfigPools, so the pids limit of node "+nodeName+" could not be traced")
 		return res
 	}
 	var settings []pidsSetting
@@ -97,17 +97,23 @@ func joinPidsLimit(c *evalContext, p *model.Pod, h *hit) joinResult {
 	}
 	if len(settings) == 0 {
 		var unread []string
-		for kind, cov := range map[string]model.Coverage{"KubeletConfigs": kcCov, "ContainerRuntimeConfigs": ccCov, "MachineConfigs": mcCov} {
-			if cov == model.NotGathered {
-				unread = append(unread, kind)
+		var gaps []model.Gap
+		for _, k := range []struct {
+			name string
+			kind model.Kind
+			cov  model.Coverage
+		}{{"ContainerRuntimeConfigs", model.ContainerRuntimeConfigs, ccCov}, {"KubeletConfigs", model.KubeletConfigs, kcCov}, {"MachineConfigs", model.MachineConfigs, mcCov}} {
+			if k.cov == model.NotGathered {
+				unread = append(unread, k.name)
+				gaps = append(gaps, objectsGap(k.kind, ""))
 			}
 		}
-		sort.Strings(unread)
 		switch {
 		case len(pools) == 0:
 			res.Missing = append(res.Missing, "no gathered MachineConfigPool selects node "+nodeName+", so its pids limit could not be traced")
 		case len(unread) > 0:
 			res.Missing = append(res.Missing, notGathered(strings.Join(unread, ", ")+", so the pids limit that applies on node "+nodeName+" could not be named"))
+			res.Gaps = append(res.Gaps, gaps...)
 		default:
 			res.Missing = append(res.Missing, fmt.Sprintf("no gathered KubeletConfig, ContainerRuntimeConfig or MachineConfig of node %s's pool sets a pids limit, so the platform default applies (OpenShift 4.11 and later: podPidsLimit 4096; before: CRI-O's pids_limit 1024)", nodeName))
 		}

@@ -19,7 +19,7 @@ func joinPodCapacity(c *evalContext, p *model.Pod, h *hit) joinResult {
 	}
 	verdicts, cov := c.nodeVerdicts(p)
 	if cov == model.NotGathered || len(verdicts) == 0 {
-		return joinResult{Missing: []string{notGathered("Node objects, so the nodes' pod limits could not be read")}}
+		return lacking(objectsGap(model.Nodes, ""), "Node objects, so the nodes' pod limits could not be read")
 	}
 	var res joinResult
 	var full []string
@@ -70,7 +70,7 @@ func joinPodCapacity(c *evalContext, p *model.Pod, h *hit) joinResult {
 		res.Evidence = append(res.Evidence, objectEvidence(pool, "selects node "+fullNodes[0].node.Name+"; rendered configuration "+model.Typed[openshift.MachineConfigPool](pool).Status.Configuration.Name))
 		kcs, kcCov := c.store.PoolKubeletConfigs(pool)
 		if kcCov == model.NotGathered {
-			res.Missing = append(res.Missing, notGathered("KubeletConfigs, so what sets the pod limit could not be named"))
+			res.notGathered(objectsGap(model.KubeletConfigs, ""), "KubeletConfigs, so what sets the pod limit could not be named")
 		}
 		for _, o := range kcs {
 			kc := model.Typed[openshift.KubeletConfig](o)
@@ -113,7 +113,7 @@ func joinPodCapacity(c *evalContext, p *model.Pod, h *hit) joinResult {
 		}
 	}
 	if poolCov == model.NotGathered {
-		res.Missing = append(res.Missing, notGathered("MachineConfigPools, so the KubeletConfig that sets the pod limit could not be found"))
+		res.notGathered(objectsGap(model.MachineConfigPools, ""), "MachineConfigPools, so the KubeletConfig that sets the pod limit could not be found")
 	}
 	switch {
 	case len(why) > 0 && usesPerCore:

@@ -308,10 +308,10 @@ func joinRBACGrant(c *evalContext, p *model.Pod, h *hit) joinResult {
 		}
 	}
 	if where != "" && nsCov == model.NotGathered {
-		res.Missing = append(res.Missing, notGathered("RoleBindings of namespace "+where+", so what they grant "+sa.String()+" there could not be read"))
+		res.notGathered(objectsGap(model.RoleBindings, where), "RoleBindings of namespace "+where+", so what they grant "+sa.String()+" there could not be read")
 	}
 	if crbCov == model.NotGathered {
-		res.Missing = append(res.Missing, notGathered("ClusterRoleBindings, so the cluster-wide grants could not be read"))
+		res.notGathered(objectsGap(model.ClusterRoleBindings, ""), "ClusterRoleBindings, so the cluster-wide grants could not be read")
 	}
 	req := fmt.Sprintf("%s on %s %s", a.Verb, a.resourceText(), scope)
 	switch {

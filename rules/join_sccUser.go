@@ -54,7 +54,7 @@ func joinSCCUser(c *evalContext, p *model.Pod, h *hit) joinResult {
 			res.Evidence = append(res.Evidence, objectEvidence(nsObj, "annotation openshift.io/sa.scc.uid-range="+rng))
 		}
 	} else if cov == model.NotGathered {
-		res.Missing = append(res.Missing, notGathered("Namespace "+p.Object.Namespace+", so its UID range could not be read"))
+		res.notGathered(objectsGap(model.Namespaces, ""), "Namespace "+p.Object.Namespace+", so its UID range could not be read")
 	}
 	if m := mountOf(p, cs, denied); m != nil && m.volume != nil && m.volume.EmptyDir == nil {
 		// A claim or host path: who owns it is not in the gather, and the

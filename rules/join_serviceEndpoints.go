@@ -75,7 +75,7 @@ func (c *evalContext) endpointsVerdict(res joinResult, svcObj *model.Object, hos
 	e := model.Typed[corev1.Endpoints](ep)
 	if e == nil {
 		if cov == model.NotGathered {
-			res.Missing = append(res.Missing, notGathered(fmt.Sprintf("the Endpoints of Service %s/%s, so whether it has ready pods could not be checked", svc.Namespace, svc.Name)))
+			res.notGathered(objectsGap(model.Endpoints, svc.Namespace), fmt.Sprintf("the Endpoints of Service %s/%s, so whether it has ready pods could not be checked", svc.Namespace, svc.Name))
 		}
 		return res
 	}

@@ -163,6 +163,27 @@ func notGathered(what string) string {
 	return what + ": not in the gather"
 }
 
+// notGathered records that the join needed what and the gather lacks it:
+// Missing says so (the package's notGathered), Gaps names what collects it.
+func (r *joinResult) notGathered(gap model.Gap, what string) {
+	r.Missing = append(r.Missing, notGathered(what))
+	r.Gaps = append(r.Gaps, gap)
+}
+
+// lacking is the result of a join that decides nothing because the gather
+// lacks what it needs (joinResult.notGathered).
+func lacking(gap model.Gap, what string) joinResult {
+	var r joinResult
+	r.notGathered(gap, what)
+	return r
+}
+
+// objectsGap is the gap of the objects of kind k in namespace ns ("" for
+// a cluster-scoped kind or every namespace).
+func objectsGap(k model.Kind, ns string) model.Gap {
+	return model.Gap{What: model.GapObjects, Kind: k, Namespace: ns}
+}
+
 // list joins names as "a, b and c", at most max of them.
 func list(names []string, max int) string {
 	if len(names) > max {

@@ -51,8 +51,10 @@ type joinResult struct {
 	// change that removes it. Both are empty when nothing decides.
 	Cause, Fix string
 	Evidence   []Evidence
-	// Missing names the objects the join needed and the gather lacks.
+	// Missing names the objects the join needed and the gather lacks;
+	// Gaps says, for those not gathered, what collects them.
 	Missing []string
+	Gaps    []model.Gap
 }
 
 // joinRegistry lists every join a rule may name, in the order the rule
@@ -418,6 +420,7 @@ func (c *evalContext) applyJoins(r *Rule, p *model.Pod, h *hit) bool {
 		unchecked = append(unchecked, res.Missing...)
 		h.Evidence = append(h.Evidence, res.Evidence...)
 		h.Missing = append(h.Missing, res.Missing...)
+		h.Gaps = append(h.Gaps, res.Gaps...)
 	}
 	h.Vars["Decided"] = strings.Join(decided, " ")
 	h.Vars["Fix"] = strings.Join(fixes, " ")

@@ -45,6 +45,8 @@ type hit struct {
 	Vars      Vars
 	Evidence  []Evidence
 	Missing   []string
+	// Gaps says what collects the evidence Missing names, where it can.
+	Gaps []model.Gap
 	// object and objectKind are the finding's object for a matcher of the
 	// cluster as a whole (an Alert, etcd, a MachineConfigPool, a log
 	// bundle), which names the object it found; nil for every other subject.

@@ -279,6 +279,7 @@ func (m *nodeCondition) match(c *evalContext, s subject) []hit {
 		}
 		if !c.gather.HasKubeletLog(n.Object.Name) {
 			h.Missing = append(h.Missing, "kubelet journal of node "+n.Object.Name+" (not in the gather)")
+			h.Gaps = append(h.Gaps, model.Gap{What: model.GapNodeJournal, Node: n.Object.Name, Unit: "kubelet"})
 		}
 		return []hit{h}
 	}

@@ -84,6 +84,8 @@ var (
 	MachineConfigs               = Kind{"machineconfiguration.openshift.io", "machineconfigs"}
 	ContainerRuntimeConfigs      = Kind{"machineconfiguration.openshift.io", "containerruntimeconfigs"}
 	LimitRanges                  = Kind{"", "limitranges"}
+	// WhereaboutsIPPools are the whereabouts IPAM plugin's allocations.
+	WhereaboutsIPPools = Kind{"whereabouts.cni.cncf.io", "ippools"}
 	// RBAC: the bindings and roles that decide what a service account may do.
 	RoleBindings        = Kind{"rbac.authorization.k8s.io", "rolebindings"}
 	ClusterRoleBindings = Kind{"rbac.authorization.k8s.io", "clusterrolebindings"}
