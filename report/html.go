@@ -331,6 +331,9 @@ func htmlSubtitle(r *Report) string {
 		parts = append(parts, "platform "+cleanLine(g.Platform))
 	}
 	parts = append(parts, "gathered "+gatherTime(g), "rule table "+cleanLine(orUnknown(r.Rules.Version)))
+	if r.Window != nil {
+		parts = append(parts, "window "+r.Window.String())
+	}
 	return strings.Join(parts, " · ")
 }
 
@@ -377,6 +380,9 @@ func htmlOverview(r *Report) []htmlField {
 	attachment := name
 	if detail != "" {
 		attachment += ": " + detail
+	}
+	if r.Window != nil {
+		fields = append(fields, htmlField{"Incident window", r.Window.Words()})
 	}
 	fields = append(fields,
 		htmlField{"Gathered", gatherTime(g)},

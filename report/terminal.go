@@ -59,6 +59,9 @@ func WriteTerminal(w io.Writer, r *Report, opt TerminalOptions) error {
 		b.WriteString("The findings and counts below cover only what was read.\n\n")
 	}
 	b.WriteString(paint(sgrBold, terminalHeader(r)) + "\n")
+	if r.Window != nil {
+		b.WriteString("Incident window: " + r.Window.Words() + "\n")
+	}
 	for _, l := range terminalCoverage(r) {
 		b.WriteString(truncateRunes(l, max(opt.Width, 160)) + "\n")
 	}

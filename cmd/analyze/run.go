@@ -36,6 +36,9 @@ type analyzeOptions struct {
 	// secrets in every report; RedactMap is a file that receives the mapping.
 	Redact    bool
 	RedactMap string
+	// Window is --window FROM..TO as given; window is it parsed by validate.
+	Window string
+	window report.Window
 	loadOptions
 }
 
@@ -68,6 +71,13 @@ func (o *analyzeOptions) validate() error {
 	}
 	if o.Output == "" {
 		return usageError{errors.New("-o/--output names no folder")}
+	}
+	if o.Window != "" {
+		w, err := report.ParseWindow(o.Window)
+		if err != nil {
+			return usageError{fmt.Errorf("--window %q: %v", o.Window, err)}
+		}
+		o.window = w
 	}
 	return o.loadOptions.validate()
 }
@@ -208,7 +218,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		return err
 	}
 	findings := rules.Evaluate(table, g)
-	r := report.Build(g, table, findings, report.Tool{Name: "mgtriage", Version: version})
+	r := report.Build(g, table, findings, report.Tool{Name: "mgtriage", Version: version}, o.window)
 	if in := <-input; in.err == nil {
 		r.Gather.Input = in.file
 	} else {
