@@ -21,8 +21,9 @@ import (
 // field is removed or changes meaning; adding a field does not change it.
 const SchemaVersion = 1
 
-// SchemaMinor counts the additions made within SchemaVersion (1: gather.coverage).
-const SchemaMinor = 1
+// SchemaMinor counts the additions made within SchemaVersion (1: gather.coverage;
+// 2: timelines and window).
+const SchemaMinor = 2
 
 // Severity names, from the most to the least urgent.
 const (
