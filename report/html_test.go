@@ -295,3 +295,41 @@ func TestHTMLExplainsPlural(t *testing.T) {
 		t.Errorf("the Explains field does not say \"1 pod finding on this node\"")
 	}
 }
+
+// TestHTMLTimelines: the Timelines section holds one table per subject with
+// entries, rows carrying their times for the filter, the filter's controls
+// (from, to, node), gather strings escaped, and the window as the filter's
+// start when the report has one.
+func TestHTMLTimelines(t *testing.T) {
+	r := loadReport(t)
+	out := writeHTML(t, r)
+	for _, want := range []string{
+		`<section id="timelines" class="card">`, `id="timeline-controls" hidden`, `<input type="text" id="tl-from"`, `<input type="text" id="tl-to"`,
+		`<select id="tl-node" aria-label="Node">`, `<option value="worker-0">worker-0</option>`, `id="tl-clear"`,
+		`<details class="timeline" id="timeline-1" data-kind="Node" data-node="worker-0">`,
+		`<details class="timeline" id="timeline-2" data-kind="Pod" data-node="worker-0">`,
+		`<tr data-t="2024-05-01T07:30:00Z" data-t2="2024-05-01T09:59:00Z">`,
+		`&lt;svg onload=alert(1)&gt;`, `2 older entries are not shown (see report.json).`, `1 node or pod has no timed entry.`,
+		`<a href="#timelines">Timelines (2)</a>`, `value=""`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("HTML lacks %s", want)
+		}
+	}
+	section := out[strings.Index(out, `<section id="timelines"`):]
+	section = section[:strings.Index(section, "</section>")]
+	if n := strings.Count(section, "<tr data-t="); n != 6 {
+		t.Errorf("%d timeline rows, want 6", n)
+	}
+	if strings.Contains(section, "<svg onload") || strings.Contains(section, "<script") || strings.Contains(section, "\x1b") {
+		t.Errorf("the Timelines section holds unescaped gather strings")
+	}
+	from := time.Date(2024, 5, 1, 9, 0, 0, 0, time.UTC)
+	r.Window = &Window{From: &from, FindingsOutside: 2}
+	out = writeHTML(t, r)
+	for _, want := range []string{`id="tl-from" placeholder="2026-11-20T09:00:00Z" value="2024-05-01T09:00:00Z"`, "from 2024-05-01T09:00:00Z on (2 findings outside it left out", "window 2024-05-01T09:00:00Z.."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("HTML with a window lacks %s", want)
+		}
+	}
+}
