@@ -18,7 +18,9 @@ import (
 // last reader of g in a run and reads no object of its store: it releases
 // the store first (Gather.ReleaseObjects), so that the report, the highest
 // point of memory, is built without it; g's other fields stay readable.
-func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool) *Report {
+// A Window that is not zero narrows the findings (inWindow) and the
+// timelines to the incident, and the report says so.
+func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool, w Window) *Report {
 	g.ReleaseObjects()
 	short := pathShortener(g.Roots)
 	r := &Report{
@@ -67,11 +69,21 @@ func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool)
 		t := g.FinishedAt.UTC()
 		r.Gather.FinishedAt = &t
 	}
+	kept := findings[:0:0]
 	for _, f := range findings {
-		r.Findings = append(r.Findings, buildFinding(f, short))
+		bf := buildFinding(f, short)
+		if !inWindow(bf, w, r.Gather.CollectedAt) {
+			w.FindingsOutside++
+			continue
+		}
+		r.Findings = append(r.Findings, bf)
+		kept = append(kept, f)
+	}
+	if !w.IsZero() {
+		r.Window = &w
 	}
 	named := map[*model.Pod]bool{}
-	for _, f := range findings {
+	for _, f := range kept {
 		named[f.Pod] = true
 		for _, m := range f.Also {
 			named[m.Pod] = true
@@ -80,14 +92,18 @@ func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool)
 			named[m.Pod] = true
 		}
 	}
+	var timed []*model.Pod
 	for _, p := range g.Pods {
 		pod := buildPod(p, short)
 		if !p.Healthy() || named[p] {
 			pod.Logs = buildLogTails(p, short)
+			timed = append(timed, p)
 		}
 		r.Pods = append(r.Pods, pod)
 	}
-	for _, n := range append(g.Nodes[:len(g.Nodes):len(g.Nodes)], g.JournalNodes...) {
+	nodes := append(g.Nodes[:len(g.Nodes):len(g.Nodes)], g.JournalNodes...)
+	r.Timelines = buildTimelines(g, nodes, timed, w, short)
+	for _, n := range nodes {
 		node := buildNode(n)
 		for _, lg := range g.NodeLogOf(n.Object.Name) {
 			node.Log = append(node.Log, buildLogGroup(lg, short))

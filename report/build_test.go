@@ -11,7 +11,7 @@ import (
 // (read by the rules' joins alone), so the command layer does not have to.
 func TestBuildReleasesObjectStore(t *testing.T) {
 	g := &model.Gather{Input: "must-gather", Objects: model.New()}
-	r := Build(g, rules.Builtin(), nil, Tool{Name: "mgtriage"})
+	r := Build(g, rules.Builtin(), nil, Tool{Name: "mgtriage"}, Window{})
 	if g.Objects != nil {
 		t.Error("Build kept the gather's object store")
 	}

@@ -27,10 +27,9 @@ const (
 	// Pods named by findings come first, then the other unhealthy pods in
 	// table order, until the budget is spent.
 	htmlDetailBudget = 4 << 20
-	// Per pod detail: events (newest kept), node-log groups, and runes of a
+	// Per pod detail: timeline entries (newest kept), and runes of a
 	// message or log text.
-	htmlDetailEvents    = 30
-	htmlDetailNodeLog   = 20
+	htmlDetailTimeline  = 100
 	htmlDetailTextRunes = 600
 	// htmlEvidenceRunes bounds one evidence line, htmlHealthItems each gather
 	// health list and htmlNodeLogGroups the log groups shown per node.
@@ -41,6 +40,10 @@ const (
 	htmlEvidenceRows = 25
 	htmlOpenFindings = 30
 	htmlHealthItems  = 200
+	// htmlTimelineSubjects bounds the timelines listed, htmlTimelineRows the
+	// rows of each (the newest are shown).
+	htmlTimelineSubjects = 300
+	htmlTimelineRows     = 200
 	// Above htmlAllNodesUpTo nodes, healthy ones are listed collapsed.
 	htmlAllNodesUpTo  = 20
 	htmlNodeLogGroups = 20
@@ -78,6 +81,7 @@ type htmlView struct {
 	NodeNames     []string
 	Pods          htmlPods
 	Details       []podDetail
+	Timelines     htmlTimelines
 	Layouts       []Layout
 	Health        []htmlHealthList
 	HealthIssues  int
@@ -99,6 +103,32 @@ type htmlAsk struct {
 }
 
 type htmlField struct{ Name, Value string }
+
+// htmlTimelines is the Timelines section: the timelines with entries, nodes
+// first, at most htmlTimelineSubjects of them; the node names of the node
+// filter; the report's window to start the time filter with (RFC 3339, ""
+// for an open end).
+type htmlTimelines struct {
+	List     []htmlTimeline
+	More     int // timelines with entries beyond htmlTimelineSubjects
+	Empty    int // timelines without entries, not listed
+	Nodes    []string
+	From, To string
+}
+
+// htmlTimeline is one subject's timeline table: its newest htmlTimelineRows
+// entries; Omitted counts the older ones report.json holds or left out.
+type htmlTimeline struct {
+	Anchor, Kind, Title, Node string
+	Pod                       string // "namespace/name" of a pod, for its detail link
+	Rows                      []htmlTimelineRow
+	Omitted                   int
+}
+
+type htmlTimelineRow struct {
+	Time, Last, Source, Class, What, Cite string
+	Count                                 int
+}
 
 type htmlSeverity struct {
 	Name, Class string
@@ -177,27 +207,41 @@ type htmlPods struct {
 
 // podDetail is one unhealthy pod as its detail panel draws it; times are RFC 3339.
 type podDetail struct {
-	Key           string            `json:"key"`
-	Node          string            `json:"node,omitempty"`
-	Phase         string            `json:"phase,omitempty"`
-	Ready         string            `json:"ready"`
-	Status        string            `json:"status"`
-	Restarts      string            `json:"restarts"`
-	Age           string            `json:"age"`
-	Owner         string            `json:"owner,omitempty"`
-	Source        string            `json:"source,omitempty"`
-	Stage         string            `json:"stage,omitempty"`
-	StageReason   string            `json:"stageReason,omitempty"`
-	StageMessage  string            `json:"stageMessage,omitempty"`
-	StageSince    string            `json:"stageSince,omitempty"`
-	StageLookAt   string            `json:"stageLookAt,omitempty"`
-	Containers    []detailContainer `json:"containers"`
-	Events        []detailEvent     `json:"events"`
-	EventsOmitted int               `json:"eventsOmitted,omitempty"`
-	NodeLog       []detailLog       `json:"nodeLog"`
-	NodeLogMore   int               `json:"nodeLogOmitted,omitempty"`
-	Findings      []detailFinding   `json:"findings"`
-	Logs          []detailLogTail   `json:"logs"`
+	Key          string            `json:"key"`
+	Node         string            `json:"node,omitempty"`
+	Phase        string            `json:"phase,omitempty"`
+	Ready        string            `json:"ready"`
+	Status       string            `json:"status"`
+	Restarts     string            `json:"restarts"`
+	Age          string            `json:"age"`
+	Owner        string            `json:"owner,omitempty"`
+	Source       string            `json:"source,omitempty"`
+	Stage        string            `json:"stage,omitempty"`
+	StageReason  string            `json:"stageReason,omitempty"`
+	StageMessage string            `json:"stageMessage,omitempty"`
+	StageSince   string            `json:"stageSince,omitempty"`
+	StageLookAt  string            `json:"stageLookAt,omitempty"`
+	Containers   []detailContainer `json:"containers"`
+	// Timeline is the newest htmlDetailTimeline entries of the pod's
+	// timeline (report.json's timelines[]); TimelineMore counts the older
+	// ones left out, NoTimeline is set when the report holds none for the
+	// pod (a report written before schemaMinor 2).
+	Timeline     []detailTimelineEntry `json:"timeline"`
+	TimelineMore int                   `json:"timelineOmitted,omitempty"`
+	NoTimeline   bool                  `json:"noTimeline,omitempty"`
+	Findings     []detailFinding       `json:"findings"`
+	Logs         []detailLogTail       `json:"logs"`
+}
+
+// detailTimelineEntry is a TimelineEntry as the pod panel draws it.
+type detailTimelineEntry struct {
+	Time   string `json:"time"`
+	Last   string `json:"last,omitempty"`
+	Source string `json:"source"`
+	Level  string `json:"level"`
+	What   string `json:"what"`
+	Count  int    `json:"count"`
+	Cite   string `json:"cite"`
 }
 
 // detailLogTail is the end of one container log, as the panel's log tail shows it.
@@ -231,28 +275,6 @@ type detailContainer struct {
 	NextRestart    string   `json:"nextRestart,omitempty"`
 	CrashLoopSince string   `json:"crashLoopSince,omitempty"`
 	Probes         []string `json:"probes,omitempty"`
-}
-
-type detailEvent struct {
-	Time    string `json:"time,omitempty"`
-	First   string `json:"first,omitempty"`
-	Type    string `json:"type"`
-	Reason  string `json:"reason"`
-	Count   int    `json:"count"`
-	Message string `json:"message"`
-	Cite    string `json:"cite"`
-}
-
-type detailLog struct {
-	Class     string `json:"class"`
-	Severity  string `json:"severity,omitempty"`
-	Unit      string `json:"unit"`
-	Container string `json:"container,omitempty"`
-	First     string `json:"first,omitempty"`
-	Last      string `json:"last,omitempty"`
-	Count     int    `json:"count"`
-	Text      string `json:"text"`
-	Cite      string `json:"cite"`
 }
 
 type detailFinding struct {
@@ -303,6 +325,7 @@ func newHTMLView(r *Report) htmlView {
 	}
 	v.Namespaces, v.NodeNames = trueKeys(namespaces), trueKeys(nodes)
 	v.Details = htmlDetails(r)
+	v.Timelines = htmlTimelinesView(r)
 	v.Pods = htmlPodsView(r.Pods, v.Details)
 	for _, l := range r.Gather.Layouts {
 		v.Layouts = append(v.Layouts, Layout{Root: cleanLine(orDot(l.Root)), Kind: cleanLine(l.Kind), Image: cleanLine(l.Image), Node: cleanLine(l.Node), Pods: l.Pods})
@@ -357,6 +380,9 @@ func htmlSubtitle(r *Report) string {
 		parts = append(parts, "platform "+cleanLine(g.Platform))
 	}
 	parts = append(parts, "gathered "+gatherTime(g), "rule table "+cleanLine(orUnknown(r.Rules.Version)))
+	if r.Window != nil {
+		parts = append(parts, "window "+r.Window.String())
+	}
 	return strings.Join(parts, " · ")
 }
 
@@ -403,6 +429,9 @@ func htmlOverview(r *Report) []htmlField {
 	attachment := name
 	if detail != "" {
 		attachment += ": " + detail
+	}
+	if r.Window != nil {
+		fields = append(fields, htmlField{"Incident window", r.Window.Words()})
 	}
 	fields = append(fields,
 		htmlField{"Gathered", gatherTime(g)},
@@ -609,6 +638,12 @@ func htmlDetails(r *Report) []podDetail {
 			order = append(order, k)
 		}
 	}
+	timelines := map[string]*Timeline{}
+	for i := range r.Timelines {
+		if tl := &r.Timelines[i]; tl.Kind == "Pod" {
+			timelines[podKey(tl.Namespace, tl.Name)] = tl
+		}
+	}
 	out := []podDetail{}
 	used := 0
 	for _, k := range order {
@@ -616,7 +651,7 @@ func htmlDetails(r *Report) []podDetail {
 		if p == nil {
 			continue
 		}
-		d := newPodDetail(p, findings[k])
+		d := newPodDetail(p, findings[k], timelines[k])
 		b, err := json.Marshal(d)
 		if err != nil || used+len(b) > htmlDetailBudget {
 			continue
@@ -627,32 +662,79 @@ func htmlDetails(r *Report) []podDetail {
 	return out
 }
 
-func newPodDetail(p *Pod, findings []detailFinding) podDetail {
+// htmlTimelinesView makes the Timelines section from r.Timelines.
+func htmlTimelinesView(r *Report) htmlTimelines {
+	v := htmlTimelines{}
+	if w := r.Window; w != nil {
+		v.From, v.To = formatTime(w.From), formatTime(w.To)
+	}
+	nodes := map[string]bool{}
+	for i, tl := range r.Timelines {
+		if len(tl.Entries) == 0 {
+			v.Empty++
+			continue
+		}
+		if len(v.List) == htmlTimelineSubjects {
+			v.More++
+			continue
+		}
+		h := htmlTimeline{Anchor: "timeline-" + strconv.Itoa(i+1), Kind: cleanLine(tl.Kind), Node: cleanLine(tl.Node), Omitted: tl.Omitted}
+		nodes[h.Node] = h.Node != ""
+		if tl.Kind == "Pod" {
+			h.Pod = podKey(tl.Namespace, tl.Name)
+			h.Title = h.Pod
+		} else {
+			h.Title = cleanLine(tl.Name)
+		}
+		entries := tl.Entries
+		if len(entries) > htmlTimelineRows {
+			h.Omitted += len(entries) - htmlTimelineRows
+			entries = entries[len(entries)-htmlTimelineRows:]
+		}
+		for _, e := range entries {
+			d := newDetailTimelineEntry(e)
+			h.Rows = append(h.Rows, htmlTimelineRow{Time: d.Time, Last: d.Last, Source: d.Source, Class: levelClass(e.Level), What: d.What, Cite: d.Cite, Count: d.Count})
+		}
+		v.List = append(v.List, h)
+	}
+	v.Nodes = trueKeys(nodes)
+	return v
+}
+
+// levelClass is the CSS class of a timeline level: bad, warn or info.
+func levelClass(level string) string {
+	switch level {
+	case LevelError:
+		return "bad"
+	case LevelWarning:
+		return "warn"
+	}
+	return "info"
+}
+
+// newDetailTimelineEntry is e cleaned for the pod panel.
+func newDetailTimelineEntry(e TimelineEntry) detailTimelineEntry {
+	t := e.Time
+	return detailTimelineEntry{Time: formatTime(&t), Last: formatTime(e.Last), Source: cleanLine(e.Source), Level: cleanLine(e.Level),
+		What: detailText(e.What), Count: e.Count, Cite: evidenceCite(Evidence{Path: e.Path, Line: e.Line})}
+}
+
+// newPodDetail is the panel of pod p with the findings that name it and its
+// timeline tl (nil when the report holds none).
+func newPodDetail(p *Pod, findings []detailFinding, tl *Timeline) podDetail {
 	d := podDetail{
 		Key: podKey(p.Namespace, p.Name), Node: cleanLine(p.Node), Phase: cleanLine(p.Phase),
 		Ready: cleanLine(p.Ready), Status: cleanLine(p.Status), Restarts: cleanLine(p.Restarts), Age: cleanLine(p.Age),
 		Owner: cleanLine(p.Owner), Source: cleanLine(p.Source),
 		Stage: cleanLine(p.Stage), StageReason: cleanLine(p.StageReason),
 		StageMessage: detailText(p.StageMessage), StageSince: formatTime(p.StageSince), StageLookAt: cleanLine(p.StageLookAt),
-		Containers: []detailContainer{}, Events: []detailEvent{}, NodeLog: []detailLog{}, Findings: findings,
+		Containers: []detailContainer{}, Timeline: []detailTimelineEntry{}, Findings: findings,
 	}
 	if d.Findings == nil {
 		d.Findings = []detailFinding{}
 	}
 	for _, c := range p.Containers {
 		d.Containers = append(d.Containers, newDetailContainer(c))
-	}
-	events := p.Events
-	d.EventsOmitted = p.EventsOmitted
-	if len(events) > htmlDetailEvents {
-		d.EventsOmitted += len(events) - htmlDetailEvents
-		events = events[len(events)-htmlDetailEvents:]
-	}
-	for _, e := range events {
-		d.Events = append(d.Events, detailEvent{
-			Time: formatTime(e.Time), First: formatTime(e.FirstTime), Type: cleanLine(e.Type), Reason: cleanLine(e.Reason),
-			Count: e.Count, Message: detailText(e.Message), Cite: evidenceCite(Evidence{Path: e.Path, Line: e.Line}),
-		})
 	}
 	d.Logs = []detailLogTail{}
 	for _, l := range p.Logs {
@@ -662,16 +744,18 @@ func newPodDetail(p *Pod, findings []detailFinding) podDetail {
 		}
 		d.Logs = append(d.Logs, t)
 	}
-	for i, g := range p.NodeLog {
-		if i == htmlDetailNodeLog {
-			d.NodeLogMore = len(p.NodeLog) - i
-			break
-		}
-		d.NodeLog = append(d.NodeLog, detailLog{
-			Class: cleanLine(g.Class), Severity: cleanLine(g.Severity), Unit: cleanLine(g.Unit), Container: cleanLine(g.Container),
-			First: formatTime(g.First), Last: formatTime(g.Last), Count: g.Count, Text: detailText(g.Text),
-			Cite: evidenceCite(Evidence{Path: g.Path, Line: g.Line}),
-		})
+	if tl == nil {
+		d.NoTimeline = true
+		return d
+	}
+	entries := tl.Entries
+	d.TimelineMore = tl.Omitted
+	if len(entries) > htmlDetailTimeline {
+		d.TimelineMore += len(entries) - htmlDetailTimeline
+		entries = entries[len(entries)-htmlDetailTimeline:]
+	}
+	for _, e := range entries {
+		d.Timeline = append(d.Timeline, newDetailTimelineEntry(e))
 	}
 	return d
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -146,6 +147,12 @@ func TestHTMLLargeReport(t *testing.T) {
 					Message: "Back-off restarting failed container app in pod " + p.Name + strings.Repeat(" detail", 20)})
 			}
 			p.NodeLog = []LogGroup{{Class: "crash-loop", Unit: "kubelet", Count: 40, Path: "host_service_logs/masters/kubelet_service.log", Line: i, Text: strings.Repeat("kubelet line ", 20)}}
+			tl := Timeline{Kind: "Pod", Namespace: p.Namespace, Name: p.Name, Node: p.Node}
+			for _, e := range p.Events {
+				tl.Entries = append(tl.Entries, TimelineEntry{Time: time.Date(2026, 11, 20, 9, 0, e.Line, 0, time.UTC), Source: "event", Level: "warning",
+					What: "Warning BackOff: " + e.Message, Count: e.Count, Path: e.Path, Line: e.Line})
+			}
+			r.Timelines = append(r.Timelines, tl)
 		}
 		r.Pods = append(r.Pods, p)
 	}
@@ -204,8 +211,13 @@ func TestHTMLPodDetails(t *testing.T) {
 	if len(web.Findings) != 1 || web.Findings[0].Anchor != "finding-1" || len(details[1].Findings) != 2 {
 		t.Errorf("findings of the pods: %+v / %+v", web.Findings, details[1].Findings)
 	}
-	if len(web.Events) != 2 || web.EventsOmitted != 3 || web.Events[1].First != "2024-05-01T07:30:00Z" || web.Events[1].Cite != "namespaces/shop/core/events.yaml:412" {
-		t.Errorf("events: %+v omitted %d", web.Events, web.EventsOmitted)
+	// The panel's timeline is the pod's timelines[] entry, not a second merge.
+	if len(web.Timeline) != 4 || web.TimelineMore != 2 || web.NoTimeline || web.Timeline[1].Last != "2024-05-01T09:59:00Z" ||
+		web.Timeline[1].Cite != "namespaces/shop/core/events.yaml:412" || web.Timeline[1].Source != "event" || web.Timeline[1].Level != "warning" {
+		t.Errorf("timeline: %+v omitted %d", web.Timeline, web.TimelineMore)
+	}
+	if api := details[1]; !api.NoTimeline || len(api.Timeline) != 0 {
+		t.Errorf("a pod without a timeline in the report: %+v", api)
 	}
 	c := web.Containers[0]
 	if c.LastExit != "137 (signal 9): SIGKILL (OOM killer or kubelet)" || c.BackOff != "5m0s" || c.NextRestart == "" || len(c.Probes) != 1 {
@@ -218,20 +230,22 @@ func TestHTMLPodDetails(t *testing.T) {
 	}
 }
 
-// TestHTMLDetailBounds gives a pod more events, node-log groups and text than
-// a detail holds.
+// TestHTMLDetailBounds gives a pod more timeline entries and text than a
+// detail holds.
 func TestHTMLDetailBounds(t *testing.T) {
 	p := Pod{Namespace: "ns", Name: "p", Status: "CrashLoopBackOff", StageMessage: strings.Repeat("m", 100000)}
-	for i := range 80 {
-		p.Events = append(p.Events, PodEvent{Type: "Warning", Reason: fmt.Sprint("R", i), Count: 1, Message: strings.Repeat("x", 5000)})
-		p.NodeLog = append(p.NodeLog, LogGroup{Class: "other", Text: "t", Count: 1})
+	tl := Timeline{Kind: "Pod", Namespace: "ns", Name: "p", Omitted: 7}
+	base := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+	for i := range 180 {
+		tl.Entries = append(tl.Entries, TimelineEntry{Time: base.Add(time.Duration(i) * time.Second), Source: "event", Level: "warning",
+			What: fmt.Sprint("R", i, " ", strings.Repeat("x", 5000)), Count: 1})
 	}
-	d := newPodDetail(&p, nil)
-	if len(d.Events) != htmlDetailEvents || d.EventsOmitted != 80-htmlDetailEvents || d.Events[0].Reason != "R50" {
-		t.Errorf("events: %d kept (first %s), %d omitted", len(d.Events), d.Events[0].Reason, d.EventsOmitted)
+	d := newPodDetail(&p, nil, &tl)
+	if len(d.Timeline) != htmlDetailTimeline || d.TimelineMore != 180-htmlDetailTimeline+7 || !strings.HasPrefix(d.Timeline[0].What, "R80 ") {
+		t.Errorf("timeline: %d kept (first %.4s), %d omitted", len(d.Timeline), d.Timeline[0].What, d.TimelineMore)
 	}
-	if len(d.NodeLog) != htmlDetailNodeLog || d.NodeLogMore != 80-htmlDetailNodeLog {
-		t.Errorf("node log: %d kept, %d omitted", len(d.NodeLog), d.NodeLogMore)
+	if n := len([]rune(d.Timeline[0].What)); n != htmlDetailTextRunes {
+		t.Errorf("timeline text has %d runes", n)
 	}
 	if n := len([]rune(d.StageMessage)); n != htmlDetailTextRunes {
 		t.Errorf("stage message has %d runes", n)
@@ -279,5 +293,43 @@ func TestHTMLExplainsPlural(t *testing.T) {
 	out := render(t, func(b *bytes.Buffer, r *Report) error { return WriteHTML(b, r) })
 	if !strings.Contains(out, "<dd>1 pod finding on this node:") || strings.Contains(out, "finding(s)") {
 		t.Errorf("the Explains field does not say \"1 pod finding on this node\"")
+	}
+}
+
+// TestHTMLTimelines: the Timelines section holds one table per subject with
+// entries, rows carrying their times for the filter, the filter's controls
+// (from, to, node), gather strings escaped, and the window as the filter's
+// start when the report has one.
+func TestHTMLTimelines(t *testing.T) {
+	r := loadReport(t)
+	out := writeHTML(t, r)
+	for _, want := range []string{
+		`<section id="timelines" class="card">`, `id="timeline-controls" hidden`, `<input type="text" id="tl-from"`, `<input type="text" id="tl-to"`,
+		`<select id="tl-node" aria-label="Node">`, `<option value="worker-0">worker-0</option>`, `id="tl-clear"`,
+		`<details class="timeline" id="timeline-1" data-kind="Node" data-node="worker-0">`,
+		`<details class="timeline" id="timeline-2" data-kind="Pod" data-node="worker-0">`,
+		`<tr data-t="2024-05-01T07:30:00Z" data-t2="2024-05-01T09:59:00Z">`,
+		`&lt;svg onload=alert(1)&gt;`, `2 older entries are not shown (see report.json).`, `1 node or pod has no timed entry.`,
+		`<a href="#timelines">Timelines (2)</a>`, `value=""`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("HTML lacks %s", want)
+		}
+	}
+	section := out[strings.Index(out, `<section id="timelines"`):]
+	section = section[:strings.Index(section, "</section>")]
+	if n := strings.Count(section, "<tr data-t="); n != 6 {
+		t.Errorf("%d timeline rows, want 6", n)
+	}
+	if strings.Contains(section, "<svg onload") || strings.Contains(section, "<script") || strings.Contains(section, "\x1b") {
+		t.Errorf("the Timelines section holds unescaped gather strings")
+	}
+	from := time.Date(2024, 5, 1, 9, 0, 0, 0, time.UTC)
+	r.Window = &Window{From: &from, FindingsOutside: 2}
+	out = writeHTML(t, r)
+	for _, want := range []string{`id="tl-from" placeholder="2026-11-20T09:00:00Z" value="2024-05-01T09:00:00Z"`, "from 2024-05-01T09:00:00Z on (2 findings outside it left out", "window 2024-05-01T09:00:00Z.."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("HTML with a window lacks %s", want)
+		}
 	}
 }

@@ -344,7 +344,11 @@ func mdHeader(r *Report) string {
 	if r.Rules.Count > 0 {
 		tool += " (" + countNoun(r.Rules.Count, "rule", "rules") + ")"
 	}
-	b.WriteString("- **Tool:** " + tool + "\n\n")
+	b.WriteString("- **Tool:** " + tool + "\n")
+	if r.Window != nil {
+		b.WriteString("- **Incident window:** " + mdText(r.Window.Words()) + "\n")
+	}
+	b.WriteString("\n")
 	if g.Incomplete != "" {
 		b.WriteString("**Input incomplete:** " + mdText(g.Incomplete) + ". Findings and counts cover only what was read.\n\n")
 	}

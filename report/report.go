@@ -22,7 +22,7 @@ import (
 const SchemaVersion = 1
 
 // SchemaMinor counts the additions made within SchemaVersion (1:
-// gather.coverage; 2: ask).
+// gather.coverage; 2: ask, timelines and window).
 const SchemaMinor = 2
 
 // Severity names, from the most to the least urgent.
@@ -57,11 +57,17 @@ type Report struct {
 	Tool          Tool      `json:"tool" redact:"keep"`
 	Rules         RuleTable `json:"rules" redact:"keep"`
 	Gather        Gather    `json:"gather"`
-	Summary       Summary   `json:"summary"`
-	Findings      []Finding `json:"findings"`
-	Pods          []Pod     `json:"pods"`
-	Nodes         []Node    `json:"nodes"`
-	Problems      []Problem `json:"problems"`
+	// Window is the incident window the findings and timelines were
+	// narrowed to (--window); nil when none was given.
+	Window   *Window   `json:"window,omitempty" redact:"keep"`
+	Summary  Summary   `json:"summary"`
+	Findings []Finding `json:"findings"`
+	Pods     []Pod     `json:"pods"`
+	Nodes    []Node    `json:"nodes"`
+	// Timelines are the incident timelines of every node and of every pod
+	// that is not healthy or that a finding names (timeline.go).
+	Timelines []Timeline `json:"timelines"`
+	Problems  []Problem  `json:"problems"`
 	// Ask lists the commands that collect what the input lacks and a
 	// finding or a gather health check needs (askFor).
 	Ask []Ask `json:"ask"`
@@ -443,6 +449,14 @@ func (r *Report) Normalize() {
 	}
 	if r.Problems == nil {
 		r.Problems = []Problem{}
+	}
+	if r.Timelines == nil {
+		r.Timelines = []Timeline{}
+	}
+	for i := range r.Timelines {
+		if r.Timelines[i].Entries == nil {
+			r.Timelines[i].Entries = []TimelineEntry{}
+		}
 	}
 	if r.Ask == nil {
 		r.Ask = []Ask{}

@@ -62,6 +62,9 @@ func WriteTerminal(w io.Writer, r *Report, opt TerminalOptions) error {
 		b.WriteString(paint(sgrSeverity[SeverityHigh], "MIXED GATHER: "+truncateRunes(cleanLine(r.Gather.Mixed), 600)) + "\n\n")
 	}
 	b.WriteString(paint(sgrBold, terminalHeader(r)) + "\n")
+	if r.Window != nil {
+		b.WriteString("Incident window: " + r.Window.Words() + "\n")
+	}
 	for _, l := range terminalCoverage(r) {
 		b.WriteString(truncateRunes(l, max(opt.Width, 160)) + "\n")
 	}

@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -154,7 +155,57 @@ var (
 	findingTag = regexp.MustCompile(`<details class="finding [^"]*"[^>]*>`)
 	sectionTag = regexp.MustCompile(`<section id="findings"[^>]*data-shown="(\d+)"[^>]*>`)
 	drawerTag  = regexp.MustCompile(`<aside class="drawer" id="pod-detail"[^>]*>`)
+	// timelineTag is the Timelines section with the script's marker of what
+	// the filter left visible: rows, then timelines.
+	timelineTag = regexp.MustCompile(`<section id="timelines"[^>]*data-shown="(\d+)"[^>]*data-subjects="(\d+)"[^>]*>`)
 )
+
+// timelineFilterCase picks the node with the most timeline entries (its own
+// and its pods') and a 30-minute window around the median of their times,
+// and counts what the filter must leave: the rows of that node's timelines
+// whose span meets the window, and those timelines.
+func timelineFilterCase(r *report.Report) (node, from, to string, rows, subjects int) {
+	times := map[string][]time.Time{}
+	for _, tl := range r.Timelines {
+		for _, e := range tl.Entries {
+			times[tl.Node] = append(times[tl.Node], e.Time)
+		}
+	}
+	for n, ts := range times {
+		if len(ts) > len(times[node]) || (len(ts) == len(times[node]) && n < node) {
+			node = n
+		}
+	}
+	ts := times[node]
+	if len(ts) == 0 {
+		return "", "", "", 0, 0
+	}
+	slices.SortFunc(ts, time.Time.Compare)
+	mid := ts[len(ts)/2].Truncate(time.Minute)
+	from, to = mid.Add(-15*time.Minute).Format(time.RFC3339), mid.Add(15*time.Minute).Format(time.RFC3339)
+	lo, _ := time.Parse(time.RFC3339, from)
+	hi, _ := time.Parse(time.RFC3339, to)
+	for _, tl := range r.Timelines {
+		if tl.Node != node {
+			continue
+		}
+		n := 0
+		for _, e := range tl.Entries {
+			last := e.Time
+			if e.Last != nil {
+				last = *e.Last
+			}
+			if !last.Before(lo) && !e.Time.After(hi) {
+				n++
+			}
+		}
+		if n > 0 {
+			rows += n
+			subjects++
+		}
+	}
+	return node, from, to, rows, subjects
+}
 
 func TestE2EReportInChromium(t *testing.T) {
 	bin := findChromium(t)
@@ -265,6 +316,40 @@ func TestE2EReportInChromium(t *testing.T) {
 		}
 		if strings.Contains(dom, `<p class="muted">This pod is healthy`) {
 			t.Errorf("panel of %s says the pod is healthy instead of its detail", key)
+		}
+	})
+
+	// The Timelines section's filter, set from the URL: a window and a node
+	// leave only the rows that meet the window, in timelines of that node.
+	t.Run("timeline filter", func(t *testing.T) {
+		node, from, to, want, subjects := timelineFilterCase(r)
+		if want == 0 {
+			t.Skip("the sample has no timeline entries")
+		}
+		hash := "#from=" + url.QueryEscape(from) + "&to=" + url.QueryEscape(to) + "&tnode=" + url.QueryEscape(node)
+		b := browse(t, bin, page+hash, "--dump-dom")
+		dom := b.stdout
+		if !strings.Contains(dom, `data-script="ready"`) {
+			t.Fatalf("the page script did not finish; log:\n%s", tail(b.log, 3000))
+		}
+		m := timelineTag.FindStringSubmatch(dom)
+		if m == nil {
+			t.Fatalf("the Timelines section has no filter marker")
+		}
+		t.Logf("timeline filter %s: %d rows in %d timelines expected", hash, want, subjects)
+		if m[1] != fmt.Sprint(want) || m[2] != fmt.Sprint(subjects) {
+			t.Errorf("filter %s: %s rows in %s timelines shown, want %d in %d", hash, m[1], m[2], want, subjects)
+		}
+		for _, id := range []string{`id="tl-from"`, `id="tl-to"`, `id="tl-node"`} {
+			if !strings.Contains(dom, id) {
+				t.Errorf("the timeline filter lacks %s", id)
+			}
+		}
+		if errs := b.consoleErrors(); len(errs) > 0 {
+			t.Errorf("script errors:\n%s", strings.Join(errs, "\n"))
+		}
+		if got, _ := b.pageRequests(); len(got) > 0 {
+			t.Errorf("the page started network requests: %v", got)
 		}
 	})
 

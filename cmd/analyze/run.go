@@ -41,6 +41,9 @@ type analyzeOptions struct {
 	// Split writes one report set per cluster, into Output/<part>/, when the
 	// input holds parts that are not one cluster (parser.SeveralGathersError).
 	Split bool
+	// Window is --window FROM..TO as given; window is it parsed by validate.
+	Window string
+	window report.Window
 	loadOptions
 }
 
@@ -76,6 +79,13 @@ func (o *analyzeOptions) validate() error {
 	}
 	if o.Output == "" {
 		return usageError{errors.New("-o/--output names no folder")}
+	}
+	if o.Window != "" {
+		w, err := report.ParseWindow(o.Window)
+		if err != nil {
+			return usageError{fmt.Errorf("--window %q: %v", o.Window, err)}
+		}
+		o.window = w
 	}
 	return o.loadOptions.validate()
 }
@@ -294,7 +304,7 @@ func exitCodeOf(err error) int {
 // when it could not be checksummed).
 func analyzeLoaded(o *analyzeOptions, table *rules.Table, g *model.Gather, in inputResult, start time.Time) error {
 	findings := rules.Evaluate(table, g)
-	r := report.Build(g, table, findings, report.Tool{Name: "mgtriage", Version: version})
+	r := report.Build(g, table, findings, report.Tool{Name: "mgtriage", Version: version}, o.window)
 	if in.err == nil {
 		r.Gather.Input = in.file
 	} else {
