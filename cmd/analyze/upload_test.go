@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mgtriage/mgtriage/fixtures/gen/synth"
 	"github.com/mgtriage/mgtriage/parser"
@@ -273,6 +274,35 @@ func TestSosreportOfTheSameMachineJoinsHoursLater(t *testing.T) {
 	last := r.Gather.Coverage.Combined[len(r.Gather.Coverage.Combined)-1]
 	if !strings.HasSuffix(last, "host is node worker-0.sample.example.com (same machine-id)") {
 		t.Errorf("combined: %q", r.Gather.Coverage.Combined)
+	}
+	// The pods of worker-0 have one timeline in which the sosreport's
+	// journal lines (in UTC, in the must-gather's day) sit among the
+	// must-gather's events and container statuses, in time order.
+	merged := 0
+	for _, tl := range r.Timelines {
+		if tl.Kind != "Pod" || tl.Node != "worker-0.sample.example.com" {
+			continue
+		}
+		fromSos, fromMG := false, false
+		for i, e := range tl.Entries {
+			if i > 0 && e.Time.Before(tl.Entries[i-1].Time) {
+				t.Errorf("%s: timeline out of order at %d", tl.Name, i)
+			}
+			if strings.HasPrefix(e.Path, sos) {
+				fromSos = true
+				if e.Time.Location() != time.UTC || e.Time.Format("2006-01-02") != "2026-11-20" {
+					t.Errorf("%s: journal line at %s, want UTC on 2026-11-20", tl.Name, e.Time)
+				}
+			} else if e.Path != "" {
+				fromMG = true
+			}
+		}
+		if fromSos && fromMG {
+			merged++
+		}
+	}
+	if merged == 0 {
+		t.Errorf("no pod timeline of worker-0 merges the sosreport's journal with the must-gather")
 	}
 }
 
