@@ -24,6 +24,7 @@ func (b *builder) finish() *model.Gather {
 	g.Roots = sortedKeys(b.roots)
 	g.KubeletLogNodes = sortedKeys(b.logHosts)
 	b.sosKubeVersion = b.sos.Settle(b.timestamps)
+	b.addSosNodes()
 	g.Alerts = append(g.Alerts, b.mustgather.Alerts()...)
 	g.Etcd = b.mustgather.Etcd()
 	g.Health.MustGatherErrors = b.mustgather.Errors()
@@ -126,6 +127,18 @@ func (b *builder) finish() *model.Gather {
 	b.settleCoverage(g)
 	g.Coverage.JournalLines = b.journalLines
 	return g
+}
+
+// addSosNodes adds the Node objects that sosreports print as text (kubectl
+// or oc get nodes tables, describe output) of which the gather holds no
+// node from a JSON or YAML list, and marks nodes as gathered when any is.
+func (b *builder) addSosNodes() {
+	for _, n := range b.sos.Nodes() {
+		if _, ok := b.nodes[n.Object.Name]; !ok {
+			b.nodes[n.Object.Name] = n
+		}
+		b.objects.MarkGathered(model.Nodes, "")
+	}
 }
 
 // crashLoopSince sets CrashLoopSince of each container in CrashLoopBackOff

@@ -39,6 +39,13 @@ type sosRuntime struct {
 	// date is the sosreport's date file, the "now" of crictl's relative
 	// CREATED (the crio plugin runs within seconds of it).
 	date time.Time
+	// nodeTable is the get-nodes table (the -o wide one when both are
+	// there), read when the date is known; described are the nodes of
+	// describe output, by name.
+	nodeTable     []byte
+	nodeTablePath string
+	nodeTableWide bool
+	described     map[string]model.Node
 }
 
 // Kind says what a member of a sosreport that this package reads holds,
@@ -61,6 +68,12 @@ const (
 	Version
 	// Manifest is sos_reports/manifest.json.
 	Manifest
+	// NodeTable is `kubectl get nodes` or `oc get nodes` output (plain or
+	// -o wide) of the kubernetes or openshift plugin.
+	NodeTable
+	// NodeDescribe is `kubectl describe node NAME` or `oc describe nodes
+	// NAME` output of the kubernetes or openshift plugin.
+	NodeDescribe
 )
 
 // pathRules are tried in order on a member's path; the first submatch is
@@ -75,6 +88,8 @@ var pathRules = []struct {
 	{CrictlInspectp, regexp.MustCompile(`^(.*/)?sos_commands/crio/(?:[^/]+/)*crictl_inspectp_([0-9a-f]{6,64})$`)},
 	{Version, regexp.MustCompile(`^(.*/)?sos_commands/(?:kubernetes|openshift|openshift_ovn|microshift)/(?:[^/]+/)*(?:kubectl|oc|kubelet|hyperkube)_[^/]*version[^/]*$`)},
 	{Manifest, regexp.MustCompile(`^(.*/)?sos_reports/manifest\.json$`)},
+	{NodeTable, regexp.MustCompile(`^(.*/)?sos_commands/(?:kubernetes|openshift)/(?:[^/]+/)*(?:kubectl|oc)_[^/]*get_+nodes(?:_+-o_+wide)?$`)},
+	{NodeDescribe, regexp.MustCompile(`^(.*/)?sos_commands/(?:kubernetes|openshift)/(?:[^/]+/)*(?:kubectl|oc)_[^/]*describe_+nodes?_+[^/]+$`)},
 }
 
 // kindLabels name what the members of each Kind hold, in report order
@@ -86,6 +101,8 @@ var kindLabels = []load.Label[Kind]{
 	{Kind: CrictlInspectp, Text: "runtime sandbox inspect JSON"},
 	{Kind: Version, Text: "Kubernetes version output"},
 	{Kind: Manifest, Text: "sosreport manifests"},
+	{Kind: NodeTable, Text: "node tables (kubectl/oc get nodes)"},
+	{Kind: NodeDescribe, Text: "node descriptions (kubectl/oc describe node)"},
 }
 
 // Member is what a member of a sosreport holds, and the sosreport's folder
@@ -175,8 +192,64 @@ func (r *Reader) Read(p, dir string, m Member, data []byte) error {
 			return err
 		}
 		s.manifestStart, s.manEnd = start, end
+	case NodeTable:
+		wide := strings.Contains(p, "wide")
+		if s.nodeTable == nil || (wide && !s.nodeTableWide) {
+			s.nodeTable, s.nodeTablePath, s.nodeTableWide = data, p, wide
+		}
+	case NodeDescribe:
+		n, err := ParseNodeDescribe(data, p)
+		if err != nil {
+			return err
+		}
+		if s.described == nil {
+			s.described = map[string]model.Node{}
+		}
+		if _, dup := s.described[n.Object.Name]; !dup && len(s.described) < maxNodeDescribe {
+			s.described[n.Object.Name] = n
+		}
 	}
 	return nil
+}
+
+// Nodes returns the Node objects the sosreports' kubernetes and openshift
+// plugins print as text, sorted by name: per sosreport, a node's describe
+// output wins over its get-nodes row; across sosreports, the first by
+// folder wins. The load adds those of which it has no node from a JSON or
+// YAML list. Settle must have run (a table's AGE is taken back from the
+// sosreport's date).
+func (r *Reader) Nodes() []*model.Node {
+	byName := map[string]*model.Node{}
+	for _, dir := range model.SortedKeys(r.sos) {
+		s := r.sos[dir]
+		var rows []model.Node
+		if s.nodeTable != nil {
+			var err error
+			rows, err = ParseNodeTable(s.nodeTable, s.nodeTablePath, s.date)
+			if err != nil {
+				r.load.Problem(s.nodeTablePath, err.Error())
+			}
+		}
+		for _, n := range rows {
+			if d, ok := s.described[n.Object.Name]; ok {
+				n = d
+			}
+			if byName[n.Object.Name] == nil {
+				byName[n.Object.Name] = &n
+			}
+		}
+		for _, name := range model.SortedKeys(s.described) {
+			if byName[name] == nil {
+				n := s.described[name]
+				byName[name] = &n
+			}
+		}
+	}
+	out := make([]*model.Node, 0, len(byName))
+	for _, name := range model.SortedKeys(byName) {
+		out = append(out, byName[name])
+	}
+	return out
 }
 
 var (
