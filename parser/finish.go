@@ -32,6 +32,7 @@ func (b *builder) finish() *model.Gather {
 		g.BaseDomain = b.dnsBaseDomain
 	}
 	b.settleTime()
+	b.settleSosLogTimes()
 	b.settleLogYears()
 	g.NodeLog = map[string][]*model.LogGroup{}
 	for host, groups := range b.hostLog {
@@ -220,6 +221,18 @@ func kubeVersionOfOpenShift(v string) podstatus.Version {
 		return podstatus.Version{}
 	}
 	return podstatus.Version{Major: 1, Minor: ocp.Minor + 13}
+}
+
+// settleSosLogTimes moves the times of the node-log groups of sosreport
+// journals (the host's wall clock, year 1) to UTC by the clock of their own
+// sosreport (sosreport.Clock.ToUTC: the year of its date, its zone); the
+// groups of a sosreport without a date are left to settleLogYears.
+func (b *builder) settleSosLogTimes() {
+	for g, part := range b.partGroups {
+		if c, ok := b.sos.Clock(part); ok {
+			g.First, g.Last = c.ToUTC(g.First), c.ToUTC(g.Last)
+		}
+	}
 }
 
 // settleLogYears dates the journal lines read before the gather time was

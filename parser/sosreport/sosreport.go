@@ -8,8 +8,8 @@
 package sosreport
 
 import (
-	"encoding/json"
 	"fmt"
+	"path"
 	"regexp"
 	"sort"
 	"strconv"
@@ -34,8 +34,16 @@ type sosRuntime struct {
 	inspect               map[string]model.RuntimeContainer // by full container ID
 	inspectp              map[string]model.RuntimeSandbox   // by full sandbox ID
 	manifestStart, manEnd time.Time
-	kubeVersion           string
-	versionRank           int
+	// manifestEpoch is the earliest start of a command the manifest
+	// records (epoch seconds: UTC); dates is what the date files say.
+	manifestEpoch time.Time
+	dates         dateFacts
+	// clk is the settled clock (Settle); zero when the sosreport holds no date.
+	clk Clock
+	// run is what the manifest records of the run; nil without one.
+	run         *model.SosRun
+	kubeVersion string
+	versionRank int
 	// date is the sosreport's date file, the "now" of crictl's relative
 	// CREATED (the crio plugin runs within seconds of it).
 	date time.Time
@@ -187,11 +195,11 @@ func (r *Reader) Read(p, dir string, m Member, data []byte) error {
 			s.kubeVersion, s.versionRank = v, rank
 		}
 	case Manifest:
-		start, end, err := parseSosManifest(data)
+		m, err := parseSosManifest(data, p)
 		if err != nil {
 			return err
 		}
-		s.manifestStart, s.manEnd = start, end
+		s.manifestStart, s.manEnd, s.manifestEpoch, s.run = m.start, m.end, m.epoch, &m.run
 	case NodeTable:
 		wide := strings.Contains(p, "wide")
 		if s.nodeTable == nil || (wide && !s.nodeTableWide) {
@@ -288,54 +296,81 @@ func parseKubeVersionOutput(data []byte) (string, int) {
 	return best, rank
 }
 
-// parseSosManifest reads start_time and end_time of sos_reports/manifest.json
-// (Python's str(datetime) in the local zone of the host, "2024-03-05
-// 10:11:12.123456"; no zone is written).
-func parseSosManifest(data []byte) (time.Time, time.Time, error) {
-	var m struct {
-		Start string `json:"start_time"`
-		End   string `json:"end_time"`
+// ReadDate keeps what the date file p of the sosreport in folder dir says
+// (timedatectl, `date`, `date --utc`; parseDateFile), and returns the
+// sosreport's date in UTC as far as its date files tell it so far, for the
+// load's gather times until Settle; false when p holds no date.
+func (r *Reader) ReadDate(dir, p string, data []byte) (time.Time, bool) {
+	f, ok := parseDateFile(data, !strings.Contains(path.Base(p), "utc"))
+	if !ok {
+		return time.Time{}, false
 	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return time.Time{}, time.Time{}, fmt.Errorf("not a sos manifest: %v", err)
-	}
-	parse := func(s string) time.Time {
-		t, err := time.Parse("2006-01-02 15:04:05.999999", strings.TrimSpace(s))
-		if err != nil {
-			return time.Time{}
-		}
-		return t
-	}
-	return parse(m.Start), parse(m.End), nil
+	s := r.sosFor(dir)
+	s.dates.merge(f)
+	c, _ := s.clock()
+	return c.UTC, !c.UTC.IsZero()
 }
 
 // Settle applies what each sosreport says of itself: it returns the
 // Kubernetes version the first sosreport (by folder) printed, "" when none,
-// and sets the start and end of each run into timestamps, the gather times
-// by folder (the manifest's local times moved to UTC by the offset to the
-// `date` file, whose time timestamps holds). The load calls it before the
-// gather time is settled.
+// settles each sosreport's Clock from its own date files and manifest, and
+// sets each one's gather times by folder into timestamps: the manifest's
+// start and end in UTC, else the date. A sosreport without a date keeps its
+// manifest's times as written. The load calls it before the gather time is
+// settled.
 func (r *Reader) Settle(timestamps map[string][]time.Time) (kubeVersion string) {
 	for _, dir := range model.SortedKeys(r.sos) {
 		s := r.sos[dir]
-		if ts := timestamps[dir]; len(ts) > 0 {
-			s.date = ts[0]
-		}
 		if s.kubeVersion != "" && kubeVersion == "" {
 			kubeVersion = s.kubeVersion
 		}
-		if s.manifestStart.IsZero() || s.manEnd.Before(s.manifestStart) {
-			continue
+		ran := !s.manifestStart.IsZero() && !s.manEnd.Before(s.manifestStart)
+		c, ok := s.clock()
+		switch {
+		case ok && ran:
+			s.clk, s.date = c, c.UTC
+			off, known, _ := s.manifestOffset()
+			if !known {
+				off = c.Offset
+			}
+			timestamps[dir] = []time.Time{s.manifestStart.Add(-off), s.manEnd.Add(-off)}
+		case ok:
+			s.clk, s.date = c, c.UTC
+			timestamps[dir] = []time.Time{c.UTC}
+		case ran:
+			timestamps[dir] = []time.Time{s.manifestStart, s.manEnd}
 		}
-		start, end := s.manifestStart, s.manEnd
-		if ts := timestamps[dir]; len(ts) > 0 {
-			// The date file is UTC; the manifest is the host's local time.
-			offset := ts[0].Sub(start).Round(15 * time.Minute)
-			start, end = start.Add(offset), end.Add(offset)
-		}
-		timestamps[dir] = []time.Time{start, end}
 	}
 	return kubeVersion
+}
+
+// Facts returns what the sosreport in folder dir says of its run (its
+// manifest) and of its clock, for its Layout; nil for what it does not say.
+// Settle must have run.
+func (r *Reader) Facts(dir string) (*model.SosRun, *model.SosClock) {
+	s := r.sos[dir]
+	if s == nil {
+		return nil, nil
+	}
+	var clk *model.SosClock
+	if c := s.clk; !c.UTC.IsZero() {
+		clk = &model.SosClock{UTC: c.UTC, Offset: c.Offset, OffsetKnown: c.Known, From: c.From}
+		if c.Location != nil {
+			clk.Zone = c.Location.String()
+		}
+	}
+	return s.run, clk
+}
+
+// Clock returns the settled clock of the sosreport in folder dir (the
+// load's folder key); false when dir is not a sosreport with a date.
+// Settle must have run.
+func (r *Reader) Clock(dir string) (Clock, bool) {
+	s := r.sos[dir]
+	if s == nil || s.clk.UTC.IsZero() {
+		return Clock{}, false
+	}
+	return s.clk, true
 }
 
 // Pods turns the runtime view of each sosreport into pods of its host
