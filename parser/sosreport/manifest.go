@@ -158,10 +158,14 @@ var readCommands = map[string]bool{"kubectl": true, "oc": true, "crictl": true, 
 // timeout and which commands timed out (124), were not runnable (126) or not
 // found (127), had their output truncated, or, for the commands whose output
 // the analysis reads (kubectl, oc, crictl, journalctl, date), returned
-// another non-zero code. root prefixes the sentences ("" for none).
+// another non-zero code. The sosreport's folder root ("" for the input
+// itself) starts each sentence ("root: ").
 func HealthLines(root string, run *model.SosRun) []string {
 	if run == nil {
 		return nil
+	}
+	if root != "" {
+		root += ": "
 	}
 	var out []string
 	for _, p := range run.TimedOutPlugins {
