@@ -260,3 +260,25 @@ func FuzzCaptureObjects(f *testing.F) {
 		}
 	})
 }
+
+// Pod captures carry no collection time: their ages are unknown, never
+// measured by a time inferred from the nodes.json beside them, and a gather
+// problem says so.
+func TestPodCapturesAgesUnknown(t *testing.T) {
+	g, err := Load(context.Background(), filepath.Join(bundleFixtures, "pod-captures"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range g.Pods {
+		if p.Columns.Age != "<unknown>" || !p.Now.IsZero() || strings.Contains(p.Columns.Restarts, "ago") {
+			t.Errorf("%s: age %q restarts %q now %v", p.Key(), p.Columns.Age, p.Columns.Restarts, p.Now)
+		}
+	}
+	found := false
+	for _, pr := range g.Problems {
+		found = found || strings.Contains(pr.Error, "AGE") && strings.Contains(pr.Error, "are unknown")
+	}
+	if !found {
+		t.Errorf("no problem says the ages are unknown: %+v", g.Problems)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -264,5 +265,21 @@ func TestCorpusLayouts(t *testing.T) {
 	sos := loadCorpus(t, "sos-ubuntu-k8s123")
 	if sos.Layouts[0].Node != "juju-110cc2-k8stest-4" || len(sos.Pods) != 18 || sos.CollectedAt.IsZero() {
 		t.Errorf("sosreport: node %q pods %d time %v", sos.Layouts[0].Node, len(sos.Pods), sos.CollectedAt)
+	}
+	// Its nodes from kubectl get nodes and describe node text: the
+	// describe output's Ready condition and machine facts.
+	var names []string
+	for _, n := range sos.Nodes {
+		names = append(names, n.Object.Name)
+		info := n.Object.Status.NodeInfo
+		if info.SystemUUID == "" || info.MachineID == "" || info.BootID == "" || info.KubeletVersion != "v1.23.3" || len(n.Object.Status.Conditions) != 4 {
+			t.Errorf("node %s from %s: %+v", n.Object.Name, n.Source.Path, info)
+		}
+	}
+	if want := []string{"juju-110cc2-k8stest-5", "juju-110cc2-k8stest-6"}; !slices.Equal(names, want) {
+		t.Errorf("sosreport nodes %v, want %v", names, want)
+	}
+	if c := sos.Layouts[0].Clock; c == nil || c.Zone != "Etc/UTC" || c.Offset != 0 || !c.OffsetKnown {
+		t.Errorf("sosreport clock %+v", c)
 	}
 }

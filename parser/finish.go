@@ -24,6 +24,7 @@ func (b *builder) finish() *model.Gather {
 	g.Roots = sortedKeys(b.roots)
 	g.KubeletLogNodes = sortedKeys(b.logHosts)
 	b.sosKubeVersion = b.sos.Settle(b.timestamps)
+	b.addSosNodes()
 	g.Alerts = append(g.Alerts, b.mustgather.Alerts()...)
 	g.Etcd = b.mustgather.Etcd()
 	g.Health.MustGatherErrors = b.mustgather.Errors()
@@ -31,6 +32,7 @@ func (b *builder) finish() *model.Gather {
 		g.BaseDomain = b.dnsBaseDomain
 	}
 	b.settleTime()
+	b.settleSosLogTimes()
 	b.settleLogYears()
 	g.NodeLog = map[string][]*model.LogGroup{}
 	for host, groups := range b.hostLog {
@@ -69,18 +71,37 @@ func (b *builder) finish() *model.Gather {
 	})
 
 	g.Printer = b.choosePrinter()
+	explainPrinter(g)
 	version := g.Printer.Version
 	byUID := make(map[string]*model.Pod, len(g.Pods))
 	byKey := make(map[string]*model.Pod, len(g.Pods))
 	// Each pod's columns are those of its own gather's time: an inspect taken
 	// after the must-gather holds container times after the must-gather's.
+	// A part without a time of its own, among several, has unknown ages.
 	tops := b.unitTops()
 	unitTime := b.unitTimes(tops)
+	parts := map[string]bool{}
+	for _, top := range tops {
+		parts[top] = true
+	}
+	unknownAges := map[string]bool{}
 	for _, p := range g.Pods {
-		now := unitTime[tops[rootOf(p.Source.Path)]]
-		if now.IsZero() || len(unitTime) < 2 {
-			now = g.CollectedAt
+		root := rootOf(p.Source.Path)
+		now := g.CollectedAt
+		switch {
+		case len(parts) > 1:
+			now = unitTime[tops[root]]
+		case b.bundles[root] == LayoutPodCaptures && unitTime[tops[root]].IsZero():
+			// Pod captures carry no time of their own: a time inferred
+			// from the objects beside them (node heartbeats of whatever
+			// cluster nodes.json came from) is no clock of theirs.
+			now = time.Time{}
 		}
+		if now.IsZero() && !unknownAges[root] {
+			unknownAges[root] = true
+			b.problem(orDotRoot(root), "no collection time of this part's own: the AGE and restart \"ago\" of its pods are unknown")
+		}
+		p.Now = now
 		p.Columns = podstatus.Compute(&p.Object, now, version)
 		if p.Runtime != nil {
 			p.Columns = sosreport.RuntimeColumns(p, now)
@@ -128,6 +149,26 @@ func (b *builder) finish() *model.Gather {
 	return g
 }
 
+// orDotRoot names a gather root in a problem: "." for the input itself.
+func orDotRoot(root string) string {
+	if root == "" {
+		return "."
+	}
+	return root
+}
+
+// addSosNodes adds the Node objects that sosreports print as text (kubectl
+// or oc get nodes tables, describe output) of which the gather holds no
+// node from a JSON or YAML list, and marks nodes as gathered when any is.
+func (b *builder) addSosNodes() {
+	for _, n := range b.sos.Nodes() {
+		if _, ok := b.nodes[n.Object.Name]; !ok {
+			b.nodes[n.Object.Name] = n
+		}
+		b.objects.MarkGathered(model.Nodes, "")
+	}
+}
+
 // crashLoopSince sets CrashLoopSince of each container in CrashLoopBackOff
 // from the oldest BackOff event for it ("Back-off restarting failed
 // container <name>"). Events expire (3 h on OpenShift), so it is a lower bound.
@@ -154,6 +195,24 @@ func crashLoopSince(p *model.Pod) {
 			}
 		}
 	}
+}
+
+// explainPrinter adds to g.Printer.From why the columns follow another
+// release than the Kubernetes version the gather states (KubernetesVersion:
+// the kubelet version most nodes run, else a sosreport's or a kubelet's
+// start line), so that the report never states one release and prints
+// another without a word.
+func explainPrinter(g *model.Gather) {
+	v := ParseKubeVersion(g.KubernetesVersion)
+	p := g.Printer.Version
+	if v.Major == 0 || p.Major == 0 || (v.Major == p.Major && v.Minor == p.Minor) {
+		return
+	}
+	if kubeletVersion(g.Nodes) == g.KubernetesVersion {
+		g.Printer.From += "; the stated " + g.KubernetesVersion + " is the kubelet version most nodes run, and the nodes run other releases too"
+		return
+	}
+	g.Printer.From += "; the gather also states Kubernetes " + g.KubernetesVersion
 }
 
 // choosePrinter picks the release of the API server that printed this
@@ -207,6 +266,18 @@ func kubeVersionOfOpenShift(v string) podstatus.Version {
 		return podstatus.Version{}
 	}
 	return podstatus.Version{Major: 1, Minor: ocp.Minor + 13}
+}
+
+// settleSosLogTimes moves the times of the node-log groups of sosreport
+// journals (the host's wall clock, year 1) to UTC by the clock of their own
+// sosreport (sosreport.Clock.ToUTC: the year of its date, its zone); the
+// groups of a sosreport without a date are left to settleLogYears.
+func (b *builder) settleSosLogTimes() {
+	for g, part := range b.partGroups {
+		if c, ok := b.sos.Clock(part); ok {
+			g.First, g.Last = c.ToUTC(g.First), c.ToUTC(g.Last)
+		}
+	}
 }
 
 // settleLogYears dates the journal lines read before the gather time was

@@ -239,18 +239,6 @@ func tailReference(lines [][]byte) (tail, errs []model.LogLine) {
 	return tail, errs
 }
 
-func FuzzParseSosDate(f *testing.F) {
-	for _, s := range []string{"Fri Feb 11 19:24:03 UTC 2022\n", "      Local time: Fri 2022-02-11 19:24:03 UTC\n  Universal time: Fri 2022-02-11 19:24:03 UTC\n",
-		"2022-02-11T19:24:03Z", "Mon Jan  2 15:04:05 MST 2006", "", "\xff"} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if tm, ok := parseSosDate(data); ok && tm.Location() != time.UTC {
-			t.Fatal("not UTC")
-		}
-	})
-}
-
 func FuzzParseKubeVersion(f *testing.F) {
 	for _, s := range []string{"v1.22.0-rc.0+75ee307", "v1.31.6", "4.18.12", "4.9.0-0.okd-2022-02-12-140851", "", "v", "v99999999999999999999.1", "1.-1"} {
 		f.Add(s)

@@ -3,12 +3,11 @@ package parser
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/mgtriage/mgtriage/parser/model"
+	"github.com/mgtriage/mgtriage/parser/sosreport"
 )
 
 // maxHealthItems bounds each list of Health.
@@ -25,28 +24,6 @@ func (b *builder) recordNamespace(p string) {
 		return
 	}
 	b.namespaces[nsKey{p[:i], ns}] = true
-}
-
-// sosDateRe reads `timedatectl` ("Universal time: Fri 2022-02-11 19:24:03 UTC").
-var sosDateRe = regexp.MustCompile(`Universal time: \w+ (\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}) UTC`)
-
-// parseSosDate reads the gather time of a sosreport from its date file: the
-// timedatectl form, or `date` output ("Fri Feb 11 19:24:03 UTC 2022").
-func parseSosDate(data []byte) (time.Time, bool) {
-	s := string(data)
-	if m := sosDateRe.FindStringSubmatch(s); m != nil {
-		t, err := time.Parse("2006-01-02 15:04:05", m[1])
-		return t.UTC(), err == nil
-	}
-	for _, line := range strings.Split(s, "\n") {
-		line = strings.TrimSpace(line)
-		for _, layout := range []string{time.UnixDate, "Mon Jan _2 15:04:05 MST 2006", time.RFC3339} {
-			if t, err := time.Parse(layout, line); err == nil {
-				return t.UTC(), true
-			}
-		}
-	}
-	return time.Time{}, false
 }
 
 // namespacesExpectingPods returns the namespaces that the gather shows run
@@ -88,6 +65,8 @@ func (b *builder) settleLayouts() {
 		case b.sosRoots[root]:
 			l.Kind = model.LayoutSosreport
 			l.Node = b.hostnames[dirKey(dir)]
+			l.Sos, l.Clock = b.sos.Facts(dirKey(dir))
+			g.Health.SosCommands = append(g.Health.SosCommands, sosreport.HealthLines(root, l.Sos)...)
 		case b.nsFolder:
 			l.Kind = model.LayoutNamespace
 		case strings.HasPrefix(base, "inspect.local."):
@@ -153,6 +132,7 @@ func (b *builder) settleLayouts() {
 		}
 	}
 	capList(&g.Health.NodesWithoutLogs)
+	capList(&g.Health.SosCommands)
 	if len(b.clusterIDs) > 1 {
 		b.problem(".", fmt.Sprintf("the input holds gathers of %d clusters (%s); they were analysed together", len(b.clusterIDs), strings.Join(sortedKeys(b.clusterIDs), ", ")))
 	}

@@ -235,14 +235,29 @@ func namespaceFolderInput(input string) (string, bool) {
 	return input, false
 }
 
+// sosPartOf returns the folder key (as sosDir gives it: "." for the input
+// itself) of the sosreport a node log at p lies in: the folder that holds its
+// sos_commands/ or var/log/; "" when p lies in neither.
+func sosPartOf(p string) string {
+	for _, marker := range []string{"sos_commands/", "var/log/"} {
+		if strings.HasPrefix(p, marker) {
+			return "."
+		}
+		if i := strings.Index(p, "/"+marker); i >= 0 {
+			return p[:i]
+		}
+	}
+	return ""
+}
+
 // sosDir returns the sosreport folder of a hostname or date file (the one
 // that holds sos_commands/).
 func sosDir(p string) string {
 	d := path.Dir(p)
-	for _, sub := range []string{"/sos_commands/host", "/sos_commands/date"} {
+	for _, sub := range []string{"/sos_commands/host", "/sos_commands/date", "/sos_commands/systemd"} {
 		d = strings.TrimSuffix(d, sub)
 	}
-	if d == "sos_commands/host" || d == "sos_commands/date" {
+	if d == "sos_commands/host" || d == "sos_commands/date" || d == "sos_commands/systemd" {
 		return "."
 	}
 	return d
@@ -269,9 +284,12 @@ type builder struct {
 	logs          map[string][]*model.ContainerLog // "ns/pod" → logs
 	nodeLog       map[string]map[groupKey]*model.LogGroup
 	hostLog       map[string]map[groupKey]*model.LogGroup
-	sigScratch    []byte // addLogEntry's signature of a line
-	logHosts      map[string]bool
-	groups        int
+	// partGroups are the node-log groups of sosreport journals, by the
+	// sosreport folder (sosPartOf) whose clock dates them.
+	partGroups map[*model.LogGroup]string
+	sigScratch []byte // addLogEntry's signature of a line
+	logHosts   map[string]bool
+	groups     int
 
 	namespaces map[nsKey]bool
 	hostnames  map[string]string // folder → host name of a sosreport
@@ -369,6 +387,7 @@ func newBuilder(input string) *builder {
 		bundles:     map[string]string{},
 		known:       map[string]*model.Pod{},
 		unsettled:   map[string][]*model.ContainerLog{},
+		partGroups:  map[*model.LogGroup]string{},
 		rootCluster: map[string]string{},
 		rootInfra:   map[string]string{},
 		rootAPI:     map[string]string{},
@@ -957,7 +976,7 @@ func (b *builder) decode(p string, c classified, data []byte) error {
 			b.hostnames[sosDir(p)] = h
 		}
 	case kindSosDate:
-		if t, ok := parseSosDate(data); ok {
+		if t, ok := b.sos.ReadDate(sosDir(p), p, data); ok {
 			b.timestamps[sosDir(p)] = []time.Time{t}
 		}
 	case kindSos:
@@ -1200,6 +1219,13 @@ func keepEntry(e *nodelog.Entry) bool {
 
 func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 	ref := b.referenceTime()
+	// A sosreport's journal is in its host's wall clock: its lines keep
+	// year 1 and their wall time until finish moves them to UTC by the
+	// sosreport's own clock (settleSosLogTimes), never another part's.
+	part := sosPartOf(p)
+	if part != "" {
+		ref = time.Time{}
+	}
 	credited := false
 	spans := b.journalSpans.file()
 	var cut longLines
@@ -1267,7 +1293,7 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 		if spans.repeated(c.Root, &e) {
 			return
 		}
-		b.addLogEntry(model.Source{Path: p, Line: n}, &e, asked)
+		b.addLogEntry(model.Source{Path: p, Line: n}, &e, asked, part)
 	}, &cut, b.scratch)
 	spans.close()
 	if err == nil {
@@ -1300,8 +1326,10 @@ func (b *builder) creditHost(host string, src model.Source) {
 
 // addLogEntry files e under its pod (by namespace/name, else UID), or under
 // its node for node-level classes and for lines a rule asked for, collapsing
-// repeats.
-func (b *builder) addLogEntry(src model.Source, e *nodelog.Entry, asked bool) {
+// repeats. part is the sosreport folder of the line's file ("" outside a
+// sosreport, sosPartOf): lines of different parts never share a group, so
+// each group's times are of one clock.
+func (b *builder) addLogEntry(src model.Source, e *nodelog.Entry, asked bool, part string) {
 	var groups map[groupKey]*model.LogGroup
 	limit := maxGroupsPerPod
 	owner := ""
@@ -1318,7 +1346,7 @@ func (b *builder) addLogEntry(src model.Source, e *nodelog.Entry, asked bool) {
 	default:
 		return
 	}
-	gk := b.groupKeyOf(e)
+	gk := b.groupKeyOf(e, part)
 	if g, ok := groups[gk]; ok {
 		g.Count++
 		if e.Time.After(g.Last) {
@@ -1373,9 +1401,13 @@ func (b *builder) addLogEntry(src model.Source, e *nodelog.Entry, asked bool) {
 	}
 	// The host, unit, container, image and probe repeat from one group to
 	// the next (a pod's groups name its containers and images): interned.
-	groups[gk] = &model.LogGroup{Source: src, Node: b.strs.intern(e.Host), Unit: nodelog.Unit(b.strs.intern(string(e.Unit))), Severity: e.Severity, Class: e.Class,
+	lg := &model.LogGroup{Source: src, Node: b.strs.intern(e.Host), Unit: nodelog.Unit(b.strs.intern(string(e.Unit))), Severity: e.Severity, Class: e.Class,
 		First: e.Time, Last: e.Time, Count: 1, Text: text,
 		Container: b.strs.intern(e.Container), Image: b.strs.intern(e.Image), Probe: b.strs.intern(e.Probe), Detail: detail}
+	groups[gk] = lg
+	if part != "" {
+		b.partGroups[lg] = b.strs.intern(part)
+	}
 	b.groups++
 	b.groupBytes += int64(len(text) + len(detail) + len(e.Container) + len(e.Image) + len(owner))
 }
@@ -1388,9 +1420,12 @@ func (b *builder) addLogEntry(src model.Source, e *nodelog.Entry, asked bool) {
 // about n²/2¹²⁹ (see memberKey).
 type groupKey [2]uint64
 
-// groupKeyOf returns e's groupKey, built in b.sigScratch.
-func (b *builder) groupKeyOf(e *nodelog.Entry) groupKey {
-	k := append(b.sigScratch[:0], e.Class...)
+// groupKeyOf returns e's groupKey, built in b.sigScratch; part (a
+// sosreport folder, or "") is part of the key.
+func (b *builder) groupKeyOf(e *nodelog.Entry, part string) groupKey {
+	k := append(b.sigScratch[:0], part...)
+	k = append(k, 0)
+	k = append(k, e.Class...)
 	k = append(k, 0, e.Severity)
 	k = append(k, e.Host...)
 	k = append(k, 0)

@@ -43,7 +43,7 @@ func TestGroupKeyGroupsAsTheText(t *testing.T) {
 	for i := range entries {
 		for j := range entries {
 			a, c := &entries[i], &entries[j]
-			same := b.groupKeyOf(a) == b.groupKeyOf(c)
+			same := b.groupKeyOf(a, "") == b.groupKeyOf(c, "")
 			if want := groupKeyReference(a) == groupKeyReference(c); same != want {
 				t.Errorf("entries %d and %d: same key %v, want %v (%+v, %+v)", i, j, same, want, *a, *c)
 			}
@@ -71,7 +71,7 @@ func TestLogGroupDetailIsTheEndOfItsText(t *testing.T) {
 	}
 	b := newBuilder("in")
 	for _, tt := range tests {
-		b.addLogEntry(model.Source{Path: "journal", Line: 1}, &tt.e, false)
+		b.addLogEntry(model.Source{Path: "journal", Line: 1}, &tt.e, false, "")
 		var g *model.LogGroup
 		for _, g = range b.nodeLog[tt.e.Pod] {
 		}

@@ -121,7 +121,7 @@ var pathRules = []pathRule{
 	{kindServiceLog, regexp.MustCompile(`^(.*/)?sos_commands/[^/]+/journalctl_[^/]*?(?:--unit_|-u_)?([a-z0-9._-]*?)(?:\.daemon)?(?:\.\d+)?(?:\.xz|\.gz)?$`)},
 	// Here the sosreport reader claims its members (sosClaimAt).
 	{kindSosHostname, regexp.MustCompile(`^(.*/)?(?:sos_commands/host/)?hostname$`)},
-	{kindSosDate, regexp.MustCompile(`^(.*/)?(?:sos_commands/date/)?date$`)},
+	{kindSosDate, regexp.MustCompile(`^(.*/)?(?:sos_commands/date/date(?:_--utc)?|sos_commands/systemd/timedatectl|date)$`)},
 }
 
 // pathSet matches pathRules.

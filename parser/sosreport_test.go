@@ -2,6 +2,7 @@ package parser
 
 import (
 	"context"
+	"path"
 	"slices"
 	"testing"
 	"time"
@@ -204,4 +205,69 @@ func FuzzLooksLikeJournal(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_ = LooksLikeJournal(data)
 	})
+}
+
+// A Charmed-Kubernetes-shaped sosreport of a control-plane node in
+// Europe/Paris: its nodes come from kubectl get nodes and describe node
+// text, its journal lines move to UTC by its own zone (not another part's),
+// and its manifest's failed commands reach the gather health.
+func TestLoadSosreportNodesClockManifest(t *testing.T) {
+	g := loadFixture(t, "sos/k8s-control-plane-paris")
+	type node struct {
+		Name, Ready, Reason, Path string
+		Line                      int
+		Unschedulable             bool
+		SystemUUID                string
+	}
+	var got []node
+	for _, n := range g.Nodes {
+		r := node{Name: n.Object.Name, Path: path.Base(n.Source.Path), Line: n.Source.Line, Unschedulable: n.Object.Spec.Unschedulable, SystemUUID: n.Object.Status.NodeInfo.SystemUUID}
+		for _, c := range n.Object.Status.Conditions {
+			if c.Type == "Ready" {
+				r.Ready, r.Reason = string(c.Status), c.Reason
+			}
+		}
+		got = append(got, r)
+	}
+	want := []node{
+		{Name: "cp-1.lab.example.test", Ready: "True", Path: "kubectl_get_nodes", Line: 2, Unschedulable: true},
+		{Name: "wk-1.lab.example.test", Ready: "False", Reason: "KubeletNotReady", Path: "kubectl_describe_node_wk-1.lab.example.test", Line: 1, SystemUUID: "4c4c4544-0042-3510-8052-b7c04f4e3232"},
+		{Name: "wk-2.lab.example.test", Ready: "True", Path: "kubectl_get_nodes", Line: 4},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("nodes (-want +got)\n%s", d)
+	}
+	// The manifest's start 10:14:40.5 local, +01:00 (its commands' epoch times).
+	if want := time.Date(2025, 3, 4, 9, 14, 40, 500_000_000, time.UTC); !g.CollectedAt.Equal(want) {
+		t.Errorf("collected %v, want %v", g.CollectedAt, want)
+	}
+	// "Mar 04 10:05:12" in Europe/Paris is 09:05:12 UTC.
+	var firsts []string
+	for _, lg := range g.NodeLog["cp-1"] {
+		firsts = append(firsts, lg.First.UTC().Format(time.RFC3339)+" "+string(lg.Class))
+	}
+	if want := []string{"2025-03-04T09:05:12Z network-not-ready", "2025-03-04T09:09:40Z node-not-ready"}; !slices.Equal(firsts, want) {
+		t.Errorf("node-log groups %v, want %v", firsts, want)
+	}
+	if len(g.Layouts) != 1 || g.Layouts[0].Clock == nil || g.Layouts[0].Sos == nil {
+		t.Fatalf("layouts %+v", g.Layouts)
+	}
+	l := g.Layouts[0]
+	if c := l.Clock; c.Zone != "Europe/Paris" || c.Offset != time.Hour || !c.OffsetKnown || !c.UTC.Equal(time.Date(2025, 3, 4, 9, 15, 0, 0, time.UTC)) {
+		t.Errorf("clock %+v", c)
+	}
+	if s := l.Sos; s.Version != "4.8.2" || s.Commands != 4 || len(s.Failed) != 3 || !slices.Equal(s.Plugins, []string{"kubernetes", "logs"}) || !slices.Equal(s.TimedOutPlugins, []string{"logs"}) {
+		t.Errorf("sos run %+v", s)
+	}
+	root := "sosreport-cp-1-2025-03-04-xkqzvbn/: "
+	wantHealth := []string{
+		root + "sos plugin logs hit its timeout: files it had yet to collect are missing",
+		root + "sos command journalctl --no-pager --unit kubelet returned 124 (timed out)",
+		root + "output of sos command journalctl --no-pager --unit kubelet truncated at sos's size limit (sos_commands/kubernetes/journalctl_--no-pager_--unit_kubelet): only its tail was kept",
+		root + "sos command kubectl describe node wk-2.lab.example.test returned 127 (command not found)",
+		root + "output of sos command journalctl --no-pager truncated at sos's size limit (sos_commands/logs/journalctl_--no-pager): only its tail was kept",
+	}
+	if d := cmp.Diff(wantHealth, g.Health.SosCommands); d != "" {
+		t.Errorf("health (-want +got)\n%s", d)
+	}
 }

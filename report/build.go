@@ -53,7 +53,7 @@ func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool,
 	}
 	r.Gather.Coverage = buildCoverage(g.Coverage, short)
 	h := g.Health
-	r.Gather.Health = Health{MustGatherErrors: h.MustGatherErrors, NodesWithoutLogs: h.NodesWithoutLogs, PodsWithoutLogs: h.PodsWithoutLogs}
+	r.Gather.Health = Health{MustGatherErrors: h.MustGatherErrors, NodesWithoutLogs: h.NodesWithoutLogs, PodsWithoutLogs: h.PodsWithoutLogs, SosCommands: h.SosCommands}
 	for _, ns := range h.NamespacesWithoutPods {
 		r.Gather.Health.NamespacesWithoutPods = append(r.Gather.Health.NamespacesWithoutPods, short(ns))
 	}

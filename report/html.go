@@ -562,12 +562,17 @@ func htmlHealth(h Health) ([]htmlHealthList, int) {
 	for _, l := range []struct {
 		title string
 		list  []string
+		quiet bool // not shown when empty: only sosreports have a manifest
 	}{
-		{"must-gather.logs errors", h.MustGatherErrors},
-		{"Namespaces without pods.yaml", h.NamespacesWithoutPods},
-		{"Pods without logs", h.PodsWithoutLogs},
-		{"Nodes without kubelet logs", h.NodesWithoutLogs},
+		{"must-gather.logs errors", h.MustGatherErrors, false},
+		{"Namespaces without pods.yaml", h.NamespacesWithoutPods, false},
+		{"Pods without logs", h.PodsWithoutLogs, false},
+		{"Nodes without kubelet logs", h.NodesWithoutLogs, false},
+		{"sos commands that failed or were cut", h.SosCommands, true},
 	} {
+		if l.quiet && len(l.list) == 0 {
+			continue
+		}
 		shown, more := boundedList(l.list, htmlHealthItems)
 		out = append(out, htmlHealthList{Title: l.title, Items: cleanLines(shown), More: more, Total: len(shown) + more})
 		issues += len(shown) + more

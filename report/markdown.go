@@ -687,17 +687,23 @@ func mdHealth(r *Report) *mdSection {
 	lists := []struct {
 		title string
 		list  []string
+		// quiet: an empty list is not named among the fine ones (only
+		// sosreports have a manifest).
+		quiet bool
 	}{
-		{"must-gather.logs errors", h.MustGatherErrors},
-		{"Namespaces without pods.yaml", h.NamespacesWithoutPods},
-		{"Pods without logs", h.PodsWithoutLogs},
-		{"Nodes without kubelet logs", h.NodesWithoutLogs},
+		{"must-gather.logs errors", h.MustGatherErrors, false},
+		{"Namespaces without pods.yaml", h.NamespacesWithoutPods, false},
+		{"Pods without logs", h.PodsWithoutLogs, false},
+		{"Nodes without kubelet logs", h.NodesWithoutLogs, false},
+		{"sos commands that failed or were cut", h.SosCommands, true},
 	}
 	var fine []string
 	for _, l := range lists {
 		total := listTotal(l.list)
 		if total == 0 {
-			fine = append(fine, strings.ToLower(l.title[:1])+l.title[1:])
+			if !l.quiet {
+				fine = append(fine, strings.ToLower(l.title[:1])+l.title[1:])
+			}
 			continue
 		}
 		items = append(items, fmt.Sprintf("**%s** (%d)\n\n", l.title, total))
@@ -777,6 +783,7 @@ func healthGaps(h Health) []string {
 		{h.NamespacesWithoutPods, "namespace without pods.yaml", "namespaces without pods.yaml"},
 		{h.PodsWithoutLogs, "pod without logs", "pods without logs"},
 		{h.NodesWithoutLogs, "node without kubelet logs", "nodes without kubelet logs"},
+		{h.SosCommands, "sos command problem", "sos command problems"},
 	} {
 		switch n := listTotal(l.list); n {
 		case 0:

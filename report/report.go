@@ -176,6 +176,9 @@ type Health struct {
 	NamespacesWithoutWorkloads []string `json:"namespacesWithoutWorkloads,omitempty"`
 	PodsWithoutLogs            []string `json:"podsWithoutLogs"`
 	NodesWithoutLogs           []string `json:"nodesWithoutLogs"`
+	// SosCommands say which commands of a sosreport timed out, were not
+	// found, failed or were truncated, from its manifest.
+	SosCommands []string `json:"sosCommands,omitempty"`
 }
 
 // Summary holds the counts a ticket comment starts with.

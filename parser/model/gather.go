@@ -232,6 +232,12 @@ type Pod struct {
 	// (crictl output in a sosreport): Columns then state what the runtime
 	// shows (see sosreport.RuntimeColumns), not what kubectl prints.
 	Runtime *RuntimeView
+	// Now is the collection time of the part of the upload the pod was
+	// read from (its gather's timestamp, its sosreport's date): the "now"
+	// of its AGE and "ago" columns. Zero when that part has no time of its
+	// own and the upload holds other parts: its ages are then unknown,
+	// never measured by another part's clock.
+	Now time.Time
 
 	// Partial marks a list item that its file cut short (a truncated copy):
 	// the reader prefers any complete copy of the same pod.

@@ -1,5 +1,7 @@
 package model
 
+import "time"
+
 // Distributions of Gather.Distribution.
 const (
 	DistributionOpenShift  = "OpenShift"
@@ -24,6 +26,61 @@ type Layout struct {
 	// Node is the host name of a sosreport.
 	Node string
 	Pods int
+	// Sos is what a sosreport's sos_reports/manifest.json records of its
+	// run; nil for other layouts and for a sosreport without a manifest.
+	Sos *SosRun
+	// Clock is the sosreport's clock: its date in UTC and the host's
+	// zone, from its own date files and manifest; nil for other layouts
+	// and for a sosreport without a date.
+	Clock *SosClock
+}
+
+// SosRun is what a sosreport's manifest (sos_reports/manifest.json) records
+// of the run: the sos version, the plugins that ran, how many commands they
+// ran, and the commands and plugins that did not finish well.
+type SosRun struct {
+	Source  Source // the manifest
+	Version string // sos's version ("4.7.2")
+	// Plugins are the plugins that ran, sorted.
+	Plugins []string
+	// Commands is how many commands the plugins ran.
+	Commands int
+	// Failed are the commands that returned non-zero or whose output sos
+	// truncated at its size limit, in manifest order (bounded).
+	Failed []SosCommand
+	// TimedOutPlugins are the plugins that hit their timeout (sos stopped
+	// them, so the files they had yet to collect are missing), sorted.
+	TimedOutPlugins []string
+}
+
+// SosCommand is one command of a sosreport's manifest.
+type SosCommand struct {
+	Plugin string
+	// Exec is the command line as sos ran it (bounded).
+	Exec string
+	// File is where its output is in the sosreport ("" when none was
+	// written: the command was not found or not runnable).
+	File string
+	// ReturnCode is the command's exit code: 124 when sos's timeout
+	// stopped it, 126 not runnable, 127 not found.
+	ReturnCode int
+	// Truncated: sos kept only the tail of the output (its size limit;
+	// the tail is under sos_strings/, a link stands in sos_commands/).
+	Truncated bool
+}
+
+// SosClock is a sosreport's clock when it was taken: the instant (UTC),
+// the host's offset from UTC then, and where the offset comes from (a
+// timedatectl zone, the local and UTC date files, the manifest); Zone is
+// the IANA zone name when timedatectl gives one. OffsetKnown is false when
+// nothing in the sosreport tells the offset: its wall-clock times (journal
+// lines) are then taken as UTC.
+type SosClock struct {
+	UTC         time.Time
+	Offset      time.Duration
+	OffsetKnown bool
+	Zone        string
+	From        string
 }
 
 // Health is what a support engineer checks first about a gather itself.
@@ -43,4 +100,8 @@ type Health struct {
 	PodsWithoutLogs []string
 	// NodesWithoutLogs are nodes with no kubelet journal in the gather.
 	NodesWithoutLogs []string
+	// SosCommands say which commands of a sosreport timed out, were not
+	// found, failed or had their output truncated, and which plugins hit
+	// their timeout, from its manifest (model.SosRun), one sentence each.
+	SosCommands []string
 }

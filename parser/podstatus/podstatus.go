@@ -233,6 +233,8 @@ func Compute(pod *corev1.Pod, now time.Time, v Version) Columns {
 	case !v.atLeast(1, 22):
 		// 1.21 prints the bare count.
 	case lastRestart.IsZero():
+	case now.IsZero():
+		// No collection time: the bare count, no "(<unknown> ago)".
 	case v.atLeast(1, 28) && c.RestartCount == 0:
 	default:
 		c.Restarts = fmt.Sprintf("%d (%s ago)", c.RestartCount, Since(lastRestart, now))
@@ -255,8 +257,10 @@ func terminatedReason(t *corev1.ContainerStateTerminated) string {
 
 // Since formats now-t the way kubectl's translateTimestampSince does:
 // "<unknown>" for a zero t, otherwise the human duration ("5m", "3d4h").
+// A zero now (a part of the upload without a collection time of its own)
+// is "<unknown>" too: no other part's clock stands in.
 func Since(t, now time.Time) string {
-	if t.IsZero() {
+	if t.IsZero() || now.IsZero() {
 		return "<unknown>"
 	}
 	return duration.HumanDuration(now.Sub(t))

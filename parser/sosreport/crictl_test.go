@@ -185,6 +185,22 @@ func FuzzCrictl(f *testing.F) {
 			t.Fatalf("inspectp without id or name: %+v", s)
 		}
 		_, _ = parseKubeVersionOutput(data)
-		_, _, _ = parseSosManifest(data)
+		if m, err := parseSosManifest(data, "m"); err == nil {
+			_ = HealthLines("", &m.run)
+		}
+		if nodes, _ := ParseNodeTable(data, "t", crictlNow); len(nodes) > maxNodeRows {
+			t.Fatalf("%d node rows", len(nodes))
+		}
+		if n, err := ParseNodeDescribe(data, "d"); err == nil && n.Object.Name == "" {
+			t.Fatal("describe without a name")
+		}
+		for _, local := range []bool{false, true} {
+			if f, ok := parseDateFile(data, local); ok {
+				s := sosRuntime{dates: f}
+				if c, ok := s.clock(); ok && c.UTC.Location() != time.UTC {
+					t.Fatal("clock not UTC")
+				}
+			}
+		}
 	})
 }

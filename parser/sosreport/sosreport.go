@@ -8,8 +8,8 @@
 package sosreport
 
 import (
-	"encoding/json"
 	"fmt"
+	"path"
 	"regexp"
 	"sort"
 	"strconv"
@@ -34,12 +34,27 @@ type sosRuntime struct {
 	inspect               map[string]model.RuntimeContainer // by full container ID
 	inspectp              map[string]model.RuntimeSandbox   // by full sandbox ID
 	manifestStart, manEnd time.Time
-	kubeVersion           string
-	versionRank           int
-	machine               model.MachineFacts // of its host (machine.go)
+	// manifestEpoch is the earliest start of a command the manifest
+	// records (epoch seconds: UTC); dates is what the date files say.
+	manifestEpoch time.Time
+	dates         dateFacts
+	// clk is the settled clock (Settle); zero when the sosreport holds no date.
+	clk Clock
+	// run is what the manifest records of the run; nil without one.
+	run         *model.SosRun
+	kubeVersion string
+	versionRank int
+	machine     model.MachineFacts // of its host (machine.go)
 	// date is the sosreport's date file, the "now" of crictl's relative
 	// CREATED (the crio plugin runs within seconds of it).
 	date time.Time
+	// nodeTable is the get-nodes table (the -o wide one when both are
+	// there), read when the date is known; described are the nodes of
+	// describe output, by name.
+	nodeTable     []byte
+	nodeTablePath string
+	nodeTableWide bool
+	described     map[string]model.Node
 }
 
 // Kind says what a member of a sosreport that this package reads holds,
@@ -62,6 +77,12 @@ const (
 	Version
 	// Manifest is sos_reports/manifest.json.
 	Manifest
+	// NodeTable is `kubectl get nodes` or `oc get nodes` output (plain or
+	// -o wide) of the kubernetes or openshift plugin.
+	NodeTable
+	// NodeDescribe is `kubectl describe node NAME` or `oc describe nodes
+	// NAME` output of the kubernetes or openshift plugin.
+	NodeDescribe
 	// Machine is a file that tells the sosreport's host apart from other
 	// machines: machine-id, boot ID, system UUID (machine.go).
 	Machine
@@ -79,6 +100,8 @@ var pathRules = []struct {
 	{CrictlInspectp, regexp.MustCompile(`^(.*/)?sos_commands/crio/(?:[^/]+/)*crictl_inspectp_([0-9a-f]{6,64})$`)},
 	{Version, regexp.MustCompile(`^(.*/)?sos_commands/(?:kubernetes|openshift|openshift_ovn|microshift)/(?:[^/]+/)*(?:kubectl|oc|kubelet|hyperkube)_[^/]*version[^/]*$`)},
 	{Manifest, regexp.MustCompile(`^(.*/)?sos_reports/manifest\.json$`)},
+	{NodeTable, regexp.MustCompile(`^(.*/)?sos_commands/(?:kubernetes|openshift)/(?:[^/]+/)*(?:kubectl|oc)_[^/]*get_+nodes(?:_+-o_+wide)?$`)},
+	{NodeDescribe, regexp.MustCompile(`^(.*/)?sos_commands/(?:kubernetes|openshift)/(?:[^/]+/)*(?:kubectl|oc)_[^/]*describe_+nodes?_+[^/]+$`)},
 }
 
 // kindLabels name what the members of each Kind hold, in report order
@@ -90,6 +113,8 @@ var kindLabels = []load.Label[Kind]{
 	{Kind: CrictlInspectp, Text: "runtime sandbox inspect JSON"},
 	{Kind: Version, Text: "Kubernetes version output"},
 	{Kind: Manifest, Text: "sosreport manifests"},
+	{Kind: NodeTable, Text: "node tables (kubectl/oc get nodes)"},
+	{Kind: NodeDescribe, Text: "node descriptions (kubectl/oc describe node)"},
 	{Kind: Machine, Text: "host machine facts (machine-id, boot ID, system UUID)"},
 }
 
@@ -180,15 +205,71 @@ func (r *Reader) Read(p, dir string, m Member, data []byte) error {
 			s.kubeVersion, s.versionRank = v, rank
 		}
 	case Manifest:
-		start, end, err := parseSosManifest(data)
+		m, err := parseSosManifest(data, p)
 		if err != nil {
 			return err
 		}
-		s.manifestStart, s.manEnd = start, end
+		s.manifestStart, s.manEnd, s.manifestEpoch, s.run = m.start, m.end, m.epoch, &m.run
+	case NodeTable:
+		wide := strings.Contains(p, "wide")
+		if s.nodeTable == nil || (wide && !s.nodeTableWide) {
+			s.nodeTable, s.nodeTablePath, s.nodeTableWide = data, p, wide
+		}
+	case NodeDescribe:
+		n, err := ParseNodeDescribe(data, p)
+		if err != nil {
+			return err
+		}
+		if s.described == nil {
+			s.described = map[string]model.Node{}
+		}
+		if _, dup := s.described[n.Object.Name]; !dup && len(s.described) < maxNodeDescribe {
+			s.described[n.Object.Name] = n
+		}
 	case Machine:
 		machineRules[m.Rule].read(data, &s.machine)
 	}
 	return nil
+}
+
+// Nodes returns the Node objects the sosreports' kubernetes and openshift
+// plugins print as text, sorted by name: per sosreport, a node's describe
+// output wins over its get-nodes row; across sosreports, the first by
+// folder wins. The load adds those of which it has no node from a JSON or
+// YAML list. Settle must have run (a table's AGE is taken back from the
+// sosreport's date).
+func (r *Reader) Nodes() []*model.Node {
+	byName := map[string]*model.Node{}
+	for _, dir := range model.SortedKeys(r.sos) {
+		s := r.sos[dir]
+		var rows []model.Node
+		if s.nodeTable != nil {
+			var err error
+			rows, err = ParseNodeTable(s.nodeTable, s.nodeTablePath, s.date)
+			if err != nil {
+				r.load.Problem(s.nodeTablePath, err.Error())
+			}
+		}
+		for _, n := range rows {
+			if d, ok := s.described[n.Object.Name]; ok {
+				n = d
+			}
+			if byName[n.Object.Name] == nil {
+				byName[n.Object.Name] = &n
+			}
+		}
+		for _, name := range model.SortedKeys(s.described) {
+			if byName[name] == nil {
+				n := s.described[name]
+				byName[name] = &n
+			}
+		}
+	}
+	out := make([]*model.Node, 0, len(byName))
+	for _, name := range model.SortedKeys(byName) {
+		out = append(out, byName[name])
+	}
+	return out
 }
 
 var (
@@ -227,54 +308,81 @@ func parseKubeVersionOutput(data []byte) (string, int) {
 	return best, rank
 }
 
-// parseSosManifest reads start_time and end_time of sos_reports/manifest.json
-// (Python's str(datetime) in the local zone of the host, "2024-03-05
-// 10:11:12.123456"; no zone is written).
-func parseSosManifest(data []byte) (time.Time, time.Time, error) {
-	var m struct {
-		Start string `json:"start_time"`
-		End   string `json:"end_time"`
+// ReadDate keeps what the date file p of the sosreport in folder dir says
+// (timedatectl, `date`, `date --utc`; parseDateFile), and returns the
+// sosreport's date in UTC as far as its date files tell it so far, for the
+// load's gather times until Settle; false when p holds no date.
+func (r *Reader) ReadDate(dir, p string, data []byte) (time.Time, bool) {
+	f, ok := parseDateFile(data, !strings.Contains(path.Base(p), "utc"))
+	if !ok {
+		return time.Time{}, false
 	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return time.Time{}, time.Time{}, fmt.Errorf("not a sos manifest: %v", err)
-	}
-	parse := func(s string) time.Time {
-		t, err := time.Parse("2006-01-02 15:04:05.999999", strings.TrimSpace(s))
-		if err != nil {
-			return time.Time{}
-		}
-		return t
-	}
-	return parse(m.Start), parse(m.End), nil
+	s := r.sosFor(dir)
+	s.dates.merge(f)
+	c, _ := s.clock()
+	return c.UTC, !c.UTC.IsZero()
 }
 
 // Settle applies what each sosreport says of itself: it returns the
 // Kubernetes version the first sosreport (by folder) printed, "" when none,
-// and sets the start and end of each run into timestamps, the gather times
-// by folder (the manifest's local times moved to UTC by the offset to the
-// `date` file, whose time timestamps holds). The load calls it before the
-// gather time is settled.
+// settles each sosreport's Clock from its own date files and manifest, and
+// sets each one's gather times by folder into timestamps: the manifest's
+// start and end in UTC, else the date. A sosreport without a date keeps its
+// manifest's times as written. The load calls it before the gather time is
+// settled.
 func (r *Reader) Settle(timestamps map[string][]time.Time) (kubeVersion string) {
 	for _, dir := range model.SortedKeys(r.sos) {
 		s := r.sos[dir]
-		if ts := timestamps[dir]; len(ts) > 0 {
-			s.date = ts[0]
-		}
 		if s.kubeVersion != "" && kubeVersion == "" {
 			kubeVersion = s.kubeVersion
 		}
-		if s.manifestStart.IsZero() || s.manEnd.Before(s.manifestStart) {
-			continue
+		ran := !s.manifestStart.IsZero() && !s.manEnd.Before(s.manifestStart)
+		c, ok := s.clock()
+		switch {
+		case ok && ran:
+			s.clk, s.date = c, c.UTC
+			off, known, _ := s.manifestOffset()
+			if !known {
+				off = c.Offset
+			}
+			timestamps[dir] = []time.Time{s.manifestStart.Add(-off), s.manEnd.Add(-off)}
+		case ok:
+			s.clk, s.date = c, c.UTC
+			timestamps[dir] = []time.Time{c.UTC}
+		case ran:
+			timestamps[dir] = []time.Time{s.manifestStart, s.manEnd}
 		}
-		start, end := s.manifestStart, s.manEnd
-		if ts := timestamps[dir]; len(ts) > 0 {
-			// The date file is UTC; the manifest is the host's local time.
-			offset := ts[0].Sub(start).Round(15 * time.Minute)
-			start, end = start.Add(offset), end.Add(offset)
-		}
-		timestamps[dir] = []time.Time{start, end}
 	}
 	return kubeVersion
+}
+
+// Facts returns what the sosreport in folder dir says of its run (its
+// manifest) and of its clock, for its Layout; nil for what it does not say.
+// Settle must have run.
+func (r *Reader) Facts(dir string) (*model.SosRun, *model.SosClock) {
+	s := r.sos[dir]
+	if s == nil {
+		return nil, nil
+	}
+	var clk *model.SosClock
+	if c := s.clk; !c.UTC.IsZero() {
+		clk = &model.SosClock{UTC: c.UTC, Offset: c.Offset, OffsetKnown: c.Known, From: c.From}
+		if c.Location != nil {
+			clk.Zone = c.Location.String()
+		}
+	}
+	return s.run, clk
+}
+
+// Clock returns the settled clock of the sosreport in folder dir (the
+// load's folder key); false when dir is not a sosreport with a date.
+// Settle must have run.
+func (r *Reader) Clock(dir string) (Clock, bool) {
+	s := r.sos[dir]
+	if s == nil || s.clk.UTC.IsZero() {
+		return Clock{}, false
+	}
+	return s.clk, true
 }
 
 // Pods turns the runtime view of each sosreport into pods of its host
