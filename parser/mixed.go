@@ -15,9 +15,10 @@ import (
 // infrastructure prefix of OpenShift node names, "<infraID>-master-0").
 // It returns "" when the gather is consistent, and also for a journal of a
 // host that has no Node object in a gather whose pods run on its Node
-// objects (a node that never registered), and when the domains cannot be
-// told (short names with no infrastructure prefix): a partial gather of
-// one cluster's nodes is not a mix.
+// objects (a node that never registered), and when both sides share a
+// domain (a partial gather of one cluster's Node objects). Names whose
+// domain cannot be told (short names with no infrastructure prefix) do not
+// save a gather whose Node objects carry not one of its pods.
 func mixedGather(g *model.Gather) string {
 	objects := map[string]string{} // host key → Node object name
 	for _, n := range g.Nodes {
@@ -53,12 +54,9 @@ func mixedGather(g *model.Gather) string {
 		return "" // journals of hosts with no Node object alone: nodes that never registered
 	}
 	objDomains, otherDomains := domainsOf(objects), domainsOf(others)
-	if len(objDomains) == 0 || len(otherDomains) == 0 {
-		return ""
-	}
 	for d := range objDomains {
 		if otherDomains[d] {
-			return ""
+			return "" // one domain: only some of the cluster's Node objects were gathered
 		}
 	}
 	what := fmt.Sprintf("its %d pods", pods)
@@ -109,6 +107,9 @@ func domainsOf(names map[string]string) map[string]bool {
 
 func joinDomains(ds map[string]bool) string {
 	keys := sortedKeys(ds)
+	if len(keys) == 0 {
+		return "no domain in the names"
+	}
 	if len(keys) == 1 {
 		return "domain " + keys[0]
 	}

@@ -51,11 +51,11 @@ func TestMixedGather(t *testing.T) {
 			"cluster-scoped-resources/core/nodes/red-7xk2p-master-0.yaml": node("red-7xk2p-master-0"),
 			"namespaces/kube-system/core/pods.yaml":                       podOn("csi-1", "u1", "red-7xk2p-worker-0-abcde"),
 		}, ""},
-		{"near miss: short names with no domain to compare", map[string]string{
+		{"short names with no domain: Node objects that carry none of the pods", map[string]string{
 			"timestamp": ts,
 			"cluster-scoped-resources/core/nodes/node1.yaml": node("node1"),
-			"namespaces/kube-system/core/pods.yaml":          podOn("csi-1", "u1", "node7"),
-		}, ""},
+			"namespaces/kube-system/core/pods.yaml":          podOn("csi-1", "u1", "minikube"),
+		}, "its 1 Node objects (node1; no domain in the names) carry none of its pods or journals, while its 1 pods name 1 other nodes (minikube; no domain in the names)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -78,7 +78,9 @@ func TestMixedGather(t *testing.T) {
 	}
 }
 
-// The corpus fragment put together from two QE clusters is flagged.
+// The corpus gathers put together from several clusters are flagged: the
+// fragment of two QE clusters, and the pod captures whose nodes.json is of
+// other clusters than the minikube their pods ran on.
 func TestMixedCorpusFragment(t *testing.T) {
 	dir := corpusDir(t, "mg-fragment-ocp418")
 	g, err := Load(context.Background(), dir)
@@ -87,5 +89,22 @@ func TestMixedCorpusFragment(t *testing.T) {
 	}
 	if !strings.Contains(g.Mixed, "domain infd-vrf-418t2-2lnlk") || !strings.Contains(g.Mixed, "domain qemtv-05-s8dvn") {
 		t.Errorf("Mixed = %q", g.Mixed)
+	}
+	g, err = Load(context.Background(), corpusDir(t, "k8s-failing-pods/analyze-files"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(g.Mixed, "chart-testing-control-plane, minikube") {
+		t.Errorf("Mixed = %q", g.Mixed)
+	}
+	// The healthy real gathers are not.
+	for _, name := range []string{"mg-metal-ocp49", "mg-aws-ocp48", "insights-archive-sample", "sos-ubuntu-k8s123", "k8s-failing-pods/k3s-support-bundle"} {
+		g, err := Load(context.Background(), corpusDir(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Mixed != "" {
+			t.Errorf("%s flagged as mixed: %s", name, g.Mixed)
+		}
 	}
 }
