@@ -389,3 +389,45 @@ func TestRefusalCleansTerminalControls(t *testing.T) {
 		t.Errorf("stderr carries the ID's terminal controls: %q", stderr)
 	}
 }
+
+// The upload of the issue, assembled at run time from the corpus: an
+// OpenShift 4.8 must-gather and a Charmed Kubernetes node sosreport taken
+// half a year later, in one .tar.gz. It is refused, naming both parts and
+// why; --split writes a report set for each, and the sosreport's Ubuntu
+// pods get no `oc` advice.
+func TestCorpusMixedUpload(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: reads two corpus gathers")
+	}
+	mg, sos := corpusDir(t, "mg-aws-ocp48"), corpusDir(t, "sos-ubuntu-k8s123")
+	dir := filepath.Join(t.TempDir(), "case")
+	copyDir(t, mg, filepath.Join(dir, "mg-aws-ocp48"))
+	copyDir(t, sos, filepath.Join(dir, "sosreport-juju-110cc2-k8stest-4"))
+	tgz := filepath.Join(t.TempDir(), "mixed.tar.gz")
+	if err := synth.WriteArchive(dir, tgz, synth.Formats[".tar.gz"]); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := run(t, tgz, "-o", filepath.Join(t.TempDir(), "out"))
+	if code != exitInput {
+		t.Fatalf("exit %d, want %d: %s", code, exitInput, stderr)
+	}
+	for _, w := range []string{"part 1: case/mg-aws-ocp48/must-gather-aws/ (must-gather", "cluster 96eb6c40-16e8-4718-ade6-5d7c6f05e120",
+		"part 2: case/sosreport-juju-110cc2-k8stest-4/ (sosreport of host juju-110cc2-k8stest-4", "Kubernetes v1.23.3, which no node of", "192 days apart"} {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, stderr)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	if code, _, stderr := run(t, tgz, "-o", out, "--split"); code != 0 {
+		t.Fatalf("--split: exit %d: %s", code, stderr)
+	}
+	ocp := readReport(t, filepath.Join(out, "1-must-gather-aws"))
+	ubuntu := readReport(t, filepath.Join(out, "2-sosreport-juju-110cc2-k8stest-4"))
+	if len(ocp.Pods) != 239 || len(ubuntu.Pods) != 18 || len(ubuntu.Nodes) != 2 {
+		t.Errorf("pods %d and %d (want 239 and 18), sosreport nodes %d (want 2)", len(ocp.Pods), len(ubuntu.Pods), len(ubuntu.Nodes))
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "2-sosreport-juju-110cc2-k8stest-4", "report.md"))
+	if strings.Contains(string(md), "`oc ") {
+		t.Errorf("the Kubernetes part's report gives oc commands")
+	}
+}
