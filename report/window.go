@@ -43,7 +43,7 @@ func ParseWindow(s string) (Window, error) {
 		*end.dst = &t
 	}
 	if w.From == nil && w.To == nil {
-		return Window{}, errors.New("names neither FROM nor TO; give at least one, such as 2026-11-20T09:00:00Z..")
+		return Window{}, errors.New("names neither FROM nor TO; give at least one, such as 2026-11-20T09:00:00Z.. (from that time on)")
 	}
 	if w.From != nil && w.To != nil && w.From.After(*w.To) {
 		return Window{}, fmt.Errorf("FROM %s is after TO %s", w.From.Format(time.RFC3339Nano), w.To.Format(time.RFC3339Nano))

@@ -321,7 +321,7 @@ func describeValue(o *corev1.Node, section, value string, condCols *[]string) {
 			"Machine ID": &info.MachineID, "System UUID": &info.SystemUUID, "Boot ID": &info.BootID,
 			"Kernel Version": &info.KernelVersion, "OS Image": &info.OSImage, "Operating System": &info.OperatingSystem,
 			"Architecture": &info.Architecture, "Container Runtime Version": &info.ContainerRuntimeVersion,
-			"Kubelet Version": &info.KubeletVersion, "Kube-Proxy Version": &info.KubeProxyVersion,
+			"Kubelet Version": &info.KubeletVersion,
 		}[k]; f != nil {
 			*f = v
 		}

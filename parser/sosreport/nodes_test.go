@@ -126,7 +126,7 @@ func TestParseNodeDescribe(t *testing.T) {
 	}
 	wantInfo := corev1.NodeSystemInfo{MachineID: "5d1c0e7a9b3f4e2a8c6d0f1e2a3b4c5d", SystemUUID: "4c4c4544-0042-3510-8052-b7c04f4e3232", BootID: "0b7e2c51-3f6a-4d9e-9a41-6c2f8e1d7b30",
 		KernelVersion: "6.8.0-45-generic", OSImage: "Ubuntu 24.04.1 LTS", OperatingSystem: "linux", Architecture: "amd64",
-		ContainerRuntimeVersion: "containerd://1.7.12", KubeletVersion: "v1.29.4", KubeProxyVersion: "v1.29.4"}
+		ContainerRuntimeVersion: "containerd://1.7.12", KubeletVersion: "v1.29.4"}
 	if d := cmp.Diff(wantInfo, o.Status.NodeInfo); d != "" {
 		t.Errorf("nodeInfo (-want +got)\n%s", d)
 	}
