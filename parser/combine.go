@@ -88,6 +88,9 @@ type gatherUnit struct {
 	// and the Kubernetes version it printed.
 	machine     model.MachineFacts
 	kubeVersion string
+	// clusterNodes are the nodes a sosreport's kubectl/oc output describes
+	// with machine facts (in facts): nodes of its cluster.
+	clusterNodes []string
 }
 
 func (u *gatherUnit) sos() bool { return u.kinds[model.LayoutSosreport] }
@@ -297,6 +300,13 @@ func (b *builder) units() []*gatherUnit {
 	for _, n := range b.nodeSeen {
 		u := addNode(rootOf(n.path), n.path, n.name)
 		if u == nil {
+			// A sosreport's own kubectl/oc describe output names nodes of
+			// its cluster: their machine facts can prove which cluster
+			// that is, though its host need not be one of them.
+			if s := unitOf(rootOf(n.path), n.path); s != nil && s.sos() && !n.facts.Empty() {
+				s.facts[model.HostKey(n.name)] = n.facts
+				s.clusterNodes = append(s.clusterNodes, n.name)
+			}
 			continue
 		}
 		if !n.facts.Empty() {
@@ -490,6 +500,32 @@ func sosFit(s *gatherUnit, p *part) (ok, proven bool, why string) {
 			return true, true, fmt.Sprintf("host is node %s (same %s)", node, same)
 		case differ != "":
 			return false, false, fmt.Sprintf("host is named like node %s of %s but is another machine (its %s differs)", node, of, differ)
+		}
+	}
+	// The nodes the sosreport's own kubectl/oc output describes.
+	for _, name := range s.clusterNodes {
+		k := model.HostKey(name)
+		for _, c := range p.units {
+			if c.sos() {
+				continue
+			}
+			theirs, ok := c.facts[k]
+			if !ok {
+				continue
+			}
+			same, differ := s.facts[k].Compare(theirs)
+			switch {
+			case differ != "":
+				return false, false, fmt.Sprintf("the node %s it describes is another machine than the node of that name of %s (its %s differs)", name, of, differ)
+			case same != "":
+				host := "its host " + s.host
+				if node != "" {
+					host = "host is node " + node
+				} else if s.host == "" {
+					host = "its host"
+				}
+				return true, true, fmt.Sprintf("%s, of the cluster whose node %s it describes (same %s)", host, name, same)
+			}
 		}
 	}
 	within, known := withinHour(s.first, p.units)

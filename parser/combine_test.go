@@ -129,6 +129,12 @@ func buildUploadWith(t *testing.T, edit map[string]string) string {
 	return archiveOf(t, dir, "upload.tar.gz", synth.Formats[".tar.gz"])
 }
 
+// describeNode is `kubectl describe node NAME` output with the node's
+// machine ID, trimmed to what identifies it.
+func describeNode(name, machineID string) string {
+	return "Name:               " + name + "\nRoles:              worker\nCreationTimestamp:  Fri, 13 Nov 2026 08:00:12 +0000\nConditions:\n  Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message\n  ----             ------  -----------------                 ------------------                ------                       -------\n  Ready            True    Fri, 20 Nov 2026 12:30:02 +0000   Fri, 13 Nov 2026 08:05:51 +0000   KubeletReady                 kubelet is posting ready status\nSystem Info:\n  Machine ID:                 " + machineID + "\n  Kubelet Version:            v1.31.6\n"
+}
+
 // A node sosreport joins the must-gather of its cluster when a machine fact
 // proves its host is the node (whatever the time between them), and only
 // within the hour when nothing proves or contradicts it; a host of the same
@@ -163,6 +169,14 @@ func TestSosreportIdentity(t *testing.T) {
 		{"a newer client only: the cluster's version is not known", map[string]string{"etc/machine-id": "", hostnamectl: "", bootID: "",
 			"sos_commands/kubernetes/kubectl_version": "Client Version: v1.23.3\n"},
 			"host is node worker-0.sample.example.com (by name; no machine fact to compare, gathered within 1h0m0s)", ""},
+		{"a bastion host, 3 hours later, describing a node that is the same machine", map[string]string{"date": threeHoursLater,
+			"hostname": "bastion-1\n", "sos_commands/host/hostname": "bastion-1\n", "etc/machine-id": "0123456789abcdef0123456789abcdef\n", hostnamectl: "", bootID: "",
+			"sos_commands/kubernetes/nodes/kubectl_describe_node_worker-1.sample.example.com": describeNode("worker-1.sample.example.com", "dc03934179a9f9becbb7156e17019e3f")},
+			"its host bastion-1, of the cluster whose node worker-1.sample.example.com it describes (same machine-id)", ""},
+		{"a bastion host within the hour, describing a node of that name on another machine", map[string]string{
+			"hostname": "bastion-1\n", "sos_commands/host/hostname": "bastion-1\n", "etc/machine-id": "0123456789abcdef0123456789abcdef\n", hostnamectl: "", bootID: "",
+			"sos_commands/kubernetes/nodes/kubectl_describe_node_worker-1.sample.example.com": describeNode("worker-1.sample.example.com", "ffffffffffffffffffffffffffffffff")},
+			"", "the node worker-1.sample.example.com it describes is another machine than the node of that name"},
 		{"a host that is no node, six months later", map[string]string{"date": "Fri May 21 09:31:02 UTC 2027\n",
 			"hostname": "juju-7f3a1c-k8s-4\n", "sos_commands/host/hostname": "juju-7f3a1c-k8s-4\n", "etc/machine-id": "", hostnamectl: "", bootID: ""},
 			"", "host is not a node of case-04471230/must-gather.local.5049263173451366137/ and it was gathered 182 days apart"},

@@ -162,6 +162,8 @@ func orDotRoot(root string) string {
 // node from a JSON or YAML list, and marks nodes as gathered when any is.
 func (b *builder) addSosNodes() {
 	for _, n := range b.sos.Nodes() {
+		// Their machine facts tell which cluster the sosreport is of (combine.go).
+		b.nodeSeen = append(b.nodeSeen, seenNode{path: n.Source.Path, name: n.Object.Name, facts: model.NodeMachineFacts(n), kubelet: n.Object.Status.NodeInfo.KubeletVersion})
 		if _, ok := b.nodes[n.Object.Name]; !ok {
 			b.nodes[n.Object.Name] = n
 		}
