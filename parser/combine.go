@@ -88,8 +88,8 @@ type gatherUnit struct {
 	// and the Kubernetes version it printed.
 	machine     model.MachineFacts
 	kubeVersion string
-	// clusterNodes are the nodes a sosreport's kubectl/oc output describes
-	// with machine facts (in facts): nodes of its cluster.
+	// clusterNodes are the nodes a sosreport's kubectl/oc output lists or
+	// describes (their machine facts in facts): nodes of its cluster.
 	clusterNodes []string
 }
 
@@ -303,9 +303,13 @@ func (b *builder) units() []*gatherUnit {
 			// A sosreport's own kubectl/oc describe output names nodes of
 			// its cluster: their machine facts can prove which cluster
 			// that is, though its host need not be one of them.
-			if s := unitOf(rootOf(n.path), n.path); s != nil && s.sos() && !n.facts.Empty() {
-				s.facts[model.HostKey(n.name)] = n.facts
-				s.clusterNodes = append(s.clusterNodes, n.name)
+			if s := unitOf(rootOf(n.path), n.path); s != nil && s.sos() {
+				if !n.facts.Empty() {
+					s.facts[model.HostKey(n.name)] = n.facts
+				}
+				if !slices.Contains(s.clusterNodes, n.name) {
+					s.clusterNodes = append(s.clusterNodes, n.name)
+				}
 			}
 			continue
 		}
@@ -500,6 +504,26 @@ func sosFit(s *gatherUnit, p *part) (ok, proven bool, why string) {
 			return true, true, fmt.Sprintf("host is node %s (same %s)", node, same)
 		case differ != "":
 			return false, false, fmt.Sprintf("host is named like node %s of %s but is another machine (its %s differs)", node, of, differ)
+		}
+	}
+	// The nodes the sosreport's own kubectl/oc output lists: not one of
+	// them a node of p is a contradiction (a cluster lists all its nodes).
+	if len(s.clusterNodes) > 0 {
+		shared := false
+		for _, name := range s.clusterNodes {
+			for _, c := range p.units {
+				if _, ok := c.nodes[model.HostKey(name)]; ok && !c.sos() {
+					shared = true
+				}
+			}
+		}
+		clusterNamesNodes := slices.ContainsFunc(p.units, func(c *gatherUnit) bool { return !c.sos() && len(c.nodes) > 0 })
+		if !shared && clusterNamesNodes {
+			names := slices.Sorted(slices.Values(s.clusterNodes))
+			if len(names) > 3 {
+				names = append(names[:3], fmt.Sprintf("… %d more", len(names)-3))
+			}
+			return false, false, fmt.Sprintf("the nodes its own kubectl/oc output lists (%s) are none of the nodes of %s", strings.Join(names, ", "), of)
 		}
 	}
 	// The nodes the sosreport's own kubectl/oc output describes.
