@@ -401,3 +401,46 @@ func TestCombineWeakLinkDoesNotChainClusters(t *testing.T) {
 		}
 	}
 }
+
+// Two must-gathers of one cluster, 20 minutes apart, hold the same events:
+// each is counted once.
+func TestEventsOfTwoGathersAreCountedOnce(t *testing.T) {
+	one, err := Load(context.Background(), sampleGather)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	copyTree(t, sampleGather, filepath.Join(dir, "must-gather.local.1"))
+	later := filepath.Join(dir, "must-gather.local.2")
+	copyTree(t, sampleGather, later)
+	err = filepath.WalkDir(later, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Base(p) != "timestamp" {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(p, []byte(strings.ReplaceAll(string(data), "09:1", "09:3")), 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := Load(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(two.Events) != len(one.Events) {
+		t.Errorf("%d events, want the sample's %d once", len(two.Events), len(one.Events))
+	}
+	for _, p := range two.Pods {
+		seen := map[string]bool{}
+		for _, e := range p.Events {
+			k := e.Object.Reason + "|" + e.Object.Message + "|" + e.Object.InvolvedObject.FieldPath
+			if seen[k] && e.Object.FirstTimestamp != 0 {
+				t.Errorf("%s: event %s twice", p.Key(), k)
+			}
+			seen[k] = true
+		}
+	}
+}

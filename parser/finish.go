@@ -63,6 +63,7 @@ func (b *builder) finish() *model.Gather {
 		}
 		return a.Source.Line < c.Source.Line
 	})
+	g.Events = dedupEvents(g.Events)
 	sort.Slice(g.Operators, func(i, j int) bool {
 		if g.Operators[i].Name != g.Operators[j].Name {
 			return g.Operators[i].Name < g.Operators[j].Name
@@ -608,4 +609,56 @@ func (b *builder) dropQuietTail(p *corev1.Pod, l *model.ContainerLog) {
 	if !b.keepLogsOf[p.Namespace] && quietStatus(p, l.Container) {
 		l.DropKept()
 	}
+}
+
+// dedupEvents keeps one copy of an event that two gathers of the upload
+// both hold (a must-gather and an inspect of one namespace, two
+// must-gathers of one cluster): the same involved object, reason, message
+// and first time, read under different gather roots. The copy kept is the
+// later one (the higher count; then the later last time), as a pod in two
+// gathers is kept in its newer copy. Events of one root are never merged:
+// one gather may hold two events that look alike. events is sorted by time
+// and stays so.
+func dedupEvents(events []*model.Event) []*model.Event {
+	type key struct {
+		kind, ns, name, uid, field, reason, message string
+		first, eventTime                            model.Stamp
+	}
+	keyOf := func(e *model.Event) key {
+		io := e.Object.InvolvedObject
+		return key{io.Kind, io.Namespace, io.Name, string(io.UID), io.FieldPath, e.Object.Reason, e.Object.Message, e.Object.FirstTimestamp, e.Object.EventTime}
+	}
+	kept := make(map[key]int, len(events))
+	drop := map[int]bool{}
+	for i, e := range events {
+		if e.Object.FirstTimestamp == 0 && e.Object.EventTime == 0 {
+			continue // no first time to tell two events apart
+		}
+		k := keyOf(e)
+		j, seen := kept[k]
+		if !seen {
+			kept[k] = i
+			continue
+		}
+		old := events[j]
+		if rootOf(old.Source.Path) == rootOf(e.Source.Path) {
+			continue
+		}
+		if e.Count() > old.Count() || e.Count() == old.Count() && e.At > old.At {
+			drop[j] = true
+			kept[k] = i
+		} else {
+			drop[i] = true
+		}
+	}
+	if len(drop) == 0 {
+		return events
+	}
+	out := events[:0]
+	for i, e := range events {
+		if !drop[i] {
+			out = append(out, e)
+		}
+	}
+	return out
 }
