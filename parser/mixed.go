@@ -29,26 +29,29 @@ func mixedGather(g *model.Gather) string {
 	if len(objects) == 0 {
 		return ""
 	}
-	others := map[string]string{} // host key → name, of pods' nodes and journal hosts
-	pods := 0
-	for _, p := range g.Pods {
-		name := p.Object.Spec.NodeName
-		if name == "" || p.Runtime != nil {
-			continue
-		}
+	carrying := map[string]string{} // Node objects that run a pod or have a journal
+	others := map[string]string{}   // host key → name, of pods' nodes and journal hosts that are no Node object
+	pods, journals := 0, 0
+	place := func(name string) bool {
 		if o, ok := objects[model.HostKey(name)]; ok && sameHost(o, name) {
-			return "" // a pod runs on a gathered Node
+			carrying[model.HostKey(name)] = o
+			return true
 		}
 		others[model.HostKey(name)] = name
-		pods++
+		return false
 	}
-	journals := 0
-	for _, h := range g.KubeletLogNodes {
-		if o, ok := objects[model.HostKey(h)]; ok && sameHost(o, h) {
-			return "" // a gathered Node has its journal
+	for _, p := range g.Pods {
+		if name := p.Object.Spec.NodeName; name != "" && p.Runtime == nil && !place(name) {
+			pods++
 		}
-		others[model.HostKey(h)] = h
-		journals++
+	}
+	for _, h := range g.KubeletLogNodes {
+		if !place(h) {
+			journals++
+		}
+	}
+	if len(carrying) > 0 {
+		return foreignNodes(objects, carrying)
 	}
 	if pods == 0 {
 		return "" // journals of hosts with no Node object alone: nodes that never registered
@@ -65,6 +68,33 @@ func mixedGather(g *model.Gather) string {
 	}
 	return fmt.Sprintf("this gather mixes two clusters: its %d Node objects (%s; %s) carry none of its pods or journals, while %s name %d other nodes (%s; %s); node conditions, capacity and taints cannot be joined to these pods, and node findings speak of the Node objects' cluster",
 		len(objects), listNames(objects), joinDomains(objDomains), what, len(others), listNames(others), joinDomains(otherDomains))
+}
+
+// foreignNodes returns why some Node objects of a gather whose pods or
+// journals do meet its Node objects (carrying) are of another cluster:
+// they carry none of its pods or journals, and their domain is none of the
+// carrying nodes' domains. A Node that runs nothing but shares the domain
+// (a new or drained node) is not foreign, nor is one whose domain cannot be
+// told. "" when none is foreign.
+func foreignNodes(objects, carrying map[string]string) string {
+	home := domainsOf(carrying)
+	if len(home) == 0 {
+		return ""
+	}
+	foreign := map[string]string{}
+	for k, name := range objects {
+		if _, ok := carrying[k]; ok {
+			continue
+		}
+		if d := nodeDomain(name); d != "" && !home[d] {
+			foreign[k] = name
+		}
+	}
+	if len(foreign) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("this gather mixes two clusters: %d of its Node objects (%s; %s) carry none of its pods or journals and are of another domain than the %d nodes that do (%s); their conditions and findings are not of this cluster",
+		len(foreign), listNames(foreign), joinDomains(domainsOf(foreign)), len(carrying), joinDomains(home))
 }
 
 // sameHost is model.HostMatch, except that two full names (FQDNs) must be

@@ -40,6 +40,19 @@ func TestMixedGather(t *testing.T) {
 			"cluster-scoped-resources/core/nodes/w1.red.example.com.yaml": node("w1.red.example.com"),
 			"namespaces/kube-system/core/pods.yaml":                       podOn("csi-1", "u1", "w1.blue.example.org"),
 		}, "domain red.example.com"},
+		{"one Node object of another cluster among the cluster's own", map[string]string{
+			"timestamp": ts,
+			"cluster-scoped-resources/core/nodes/red-7xk2p-worker-0-abcde.yaml": node("red-7xk2p-worker-0-abcde"),
+			"cluster-scoped-resources/core/nodes/red-7xk2p-worker-0-fghij.yaml": node("red-7xk2p-worker-0-fghij"),
+			"cluster-scoped-resources/core/nodes/blue-9qz4t-master-0.yaml":      node("blue-9qz4t-master-0"),
+			"namespaces/kube-system/core/pods.yaml":                             podOn("csi-1", "u1", "red-7xk2p-worker-0-abcde"),
+		}, "1 of its Node objects (blue-9qz4t-master-0; domain blue-9qz4t) carry none of its pods or journals and are of another domain than the 1 nodes that do (domain red-7xk2p)"},
+		{"near miss: a Node of the cluster's domain that runs nothing", map[string]string{
+			"timestamp": ts,
+			"cluster-scoped-resources/core/nodes/red-7xk2p-worker-0-abcde.yaml": node("red-7xk2p-worker-0-abcde"),
+			"cluster-scoped-resources/core/nodes/red-7xk2p-worker-0-fghij.yaml": node("red-7xk2p-worker-0-fghij"),
+			"namespaces/kube-system/core/pods.yaml":                             podOn("csi-1", "u1", "red-7xk2p-worker-0-abcde"),
+		}, ""},
 		{"near miss: a host with a journal and no Node object, pods on gathered nodes", map[string]string{
 			"timestamp": ts,
 			"cluster-scoped-resources/core/nodes/red-7xk2p-worker-0-abcde.yaml":    node("red-7xk2p-worker-0-abcde"),
