@@ -34,7 +34,7 @@ func TestVisitTurnsAPanicIntoAProblem(t *testing.T) {
 // a bug of a format's reader met on a member's bytes looks like to the pass.
 type panicLoad struct{ load.Load }
 
-func (panicLoad) ScanLines(io.Reader, func(int, []byte)) error { panic("scanner broke") }
+func (panicLoad) ScanLines(io.Reader, func(int, []byte)) error   { panic("scanner broke") }
 func (panicLoad) ReadObjects(string, load.Objects, []byte) error { panic("objects broke") }
 
 // TestReaderPanicNamesFileAndReader: a panic inside each format's reader,
