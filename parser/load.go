@@ -381,6 +381,15 @@ const (
 	MaxProblemBytes = 4096
 )
 
+// locked runs f with b.mu held, and lets go of it when f panics too: the
+// guard of a member (visit, runJobSafe) records the panic as a problem,
+// which takes b.mu, and the pass goes on.
+func (b *builder) locked(f func()) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	f()
+}
+
 // problemLocked keeps the problem when fewer than MaxProblems are kept, and
 // otherwise keeps the MaxProblems first in path order: the decode workers
 // report in the order they finish, so keeping the first reported would keep
@@ -820,13 +829,13 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 			return true
 		})
 		b.dedup.noteList(k, pods)
-		b.mu.Lock()
-		b.listPods[k] = append(b.listPods[k], pods...)
-		for _, pod := range pods {
-			b.known[k.root+pod.Key()] = pod
-			b.settleTails(k.root+pod.Key(), pod)
-		}
-		b.mu.Unlock()
+		b.locked(func() {
+			b.listPods[k] = append(b.listPods[k], pods...)
+			for _, pod := range pods {
+				b.known[k.root+pod.Key()] = pod
+				b.settleTails(k.root+pod.Key(), pod)
+			}
+		})
 	case kindPod:
 		o, err := decodeObjectLean[corev1.Pod](data, b.mem())
 		if err == nil && o.Name == "" {
@@ -1109,13 +1118,13 @@ func (b *builder) readContainerLog(p string, c classified, r io.Reader, size int
 	if keep {
 		// The pod may have been decoded while the log was read.
 		known := c.Root + key
-		b.mu.Lock()
-		if p := b.known[known]; p != nil {
-			b.dropQuietTail(&p.Object, l)
-		} else {
-			b.unsettled[known] = append(b.unsettled[known], l)
-		}
-		b.mu.Unlock()
+		b.locked(func() {
+			if p := b.known[known]; p != nil {
+				b.dropQuietTail(&p.Object, l)
+			} else {
+				b.unsettled[known] = append(b.unsettled[known], l)
+			}
+		})
 	}
 	return err
 }
