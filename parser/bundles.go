@@ -276,7 +276,7 @@ func (b *builder) recordBundle(p string) {
 	}
 	b.roots[root] = true
 	if layout == model.LayoutInstallBundle {
-		b.install.Bundle(root)
+		b.install.Note(root, p)
 	}
 	if old := b.bundles[root]; old == "" || layoutRank[layout] < layoutRank[old] {
 		b.bundles[root] = layout

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,10 +24,11 @@ func (b *builder) finish() *model.Gather {
 	b.dropNestedCaptures()
 	g.Roots = sortedKeys(b.roots)
 	g.KubeletLogNodes = sortedKeys(b.logHosts)
-	b.sosKubeVersion = b.sos.Settle(b.timestamps)
-	b.addSosNodes()
+	where := filepath.Base(g.Input)
+	b.guardSettle("sosreport", where, func() { b.sosKubeVersion = b.sos.Settle(b.timestamps) })
+	b.guardSettle("sosreport", where, b.addSosNodes)
 	g.Alerts = append(g.Alerts, b.mustgather.Alerts()...)
-	g.Etcd = b.mustgather.Etcd()
+	b.guardSettle("mustgather", where, func() { g.Etcd = b.mustgather.Etcd() })
 	g.Health.MustGatherErrors = b.mustgather.Errors()
 	if b.dnsBaseDomain != "" {
 		g.BaseDomain = b.dnsBaseDomain
@@ -49,7 +51,7 @@ func (b *builder) finish() *model.Gather {
 		g.KubernetesVersion = b.journalKubeVersion
 	}
 	g.Pods = b.choosePods()
-	g.Pods = append(g.Pods, b.sos.Pods(g.Pods, b.hostnames)...)
+	b.guardSettle("sosreport", where, func() { g.Pods = append(g.Pods, b.sos.Pods(g.Pods, b.hostnames)...) })
 	b.settlePodFileErrors()
 	// Stable: items of one JSON list share path and line 0, and keep their
 	// order in the file.
@@ -142,7 +144,7 @@ func (b *builder) finish() *model.Gather {
 	}
 	g.JournalNodes = b.journalNodes(g)
 	b.settleLayouts()
-	b.g.Installs = append(b.g.Installs, b.install.Settle()...)
+	b.guardSettle("installbundle", where, func() { b.g.Installs = append(b.g.Installs, b.install.Settle()...) })
 	b.settleDistribution()
 	b.indexModel(g)
 	b.settleCoverage(g)
@@ -302,7 +304,7 @@ func (b *builder) settleLogYears() {
 		}
 		return t.AddDate(year-1, 0, 0)
 	}
-	b.install.DateSteps(fix)
+	b.guardSettle("installbundle", filepath.Base(b.g.Input), func() { b.install.DateSteps(fix) })
 	for _, m := range []map[string]map[groupKey]*model.LogGroup{b.nodeLog, b.hostLog} {
 		for _, groups := range m {
 			for _, g := range groups {

@@ -9,6 +9,7 @@ package parser
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path"
 	"path/filepath"
@@ -291,6 +292,12 @@ func FuzzSmallFiles(f *testing.F) {
 
 // FuzzLoadArchive runs the whole pass on arbitrary bytes as an input file
 // (archive formats, nested archives, member decoding), under small limits.
+// The seeds are a must-gather in each archive format, a tar of each layout
+// the load reads (fuzzLayouts: must-gather, sosreport, Insights archive,
+// support bundle, pod captures, install log bundles of both layouts), all of
+// them in one .tar.gz (a case upload) and the install bundle members of
+// issue 29. No reader may panic: the guard would make it a problem, which
+// this target fails on.
 func FuzzLoadArchive(f *testing.F) {
 	dir := f.TempDir()
 	writeTree(f, filepath.Join(dir, "g"), map[string]string{
@@ -309,6 +316,18 @@ func FuzzLoadArchive(f *testing.F) {
 		}
 		f.Add(data)
 	}
+	var upload []fuzzMember
+	for _, l := range fuzzLayouts {
+		f.Add(fuzzTar(f, l.members, false))
+		for _, m := range l.members {
+			upload = append(upload, fuzzMember{"upload/" + strings.ReplaceAll(l.name, " ", "-") + "/" + m.path, m.body})
+		}
+	}
+	f.Add(fuzzTar(f, upload, true))
+	f.Add(fuzzTar(f, []fuzzMember{
+		{"log-bundle/control-plane/172.16.1.11/containers/x.inspect", fuzzInspect},
+		{"log-bundle/control-plane/172.16.1.11/containers/x.log", fuzzCRILog},
+	}, true))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := filepath.Join(t.TempDir(), "input")
 		if err := os.WriteFile(p, data, 0o644); err != nil {
@@ -325,6 +344,114 @@ func FuzzLoadArchive(f *testing.F) {
 		}
 		if g != nil && len(g.Problems) > MaxProblems+2 {
 			t.Fatalf("%d problems", len(g.Problems))
+		}
+		noReaderPanic(t, g, err)
+	})
+}
+
+// noReaderPanic fails t when a problem of the load (of the gather g, or of
+// the error when nothing was analysable) is a reader's panic that the guard
+// caught (readerPanic, guardSettle).
+func noReaderPanic(t *testing.T, g *model.Gather, err error) {
+	t.Helper()
+	var probs []model.Problem
+	if g != nil {
+		probs = g.Problems
+	}
+	var nothing *NothingError
+	if errors.As(err, &nothing) {
+		probs = append(probs, nothing.Problems...)
+	}
+	for _, p := range probs {
+		if strings.Contains(p.Error, " reader: panic: ") {
+			t.Fatalf("a reader panicked on %s: %s", p.Path, p.Error)
+		}
+	}
+}
+
+// FuzzReadMember reads one member of a gather of each layout (fuzzLayouts)
+// with arbitrary bytes, or at an arbitrary path, among the layout's other
+// members, through the whole load (a tar, LoadWith): what each format's
+// reader and the load's readers of the documents handed back do with
+// hostile bytes at real paths. No reader panics, nothing read cites a path
+// that is not a member of the input, and problems name members or folders
+// of the input only.
+func FuzzReadMember(f *testing.F) {
+	for i, l := range fuzzLayouts {
+		for _, m := range l.members {
+			f.Add(uint8(i), m.path, []byte(m.body))
+		}
+	}
+	f.Add(uint8(6), "log-bundle/control-plane/172.16.1.11/containers/y.inspect", []byte(`{"status":{"createdAt":"0000-01-01T00:00:00Z"}}`))
+	f.Add(uint8(1), fuzzSos+"sos_commands/crio/crictl_ps", []byte("CONTAINER ID\n\n"))
+	f.Fuzz(func(t *testing.T, layout uint8, name string, data []byte) {
+		if len(data) > 256<<10 || len(name) > 512 {
+			return
+		}
+		l := fuzzLayouts[int(layout)%len(fuzzLayouts)]
+		clean, ok := CleanMemberName(name)
+		if !ok {
+			return
+		}
+		members := []fuzzMember{}
+		inInput := map[string]bool{}
+		for _, m := range l.members {
+			if m.path != clean {
+				members = append(members, m)
+				inInput[m.path] = true
+			}
+		}
+		members = append(members, fuzzMember{clean, string(data)})
+		inInput[clean] = true
+		p := filepath.Join(t.TempDir(), "input.tar")
+		if err := os.WriteFile(p, fuzzTar(t, members, false), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		g, err := LoadWith(ctx, p, Options{MaxReadBytes: 64 << 20, MaxMembers: 1000})
+		if ctx.Err() != nil {
+			t.Fatalf("the pass did not end: %v", ctx.Err())
+		}
+		noReaderPanic(t, g, err)
+		if g == nil {
+			return
+		}
+		inside := func(what, path string) {
+			t.Helper()
+			if path == "" || inInput[path] {
+				return
+			}
+			for m := range inInput {
+				if strings.HasPrefix(m, strings.TrimSuffix(path, "/")+"/") {
+					return // a folder of the input
+				}
+			}
+			t.Fatalf("%s cites %q, not a member or folder of the input", what, path)
+		}
+		for _, pr := range g.Problems {
+			// The input's name, and "timestamp" for a gather time that
+			// no file gave (settleTime), name no member.
+			if pr.Path != "input.tar" && pr.Path != "timestamp" {
+				inside("a problem", pr.Path)
+			}
+		}
+		for _, pod := range g.Pods {
+			inside("pod "+pod.Key(), pod.Source.Path)
+			for _, lg := range pod.Logs {
+				inside("a log of pod "+pod.Key(), lg.Path())
+			}
+		}
+		for _, e := range g.Events {
+			inside("an event", e.Source.Path)
+		}
+		for _, n := range g.Nodes {
+			inside("node "+n.Object.Name, n.Source.Path)
+		}
+		for _, ib := range g.Installs {
+			for _, s := range ib.Steps {
+				inside("an install step", s.Source.Path)
+			}
 		}
 	})
 }

@@ -422,6 +422,15 @@ const (
 	MaxProblemBytes = 4096
 )
 
+// locked runs f with b.mu held, and lets go of it when f panics too: the
+// guard of a member (visit, runJobSafe) records the panic as a problem,
+// which takes b.mu, and the pass goes on.
+func (b *builder) locked(f func()) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	f()
+}
+
 // problemLocked keeps the problem when fewer than MaxProblems are kept, and
 // otherwise keeps the MaxProblems first in path order: the decode workers
 // report in the order they finish, so keeping the first reported would keep
@@ -587,24 +596,75 @@ func cutText(s string) string {
 
 // visit reads one member of the pass (visitMember). A panic while reading
 // it, a reader's bug met on this member's path or bytes, becomes a gather
-// problem naming the member, and the pass goes on: a customer's archive
-// never ends a run with a stack trace.
+// problem naming the member and the reader it was in (readerName), and the
+// pass goes on: a customer's archive never ends a run with a stack trace.
 func (b *builder) visit(m Member) (err error) {
+	reader := "member classification" // until the member's kind is known
 	defer func() {
 		if r := recover(); r != nil {
-			b.problem(m.Path, readerPanic(r))
+			b.problem(m.Path, readerPanic(reader, r))
 			err = nil
 		}
 	}()
-	return b.visitMember(m)
+	return b.visitMember(m, &reader)
 }
 
-// readerPanic is the gather problem a reader's panic on a member becomes.
-func readerPanic(r any) string {
-	return fmt.Sprintf("skipped: mgtriage failed while reading this file (%v); please report it with the file's path", r)
+// readerPanic is the gather problem a reader's panic on a member becomes:
+// "skipped: mgtriage failed while reading this file (installbundle reader:
+// panic: runtime error: …); please report it with the file's path".
+func readerPanic(reader string, r any) string {
+	return fmt.Sprintf("skipped: mgtriage failed while reading this file (%s reader: panic: %v); please report it with the file's path", reader, r)
 }
 
-func (b *builder) visitMember(m Member) error {
+// readerName names the reader of a member of kind c in a problem: the
+// format's package for a member its reader reads itself, else the load's
+// reader of that common document.
+func readerName(c classified) string {
+	switch c.Kind {
+	case kindMustGather:
+		return "mustgather"
+	case kindSos, kindSosHostname, kindSosDate:
+		return "sosreport"
+	case kindInsights:
+		return "insights"
+	case kindSupportBundle:
+		return "supportbundle"
+	case kindInstall:
+		return "installbundle"
+	case kindPodList, kindPod:
+		return "pod"
+	case kindEventList:
+		return "event list"
+	case kindNode, kindNodeList:
+		return "node"
+	case kindClusterVersion, kindClusterOperators, kindInfrastructure, kindDNS:
+		return "cluster config"
+	case kindContainerLog:
+		return "container log"
+	case kindServiceLog, kindNodeKubeletLog, kindSniffedJournal:
+		return "node journal"
+	case kindObjectList, kindObject:
+		return "object"
+	}
+	return "member classification"
+}
+
+// guardSettle runs settle, the step of reader that joins what it read once
+// the pass is over; a panic in it becomes a gather problem naming the
+// reader (at where, the input's name: the step reads no one file) instead
+// of ending the run, and what the step would have added is left out.
+func (b *builder) guardSettle(reader, where string, settle func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			b.problem(where, fmt.Sprintf("skipped what the %s reader joins after reading (%s reader: panic: %v); please report it", reader, reader, r))
+		}
+	}()
+	settle()
+}
+
+// visitMember reads m; *reader names the reader it is in (readerName)
+// once its kind is known.
+func (b *builder) visitMember(m Member, reader *string) error {
 	if b.inPart != nil && !b.inPart(m.Path) {
 		return nil
 	}
@@ -627,9 +687,11 @@ func (b *builder) visitMember(m Member) error {
 			b.markFiltered(c)
 		}
 	}
+	*reader = readerName(c)
 	b.countMember(m.Path, c)
 	if c.Kind == kindOther {
 		if journalCandidate(m.Path) {
+			*reader = readerName(classified{Kind: kindSniffedJournal})
 			return b.sniffJournal(m)
 		}
 		return nil
@@ -736,7 +798,7 @@ type decodeJob struct {
 func (b *builder) runJobSafe(j decodeJob) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = errors.New(readerPanic(r))
+			err = errors.New(readerPanic(readerName(j.c), r))
 		}
 	}()
 	return b.runJob(j)
@@ -811,13 +873,13 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 			return true
 		})
 		b.dedup.noteList(k, pods)
-		b.mu.Lock()
-		b.listPods[k] = append(b.listPods[k], pods...)
-		for _, pod := range pods {
-			b.known[k.root+pod.Key()] = pod
-			b.settleTails(k.root+pod.Key(), pod)
-		}
-		b.mu.Unlock()
+		b.locked(func() {
+			b.listPods[k] = append(b.listPods[k], pods...)
+			for _, pod := range pods {
+				b.known[k.root+pod.Key()] = pod
+				b.settleTails(k.root+pod.Key(), pod)
+			}
+		})
 	case kindPod:
 		o, err := decodeObjectLean[corev1.Pod](data, b.mem())
 		if err == nil && o.Name == "" {
@@ -1107,13 +1169,13 @@ func (b *builder) readContainerLog(p string, c classified, r io.Reader, size int
 	if keep {
 		// The pod may have been decoded while the log was read.
 		known := c.Root + key
-		b.mu.Lock()
-		if p := b.known[known]; p != nil {
-			b.dropQuietTail(&p.Object, l)
-		} else {
-			b.unsettled[known] = append(b.unsettled[known], l)
-		}
-		b.mu.Unlock()
+		b.locked(func() {
+			if p := b.known[known]; p != nil {
+				b.dropQuietTail(&p.Object, l)
+			} else {
+				b.unsettled[known] = append(b.unsettled[known], l)
+			}
+		})
 	}
 	return err
 }

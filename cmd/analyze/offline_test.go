@@ -32,16 +32,7 @@ func TestOfflineSample(t *testing.T) {
 			}
 		}
 	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go tool to build the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "analyze")
-	build := exec.Command(goTool, "build", "-trimpath", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOPROXY=off", "GOFLAGS=-mod=readonly")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildAnalyze(t)
 
 	input, err := filepath.Abs(sampleGather)
 	if err != nil {

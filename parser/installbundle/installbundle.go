@@ -10,7 +10,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -161,11 +160,13 @@ var installPatterns = []struct {
 	{model.StageCSR, []string{"approve-csr"}, regexp.MustCompile(`(?i)pending|no resources found`)},
 }
 
-// maxSteps bounds the step groups kept per stage;
-// maxContainers the container logs kept per bundle (each a bounded tail).
+// maxSteps bounds the step groups kept per stage; maxContainers the
+// container logs kept per bundle (each a bounded tail); maxHosts the
+// control-plane host folders listed per bundle.
 const (
 	maxSteps      = 64
 	maxContainers = 512
+	maxHosts      = 64
 )
 
 // Reader reads the install log bundles of one load. Its methods are safe for
@@ -173,14 +174,15 @@ const (
 type Reader struct {
 	load             load.Load
 	mu               sync.Mutex
-	bundles          map[string]*model.InstallBundle // root → its bundle
-	latest           time.Time                       // latest time of the bundles' crictl inspect files
-	load.Tally[Kind]                                 // the members read, by kind (Count, Used)
+	bundles          map[string]*model.InstallBundle          // root → its bundle
+	hosts            map[*model.InstallBundle]map[string]bool // a bundle's control-plane host folders (Note)
+	latest           time.Time                                // latest time of the bundles' crictl inspect files
+	load.Tally[Kind]                                          // the members read, by kind (Count, Used)
 }
 
 // NewReader returns the reader of the install log bundles of l.
 func NewReader(l load.Load) *Reader {
-	return &Reader{load: l, bundles: map[string]*model.InstallBundle{}, Tally: load.NewTally(kindLabels)}
+	return &Reader{load: l, bundles: map[string]*model.InstallBundle{}, hosts: map[*model.InstallBundle]map[string]bool{}, Tally: load.NewTally(kindLabels)}
 }
 
 // ReadText scans a journal or text file of an install log bundle for the
@@ -344,12 +346,37 @@ func (r *Reader) Latest() time.Time {
 func (r *Reader) Bundle(root string) *model.InstallBundle {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	return r.bundleLocked(root)
+}
+
+func (r *Reader) bundleLocked(root string) *model.InstallBundle {
 	ib := r.bundles[root]
 	if ib == nil {
 		ib = &model.InstallBundle{Root: root, MastersListed: -1}
 		r.bundles[root] = ib
 	}
 	return ib
+}
+
+// Note makes the bundle of root on first use and records the control-plane
+// host whose folder p, a member of that bundle whatever it holds, lies in
+// (root + "control-plane/<host>/..."): a host may hold only journals, which
+// the load reads, or inspect files.
+func (r *Reader) Note(root, p string) {
+	rest, _ := strings.CutPrefix(p, root)
+	host, _, inFolder := strings.Cut(strings.TrimPrefix(rest, "control-plane/"), "/")
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ib := r.bundleLocked(root)
+	if !strings.HasPrefix(rest, "control-plane/") || !inFolder || host == "" {
+		return
+	}
+	if r.hosts[ib] == nil {
+		r.hosts[ib] = map[string]bool{}
+	}
+	if len(r.hosts[ib]) < maxHosts {
+		r.hosts[ib][host] = true
+	}
 }
 
 // DateSteps sets the times of the steps read from journals without a year
@@ -368,18 +395,7 @@ func (r *Reader) Settle() []*model.InstallBundle {
 	var out []*model.InstallBundle
 	for _, root := range model.SortedKeys(r.bundles) {
 		ib := r.bundles[root]
-		masters := map[string]bool{}
-		for _, c := range ib.Containers {
-			if c.Host != "bootstrap" {
-				masters[c.Host] = true
-			}
-		}
-		for _, s := range ib.Steps {
-			if strings.Contains(s.Source.Path, "control-plane/") {
-				masters[path.Base(path.Dir(path.Dir(s.Source.Path)))] = true
-			}
-		}
-		ib.Masters = model.SortedKeys(masters)
+		ib.Masters = model.SortedKeys(r.hosts[ib])
 		sort.Strings(ib.Resources)
 		sort.Strings(ib.Empty)
 		sort.SliceStable(ib.Steps, func(i, j int) bool {
