@@ -89,7 +89,9 @@ type htmlView struct {
 	// kinds the analysis rests on that the input does not hold.
 	Coverage []htmlField
 	Missing  string
-	Problems []Problem
+	// WindowNote says that --window left every finding out (windowNote).
+	WindowNote string
+	Problems   []Problem
 	// Ask is the "What to ask the customer for" section (Report.Ask);
 	// AskCLI names the cluster's command line tool.
 	Ask    []htmlAsk
@@ -335,6 +337,7 @@ func newHTMLView(r *Report) htmlView {
 		v.Coverage = append(v.Coverage, htmlField{l.Label, truncateRunes(cleanLine(l.Text), htmlCoverageRunes)})
 	}
 	v.Missing = joinOr(cleanLines(coverageGaps(r)))
+	v.WindowNote = cleanLine(windowNote(r))
 	v.AskCLI = "kubectl"
 	if r.Gather.Distribution == "OpenShift" {
 		v.AskCLI = "oc"

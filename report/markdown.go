@@ -380,7 +380,9 @@ func mdSummary(r *Report) *mdSection {
 	}
 	fmt.Fprintf(&b, "**%s** on %s, %d not healthy; %s.\n\n", total, countNoun(s.Pods, "pod", "pods"), s.UnhealthyPods, countNoun(s.Nodes, "node", "nodes"))
 	if len(r.Findings) == 0 {
-		if missing := coverageGaps(r); len(missing) > 0 {
+		if note := windowNote(r); note != "" {
+			b.WriteString(mdText(note) + "\n\n")
+		} else if missing := coverageGaps(r); len(missing) > 0 {
 			fmt.Fprintf(&b, "No rule fired on what the input holds; it has no %s, so this is not a clean bill of health.\n\n", joinOr(missing))
 		} else {
 			b.WriteString("No rule fired.\n\n")

@@ -79,7 +79,9 @@ func WriteTerminal(w io.Writer, r *Report, opt TerminalOptions) error {
 	b.WriteString(counts.Render() + "\n")
 
 	if len(r.Findings) == 0 {
-		if missing := coverageGaps(r); len(missing) > 0 {
+		if note := windowNote(r); note != "" {
+			b.WriteString("\n" + cleanLine(note) + "\n")
+		} else if missing := coverageGaps(r); len(missing) > 0 {
 			fmt.Fprintf(&b, "\nNo rule fired on what the input holds; it has no %s, so this is not a clean bill of health.\n", joinOr(missing))
 		} else {
 			b.WriteString("\nNo rule fired.\n")

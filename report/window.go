@@ -83,16 +83,9 @@ func (w Window) String() string {
 // 2026-11-20T11:00:00Z", "from ... on", "up to ...", with the findings left
 // out.
 func (w Window) Words() string {
-	var s string
-	switch {
-	case w.From != nil && w.To != nil:
-		s = "from " + formatTime(w.From) + " to " + formatTime(w.To)
-	case w.From != nil:
-		s = "from " + formatTime(w.From) + " on"
-	case w.To != nil:
-		s = "up to " + formatTime(w.To)
-	default:
-		return "none"
+	s := windowBounds(&w)
+	if s == "none" {
+		return s
 	}
 	return s + " (" + countNoun(w.FindingsOutside, "finding", "findings") + " outside it left out; timelines show only what falls in it)"
 }
@@ -120,4 +113,35 @@ func inWindow(f Finding, w Window, collectedAt *time.Time) bool {
 		return false
 	}
 	return collectedAt == nil || w.Contains(*collectedAt)
+}
+
+// windowNote is what a report says, where its findings would be, when
+// --window left every finding out: that none falls in the window, how many
+// lie outside it, and when the window starts after the gather time (so
+// nothing the gather holds can fall in it). "" when there is no window or
+// it left nothing out.
+func windowNote(r *Report) string {
+	w := r.Window
+	if w == nil || w.FindingsOutside == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("No finding falls in the window %s; %s outside it %s left out: run without --window to see them.",
+		windowBounds(w), countNoun(w.FindingsOutside, "finding", "findings"), map[bool]string{true: "was", false: "were"}[w.FindingsOutside == 1])
+	if g := r.Gather.CollectedAt; g != nil && w.From != nil && w.From.After(*g) {
+		s += " The window starts after the gather time (" + formatTime(g) + "): nothing the gather holds can fall in it."
+	}
+	return s
+}
+
+// windowBounds is "from A to B", "from A on" or "up to B".
+func windowBounds(w *Window) string {
+	switch {
+	case w.From != nil && w.To != nil:
+		return "from " + formatTime(w.From) + " to " + formatTime(w.To)
+	case w.From != nil:
+		return "from " + formatTime(w.From) + " on"
+	case w.To != nil:
+		return "up to " + formatTime(w.To)
+	}
+	return "none"
 }

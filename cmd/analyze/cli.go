@@ -31,7 +31,8 @@ const (
 const exitCodesHelp = `Exit codes:
   0   analysis done, reports written
   1   --fail-on: a finding at or above that severity exists (reports written)
-  2   input not analysable: PATH missing, unreadable, or no gather in it
+  2   input not analysable: PATH missing, unreadable, or no gather in it; or parts that are
+      not one cluster (each listed with its identity and why; --split analyses each)
   3   reports not written (-o or --redact-map cannot be written: an existing file, a folder
       that cannot be created or written in)
   64  usage error: unknown flag, bad flag value, wrong arguments
@@ -189,7 +190,7 @@ Every flag and the output folder are checked before the input is read.
 	f.StringVar(&opts.MaxRead, "max-read", fmt.Sprintf("%dGiB", parser.DefaultMaxReadBytes>>30), "stop reading the input after this many bytes, counted decompressed (a decompression bomb ends there; what was read is analysed)")
 	f.StringVar(&opts.Window, "window", "", "narrow findings and timelines to an incident: FROM..TO, RFC 3339 times with a zone, either side may be empty (2026-11-20T09:00:00Z..)")
 	f.IntVar(&opts.MaxMembers, "max-members", parser.DefaultMaxMembers, "stop reading the input after this many files, folders and links")
-	f.BoolVar(&opts.Split, "split", false, "when the input holds parts that are not one cluster (refused otherwise, exit 2), analyse each on its own into -o DIR/<part>/; the exit code is the highest of the parts")
+	f.BoolVar(&opts.Split, "split", false, "when the input holds parts that are not one cluster (refused otherwise, exit 2), analyse each on its own into -o DIR/<n>-<part folder>/ (1-must-gather.local.5049263173451366137); the exit code is the highest of the parts")
 	// The text is made only when --version asks for it: reading the rule
 	// table for it on every run cost about 50 ms before the analysis began.
 	cobra.AddTemplateFunc("mgtriageVersion", versionText)

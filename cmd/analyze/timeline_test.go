@@ -166,3 +166,26 @@ func TestWindowFlagErrors(t *testing.T) {
 		t.Errorf("a FROM with a zone that is before TO in UTC: %v", err)
 	}
 }
+
+// A window that holds none of the findings says so where the findings
+// would be, in every view, and says when it starts after the gather time:
+// never a bare "No rule fired" over findings it hid.
+func TestWindowAfterTheGather(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := run(t, sampleGather, "-o", out, "--window", "2030-01-01T00:00:00Z..")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
+	html, _ := os.ReadFile(filepath.Join(out, "report.html"))
+	for name, text := range map[string]string{"stdout": stdout, "report.md": string(md), "report.html": string(html)} {
+		if strings.Contains(text, "No rule fired") {
+			t.Errorf("%s says no rule fired", name)
+		}
+		for _, w := range []string{"No finding falls in the window from 2030-01-01T00:00:00Z on", "outside it were left out", "starts after the gather time (2026-11-20T09:12:33"} {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s lacks %q", name, w)
+			}
+		}
+	}
+}
