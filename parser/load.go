@@ -208,7 +208,11 @@ func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, erro
 	if err := b.combine(g); err != nil {
 		return g, err
 	}
-	g.Mixed = mixedGather(g)
+	var foreign []string
+	g.Mixed, foreign = mixedGather(g)
+	// A node of the other cluster lacks no journal this upload should hold:
+	// asking for it would ask about the wrong cluster.
+	g.Health.NodesWithoutLogs = slices.DeleteFunc(g.Health.NodesWithoutLogs, func(n string) bool { return slices.Contains(foreign, n) })
 	return g, nil
 }
 

@@ -9,17 +9,20 @@ import (
 )
 
 // mixedGather returns why a gather that reads as one cluster is in fact
-// made of two: its Node objects carry none of its pods and none of its
-// kubelet journals, while its pods and journals name other nodes, of
-// another domain (the DNS domain of FQDN node names, else the
-// infrastructure prefix of OpenShift node names, "<infraID>-master-0").
+// made of two, and foreign, the Node objects of the other cluster:
+//   - its Node objects carry none of its pods and none of its kubelet
+//     journals, while its pods and journals name other nodes, of another
+//     domain (the DNS domain of FQDN node names, else the infrastructure
+//     prefix of OpenShift node names, "<infraID>-master-0") or of no domain
+//     that can be told;
+//   - or, among Node objects that do carry its pods, some carry none and are
+//     of another domain (foreignNodes).
+//
 // It returns "" when the gather is consistent, and also for a journal of a
 // host that has no Node object in a gather whose pods run on its Node
 // objects (a node that never registered), and when both sides share a
-// domain (a partial gather of one cluster's Node objects). Names whose
-// domain cannot be told (short names with no infrastructure prefix) do not
-// save a gather whose Node objects carry not one of its pods.
-func mixedGather(g *model.Gather) string {
+// domain (a partial gather of one cluster's Node objects).
+func mixedGather(g *model.Gather) (why string, foreign []string) {
 	objects := map[string]string{} // host key → Node object name
 	for _, n := range g.Nodes {
 		if !n.JournalOnly {
@@ -27,7 +30,7 @@ func mixedGather(g *model.Gather) string {
 		}
 	}
 	if len(objects) == 0 {
-		return ""
+		return "", nil
 	}
 	carrying := map[string]string{} // Node objects that run a pod or have a journal
 	others := map[string]string{}   // host key → name, of pods' nodes and journal hosts that are no Node object
@@ -54,12 +57,12 @@ func mixedGather(g *model.Gather) string {
 		return foreignNodes(objects, carrying)
 	}
 	if pods == 0 {
-		return "" // journals of hosts with no Node object alone: nodes that never registered
+		return "", nil // journals of hosts with no Node object alone: nodes that never registered
 	}
 	objDomains, otherDomains := domainsOf(objects), domainsOf(others)
 	for d := range objDomains {
 		if otherDomains[d] {
-			return "" // one domain: only some of the cluster's Node objects were gathered
+			return "", nil // one domain: only some of the cluster's Node objects were gathered
 		}
 	}
 	what := fmt.Sprintf("its %d pods", pods)
@@ -67,7 +70,7 @@ func mixedGather(g *model.Gather) string {
 		what += fmt.Sprintf(" and %d kubelet journals", journals)
 	}
 	return fmt.Sprintf("this gather mixes two clusters: its %d Node objects (%s; %s) carry none of its pods or journals, while %s name %d other nodes (%s; %s); node conditions, capacity and taints cannot be joined to these pods, and node findings speak of the Node objects' cluster",
-		len(objects), listNames(objects), joinDomains(objDomains), what, len(others), listNames(others), joinDomains(otherDomains))
+		len(objects), listNames(objects), joinDomains(objDomains), what, len(others), listNames(others), joinDomains(otherDomains)), sortedValues(objects)
 }
 
 // foreignNodes returns why some Node objects of a gather whose pods or
@@ -76,10 +79,10 @@ func mixedGather(g *model.Gather) string {
 // carrying nodes' domains. A Node that runs nothing but shares the domain
 // (a new or drained node) is not foreign, nor is one whose domain cannot be
 // told. "" when none is foreign.
-func foreignNodes(objects, carrying map[string]string) string {
+func foreignNodes(objects, carrying map[string]string) (string, []string) {
 	home := domainsOf(carrying)
 	if len(home) == 0 {
-		return ""
+		return "", nil
 	}
 	foreign := map[string]string{}
 	for k, name := range objects {
@@ -91,10 +94,10 @@ func foreignNodes(objects, carrying map[string]string) string {
 		}
 	}
 	if len(foreign) == 0 {
-		return ""
+		return "", nil
 	}
 	return fmt.Sprintf("this gather mixes two clusters: %d of its Node objects (%s; %s) carry none of its pods or journals and are of another domain than the %d nodes that do (%s); their conditions and findings are not of this cluster",
-		len(foreign), listNames(foreign), joinDomains(domainsOf(foreign)), len(carrying), joinDomains(home))
+		len(foreign), listNames(foreign), joinDomains(domainsOf(foreign)), len(carrying), joinDomains(home)), sortedValues(foreign)
 }
 
 // sameHost is model.HostMatch, except that two full names (FQDNs) must be
@@ -157,4 +160,14 @@ func listNames(names map[string]string) string {
 		return strings.Join(list[:3], ", ") + fmt.Sprintf(", … %d more", len(list)-3)
 	}
 	return strings.Join(list, ", ")
+}
+
+// sortedValues returns the values of m, sorted.
+func sortedValues(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -103,6 +103,12 @@ func TestMixedCorpusFragment(t *testing.T) {
 	if !strings.Contains(g.Mixed, "domain infd-vrf-418t2-2lnlk") || !strings.Contains(g.Mixed, "domain qemtv-05-s8dvn") {
 		t.Errorf("Mixed = %q", g.Mixed)
 	}
+	// The other cluster's nodes lack no journal this upload should hold.
+	for _, n := range g.Health.NodesWithoutLogs {
+		if strings.HasPrefix(n, "infd-vrf-418t2") {
+			t.Errorf("node of the other cluster %s listed without a kubelet journal", n)
+		}
+	}
 	g, err = Load(context.Background(), corpusDir(t, "k8s-failing-pods/analyze-files"))
 	if err != nil {
 		t.Fatal(err)
