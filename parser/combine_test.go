@@ -25,21 +25,7 @@ const (
 // a sosreport of its node worker-0 and an inspect of the customer's
 // namespace payments, and returns it packed as a .tar.gz.
 func buildUpload(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "case-04471230")
-	mg := filepath.Join(dir, filepath.Base(sampleGather))
-	copyTree(t, sampleGather, mg)
-	imgs, _ := filepath.Glob(filepath.Join(mg, "quay-io-*"))
-	if len(imgs) != 1 {
-		t.Fatalf("image folders: %v", imgs)
-	}
-	if err := os.RemoveAll(filepath.Join(imgs[0], "host_service_logs")); err != nil {
-		t.Fatal(err)
-	}
-	for _, piece := range []string{"sosreport-worker-0-04471230-2026-11-20-kqzvbnw", "inspect.local.4471230658313042291"} {
-		copyTree(t, filepath.Join(uploadPieces, piece), filepath.Join(dir, piece))
-	}
-	return archiveOf(t, dir, "upload.tar.gz", synth.Formats[".tar.gz"])
+	return buildUploadWith(t, nil, "inspect.local.4471230658313042291")
 }
 
 func TestUploadOfOneClusterIsReadTogether(t *testing.T) {
@@ -98,9 +84,11 @@ func TestUploadOfOneClusterIsReadTogether(t *testing.T) {
 	}
 }
 
-// buildUploadWith is buildUpload with the sosreport's files changed by
-// edit (member path relative to the sosreport → new content; "" deletes).
-func buildUploadWith(t *testing.T, edit map[string]string) string {
+// buildUploadWith packs the sample must-gather (without its
+// host_service_logs) and the sosreport of worker-0, its files changed by
+// edit (member path relative to the sosreport → new content; "" deletes),
+// and the other pieces of fixtures/upload that more names.
+func buildUploadWith(t *testing.T, edit map[string]string, more ...string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "case-04471230")
 	mg := filepath.Join(dir, filepath.Base(sampleGather))
@@ -110,7 +98,9 @@ func buildUploadWith(t *testing.T, edit map[string]string) string {
 		t.Fatal(err)
 	}
 	const piece = "sosreport-worker-0-04471230-2026-11-20-kqzvbnw"
-	copyTree(t, filepath.Join(uploadPieces, piece), filepath.Join(dir, piece))
+	for _, p := range append([]string{piece}, more...) {
+		copyTree(t, filepath.Join(uploadPieces, p), filepath.Join(dir, p))
+	}
 	for rel, content := range edit {
 		p := filepath.Join(dir, piece, rel)
 		if content == "" {

@@ -49,15 +49,7 @@ func copyDir(t *testing.T, src, dst string, skip ...string) {
 // them, and requires one report in which the sosreport's kubelet lines are
 // the node-log evidence of worker-0's pods.
 func TestUploadOfOneClusterGivesOneReport(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "case-04471230")
-	copyDir(t, filepath.Dir(sampleGather+"/x"), filepath.Join(dir, filepath.Base(sampleGather)), "host_service_logs")
-	for _, piece := range []string{"sosreport-worker-0-04471230-2026-11-20-kqzvbnw", "inspect.local.4471230658313042291"} {
-		copyDir(t, filepath.Join("../../fixtures/upload", piece), filepath.Join(dir, piece))
-	}
-	tgz := filepath.Join(t.TempDir(), "upload.tar.gz")
-	if err := synth.WriteArchive(dir, tgz, synth.Formats[".tar.gz"]); err != nil {
-		t.Fatal(err)
-	}
+	tgz := uploadWithSosreport(t, nil, "inspect.local.4471230658313042291")
 	out := filepath.Join(t.TempDir(), "out")
 	code, stdout, stderr := run(t, tgz, "-o", out)
 	if code != 0 {
@@ -107,17 +99,7 @@ func TestUploadOfOneClusterGivesOneReport(t *testing.T) {
 }
 
 func TestTwoClustersInOneUploadAreRefused(t *testing.T) {
-	dir := t.TempDir()
-	copyDir(t, sampleGather, filepath.Join(dir, "must-gather.local.1"))
-	other := filepath.Join(dir, "must-gather.local.2")
-	copyDir(t, sampleGather, other)
-	filepath.WalkDir(other, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.Contains(p, "clusterversions") {
-			data, _ := os.ReadFile(p)
-			os.WriteFile(p, []byte(strings.ReplaceAll(string(data), "e0666b73-33c5-437e-b12f-04c2a6eb05d9", "7b1d0c2e-4f6a-4e8b-9c3d-5a7f9e1b2c4d")), 0o644)
-		}
-		return nil
-	})
+	dir := twoClusters(t, "7b1d0c2e-4f6a-4e8b-9c3d-5a7f9e1b2c4d")
 	out := filepath.Join(t.TempDir(), "out")
 	code, _, stderr := run(t, dir, "-o", out)
 	if code != exitInput {
@@ -131,6 +113,25 @@ func TestTwoClustersInOneUploadAreRefused(t *testing.T) {
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("a report was written for a refused input: %v", err)
 	}
+}
+
+// twoClusters writes two copies of the sample must-gather side by side,
+// the second's ClusterVersion naming the cluster ID otherID, and returns
+// their folder.
+func twoClusters(t *testing.T, otherID string) string {
+	t.Helper()
+	dir := t.TempDir()
+	copyDir(t, sampleGather, filepath.Join(dir, "must-gather.local.1"))
+	other := filepath.Join(dir, "must-gather.local.2")
+	copyDir(t, sampleGather, other)
+	filepath.WalkDir(other, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.Contains(p, "clusterversions") {
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p, []byte(strings.ReplaceAll(string(data), "clusterID: e0666b73-33c5-437e-b12f-04c2a6eb05d9", "clusterID: "+otherID)), 0o644)
+		}
+		return nil
+	})
+	return dir
 }
 
 // writeTarGz packs the members (name → body) into a .tar.gz.
@@ -224,12 +225,16 @@ func TestOnlyJournalsGivesAReportThatSaysSo(t *testing.T) {
 // uploadWithSosreport packs the sample must-gather (without its node
 // journals) and the fixture sosreport of worker-0, its files changed by edit
 // (path in the sosreport → content; "" deletes), into one .tar.gz.
-func uploadWithSosreport(t *testing.T, edit map[string]string) string {
+//
+// more names other pieces of fixtures/upload to pack beside them.
+func uploadWithSosreport(t *testing.T, edit map[string]string, more ...string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "case-04471230")
 	copyDir(t, filepath.Dir(sampleGather+"/x"), filepath.Join(dir, filepath.Base(sampleGather)), "host_service_logs")
 	const piece = "sosreport-worker-0-04471230-2026-11-20-kqzvbnw"
-	copyDir(t, filepath.Join("../../fixtures/upload", piece), filepath.Join(dir, piece))
+	for _, p := range append([]string{piece}, more...) {
+		copyDir(t, filepath.Join("../../fixtures/upload", p), filepath.Join(dir, p))
+	}
 	for rel, body := range edit {
 		p := filepath.Join(dir, piece, rel)
 		if body == "" {
@@ -370,17 +375,7 @@ func TestForeignSosreportIsRefusedOrSplit(t *testing.T) {
 // The refusal names what the parts carry, which is the customer's text:
 // a cluster ID holding terminal controls reaches stderr without them.
 func TestRefusalCleansTerminalControls(t *testing.T) {
-	dir := t.TempDir()
-	copyDir(t, sampleGather, filepath.Join(dir, "must-gather.local.1"))
-	other := filepath.Join(dir, "must-gather.local.2")
-	copyDir(t, sampleGather, other)
-	filepath.WalkDir(other, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.Contains(p, "clusterversions") {
-			data, _ := os.ReadFile(p)
-			os.WriteFile(p, []byte(strings.ReplaceAll(string(data), "clusterID: e0666b73-33c5-437e-b12f-04c2a6eb05d9", `clusterID: "evil\e[2J\e]0;owned\aid"`)), 0o644)
-		}
-		return nil
-	})
+	dir := twoClusters(t, `"evil\e[2J\e]0;owned\aid"`)
 	code, _, stderr := run(t, dir, "-o", filepath.Join(t.TempDir(), "out"))
 	if code != exitInput || !strings.Contains(stderr, "different cluster IDs") {
 		t.Fatalf("exit %d: %s", code, stderr)
