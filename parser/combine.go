@@ -488,6 +488,7 @@ func sosFit(s *gatherUnit, p *part) (ok, proven bool, why string) {
 	of := p.units[0].top + "/"
 	node, nodeFacts := "", model.MachineFacts{}
 	var kubelets []string
+	namesNodes := false
 	for _, c := range p.units {
 		if c.sos() {
 			continue
@@ -496,42 +497,34 @@ func sosFit(s *gatherUnit, p *part) (ok, proven bool, why string) {
 			node, nodeFacts = n, c.facts[model.HostKey(s.host)]
 		}
 		kubelets = append(kubelets, sortedKeys(c.kubelets)...)
+		namesNodes = namesNodes || len(c.nodes) > 0
 	}
+	// What proves it of p, and what contradicts that: every contradiction
+	// is said, the first proof only when nothing contradicts.
+	var against []string
+	proof := ""
 	if node != "" {
 		same, differ := s.machine.Compare(nodeFacts)
 		switch {
-		case same != "":
-			return true, true, fmt.Sprintf("host is node %s (same %s)", node, same)
 		case differ != "":
-			return false, false, fmt.Sprintf("host is named like node %s of %s but is another machine (its %s differs)", node, of, differ)
+			against = append(against, fmt.Sprintf("host is named like node %s of %s but is another machine (its %s differs)", node, of, differ))
+		case same != "":
+			proof = fmt.Sprintf("host is node %s (same %s)", node, same)
 		}
 	}
-	// The nodes the sosreport's own kubectl/oc output lists: not one of
-	// them a node of p is a contradiction (a cluster lists all its nodes).
-	if len(s.clusterNodes) > 0 {
-		shared := false
-		for _, name := range s.clusterNodes {
-			for _, c := range p.units {
-				if _, ok := c.nodes[model.HostKey(name)]; ok && !c.sos() {
-					shared = true
-				}
-			}
-		}
-		clusterNamesNodes := slices.ContainsFunc(p.units, func(c *gatherUnit) bool { return !c.sos() && len(c.nodes) > 0 })
-		if !shared && clusterNamesNodes {
-			names := slices.Sorted(slices.Values(s.clusterNodes))
-			if len(names) > 3 {
-				names = append(names[:3], fmt.Sprintf("… %d more", len(names)-3))
-			}
-			return false, false, fmt.Sprintf("the nodes its own kubectl/oc output lists (%s) are none of the nodes of %s", strings.Join(names, ", "), of)
-		}
-	}
-	// The nodes the sosreport's own kubectl/oc output describes.
+	// The nodes the sosreport's own kubectl/oc output lists and describes:
+	// a cluster lists all its nodes, so not one of them a node of p is a
+	// contradiction, and a described node that is the same machine as p's
+	// node of that name a proof.
+	shared := false
 	for _, name := range s.clusterNodes {
 		k := model.HostKey(name)
 		for _, c := range p.units {
 			if c.sos() {
 				continue
+			}
+			if _, ok := c.nodes[k]; ok {
+				shared = true
 			}
 			theirs, ok := c.facts[k]
 			if !ok {
@@ -540,34 +533,46 @@ func sosFit(s *gatherUnit, p *part) (ok, proven bool, why string) {
 			same, differ := s.facts[k].Compare(theirs)
 			switch {
 			case differ != "":
-				return false, false, fmt.Sprintf("the node %s it describes is another machine than the node of that name of %s (its %s differs)", name, of, differ)
-			case same != "":
+				against = append(against, fmt.Sprintf("the node %s it describes is another machine than the node of that name of %s (its %s differs)", name, of, differ))
+			case same != "" && proof == "":
 				host := "its host " + s.host
 				if node != "" {
 					host = "host is node " + node
 				} else if s.host == "" {
 					host = "its host"
 				}
-				return true, true, fmt.Sprintf("%s, of the cluster whose node %s it describes (same %s)", host, name, same)
+				proof = fmt.Sprintf("%s, of the cluster whose node %s it describes (same %s)", host, name, same)
 			}
 		}
 	}
-	within, known := withinHour(s.first, p.units)
-	if m := kubeMinor(s.kubeVersion); m != "" && len(kubelets) > 0 && !slices.Contains(kubelets, m) {
-		why := fmt.Sprintf("it runs Kubernetes %s, which no node of %s runs (%s)", s.kubeVersion, of, strings.Join(slices.Compact(slices.Sorted(slices.Values(kubelets))), ", "))
-		if known && !within {
-			lo, _ := spread(p.units)
-			why += ", and it was gathered " + humanGap(absDuration(s.first.Sub(lo))) + " apart"
+	if len(s.clusterNodes) > 0 && !shared && namesNodes {
+		names := slices.Sorted(slices.Values(s.clusterNodes))
+		if len(names) > 3 {
+			names = append(names[:3], fmt.Sprintf("… %d more", len(names)-3))
 		}
-		return false, false, why
+		against = append(against, fmt.Sprintf("the nodes its own kubectl/oc output lists (%s) are none of the nodes of %s", strings.Join(names, ", "), of))
 	}
+	if m := kubeMinor(s.kubeVersion); m != "" && len(kubelets) > 0 && !slices.Contains(kubelets, m) {
+		against = append(against, fmt.Sprintf("it runs Kubernetes %s, which no node of %s runs (%s)", s.kubeVersion, of, strings.Join(slices.Compact(slices.Sorted(slices.Values(kubelets))), ", ")))
+	}
+	if len(against) == 0 && proof != "" {
+		return true, true, proof
+	}
+	within, known := withinHour(s.first, p.units)
 	if known && !within {
 		lo, _ := spread(p.units)
 		gap := humanGap(absDuration(s.first.Sub(lo)))
-		if node != "" {
-			return false, false, fmt.Sprintf("host is named like node %s, but no machine fact proves it the same machine and it was gathered %s apart", node, gap)
+		switch {
+		case len(against) > 0:
+			against = append(against, "it was gathered "+gap+" apart")
+		case node != "":
+			against = append(against, fmt.Sprintf("host is named like node %s, but no machine fact proves it the same machine and it was gathered %s apart", node, gap))
+		default:
+			against = append(against, fmt.Sprintf("host is not a node of %s and it was gathered %s apart", of, gap))
 		}
-		return false, false, fmt.Sprintf("host is not a node of %s and it was gathered %s apart", of, gap)
+	}
+	if len(against) > 0 {
+		return false, false, strings.Join(against, "; ")
 	}
 	when := fmt.Sprintf("gathered within %s", maxGatherSpread)
 	if !known {

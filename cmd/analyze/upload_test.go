@@ -329,7 +329,7 @@ func TestForeignSosreportIsRefusedOrSplit(t *testing.T) {
 	for _, w := range []string{
 		"2 parts that are not one cluster",
 		"part 1: case-04471230/must-gather.local.5049263173451366137/ (must-gather, gathered 2026-11-20T09:12:33Z, cluster e0666b73-33c5-437e-b12f-04c2a6eb05d9)",
-		"part 2: case-04471230/sosreport-worker-0-04471230-2026-11-20-kqzvbnw/ (sosreport of host juju-7f3a1c-k8s-4, gathered 2027-05-21T09:31:02Z, machine-id 0123456789abcdef0123456789abcdef, Kubernetes v1.23.3): it runs Kubernetes v1.23.3, which no node of case-04471230/must-gather.local.5049263173451366137/ runs (v1.31), and it was gathered 182 days apart",
+		"part 2: case-04471230/sosreport-worker-0-04471230-2026-11-20-kqzvbnw/ (sosreport of host juju-7f3a1c-k8s-4, gathered 2027-05-21T09:31:02Z, machine-id 0123456789abcdef0123456789abcdef, Kubernetes v1.23.3): it runs Kubernetes v1.23.3, which no node of case-04471230/must-gather.local.5049263173451366137/ runs (v1.31); it was gathered 182 days apart",
 		"--split",
 	} {
 		if !strings.Contains(stderr, w) {
@@ -407,7 +407,7 @@ func TestCorpusMixedUpload(t *testing.T) {
 		t.Fatalf("exit %d, want %d: %s", code, exitInput, stderr)
 	}
 	for _, w := range []string{"part 1: case/mg-aws-ocp48/must-gather-aws/ (must-gather", "cluster 96eb6c40-16e8-4718-ade6-5d7c6f05e120",
-		"part 2: case/sosreport-juju-110cc2-k8stest-4/ (sosreport of host juju-110cc2-k8stest-4", "Kubernetes v1.23.3, which no node of", "192 days apart"} {
+		"part 2: case/sosreport-juju-110cc2-k8stest-4/ (sosreport of host juju-110cc2-k8stest-4", "the nodes its own kubectl/oc output lists (juju-110cc2-k8stest-5, juju-110cc2-k8stest-6) are none of the nodes of case/mg-aws-ocp48/must-gather-aws/", "Kubernetes v1.23.3, which no node of", "; it was gathered 192 days apart"} {
 		if !strings.Contains(stderr, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, stderr)
 		}
