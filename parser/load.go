@@ -976,9 +976,11 @@ func (b *builder) decode(p string, c classified, data []byte) error {
 			b.hostnames[sosDir(p)] = h
 		}
 	case kindSosDate:
-		if t, ok := b.sos.ReadDate(sosDir(p), p, data); ok {
+		t, ok, err := b.sos.ReadDate(sosDir(p), p, data)
+		if ok {
 			b.timestamps[sosDir(p)] = []time.Time{t}
 		}
+		errs = append(errs, err)
 	case kindSos:
 		errs = append(errs, b.sos.Read(p, dirKey(strings.TrimSuffix(c.Root, "/")), c.Sos, data))
 	}
