@@ -972,9 +972,11 @@ func (b *builder) decode(p string, c classified, data []byte) error {
 	case kindDNS:
 		errs = b.decodeDNS(data)
 	case kindSosHostname:
-		if h := strings.TrimSpace(nodelog.Text(data)); h != "" && len(h) < 256 && !strings.ContainsAny(h, " \n") {
+		h, err := sosHostname(data)
+		if err == nil {
 			b.hostnames[sosDir(p)] = h
 		}
+		errs = append(errs, err)
 	case kindSosDate:
 		t, ok, err := b.sos.ReadDate(sosDir(p), p, data)
 		if ok {
