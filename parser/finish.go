@@ -490,13 +490,34 @@ func (b *builder) settleTime() {
 		}
 	}
 	now, how := c.infer()
+	where, what := b.missingTimeFile()
 	if now.IsZero() {
-		b.problem("timestamp", "no readable timestamp file and no time in the gather: ages cannot be measured")
+		b.problem(where, what+" and no time in the gather: ages cannot be measured")
 		return
 	}
 	b.g.CollectedAt = now.UTC()
 	b.g.CollectedAtInferred = how
-	b.problem("timestamp", "no readable timestamp file: the gather time "+now.UTC().Format(time.RFC3339)+" is "+how)
+	b.problem(where, what+": the gather time "+now.UTC().Format(time.RFC3339)+" is "+how)
+}
+
+// missingTimeFile names the file whose absence leaves the gather without a
+// time, and where to report it: a must-gather's "timestamp" file, or, when
+// every root is a node sosreport, the sosreport's date files (at its root;
+// "." for several).
+func (b *builder) missingTimeFile() (where, what string) {
+	roots := sortedKeys(b.roots)
+	for _, root := range roots {
+		if !b.sosRoots[root] {
+			return "timestamp", "no readable timestamp file"
+		}
+	}
+	switch len(roots) {
+	case 0:
+		return "timestamp", "no readable timestamp file"
+	case 1:
+		return orDotRoot(roots[0]), "the sosreport holds no readable date file (sos_commands/date/date, date, sos_commands/systemd/timedatectl)"
+	}
+	return ".", "the sosreports hold no readable date file (sos_commands/date/date, date, sos_commands/systemd/timedatectl)"
 }
 
 func (b *builder) podNodeLog(p *model.Pod) []*model.LogGroup {

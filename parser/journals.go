@@ -12,6 +12,8 @@ package parser
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"fmt"
 	"path"
 	"sort"
 	"strings"
@@ -82,6 +84,31 @@ func validHost(h string) string {
 		}
 	}
 	return h
+}
+
+// sosHostname returns the host name a sosreport's hostname file holds (one
+// line of DNS characters, validHost); the error says why the file holds
+// none ("hostname file of 5 MiB is not a host name; ignored", "hostname
+// file holds "a b", which is not a host name; ignored").
+func sosHostname(data []byte) (string, error) {
+	if len(data) > 4096 {
+		size := fmt.Sprintf("%d KiB", len(data)>>10)
+		if len(data) >= 1<<20 {
+			size = fmt.Sprintf("%d MiB", len(data)>>20)
+		}
+		return "", fmt.Errorf("hostname file of %s is not a host name; ignored", size)
+	}
+	raw := strings.TrimSpace(string(data))
+	if raw == "" {
+		return "", errors.New("hostname file is empty; the host is unknown")
+	}
+	if h := validHost(raw); h != "" {
+		return h, nil
+	}
+	if len(raw) > 64 {
+		raw = raw[:64] + "…"
+	}
+	return "", fmt.Errorf("hostname file holds %q, which is not a host name; ignored", raw)
 }
 
 // LooksLikeJournal reports whether head (the first bytes of a file) is

@@ -1038,13 +1038,17 @@ func (b *builder) decode(p string, c classified, data []byte) error {
 	case kindDNS:
 		errs = b.decodeDNS(data)
 	case kindSosHostname:
-		if h := strings.TrimSpace(nodelog.Text(data)); h != "" && len(h) < 256 && !strings.ContainsAny(h, " \n") {
+		h, err := sosHostname(data)
+		if err == nil {
 			b.hostnames[sosDir(p)] = h
 		}
+		errs = append(errs, err)
 	case kindSosDate:
-		if t, ok := b.sos.ReadDate(sosDir(p), p, data); ok {
+		t, ok, err := b.sos.ReadDate(sosDir(p), p, data)
+		if ok {
 			b.timestamps[sosDir(p)] = []time.Time{t}
 		}
+		errs = append(errs, err)
 	case kindSos:
 		errs = append(errs, b.sos.Read(p, dirKey(strings.TrimSuffix(c.Root, "/")), c.Sos, data))
 	}

@@ -97,8 +97,11 @@ func coverageLines(r *Report) []coverageLine {
 	var layouts []string
 	for _, l := range r.Gather.Layouts {
 		s := l.Kind + " at " + orDotSlash(l.Root)
-		if l.Node != "" {
+		switch {
+		case l.Node != "":
 			s += " (host " + l.Node + ")"
+		case l.Kind == model.LayoutSosreport:
+			s += " (host unknown)"
 		}
 		layouts = append(layouts, s)
 	}

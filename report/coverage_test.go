@@ -79,3 +79,23 @@ func TestCoverageLinesOfAnOlderReport(t *testing.T) {
 		t.Errorf("kindState = %q", got)
 	}
 }
+
+// A sosreport whose host name could not be read still lists its layout,
+// saying the host is unknown; other layouts do not name a host they lack.
+func TestCoverageLayoutsHost(t *testing.T) {
+	for _, c := range []struct {
+		l    Layout
+		want string
+	}{
+		{Layout{Root: "sosreport-w0/", Kind: "sosreport", Node: "w0"}, "sosreport at sosreport-w0/ (host w0)"},
+		{Layout{Root: "sosreport-w0/", Kind: "sosreport"}, "sosreport at sosreport-w0/ (host unknown)"},
+		{Layout{Root: "mg/", Kind: "must-gather"}, "must-gather at mg/"},
+	} {
+		r := &Report{SchemaVersion: 1, SchemaMinor: 1}
+		r.Gather.Layouts = []Layout{c.l}
+		lines := coverageLines(r)
+		if len(lines) == 0 || lines[0].Label != "Layouts" || lines[0].Text != c.want {
+			t.Errorf("%+v: %+v, want Layouts %q", c.l, lines, c.want)
+		}
+	}
+}

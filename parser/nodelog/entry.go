@@ -19,11 +19,20 @@ const (
 	UnitOther   Unit = "other"
 )
 
-// UnitOf maps a journal identifier to a Unit: the kubelet is "kubenswrapper"
-// on newer OpenShift releases and "hyperkube" on older ones.
+// UnitOf maps a journal identifier (the syslog identifier journalctl
+// prints before "[pid]:") to a Unit. The kubelet writes as
+// "kubenswrapper" on newer OpenShift releases, "hyperkube" on older ones,
+// "kubelet" from a package; as "kubelet.daemon" from the kubelet snap of
+// Charmed Kubernetes (unit snap.kubelet.daemon); as
+// "microk8s.daemon-kubelite" in MicroK8s 1.21 and later (one process for
+// the kubelet and the control plane) and "microk8s.daemon-kubelet" before;
+// as "k3s" in K3s (server and agent units alike: the k3s binary holds the
+// kubelet). The lines of the control plane in the one process of kubelite
+// and k3s count as the kubelet's: the identifier cannot tell them apart.
 func UnitOf(ident []byte) Unit {
 	switch string(ident) {
-	case "kubenswrapper", "hyperkube", "kubelet":
+	case "kubenswrapper", "hyperkube", "kubelet",
+		"kubelet.daemon", "microk8s.daemon-kubelite", "microk8s.daemon-kubelet", "k3s":
 		return UnitKubelet
 	case "crio", "conmon":
 		return UnitCRIO

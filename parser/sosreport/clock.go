@@ -9,6 +9,7 @@ package sosreport
 // one time axis.
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -25,27 +26,115 @@ type dateFacts struct {
 	zone       string // IANA name of timedatectl's "Time zone:" line
 	offset     time.Duration
 	hasOffset  bool
+	// abbr is the zone abbreviation of `date` output whose offset cannot
+	// be told (ambiguous or not in zoneAbbrevs), and abbrFile the date
+	// file that printed it; why says which ("ambiguous", "unknown").
+	abbr, abbrFile, abbrWhy string
 }
 
 var (
 	tdUniversalRe = regexp.MustCompile(`Universal time: \w+ (\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}) UTC`)
 	tdLocalRe     = regexp.MustCompile(`Local time: \w+ (\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})`)
 	tdZoneRe      = regexp.MustCompile(`Time zone: ([A-Za-z0-9_+/-]{1,64}) \([^,)]{0,16}, ([+-])(\d{2})(\d{2})\)`)
+	// dateOutRe is `date` output in the C/POSIX order ("Fri Feb 11
+	// 14:24:03 EST 2022") or the day-first order of some locales ("Fri 11
+	// Feb 2022 14:24:03 EST"), either with a 12-hour clock ("07:24:03 PM"):
+	// weekday, month, day, clock, AM/PM, zone, year.
+	dateOutRe = regexp.MustCompile(`^[A-Za-z]{3},? +(?:` +
+		`([A-Za-z]{3}) +(\d{1,2}) +(\d{1,2}:\d{2}:\d{2})(?: +([AaPp][Mm]))? +([A-Za-z]{1,6}|[+-]\d{2}(?::?\d{2})?) +(\d{4})` +
+		`|(\d{1,2}) +([A-Za-z]{3}) +(\d{4}) +(\d{1,2}:\d{2}:\d{2})(?: +([AaPp][Mm]))? +([A-Za-z]{1,6}|[+-]\d{2}(?::?\d{2})?))$`)
+	numericZoneRe = regexp.MustCompile(`^([+-])(\d{2})(?::?(\d{2}))?$`)
 )
 
-// parseDateFile reads a sosreport's date file: timedatectl output
+// zoneAbbrevs are the zone abbreviations `date` prints whose offset is the
+// same in every zone of the IANA database that uses them (checked against
+// Go's copy of it by TestZoneAbbrevsMatchTZData), in seconds east of UTC.
+var zoneAbbrevs = map[string]int{
+	"UTC": 0, "GMT": 0, "Z": 0,
+	"EST": -5 * 3600, "EDT": -4 * 3600,
+	"MST": -7 * 3600, "MDT": -6 * 3600,
+	"PDT": -7 * 3600,
+	"CET": 3600, "CEST": 2 * 3600,
+	"EET": 2 * 3600, "EEST": 3 * 3600,
+	"WET": 0, "WEST": 3600,
+	"JST": 9 * 3600, "KST": 9 * 3600,
+	"AEST": 10 * 3600, "AEDT": 11 * 3600,
+	"NZST": 12 * 3600, "NZDT": 13 * 3600,
+}
+
+// ambiguousAbbrevs are abbreviations that zones of the IANA database use
+// with different offsets: IST (Asia/Kolkata +05:30, Europe/Dublin +01:00,
+// Asia/Jerusalem +02:00), CST (America/Chicago -06:00, Asia/Shanghai
+// +08:00, America/Havana -05:00), CDT (America/Chicago -05:00,
+// America/Havana -04:00), PST (America/Los_Angeles -08:00, Asia/Manila
+// +08:00). They are not guessed.
+var ambiguousAbbrevs = map[string]bool{"IST": true, "CST": true, "CDT": true, "PST": true}
+
+// zoneOffset returns the offset east of UTC that the zone field of `date`
+// output names: exact for a numeric zone ("+0100", "-05", "+05:30"), from
+// zoneAbbrevs for an abbreviation. Else why is "ambiguous" or "unknown".
+func zoneOffset(zone string) (off time.Duration, why string) {
+	if m := numericZoneRe.FindStringSubmatch(zone); m != nil {
+		h, _ := strconv.Atoi(m[2])
+		mi, _ := strconv.Atoi(m[3])
+		if h > 14 || mi > 59 {
+			return 0, "unknown"
+		}
+		off = time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute
+		if m[1] == "-" {
+			off = -off
+		}
+		return off, ""
+	}
+	z := strings.ToUpper(zone)
+	if ambiguousAbbrevs[z] {
+		return 0, "ambiguous"
+	}
+	if s, ok := zoneAbbrevs[z]; ok {
+		return time.Duration(s) * time.Second, ""
+	}
+	return 0, "unknown"
+}
+
+// parseDateOutput reads one line of `date` output (dateOutRe): the host's
+// wall clock (labelled UTC) and its zone field. False when line is not
+// such output or names no real time.
+func parseDateOutput(line string) (wall time.Time, zone string, ok bool) {
+	m := dateOutRe.FindStringSubmatch(line)
+	if m == nil {
+		return time.Time{}, "", false
+	}
+	mon, day, clock, ampm, year := m[1], m[2], m[3], m[4], m[6]
+	zone = m[5]
+	if mon == "" {
+		day, mon, year, clock, ampm, zone = m[7], m[8], m[9], m[10], m[11], m[12]
+	}
+	layout := "Jan 2 2006 15:04:05"
+	s := mon + " " + day + " " + year + " " + clock
+	if ampm != "" {
+		layout, s = "Jan 2 2006 3:04:05 PM", s+" "+strings.ToUpper(ampm)
+	}
+	wall, err := time.Parse(layout, s)
+	if err != nil {
+		return time.Time{}, "", false
+	}
+	return wall, zone, true
+}
+
+// parseDateFile reads a sosreport's date file p: timedatectl output
 // ("Universal time: …", "Local time: …", "Time zone: Europe/Paris (CET,
-// +0100)"), or `date` output ("Tue Mar  4 10:15:00 CET 2025": the wall clock;
-// the instant when the zone is UTC, GMT or numeric), or RFC 3339. local says
-// the file is plain `date` output, printed in the host's zone (not `date
-// --utc`): a UTC date there says the host's zone is UTC. False when the file
-// holds none of them.
-func parseDateFile(data []byte, local bool) (dateFacts, bool) {
+// +0100)"), `date` output (parseDateOutput: "Fri Feb 11 14:24:03 EST 2022",
+// "Fri Feb 11 07:24:03 PM UTC 2022", "… -05 2022"; the instant when its zone
+// is numeric or in zoneAbbrevs, else only the wall clock, with the zone kept
+// in abbr), or RFC 3339. local says the file is plain `date` output, printed
+// in the host's zone (not `date --utc`): a UTC date there says the host's
+// zone is UTC. When the file holds none of them, why says so ("is empty",
+// "holds no date …") and ok is false.
+func parseDateFile(data []byte, p string, local bool) (f dateFacts, why string, ok bool) {
 	s := nodelog.Text(data)
 	if len(s) > 64<<10 {
 		s = s[:64<<10]
 	}
-	var f dateFacts
 	if m := tdUniversalRe.FindStringSubmatch(s); m != nil {
 		f.utc, _ = time.Parse(time.DateTime, m[1])
 	}
@@ -62,34 +151,37 @@ func parseDateFile(data []byte, local bool) (dateFacts, bool) {
 		f.zone = m[1]
 	}
 	if !f.utc.IsZero() || !f.local.IsZero() {
-		return f, true
+		return f, "", true
 	}
+	first := ""
 	for _, line := range strings.Split(s, "\n") {
 		line = strings.TrimSpace(line)
+		if first == "" {
+			first = line
+		}
 		if t, err := time.Parse(time.RFC3339, line); err == nil {
-			return dateFacts{utc: t.UTC()}, true
+			return dateFacts{utc: t.UTC()}, "", true
 		}
-		for _, layout := range []string{"Mon Jan _2 15:04:05 MST 2006", "Mon Jan _2 15:04:05 -0700 2006", "Mon _2 Jan 2006 15:04:05 MST"} {
-			t, err := time.Parse(layout, line)
-			if err != nil {
-				continue
-			}
-			name, off := t.Zone()
-			wall := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), 0, time.UTC)
-			switch {
-			case name == "UTC" || name == "GMT":
-				if !local {
-					return dateFacts{utc: wall}, true
-				}
-				return dateFacts{utc: wall, local: wall, hasOffset: true}, true
-			case off != 0 || strings.Contains(layout, "-0700"):
-				return dateFacts{utc: t.UTC(), local: wall, offset: time.Duration(off) * time.Second, hasOffset: true}, true
-			}
-			// A zone abbreviation (CET, EST): Go does not know its offset.
-			return dateFacts{local: wall}, true
+		wall, zone, ok := parseDateOutput(line)
+		if !ok {
+			continue
 		}
+		off, unknown := zoneOffset(zone)
+		switch {
+		case unknown != "":
+			return dateFacts{local: wall, abbr: zone, abbrFile: p, abbrWhy: unknown}, "", true
+		case off == 0 && !local:
+			return dateFacts{utc: wall}, "", true
+		}
+		return dateFacts{utc: wall.Add(-off), local: wall, offset: off, hasOffset: true}, "", true
 	}
-	return dateFacts{}, false
+	if strings.TrimSpace(s) == "" {
+		return dateFacts{}, "the date file is empty: the sosreport's date is not known from it", false
+	}
+	if len(first) > 80 {
+		first = first[:80] + "…"
+	}
+	return dateFacts{}, fmt.Sprintf("the date file holds no date (it begins %q): the sosreport's date is not known from it", first), false
 }
 
 // Clock is a sosreport's clock: when it was taken (UTC), the host's wall
@@ -112,6 +204,10 @@ type Clock struct {
 	Location *time.Location
 	// From says where the offset came from, for the report.
 	From string
+	// ZoneProblem, when set, is the gather problem of the date file
+	// ZoneFile: it names a zone whose offset cannot be told (ambiguous or
+	// unknown abbreviation) and nothing else in the sosreport tells it.
+	ZoneProblem, ZoneFile string
 }
 
 // merge adds what a date file says to what the sosreport's other date
@@ -122,6 +218,9 @@ func (f *dateFacts) merge(g dateFacts) {
 	}
 	if f.local.IsZero() {
 		f.local = g.local
+	}
+	if f.abbr == "" {
+		f.abbr, f.abbrFile, f.abbrWhy = g.abbr, g.abbrFile, g.abbrWhy
 	}
 	if g.hasOffset && (!f.hasOffset || (g.zone != "" && f.zone == "")) {
 		// timedatectl's named zone wins over a date file's offset.
@@ -150,6 +249,14 @@ func (s *sosRuntime) clock() (Clock, bool) {
 		c.Offset, c.Known, c.From = f.local.Sub(f.utc).Round(15*time.Minute), true, "the local and UTC date files"
 	default:
 		c.Offset, c.Known, c.From = s.manifestOffset()
+	}
+	if !c.Known && f.abbr != "" {
+		// Nothing else tells the zone the date file names: its wall
+		// clock is taken as UTC, and the report says so.
+		c.From = "the date file's wall clock taken as UTC"
+		c.ZoneFile = f.abbrFile
+		c.ZoneProblem = "the date file names zone " + f.abbr + ", which is " + f.abbrWhy +
+			" (and the sosreport holds no date --utc, timedatectl or manifest epoch time to tell it); times are read as UTC"
 	}
 	c.UTC, c.Local = f.utc, f.local
 	switch {

@@ -195,7 +195,7 @@ func FuzzCrictl(f *testing.F) {
 			t.Fatal("describe without a name")
 		}
 		for _, local := range []bool{false, true} {
-			if f, ok := parseDateFile(data, local); ok {
+			if f, _, ok := parseDateFile(data, "date", local); ok {
 				s := sosRuntime{dates: f}
 				if c, ok := s.clock(); ok && c.UTC.Location() != time.UTC {
 					t.Fatal("clock not UTC")

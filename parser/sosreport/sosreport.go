@@ -8,6 +8,7 @@
 package sosreport
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"regexp"
@@ -311,16 +312,18 @@ func parseKubeVersionOutput(data []byte) (string, int) {
 // ReadDate keeps what the date file p of the sosreport in folder dir says
 // (timedatectl, `date`, `date --utc`; parseDateFile), and returns the
 // sosreport's date in UTC as far as its date files tell it so far, for the
-// load's gather times until Settle; false when p holds no date.
-func (r *Reader) ReadDate(dir, p string, data []byte) (time.Time, bool) {
-	f, ok := parseDateFile(data, !strings.Contains(path.Base(p), "utc"))
+// load's gather times until Settle; false when its date files tell none
+// yet. The error says why p holds no date (empty, not a date): the gather
+// problem of p. The load calls it holding its lock.
+func (r *Reader) ReadDate(dir, p string, data []byte) (time.Time, bool, error) {
+	f, why, ok := parseDateFile(data, p, !strings.Contains(path.Base(p), "utc"))
 	if !ok {
-		return time.Time{}, false
+		return time.Time{}, false, errors.New(why)
 	}
 	s := r.sosFor(dir)
 	s.dates.merge(f)
 	c, _ := s.clock()
-	return c.UTC, !c.UTC.IsZero()
+	return c.UTC, !c.UTC.IsZero(), nil
 }
 
 // Settle applies what each sosreport says of itself: it returns the
@@ -338,6 +341,9 @@ func (r *Reader) Settle(timestamps map[string][]time.Time) (kubeVersion string) 
 		}
 		ran := !s.manifestStart.IsZero() && !s.manEnd.Before(s.manifestStart)
 		c, ok := s.clock()
+		if c.ZoneProblem != "" {
+			r.load.Problem(c.ZoneFile, c.ZoneProblem)
+		}
 		switch {
 		case ok && ran:
 			s.clk, s.date = c, c.UTC
