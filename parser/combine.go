@@ -28,6 +28,8 @@ type SeveralGathersError struct {
 	// LoadWith's Options.Part.
 	Parts []Part
 	Tops  []string
+	// Total is the number of gathers in the input (Gathers may list fewer).
+	Total int
 }
 
 // Part is one cluster of an upload that holds several: Name is a folder name
@@ -40,13 +42,10 @@ type Part struct {
 }
 
 func (e *SeveralGathersError) Error() string {
-	n := len(e.Parts)
-	what := "parts that are not one cluster"
-	if n == 0 {
-		n = len(e.Gathers)
-		what = "separate gathers"
+	if len(e.Parts) == 0 {
+		return fmt.Sprintf("the input holds %d separate gathers (%s); analyse one at a time (--split reads at most %d gathers):\n  %s", e.Total, e.Why, maxGathers, strings.Join(e.Gathers, "\n  "))
 	}
-	return fmt.Sprintf("the input holds %d %s (%s); analyse one at a time, or all with --split:\n  %s", n, what, e.Why, strings.Join(e.Gathers, "\n  "))
+	return fmt.Sprintf("the input holds %d parts that are not one cluster (%s); analyse one at a time, or all with --split:\n  %s", len(e.Parts), e.Why, strings.Join(e.Gathers, "\n  "))
 }
 
 // maxGatherSpread is how far apart the gather times of two gathers of one
@@ -699,6 +698,9 @@ func (b *builder) combine(g *model.Gather) error {
 					break
 				}
 			}
+			if !placed && len(parts) > 0 {
+				note("sosreports gathered more than an hour apart, and no must-gather that proves them one cluster")
+			}
 		}
 		if !placed {
 			line := s.describe()
@@ -728,30 +730,13 @@ const (
 )
 
 // refuse returns the error for an upload that is not one cluster: every
-// part with its identity, and the parts (nil when the upload has too many
-// gathers to split) for --split.
+// part with its identity (the list bounded by maxListedGathers), and every
+// part (nil when the upload has too many gathers to link, maxGathers) for
+// --split, which must analyse all of them whatever the list shows.
 func (b *builder) refuse(units []*gatherUnit, parts []*part, why string) error {
-	e := &SeveralGathersError{Why: why}
+	e := &SeveralGathersError{Why: why, Total: len(units)}
 	for _, u := range units {
 		e.Tops = append(e.Tops, u.top)
-	}
-	listed := 0
-	add := func(line string) bool {
-		if listed == maxListedGathers {
-			e.Gathers = append(e.Gathers, fmt.Sprintf("… and %d more", len(units)-maxListedGathers))
-			return false
-		}
-		e.Gathers = append(e.Gathers, line)
-		listed++
-		return true
-	}
-	if parts == nil {
-		for _, u := range units {
-			if !add(u.describe() + ": " + u.identity()) {
-				break
-			}
-		}
-		return e
 	}
 	for i, p := range parts {
 		tops := make([]string, len(p.units))
@@ -759,16 +744,26 @@ func (b *builder) refuse(units []*gatherUnit, parts []*part, why string) error {
 			tops[j] = u.top
 		}
 		e.Parts = append(e.Parts, Part{Name: partName(p.units[0], i), Tops: tops})
+	}
+	var lines []string
+	if parts == nil {
+		for _, u := range units {
+			lines = append(lines, u.describe()+": "+u.identity())
+		}
+	}
+	for i, p := range parts {
 		for j, line := range p.lines {
 			prefix := fmt.Sprintf("part %d: ", i+1)
 			if j > 0 {
 				prefix = fmt.Sprintf("part %d, with it: ", i+1)
 			}
-			if !add(prefix + line) {
-				return e
-			}
+			lines = append(lines, prefix+line)
 		}
 	}
+	if len(lines) > maxListedGathers {
+		lines = append(lines[:maxListedGathers], fmt.Sprintf("… and %d more", len(lines)-maxListedGathers))
+	}
+	e.Gathers = lines
 	return e
 }
 

@@ -434,3 +434,43 @@ func TestEventsOfTwoGathersAreCountedOnce(t *testing.T) {
 		}
 	}
 }
+
+// --split analyses every part, however many the refusal lists.
+func TestEveryPartIsSplitBeyondTheListed(t *testing.T) {
+	files := map[string]string{}
+	const n = maxListedGathers + 10
+	for i := range n {
+		pod := strings.Replace(podList("ns", fmt.Sprintf("p-%d", i), fmt.Sprintf("u-%d", i)), "  spec:\n", fmt.Sprintf("  spec:\n    nodeName: node-%02d\n", i), 1)
+		files[fmt.Sprintf("inspect-%02d/namespaces/ns/core/pods.yaml", i)] = pod
+	}
+	dir := t.TempDir()
+	writeTree(t, dir, files)
+	_, err := Load(context.Background(), dir)
+	var several *SeveralGathersError
+	if !errors.As(err, &several) {
+		t.Fatalf("err = %v", err)
+	}
+	if len(several.Parts) != n || several.Total != n || len(several.Gathers) != maxListedGathers+1 {
+		t.Errorf("parts %d, total %d, listed %d: want %d parts of %d gathers, %d listed", len(several.Parts), several.Total, len(several.Gathers), n, n, maxListedGathers+1)
+	}
+	if !strings.Contains(err.Error(), fmt.Sprintf("the input holds %d parts", n)) {
+		t.Errorf("message: %v", err)
+	}
+}
+
+// Two sosreports ten hours apart, with nothing to link them, are two parts
+// and the refusal says why.
+func TestSosreportsApartSayWhy(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"sosreport-a/hostname": "a\n", "sosreport-a/date": "Fri Nov 20 09:00:00 UTC 2026\n",
+		"sosreport-a/sos_commands/logs/journalctl_--no-pager_--unit_kubelet": "Nov 20 08:45:05.394575 a kubenswrapper[2201]: E1120 08:45:05.394501    2201 kubelet_node_status.go:96] \"Unable to register node with API server\" err=\"connection refused\" node=\"a\"\n",
+		"sosreport-b/hostname": "b\n", "sosreport-b/date": "Fri Nov 20 19:00:00 UTC 2026\n",
+		"sosreport-b/sos_commands/logs/journalctl_--no-pager_--unit_kubelet": "Nov 20 18:45:05.394575 b kubenswrapper[2201]: E1120 18:45:05.394501    2201 kubelet_node_status.go:96] \"Unable to register node with API server\" err=\"connection refused\" node=\"b\"\n",
+	})
+	_, err := Load(context.Background(), dir)
+	var several *SeveralGathersError
+	if !errors.As(err, &several) || len(several.Parts) != 2 || !strings.Contains(several.Why, "more than an hour apart") {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -313,11 +313,18 @@ func buildContainer(c podstatus.Container) Container {
 }
 
 // timePtr returns t in UTC, or nil for the zero time.
+//
+// A time outside years 0000–9999 (RFC 3339's range, which encoding/json
+// enforces) is left out like an unknown one: one hostile timestamp must not
+// keep report.json from being written.
 func timePtr(t time.Time) *time.Time {
 	if t.IsZero() {
 		return nil
 	}
 	u := t.UTC()
+	if u.Year() < 0 || u.Year() > 9999 {
+		return nil
+	}
 	return &u
 }
 

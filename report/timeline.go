@@ -107,8 +107,8 @@ func (t *Timeline) fill(all []TimelineEntry, w Window) {
 			e.Last = timePtr(*e.Last)
 		}
 		switch {
-		case e.Time.IsZero():
-			t.Untimed++
+		case e.Time.IsZero() || timePtr(e.Time) == nil:
+			t.Untimed++ // no time, or none a report can write (timePtr)
 		case !w.Overlaps(e.Time, e.Last):
 			t.OutsideWindow++
 		default:

@@ -212,6 +212,9 @@ func TestParseWindow(t *testing.T) {
 		{in: "2026-11-20T09:00:00..", err: "not an RFC 3339 time with a zone"},
 		{in: "yesterday..", err: "not an RFC 3339 time"},
 		{in: "2026-11-20T10:00:00Z..2026-11-20T09:00:00Z", err: "is after TO"},
+		{in: "..9999-12-31T23:59:59-01:00", err: "outside the years 0001 to 9999"},
+		{in: "0000-01-01T00:00:00+01:00..", err: "outside the years 0001 to 9999"},
+		{in: "0001-01-01T00:00:00Z..9999-12-31T23:59:59Z", from: "0001-01-01T00:00:00Z", to: "9999-12-31T23:59:59Z"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -270,5 +273,24 @@ func TestInWindow(t *testing.T) {
 				t.Errorf("inWindow = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// A time report.json cannot write (outside years 0000–9999) is left out,
+// never a failed report.
+func TestTimePtrOutOfRange(t *testing.T) {
+	for _, tt := range []struct {
+		in   time.Time
+		want bool
+	}{
+		{time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), true},
+		{time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC), true},
+		{time.Date(9999, 12, 31, 23, 30, 0, 0, time.FixedZone("-14", -14*3600)), false},
+		{time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC), false},
+		{time.Time{}, false},
+	} {
+		if got := timePtr(tt.in) != nil; got != tt.want {
+			t.Errorf("timePtr(%v) kept %v, want %v", tt.in, got, tt.want)
+		}
 	}
 }

@@ -40,6 +40,9 @@ func ParseWindow(s string) (Window, error) {
 			return Window{}, fmt.Errorf("%s %q is not an RFC 3339 time with a zone, such as 2026-11-20T09:00:00Z", end.name, text)
 		}
 		t = t.UTC()
+		if t.Year() < 1 || t.Year() > 9999 {
+			return Window{}, fmt.Errorf("%s %q lies outside the years 0001 to 9999 once in UTC", end.name, text)
+		}
 		*end.dst = &t
 	}
 	if w.From == nil && w.To == nil {

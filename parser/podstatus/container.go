@@ -249,7 +249,9 @@ func Containers(pod *corev1.Pod) []Container {
 				d = BackOffDelay(int(st.RestartCount))
 			}
 			c.BackOff = d
-			if c.Last != nil && !c.Last.FinishedAt.IsZero() {
+			// A finish time at the end of year 9999 plus the back-off is
+			// no time a report can write: then no next restart is said.
+			if c.Last != nil && !c.Last.FinishedAt.IsZero() && c.Last.FinishedAt.Add(d).Year() <= 9999 {
 				c.NextRestart = c.Last.FinishedAt.Add(d)
 			}
 		}

@@ -130,7 +130,24 @@ func parseDateOutput(line string) (wall time.Time, zone string, ok bool) {
 // in the host's zone (not `date --utc`): a UTC date there says the host's
 // zone is UTC. When the file holds none of them, why says so ("is empty",
 // "holds no date …") and ok is false.
+//
+// A date before 1970 or after 9000 is no collection date (a clock that was
+// never set, or a hostile file whose times the reports could not write):
+// it is not a date either, and why says so.
 func parseDateFile(data []byte, p string, local bool) (f dateFacts, why string, ok bool) {
+	f, why, ok = parseDateFileRaw(data, p, local)
+	if !ok {
+		return f, why, ok
+	}
+	for _, t := range []time.Time{f.utc, f.local} {
+		if !t.IsZero() && (t.Year() < 1970 || t.Year() > 9000) {
+			return dateFacts{}, fmt.Sprintf("the date file's year %d is no collection date: the sosreport's date is not known from it", t.Year()), false
+		}
+	}
+	return f, "", true
+}
+
+func parseDateFileRaw(data []byte, p string, local bool) (f dateFacts, why string, ok bool) {
 	s := nodelog.Text(data)
 	if len(s) > 64<<10 {
 		s = s[:64<<10]

@@ -146,7 +146,16 @@ func TestParseDateFileNoDate(t *testing.T) {
 		{" \n\n", "the date file is empty: the sosreport's date is not known from it"},
 		{"date: cannot access clock\n", `the date file holds no date (it begins "date: cannot access clock"): the sosreport's date is not known from it`},
 		{"\x00\x01garbage", `the date file holds no date (it begins "\x00\x01garbage"): the sosreport's date is not known from it`},
+		{"Fri Dec 31 23:30:00 -14 9999\n", "the date file's year 10000 is no collection date: the sosreport's date is not known from it"},
+		{"Sat Jan  1 00:30:00 +14 0000\n", "the date file's year -1 is no collection date: the sosreport's date is not known from it"},
+		{"Thu Jan  1 00:00:05 UTC 1970\n", ""},
 	} {
+		if c.want == "" {
+			if _, why, ok := parseDateFile([]byte(c.in), "sos_commands/date/date", true); !ok {
+				t.Errorf("%q: not read (%s)", c.in, why)
+			}
+			continue
+		}
 		if _, why, ok := parseDateFile([]byte(c.in), "sos_commands/date/date", true); ok || why != c.want {
 			t.Errorf("%q: ok=%v why %q, want %q", c.in, ok, why, c.want)
 		}

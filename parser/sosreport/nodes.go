@@ -24,7 +24,7 @@ import (
 
 // Bounds of what one node text file may contribute.
 const (
-	maxNodeRows        = 10_000 // rows of one get-nodes table
+	maxNodeRows        = 20_000 // rows of one get-nodes table: as many as the table reader reads (crictlRows), which says when it stops
 	maxNodeDescribe    = 10_000 // describe files kept per sosreport
 	maxNodeLabels      = 256    // labels, annotations or taints of one node
 	maxNodeValueBytes  = 4 << 10
@@ -133,6 +133,9 @@ func parseKubectlAge(s string) (time.Duration, bool) {
 	if s == "" || m == nil {
 		return 0, false
 	}
+	// An age of more than 200 years is no node's (and would overflow a
+	// Duration): not an age.
+	const maxAge = 200 * 365 * 24 * time.Hour
 	var d time.Duration
 	for i, unit := range []time.Duration{365 * 24 * time.Hour, 24 * time.Hour, time.Hour, time.Minute, time.Second} {
 		if m[i+1] == "" {
@@ -140,7 +143,13 @@ func parseKubectlAge(s string) (time.Duration, bool) {
 		}
 		n := 0
 		fmt.Sscan(m[i+1], &n)
+		if n < 0 || time.Duration(n) > maxAge/unit {
+			return 0, false
+		}
 		d += time.Duration(n) * unit
+	}
+	if d > maxAge {
+		return 0, false
 	}
 	return d, true
 }

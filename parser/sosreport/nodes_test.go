@@ -96,6 +96,8 @@ func TestParseKubectlAge(t *testing.T) {
 		{"3h4m", 3*time.Hour + 4*time.Minute, true},
 		{"45d", 45 * 24 * time.Hour, true},
 		{"2y45d", (2*365 + 45) * 24 * time.Hour, true},
+		{"9999y", 0, false},
+		{"99999999999999999d", 0, false},
 		{"<unknown>", 0, false},
 		{"", 0, false},
 		{"5 days", 0, false},
