@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -102,7 +103,7 @@ func (b *builder) finish() *model.Gather {
 		}
 		if now.IsZero() && !unknownAges[root] {
 			unknownAges[root] = true
-			b.problem(orDotRoot(root), "no collection time of this part's own: the AGE and restart \"ago\" of its pods are unknown")
+			b.problem(b.rootName(root), "no collection time of this part's own: the AGE and restart \"ago\" of its pods are unknown")
 		}
 		p.Now = now
 		p.Columns = podstatus.Compute(&p.Object, now, version)
@@ -152,10 +153,11 @@ func (b *builder) finish() *model.Gather {
 	return g
 }
 
-// orDotRoot names a gather root in a problem: "." for the input itself.
-func orDotRoot(root string) string {
-	if root == "" {
-		return "."
+// rootName names a gather root in a problem: the input's own name for the
+// input itself (as every problem about the whole input does).
+func (b *builder) rootName(root string) string {
+	if root == "" || root == "." {
+		return path.Base(b.g.Input)
 	}
 	return root
 }
@@ -515,9 +517,9 @@ func (b *builder) missingTimeFile() (where, what string) {
 	case 0:
 		return "timestamp", "no readable timestamp file"
 	case 1:
-		return orDotRoot(roots[0]), "the sosreport holds no readable date file (sos_commands/date/date, date, sos_commands/systemd/timedatectl)"
+		return b.rootName(roots[0]), "the sosreport holds no readable date file (sos_commands/date/date, date, sos_commands/systemd/timedatectl)"
 	}
-	return ".", "the sosreports hold no readable date file (sos_commands/date/date, date, sos_commands/systemd/timedatectl)"
+	return b.rootName(""), "the sosreports hold no readable date file (sos_commands/date/date, date, sos_commands/systemd/timedatectl)"
 }
 
 func (b *builder) podNodeLog(p *model.Pod) []*model.LogGroup {

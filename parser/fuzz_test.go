@@ -427,7 +427,7 @@ func FuzzReadMember(f *testing.F) {
 					return // a folder of the input
 				}
 			}
-			t.Fatalf("%s cites %q, not a member or folder of the input", what, path)
+			t.Fatalf("%s cites %q, not a member or folder of the input (problems %+v)", what, path, g.Problems)
 		}
 		for _, pr := range g.Problems {
 			// The input's name, and "timestamp" for a gather time that
