@@ -218,24 +218,13 @@ type seenNode struct {
 }
 
 // kubeMinor returns the "v1.22" of a Kubernetes version ("v1.22.0-rc.0+75ee307"),
-// "" when v is not one.
+// "" when v is not one (ParseKubeVersion reads it).
 func kubeMinor(v string) string {
-	v = strings.TrimSpace(v)
-	if !strings.HasPrefix(v, "v") {
+	pv := ParseKubeVersion(v)
+	if pv.Major == 0 {
 		return ""
 	}
-	parts := strings.SplitN(v[1:], ".", 3)
-	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
-		return ""
-	}
-	for _, p := range parts[:2] {
-		for _, r := range p {
-			if r < '0' || r > '9' {
-				return ""
-			}
-		}
-	}
-	return "v" + parts[0] + "." + parts[1]
+	return fmt.Sprintf("v%d.%d", pv.Major, pv.Minor)
 }
 
 // units groups the layouts into gathers and collects what identifies each.
@@ -407,10 +396,7 @@ func link(a, c *gatherUnit) (why string, proven bool, conflict string) {
 		}
 	}
 	if len(shared) > 0 {
-		if len(shared) > 3 {
-			shared = append(shared[:3], fmt.Sprintf("… %d more", len(shared)-3))
-		}
-		return "names the same nodes (" + strings.Join(shared, ", ") + ")", false, ""
+		return "names the same nodes (" + shortList(shared) + ")", false, ""
 	}
 	if len(a.nodes) > 0 && len(c.nodes) > 0 {
 		return "", false, "" // both name their nodes, and not one in common
@@ -545,11 +531,7 @@ func sosFit(s *gatherUnit, p *part) (ok, proven bool, why string) {
 		}
 	}
 	if len(s.clusterNodes) > 0 && !shared && namesNodes {
-		names := slices.Sorted(slices.Values(s.clusterNodes))
-		if len(names) > 3 {
-			names = append(names[:3], fmt.Sprintf("… %d more", len(names)-3))
-		}
-		against = append(against, fmt.Sprintf("the nodes its own kubectl/oc output lists (%s) are none of the nodes of %s", strings.Join(names, ", "), of))
+		against = append(against, fmt.Sprintf("the nodes its own kubectl/oc output lists (%s) are none of the nodes of %s", shortList(s.clusterNodes), of))
 	}
 	if m := kubeMinor(s.kubeVersion); m != "" && len(kubelets) > 0 && !slices.Contains(kubelets, m) {
 		against = append(against, fmt.Sprintf("it runs Kubernetes %s, which no node of %s runs (%s)", s.kubeVersion, of, strings.Join(slices.Compact(slices.Sorted(slices.Values(kubelets))), ", ")))

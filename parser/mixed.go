@@ -2,7 +2,8 @@ package parser
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mgtriage/mgtriage/parser/model"
@@ -149,25 +150,20 @@ func joinDomains(ds map[string]bool) string {
 	return "domains " + strings.Join(keys, ", ")
 }
 
-// listNames lists up to three names, sorted, and how many more.
-func listNames(names map[string]string) string {
-	var list []string
-	for _, n := range names {
-		list = append(list, n)
-	}
-	sort.Strings(list)
+// listNames lists the values of names as shortList does.
+func listNames(names map[string]string) string { return shortList(sortedValues(names)) }
+
+// shortList lists up to three of names, sorted, and how many more:
+// "a, b, c, … 4 more".
+func shortList(names []string) string {
+	list := slices.Sorted(slices.Values(names))
 	if len(list) > 3 {
-		return strings.Join(list[:3], ", ") + fmt.Sprintf(", … %d more", len(list)-3)
+		list = append(list[:3], fmt.Sprintf("… %d more", len(list)-3))
 	}
 	return strings.Join(list, ", ")
 }
 
 // sortedValues returns the values of m, sorted.
 func sortedValues(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for _, v := range m {
-		out = append(out, v)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Values(m))
 }
