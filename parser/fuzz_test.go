@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/openshift"
 	"github.com/mgtriage/mgtriage/parser/podstatus"
@@ -170,10 +171,37 @@ func FuzzReadTail(f *testing.F) {
 		if n != want {
 			t.Fatalf("%d lines, want %d", n, want)
 		}
+		// readTail reads in blocks: with the default block, and with a
+		// small block and reads of odd sizes, it must keep what a
+		// line-by-line read keeps.
 		var l model.ContainerLog
-		_, err = readTail(bytes.NewReader(data), &l, keep, nil, -1, nil)
+		filter := newLineFilter([]model.Literal{{Text: "panic"}, {Text: "ab"}})
+		_, err = readTail(bytes.NewReader(data), &l, keep, filter, nil)
 		if err != nil && !strings.HasPrefix(err.Error(), "line too long") {
 			t.Fatal(err)
+		}
+		var small model.ContainerLog
+		chunk := 1 + len(data)%977
+		_, err2 := readTail(&chunkReader{data: data, n: chunk}, &small, keep, filter, &scratchPools{tailBlock: 2*MaxLineBytes + len(data)%5000})
+		if (err == nil) != (err2 == nil) || err != nil && err.Error() != err2.Error() {
+			t.Fatalf("errors differ by block size: %v / %v", err, err2)
+		}
+		if small.Lines != l.Lines || small.ErrorCount != l.ErrorCount {
+			t.Fatalf("small blocks: %d lines, %d errors; default: %d, %d", small.Lines, small.ErrorCount, l.Lines, l.ErrorCount)
+		}
+		if st, se := small.Kept(); keep {
+			wt, we := tailReference(all)
+			if d := cmp.Diff(wt, st); d != "" {
+				t.Fatalf("small blocks: tail (-reference +readTail):\n%s", d)
+			}
+			if d := cmp.Diff(we, se); d != "" {
+				t.Fatalf("small blocks: errors (-reference +readTail):\n%s", d)
+			}
+		}
+		if want, ok := matchedReference(data, filter); ok {
+			if d := cmp.Diff(want, l.Matched(), cmpopts.EquateEmpty()); d != "" {
+				t.Fatalf("matched lines (-reference +readTail):\n%s", d)
+			}
 		}
 		tail, errs := l.Kept()
 		if l.Lines != n || len(tail) > TailLines || len(errs) > ErrorLines || l.ErrorCount < len(errs) {
@@ -204,6 +232,46 @@ func FuzzReadTail(f *testing.F) {
 			}
 		}
 	})
+}
+
+// matchedReference is what readTail keeps apart for filter (SetMatched),
+// made line by line: of the lines that end in the last MatchedWindow bytes,
+// those with a literal, the first and last MatchedLines/2. ok is false when
+// a line is longer than a quarter block (the window then reaches back no
+// further than the last two blocks, which the reference does not model).
+func matchedReference(data []byte, filter *lineFilter) ([]model.LogLine, bool) {
+	var slots []tailSlot
+	from := len(data) - MatchedWindow
+	var low []byte
+	for n, at := 1, 0; at < len(data); n++ {
+		end := bytes.IndexByte(data[at:], '\n')
+		next := at + end + 1
+		if end < 0 {
+			end, next = len(data)-at, len(data)
+		}
+		if end > tailBlockBytes/4 {
+			return nil, false
+		}
+		raw := data[at : at+end]
+		at = next
+		if at <= from {
+			continue
+		}
+		text := bytes.TrimRight(raw, "\r\n")
+		if len(text) > MaxLineBytes {
+			text = append(bytes.Clone(text[:MaxLineBytes]), " …[cut]"...)
+		}
+		if filter.match(afterTimestamp(text), &low) {
+			slots = append(slots, tailSlot{n: n, text: bytes.Clone(text)})
+		}
+	}
+	if len(slots) > MatchedLines {
+		slots = append(slots[:MatchedLines/2], slots[len(slots)-MatchedLines/2:]...)
+	}
+	if len(slots) == 0 {
+		return nil, true
+	}
+	return slotLines(slots), true
 }
 
 // tailReference is what readTail keeps of a log's lines (as scanLines

@@ -141,10 +141,11 @@ type tailSlot struct {
 	text []byte
 }
 
-// tailScratch is readTail's ring and error slots, reused from one log to the
-// next with their buffers (every kept line becomes a string copy at the end):
-// a gather has tens of thousands of container logs.
+// tailScratch is readTail's blocks, ring and error slots, reused from one
+// log to the next with their buffers (every kept line becomes a string copy
+// at the end): a gather has tens of thousands of container logs.
 type tailScratch struct {
+	blocks                    [3][]byte // the block being read and the two before it (tailBlockBytes each)
 	ring, firstErrs, lastErrs []tailSlot
 	firstSigs, lastSigs       []tailSlot // lines a signature asks for (MatchedLines)
 	text, low                 []byte
@@ -155,11 +156,20 @@ type tailScratch struct {
 // whatever the container's state.
 const MatchedLines = 8
 
-// MatchedWindow is how much of the end of a plain container log is searched
-// for the lines of model.Needs.LogLines: a failure that a running process
-// keeps logging shows in its last lines, and searching every byte of every
-// healthy container's log cost more than the rest of reading it.
+// MatchedWindow is how much of the end of a container log is searched for
+// the lines of model.Needs.LogLines: a failure that a running process keeps
+// logging shows in its last lines, and searching every byte of every
+// healthy container's log cost more than the rest of reading it. The window
+// is the same whether the log was stored plain or gzipped.
 const MatchedWindow = 32 << 10
+
+// tailBlockBytes is the block readTail reads a container log in. A log is
+// read block by block: the lines of a block are counted at once
+// (bytes.Count), and only a log that may be evidence is read line by line.
+const tailBlockBytes = 256 << 10
+
+// cutMark ends a line cut to MaxLineBytes.
+const cutMark = " …[cut]"
 
 // readTail reads a container log and keeps its last TailLines lines and its
 // error-looking lines (see ContainerLog.Kept); with keep false it only
@@ -168,13 +178,17 @@ const MatchedWindow = 32 << 10
 // reused byte buffers while reading and handed to SetKept once, at the end.
 // A line of more than LongLineProblemBytes makes it return an error after the
 // whole log was read. It returns the bytes of text kept (see SetKept). Its
-// scratch and reader come from sp (the load's). Whatever keep says, the lines
-// that hold a literal of match (nil: none) are kept apart (SetMatched), at
-// most MatchedLines: a failure a process logs while it goes on running.
+// scratch comes from sp (the load's). Whatever keep says, the lines of the
+// log's last MatchedWindow bytes that hold a literal of match (nil: none)
+// are kept apart (SetMatched), at most MatchedLines: a failure a process
+// logs while it goes on running.
 //
-// size is the log's length in bytes when known (a plain file), -1 otherwise:
-// match then applies only to the lines of its last MatchedWindow bytes.
-func readTail(r io.Reader, log *model.ContainerLog, keep bool, match *lineFilter, size int64, sp *scratchPools) (int, error) {
+// The log is read in blocks of tailBlockBytes; a log that is not kept costs
+// a count of its newlines per block, whatever its size, so that a gather of
+// tens of GiB of healthy containers' logs reads at the speed of its
+// decompression. Lines, line numbers, cuts and kept lines are those of a
+// line-by-line read (scanLines); the tests hold it to that reference.
+func readTail(r io.Reader, log *model.ContainerLog, keep bool, match *lineFilter, sp *scratchPools) (int, error) {
 	var cut longLines
 	type raw = tailSlot
 	sc := sp.tail()
@@ -188,32 +202,130 @@ func readTail(r io.Reader, log *model.ContainerLog, keep bool, match *lineFilter
 	}()
 	errStart, sigStart := 0, 0
 	half := ErrorLines / 2
-	matchFrom := int64(0)
-	if size > MatchedWindow {
-		matchFrom = size - MatchedWindow
+	blockSize := tailBlockBytes
+	if sp != nil && sp.tailBlock > 0 {
+		blockSize = sp.tailBlock
 	}
-	var offset int64 // of the line's end, newline included (a \r too, as one byte short)
-	err := scanLinesCounted(r, func(n int, line []byte) {
-		log.Lines = n
-		offset += int64(len(line)) + 1
-		if match != nil && offset > matchFrom && match.match(afterTimestamp(line), &sc.low) {
-			keepHalves(&firstSigs, &lastSigs, &sigStart, MatchedLines/2, n, line)
+	for i := range sc.blocks {
+		if len(sc.blocks[i]) != blockSize {
+			sc.blocks[i] = make([]byte, blockSize)
 		}
-		if !keep {
-			return
-		}
-		if looksLikeError(afterTimestamp(line)) {
+	}
+	n := 0
+	// line handles line number n of a kept log; last is whether it is among
+	// the last TailLines lines of its block (the others would leave the ring
+	// before the block ends).
+	line := func(text []byte, last bool) {
+		if looksLikeError(afterTimestamp(text)) {
 			log.ErrorCount++
-			keepHalves(&firstErrs, &lastErrs, &errStart, half, n, line)
+			keepHalves(&firstErrs, &lastErrs, &errStart, half, n, text)
+		}
+		if !last {
+			return
 		}
 		if len(ring) < TailLines {
 			ring = growSlots(ring)
-			putSlot(&ring[len(ring)-1], n, line)
+			putSlot(&ring[len(ring)-1], n, text)
 		} else {
-			putSlot(&ring[start], n, line)
+			putSlot(&ring[start], n, text)
 			start = (start + 1) % TailLines
 		}
-	}, &cut, sp)
+	}
+	// region walks the complete lines of a block (the last may lack its
+	// newline at the input's end).
+	var cutBuf [MaxLineBytes + len(cutMark)]byte
+	region := func(b []byte) {
+		if !keep {
+			n += bytes.Count(b, nl)
+			if len(b) > 0 && b[len(b)-1] != '\n' {
+				n++
+			}
+			cutLines(b, &cut)
+			return
+		}
+		lines := bytes.Count(b, nl)
+		if len(b) > 0 && b[len(b)-1] != '\n' {
+			lines++
+		}
+		for i := 0; len(b) > 0; i++ {
+			text, rest := nextLine(b)
+			b = rest
+			n++
+			line(cutLine(text, &cut, &cutBuf), i >= lines-TailLines)
+		}
+	}
+	var (
+		cur, prev []byte // this block's and the block before's complete lines
+		carry     int    // bytes of a line begun in the block before, at the start of this one
+		inLong    bool   // reading past the end of a line longer than a block
+		long      []byte // that line's first MaxLineBytes bytes
+		longLen   int64
+		which     int
+		err       error
+	)
+	for err == nil {
+		buf := sc.blocks[which]
+		filled := carry
+		for filled < len(buf) && err == nil {
+			var k int
+			k, err = r.Read(buf[filled:])
+			filled += k
+		}
+		data := buf[:filled]
+		if inLong {
+			i := bytes.IndexByte(data, '\n')
+			if i < 0 && err == nil {
+				longLen += int64(len(data))
+				carry = 0
+				continue
+			}
+			end := len(data)
+			if i >= 0 {
+				end = i + 1
+			}
+			longLen += int64(end)
+			inLong = false
+			n++
+			cut.cut++
+			cut.longest = max(cut.longest, longLen)
+			if keep {
+				line(append(long, cutMark...), true)
+			}
+			prev = nil // the window reaches no further back than a long line
+			data = data[end:]
+		}
+		end := len(data)
+		if err == nil {
+			end = bytes.LastIndexByte(data, '\n') + 1
+			if end == 0 && len(data) == len(buf) {
+				// A line longer than a block: keep its head, skip the rest.
+				inLong, longLen = true, int64(len(data))
+				long = append(long[:0], data[:MaxLineBytes]...)
+				carry = 0
+				cur, prev = nil, nil
+				continue
+			}
+		}
+		region(data[:end])
+		if end > 0 {
+			// This block's lines stay where they are for the window; the
+			// next block is read into the one before the block before.
+			prev, cur = cur, data[:end]
+			which = (which + 1) % len(sc.blocks)
+			carry = copy(sc.blocks[which], data[end:])
+		} else {
+			carry = copy(buf, data) // no newline yet: read on into this block
+		}
+	}
+	if errors.Is(err, io.EOF) {
+		err = nil
+	}
+	log.Lines = n
+	if match != nil {
+		windowMatches(prev, cur, n, match, &sc.low, func(ln int, text []byte) {
+			keepHalves(&firstSigs, &lastSigs, &sigStart, MatchedLines/2, ln, text)
+		}, &cutBuf)
+	}
 	if err == nil {
 		err = cut.err()
 	}
@@ -295,6 +407,92 @@ func readTail(r io.Reader, log *model.ContainerLog, keep bool, match *lineFilter
 	return matched + log.SetKept(lines[:tailLen], errLines), err
 }
 
+var nl = []byte{'\n'}
+
+// nextLine splits b at its first newline: the line without it, and what
+// follows.
+func nextLine(b []byte) (line, rest []byte) {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i], b[i+1:]
+	}
+	return b, nil
+}
+
+// cutLine returns a line of a container log as scanLines hands it: without
+// its trailing carriage returns, and cut to MaxLineBytes with cutMark (in
+// buf) when longer, counted in cut. raw is the line without its newline.
+func cutLine(raw []byte, cut *longLines, buf *[MaxLineBytes + len(cutMark)]byte) []byte {
+	line := bytes.TrimRight(raw, "\r\n")
+	if len(line) <= MaxLineBytes {
+		return line
+	}
+	cut.cut++
+	cut.longest = max(cut.longest, int64(len(raw)+1))
+	n := copy(buf[:], line[:MaxLineBytes])
+	n += copy(buf[n:], cutMark)
+	return buf[:n]
+}
+
+// cutLines counts in cut the lines of b (complete lines) that scanLines
+// would cut, without walking b line by line: a line longer than
+// MaxLineBytes holds a whole aligned span of MaxLineBytes/2 bytes with no
+// newline, so only the spans without one are looked at closely.
+func cutLines(b []byte, cut *longLines) {
+	const span = MaxLineBytes / 2
+	for at := 0; at+span <= len(b); at += span {
+		if bytes.IndexByte(b[at:at+span], '\n') >= 0 {
+			continue
+		}
+		from := bytes.LastIndexByte(b[:at], '\n') + 1
+		end := len(b)
+		if i := bytes.IndexByte(b[at+span:], '\n'); i >= 0 {
+			end = at + span + i
+		}
+		var buf [MaxLineBytes + len(cutMark)]byte
+		cutLine(b[from:end], cut, &buf)
+		at = (end+span)/span*span - span // the next span that starts after this line's newline
+
+	}
+}
+
+// windowMatches hands keep the lines that end in the last MatchedWindow
+// bytes of prev and cur (the complete lines of the last two blocks a log
+// was read in, cur ending with line n), in order with their numbers and as
+// scanLines hands them, that hold a literal of match.
+func windowMatches(prev, cur []byte, n int, match *lineFilter, low *[]byte, keep func(n int, text []byte), buf *[MaxLineBytes + len(cutMark)]byte) {
+	lines := func(b []byte) int {
+		c := bytes.Count(b, nl)
+		if len(b) > 0 && b[len(b)-1] != '\n' {
+			c++
+		}
+		return c
+	}
+	var discard longLines
+	walk := func(b []byte, from, first int) {
+		// from is where the window starts in b; the line it falls in is
+		// the first of the window.
+		at := 0
+		if from > 0 {
+			at = bytes.LastIndexByte(b[:from], '\n') + 1
+			first += bytes.Count(b[:at], nl)
+		}
+		for i, rest := first, b[at:]; len(rest) > 0; i++ {
+			var raw []byte
+			raw, rest = nextLine(rest)
+			text := cutLine(raw, &discard, buf)
+			if match.match(afterTimestamp(text), low) {
+				keep(i, text)
+			}
+		}
+	}
+	from := len(prev) + len(cur) - MatchedWindow
+	lc := lines(cur)
+	if from < len(prev) {
+		walk(prev, max(from, 0), n-lc-lines(prev)+1)
+	}
+	walk(cur, max(from-len(prev), 0), n-lc+1)
+}
+
 // putSlot holds line n in slot, reusing the slot's buffer.
 func putSlot(slot *tailSlot, n int, line []byte) {
 	slot.n = n
@@ -369,6 +567,9 @@ type scratchPools struct {
 	yamlWork   sync.Pool // *yamlWork
 	events     sync.Pool // *corev1.Event
 	lineStarts sync.Pool // *[]int
+	// tailBlock is the block readTail reads in: tailBlockBytes when 0
+	// (tests set it, at least 2*MaxLineBytes, to cross blocks on small logs).
+	tailBlock int
 }
 
 // reader returns a pooled 64 KiB reader over r.

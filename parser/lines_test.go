@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,7 +35,7 @@ func TestReadTailKeepsLastLines(t *testing.T) {
 		b.WriteString("2026-11-20T09:01:02.123456789Z line\n")
 	}
 	l := &model.ContainerLog{}
-	if _, err := readTail(strings.NewReader(b.String()), l, true, nil, -1, nil); err != nil {
+	if _, err := readTail(strings.NewReader(b.String()), l, true, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if l.Lines != TailLines+15 || len(keptTail(l)) != TailLines || keptTail(l)[0].Line != 16 || keptTail(l)[len(keptTail(l))-1].Line != TailLines+15 {
@@ -108,7 +109,7 @@ func TestReadTailKeepsErrorLines(t *testing.T) {
 		}
 	}
 	l := &model.ContainerLog{}
-	if _, err := readTail(strings.NewReader(b.String()), l, true, nil, -1, nil); err != nil {
+	if _, err := readTail(strings.NewReader(b.String()), l, true, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	var lines []int
@@ -224,34 +225,47 @@ func benchLineFuncs(b *testing.B, lines [][]byte, fs ...lineFunc) {
 func keptTail(l *model.ContainerLog) []model.LogLine { t, _ := l.Kept(); return t }
 func keptErrs(l *model.ContainerLog) []model.LogLine { _, e := l.Kept(); return e }
 
-// TestMatchedWindow: in a plain log longer than MatchedWindow, only the
-// lines of its last MatchedWindow bytes are searched for the literals of
-// model.Needs.LogLines; a log of unknown size is searched whole.
+// TestMatchedWindow: in a log longer than MatchedWindow, only the lines of
+// its last MatchedWindow bytes are searched for the literals of
+// model.Needs.LogLines, whether its size is known or not (a gzipped log), and
+// whatever sizes its reader hands the bytes in.
 func TestMatchedWindow(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("2026-11-20T09:00:00Z x509: certificate is valid for a, not b (early)\n")
-	for b.Len() < 2*MatchedWindow {
+	for b.Len() < 3*tailBlockBytes {
 		b.WriteString("2026-11-20T09:00:01Z serving requests, all well\n")
 	}
 	b.WriteString("2026-11-20T09:10:00Z x509: certificate is valid for a, not b (late)\n")
+	for b.Len() < 3*tailBlockBytes+MatchedWindow/2 {
+		b.WriteString("2026-11-20T09:10:01Z serving requests, all well\n")
+	}
 	filter := newLineFilter([]model.Literal{{Text: "x509: certificate is "}})
-	for _, tc := range []struct {
-		size int64
-		want []string
-	}{
-		{int64(b.Len()), []string{"late"}},
-		{-1, []string{"early", "late"}},
-	} {
+	for _, chunk := range []int{1 << 20, 4096, 7} {
 		l := &model.ContainerLog{Container: "app"}
-		if _, err := readTail(strings.NewReader(b.String()), l, false, filter, tc.size, nil); err != nil {
+		if _, err := readTail(&chunkReader{data: []byte(b.String()), n: chunk}, l, false, filter, nil); err != nil {
 			t.Fatal(err)
 		}
 		var got []string
 		for _, ll := range l.Matched() {
 			got = append(got, strings.TrimSuffix(ll.Text[strings.LastIndex(ll.Text, "(")+1:], ")"))
 		}
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("size %d: matched lines %v, want %v", tc.size, got, tc.want)
+		if !slices.Equal(got, []string{"late"}) {
+			t.Errorf("read %d bytes at a time: matched lines %v, want [late]", chunk, got)
 		}
 	}
+}
+
+// chunkReader hands data at most n bytes per Read.
+type chunkReader struct {
+	data []byte
+	n    int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if len(c.data) == 0 {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), c.n)], c.data)
+	c.data = c.data[k:]
+	return k, nil
 }

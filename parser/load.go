@@ -121,6 +121,9 @@ type Options struct {
 	// none of them.
 	Part   *Part
 	PartOf []string
+	// Stats, when set, receives how the input's compressed stream was
+	// read (ReadStats); left zero for a folder, a zip or a plain tar.
+	Stats *ReadStats
 	// scribble makes the load's read-buffer pool overwrite every buffer
 	// put back (bufpool.Pool.Scribble), for TestRecycledBuffersAreNotKept.
 	scribble bool
@@ -160,7 +163,7 @@ func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, erro
 		prefix := "namespaces/" + filepath.Base(input) + "/"
 		visit = func(m Member) error { m.Path = prefix + m.Path; return b.visit(m) }
 	}
-	wo := walkOptions{onRead: o.OnRead, budget: &readBudget{limit: o.MaxReadBytes}, maxMembers: o.MaxMembers, bufs: b.bufs}
+	wo := walkOptions{onRead: o.OnRead, budget: &readBudget{limit: o.MaxReadBytes}, maxMembers: o.MaxMembers, bufs: b.bufs, stats: o.Stats}
 	if wo.budget.limit <= 0 {
 		wo.budget.limit = DefaultMaxReadBytes
 	}
@@ -721,11 +724,7 @@ func (b *builder) visitMember(m Member, reader *string) error {
 	lr := &limitedReader{r: r, left: MaxLogBytes}
 	switch c.Kind {
 	case kindContainerLog:
-		size := m.Size
-		if inflated {
-			size = -1
-		}
-		err = b.readContainerLog(m.Path, c, lr, size)
+		err = b.readContainerLog(m.Path, c, lr)
 	case kindServiceLog, kindNodeKubeletLog:
 		err = b.readNodeLog(m.Path, c, lr)
 	case kindInstall:
@@ -1153,9 +1152,8 @@ func (b *builder) decodeDNS(data []byte) []error {
 // are only counted and a Problem says so.
 const MaxKeptLogBytes = 256 << 20
 
-// size is the member's length when its bytes are the log's own (not
-// compressed), -1 otherwise (see readTail).
-func (b *builder) readContainerLog(p string, c classified, r io.Reader, size int64) error {
+// readContainerLog reads the container log at p (readTail).
+func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
 	l := &model.ContainerLog{Container: c.Container, Previous: c.Previous, Root: c.Root}
 	l.SetPath(p, b.strs.intern)
 	keep := !b.quietContainer(nsKey{c.Root, c.Namespace}, c.Pod, c.Container)
@@ -1170,7 +1168,7 @@ func (b *builder) readContainerLog(p string, c classified, r io.Reader, size int
 	if b.keptLogBytes >= MaxKeptLogBytes {
 		match = nil
 	}
-	kept, err := readTail(r, l, keep, match, size, b.scratch)
+	kept, err := readTail(r, l, keep, match, b.scratch)
 	b.keptLogBytes += int64(kept)
 	key := c.Namespace + "/" + c.Pod
 	b.logs[key] = append(b.logs[key], l)

@@ -46,7 +46,7 @@ func (b *builder) ScanLines(r io.Reader, fn func(n int, line []byte)) error {
 // ReadTail keeps the tail and error lines of a container log (load.Load):
 // readTail.
 func (b *builder) ReadTail(r io.Reader, l *model.ContainerLog) error {
-	_, err := readTail(r, l, true, b.logMatch, -1, b.scratch)
+	_, err := readTail(r, l, true, b.logMatch, b.scratch)
 	return err
 }
 

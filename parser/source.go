@@ -144,6 +144,7 @@ type walkOptions struct {
 	budget     *readBudget
 	maxMembers int
 	bufs       *bufpool.Pool // the load's read buffers (nested zips are read into them)
+	stats      *ReadStats    // figures of the input's decompressed stream; nil: none
 }
 
 // countingReader reports the bytes read through it.
@@ -182,7 +183,7 @@ func walkInput(ctx context.Context, root string, visit VisitFunc, skipped func(n
 	if !fi.IsDir() && fi.Size() == 0 {
 		return fmt.Errorf("%s is an empty file", root)
 	}
-	w := &walker{ctx: ctx, visit: visit, skipped: skipped, budget: o.budget, maxMembers: o.maxMembers, bufs: o.bufs}
+	w := &walker{ctx: ctx, visit: visit, skipped: skipped, budget: o.budget, maxMembers: o.maxMembers, bufs: o.bufs, stats: o.stats}
 	if fi.IsDir() {
 		return w.dir(root)
 	}
@@ -219,6 +220,7 @@ type walker struct {
 	skipped    func(name, why string)
 	budget     *readBudget
 	bufs       *bufpool.Pool
+	stats      *ReadStats
 	maxMembers int   // 0: no limit
 	members    int   // entries met so far
 	heldZip    int64 // bytes of nested zips held in memory now
@@ -322,7 +324,16 @@ func (w *walker) archive(ex archives.Extractor, stream io.Reader, prefix string,
 				return err
 			}
 			defer rc.Close()
-			stream, ex, streamed = rc, f.Extraction, true
+			// Decompression runs on its own goroutine, a bounded queue
+			// ahead of the walk (readAhead); the input's own stream
+			// records how busy it kept the decompressor.
+			var stats *ReadStats
+			if depth == 0 {
+				stats = w.stats
+			}
+			ra := newReadAhead(rc, stats)
+			defer ra.Close() // before rc.Close: the goroutine leaves rc first
+			stream, ex, streamed = ra, f.Extraction, true
 		}
 	case archives.Tar:
 		streamed = true

@@ -188,6 +188,7 @@ Every flag and the output folder are checked before the input is read.
 	f.BoolVar(&opts.Redact, "redact", false, "replace IP addresses, node and host names, the cluster's domains, name and ID, the input path, e-mail addresses and secrets by placeholders (host-1, ip-3, domain-1, cluster-1, cluster-id-1, input-1) in every report")
 	f.StringVar(&opts.RedactMap, "redact-map", "", "with --redact: write the mapping as JSON to this file, an object whose keys are the original values and whose values are their placeholders ({\"10.0.0.5\": \"ip-1\"}); keep it private")
 	f.StringVar(&opts.MaxRead, "max-read", fmt.Sprintf("%dGiB", parser.DefaultMaxReadBytes>>30), "stop reading the input after this many bytes, counted decompressed (a decompression bomb ends there; what was read is analysed)")
+	f.BoolVar(&opts.Stats, "stats", false, "print on stderr, for each input, the bytes read decompressed, the time, and how busy the decompressor was (100%: the analysis kept up with decompression)")
 	f.StringVar(&opts.Window, "window", "", "narrow findings and timelines to an incident: FROM..TO, RFC 3339 times with a zone, either side may be empty (2026-11-20T09:00:00Z..)")
 	f.IntVar(&opts.MaxMembers, "max-members", parser.DefaultMaxMembers, "stop reading the input after this many files, folders and links")
 	f.BoolVar(&opts.Split, "split", false, "when the input holds parts that are not one cluster (refused otherwise, exit 2), analyse each on its own into -o DIR/<n>-<part folder>/ (1-must-gather.local.5049263173451366137); the exit code is the highest of the parts")

@@ -52,6 +52,7 @@ are compared in time order and the report says so.`,
 	f.StringSliceVar(&opts.Formats, "format", []string{"md", "html", "json"}, "reports to write: any of md, html, json")
 	f.StringVar(&opts.RulesPath, "rules", "", "a rule file or folder that adds to or overrides the built-in rules")
 	f.StringVar(&opts.MaxRead, "max-read", fmt.Sprintf("%dGiB", parser.DefaultMaxReadBytes>>30), "stop reading each input after this many bytes, counted decompressed")
+	f.BoolVar(&opts.Stats, "stats", false, "print on stderr, for each input, the bytes read decompressed, the time, and how busy the decompressor was (100%: the analysis kept up with decompression)")
 	f.IntVar(&opts.MaxMembers, "max-members", parser.DefaultMaxMembers, "stop reading each input after this many files, folders and links")
 	return cmd
 }
