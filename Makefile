@@ -8,7 +8,7 @@ RACE      := $(shell command -v gcc >/dev/null 2>&1 && [ "$$($(GO) env CGO_ENABL
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 
-.PHONY: all build demo test vet docs docs-check fuzz bench golden crosscheck e2e clean
+.PHONY: all build demo test vet docs docs-check fuzz bench bench-big golden crosscheck e2e clean
 
 all: build
 
@@ -87,6 +87,29 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	$(GO) run ./fixtures/bench -scales $(BENCH_SCALES) -real $(BENCH_REAL) -real-scales $(BENCH_REAL_SCALES) \
 	  -real-cache $(BENCH_REAL_CACHE) -runs $(BENCH_RUNS) -base '$(BENCH_BASE)' -write docs/performance.md
+
+## bench-big: the analyzer on field-size gathers (never run by CI nor `make test`: the default
+## sizes take a long while). BIGGATHER grows BIG_SRC's logs to each of BIG_SIZES (GiB
+## before compression), written once to BIG_CACHE through a .tmp name as big-N.tar.gz, and for
+## the largest size also big-N.tar.zst (the same tar stream, piped into both) and
+## big-N-compress-logs.tar.gz (logs over 10 MB stored as NAME.gz, as must-gather's
+## REDUCE_LOGS=compress_logs). Refuses when BIG_CACHE's disk lacks the room the missing
+## archives need (about 11% of their size for gzip, 8% for zstd). Each archive: bin/analyze,
+## the floor (`bench floor`: the analyzer's decompressors, every byte discarded) and gzip -dc
+## or zstd -dc, alternating, median of BIG_RUNS; the tables go to docs/performance.md.
+BIGGATHER ?= ../shared/tools/biggather
+BIG_SRC   ?= ../shared/corpus/mg-metal-ocp49
+BIG_SIZES ?= 3,10,30
+BIG_RUNS  ?= 2
+BIG_CACHE ?= .bench-cache/big
+bench-big:
+	@if [ ! -f '$(BIGGATHER)' ]; then \
+	  echo "bench-big: $(BIGGATHER) is absent: set BIGGATHER=path/to/biggather (the tool that writes a log-heavy gather of a given size from a real one)"; \
+	  exit 1; \
+	fi
+	@$(MAKE) --no-print-directory build
+	$(GO) run ./fixtures/bench -big-sizes '$(BIG_SIZES)' -biggather '$(BIGGATHER)' -big-src '$(BIG_SRC)' \
+	  -big-cache '$(BIG_CACHE)' -analyze bin/analyze -runs $(BIG_RUNS) -write docs/performance.md
 
 ## e2e: open the sample report.html from disk in headless Chromium with networking off;
 ## check that findings render, filters and the pod detail work from the URL, no script
