@@ -563,6 +563,7 @@ func criStreamPrefix(b []byte) ([]byte, bool) {
 // (lineIndex). A nil *scratchPools pools nothing.
 type scratchPools struct {
 	readers    sync.Pool // *bufio.Reader
+	ahead      sync.Pool // *[]byte: the blocks of the read-aheads of large compressed members
 	tails      sync.Pool // *tailScratch
 	yamlWork   sync.Pool // *yamlWork
 	events     sync.Pool // *corev1.Event

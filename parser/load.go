@@ -721,6 +721,14 @@ func (b *builder) visitMember(m Member, reader *string) error {
 		return err
 	}
 	defer done()
+	if inflated && streamed(c) && m.Size > aheadMemberBytes {
+		// A large compressed log (a must-gather's logs gzipped by
+		// REDUCE_LOGS) is inflated on a goroutine of its own while this
+		// one scans it.
+		ra := newReadAhead(r, nil, &b.scratch.ahead)
+		defer ra.Close() // before done: the goroutine leaves r first
+		r = ra
+	}
 	lr := &limitedReader{r: r, left: MaxLogBytes}
 	switch c.Kind {
 	case kindContainerLog:
@@ -1151,6 +1159,10 @@ func (b *builder) decodeDNS(data []byte) []error {
 // of MaxLineBytes, but a gather may hold any number of logs); past it, logs
 // are only counted and a Problem says so.
 const MaxKeptLogBytes = 256 << 20
+
+// aheadMemberBytes is the compressed size past which a member is inflated
+// on a goroutine of its own (readAhead) while it is read.
+const aheadMemberBytes = 1 << 20
 
 // readContainerLog reads the container log at p (readTail).
 func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {

@@ -51,6 +51,7 @@ type readAhead struct {
 	cur   []byte // the rest of it
 	err   error  // the source's error, once its last block is handed out
 	stats *ReadStats
+	pool  *sync.Pool // where the blocks come from and go back to; nil: none
 	start time.Time
 	busy  time.Duration // written by the goroutine; read after it ended
 }
@@ -61,18 +62,29 @@ type raBlock struct {
 }
 
 // newReadAhead starts reading src ahead; stats, when not nil, receives the
-// figures of the read when it is closed.
-func newReadAhead(src io.Reader, stats *ReadStats) *readAhead {
+// figures of the read when it is closed. Its blocks come from pool (of
+// readAheadBlockBytes slices, as *[]byte) when not nil, and go back to it on Close.
+func newReadAhead(src io.Reader, stats *ReadStats, pool *sync.Pool) *readAhead {
 	ra := &readAhead{
 		src:   src,
 		full:  make(chan raBlock, readAheadBlocks),
 		free:  make(chan []byte, readAheadBlocks),
 		done:  make(chan struct{}),
 		stats: stats,
+		pool:  pool,
 		start: time.Now(),
 	}
 	for range readAheadBlocks {
-		ra.free <- make([]byte, readAheadBlockBytes)
+		var b []byte
+		if pool != nil {
+			if p, _ := pool.Get().(*[]byte); p != nil {
+				b = *p
+			}
+		}
+		if len(b) != readAheadBlockBytes {
+			b = make([]byte, readAheadBlockBytes)
+		}
+		ra.free <- b
 	}
 	ra.ended.Add(1)
 	go ra.run()
@@ -137,8 +149,28 @@ func (ra *readAhead) Read(p []byte) (int, error) {
 func (ra *readAhead) Close() {
 	close(ra.done)
 	ra.ended.Wait()
+	if ra.pool != nil {
+		// Every block is back in free or full, or is the one being handed out.
+		if ra.blk != nil {
+			putBlock(ra.pool, ra.blk)
+			ra.blk, ra.cur = nil, nil
+		}
+		for len(ra.free) > 0 {
+			putBlock(ra.pool, <-ra.free)
+		}
+		for len(ra.full) > 0 {
+			b := <-ra.full
+			putBlock(ra.pool, b.b)
+		}
+	}
 	if ra.stats != nil {
 		ra.stats.Wall += time.Since(ra.start)
 		ra.stats.Busy += ra.busy
 	}
+}
+
+// putBlock hands a read-ahead block back to pool (which holds *[]byte).
+func putBlock(pool *sync.Pool, b []byte) {
+	b = b[:cap(b)]
+	pool.Put(&b)
 }

@@ -19,7 +19,7 @@ func TestReadAheadHandsOutTheStream(t *testing.T) {
 		data[i] = byte(r.IntN(256))
 	}
 	var stats ReadStats
-	ra := newReadAhead(iotest.HalfReader(bytes.NewReader(data)), &stats)
+	ra := newReadAhead(iotest.HalfReader(bytes.NewReader(data)), &stats, nil)
 	got, err := io.ReadAll(iotest.OneByteReader(io.LimitReader(ra, 1000)))
 	if err != nil || !bytes.Equal(got, data[:1000]) {
 		t.Fatalf("first 1000 bytes: %v", err)
@@ -34,7 +34,7 @@ func TestReadAheadHandsOutTheStream(t *testing.T) {
 	}
 
 	boom := errors.New("damaged gz data: boom")
-	ra = newReadAhead(io.MultiReader(bytes.NewReader(data[:10]), iotest.ErrReader(boom)), nil)
+	ra = newReadAhead(io.MultiReader(bytes.NewReader(data[:10]), iotest.ErrReader(boom)), nil, nil)
 	got, err = io.ReadAll(ra)
 	if !errors.Is(err, boom) || !bytes.Equal(got, data[:10]) {
 		t.Errorf("a failing source: %d bytes, %v; want 10 and %v", len(got), err, boom)
@@ -47,7 +47,7 @@ func TestReadAheadHandsOutTheStream(t *testing.T) {
 // Close returns, and the source is not read after it.
 func TestReadAheadClosesEarly(t *testing.T) {
 	src := &countingSource{}
-	ra := newReadAhead(src, nil)
+	ra := newReadAhead(src, nil, nil)
 	if _, err := io.ReadFull(ra, make([]byte, 10)); err != nil {
 		t.Fatal(err)
 	}

@@ -331,7 +331,7 @@ func (w *walker) archive(ex archives.Extractor, stream io.Reader, prefix string,
 			if depth == 0 {
 				stats = w.stats
 			}
-			ra := newReadAhead(rc, stats)
+			ra := newReadAhead(rc, stats, nil)
 			defer ra.Close() // before rc.Close: the goroutine leaves rc first
 			stream, ex, streamed = ra, f.Extraction, true
 		}
