@@ -1156,7 +1156,7 @@ const MaxKeptLogBytes = 256 << 20
 // size is the member's length when its bytes are the log's own (not
 // compressed), -1 otherwise (see readTail).
 func (b *builder) readContainerLog(p string, c classified, r io.Reader, size int64) error {
-	l := &model.ContainerLog{Container: c.Container, Previous: c.Previous, Root: c.Root}
+	l := &model.ContainerLog{Container: c.Container, Previous: c.Previous, Rotated: c.Rotated, Root: c.Root}
 	l.SetPath(p, b.strs.intern)
 	keep := !b.quietContainer(nsKey{c.Root, c.Namespace}, c.Pod, c.Container)
 	if keep && b.keptLogBytes >= MaxKeptLogBytes {
