@@ -15,25 +15,29 @@ func TestCoverageSaysWhatWasReadUsedAndPlaced(t *testing.T) {
 	top := filepath.Join(t.TempDir(), "case-1")
 	img := "must-gather.local.7/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-ccc/"
 	writeTree(t, top, map[string]string{
-		"must-gather.local.7/timestamp":                                  "2026-11-20 09:00:00.0 +0000 UTC m=+0.1\n",
-		"must-gather.local.7/event-filter.html":                          "<html></html>",
-		img + "timestamp":                                                "2026-11-20 09:00:00.0 +0000 UTC m=+0.1\n",
-		img + "namespaces/shop/core/pods.yaml":                           podList("shop", "web-1", "11111111-0000-0000-0000-000000000001"),
-		img + "namespaces/shop/core/events.yaml":                         "---\napiVersion: v1\nitems: []\nkind: EventList\n",
-		img + "namespaces/shop/apps/deployments.yaml":                    "---\napiVersion: apps/v1\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: web\n    namespace: shop\nkind: DeploymentList\n",
-		img + "namespaces/shop/pods/web-1/app/app/logs/rotated/0.log.gz": "",
-		img + "monitoring/prometheus/status/tsdb.json":                   "{}",
-		img + "web_hooks/validating/x.yaml":                              "{}",
-		"notes/customer-notes.txt":                                       "hello",
-		"notes/screenshots/a.png":                                        "png",
-		"README.txt":                                                     "hi",
+		"must-gather.local.7/timestamp":                                   "2026-11-20 09:00:00.0 +0000 UTC m=+0.1\n",
+		"must-gather.local.7/event-filter.html":                           "<html></html>",
+		img + "timestamp":                                                 "2026-11-20 09:00:00.0 +0000 UTC m=+0.1\n",
+		img + "namespaces/shop/core/pods.yaml":                            podList("shop", "web-1", "11111111-0000-0000-0000-000000000001"),
+		img + "namespaces/shop/core/events.yaml":                          "---\napiVersion: v1\nitems: []\nkind: EventList\n",
+		img + "namespaces/shop/apps/deployments.yaml":                     "---\napiVersion: apps/v1\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: web\n    namespace: shop\nkind: DeploymentList\n",
+		img + "namespaces/shop/pods/web-1/app/app/logs/rotated/0.log.gz":  "",
+		img + "namespaces/shop/pods/web-1/app/app/logs/rotated/notes.txt": "",
+		img + "monitoring/prometheus/status/tsdb.json":                    "{}",
+		img + "web_hooks/validating/x.yaml":                               "{}",
+		"notes/customer-notes.txt":                                        "hello",
+		"notes/screenshots/a.png":                                         "png",
+		"README.txt":                                                      "hi",
 	})
 	g, err := LoadWith(context.Background(), top, Options{Needs: &model.Needs{Decode: []model.Kind{model.PersistentVolumes}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := g.Coverage
-	wantUsed := []model.FileCount{{What: "pod lists", Files: 1}, {What: "event lists", Files: 1}, {What: "other object lists", Files: 1}, {What: "timestamp files", Files: 2}}
+	// A rotated container log is a container log; the note beside it is
+	// recognised and not used.
+	wantUsed := []model.FileCount{{What: "pod lists", Files: 1}, {What: "event lists", Files: 1}, {What: "other object lists", Files: 1},
+		{What: "container logs", Files: 1}, {What: "timestamp files", Files: 2}}
 	if diff := cmp.Diff(wantUsed, c.Used); diff != "" {
 		t.Errorf("used (-want +got):\n%s", diff)
 	}

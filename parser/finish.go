@@ -3,6 +3,7 @@ package parser
 import (
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -118,13 +119,7 @@ func (b *builder) finish() *model.Gather {
 		byKey[p.Key()] = p
 		p.Logs = b.logs[p.Key()]
 		b.dropQuietTails(p)
-		sort.Slice(p.Logs, func(i, j int) bool {
-			a, c := p.Logs[i], p.Logs[j]
-			if a.Container != c.Container {
-				return a.Container < c.Container
-			}
-			return a.Previous && !c.Previous
-		})
+		slices.SortStableFunc(p.Logs, model.CompareLogs)
 		p.NodeLog = b.podNodeLog(p)
 	}
 	for _, e := range g.Events {

@@ -124,12 +124,14 @@ var errorMarkers = []string{"panic:", "fatal error:", "Exception", "Traceback (m
 
 var errorMarkerIndex = lit.New([][]string{errorMarkers})
 
-// afterTimestamp drops the CRI timestamp ("2026-11-20T09:01:02.1Z ") that
-// starts a container log line.
+// afterTimestamp drops the timestamp ("2026-11-20T09:01:02.1Z ") that
+// starts a container log line, and the stream and tag after it in the
+// kubelet's own files ("stderr F ": rotated logs, CRI logs of a node).
 func afterTimestamp(line []byte) []byte {
 	if len(line) > 20 && line[4] == '-' && line[10] == 'T' {
 		if sp := bytes.IndexByte(line, ' '); sp > 0 && sp <= 40 {
-			return line[sp+1:]
+			rest, _ := criStreamPrefix(line[sp+1:])
+			return rest
 		}
 	}
 	return line

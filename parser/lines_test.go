@@ -77,6 +77,9 @@ func TestClassify(t *testing.T) {
 		{root + "namespaces/shop/core/events.yaml", classified{Kind: kindEventList, Root: root, Namespace: "shop"}},
 		{root + "namespaces/shop/pods/web-1/web-1.yaml", classified{Kind: kindPod, Root: root, Namespace: "shop", Pod: "web-1"}},
 		{root + "namespaces/shop/pods/web-1/app/app/logs/previous.log", classified{Kind: kindContainerLog, Root: root, Namespace: "shop", Pod: "web-1", Container: "app", Previous: true}},
+		{root + "namespaces/shop/pods/web-1/app/app/logs/current.insecure.log.gz", classified{Kind: kindContainerLog, Root: root, Namespace: "shop", Pod: "web-1", Container: "app"}},
+		{root + "namespaces/shop/pods/web-1/app/app/logs/rotated/3.log.20211027-082023.gz", classified{Kind: kindContainerLog, Root: root, Namespace: "shop", Pod: "web-1", Container: "app", Rotated: "3.log.20211027-082023.gz"}},
+		{root + "namespaces/shop/pods/web-1/app/app/logs/rotated/notes.txt", classified{Kind: kindOther}},
 		{root + "cluster-scoped-resources/core/nodes/n1.yaml", classified{Kind: kindNode, Root: root, Node: "n1"}},
 		{root + "host_service_logs/masters/kubelet_service.log", classified{Kind: kindServiceLog, Root: root, Unit: "kubelet"}},
 		{root + "nodes/n1/n1_logs_kubelet.gz", classified{Kind: kindNodeKubeletLog, Root: root, Node: "n1"}},
@@ -92,6 +95,26 @@ func TestClassify(t *testing.T) {
 	} {
 		if diff := cmp.Diff(tt.want, classify(tt.path, nil)); diff != "" {
 			t.Errorf("classify(%q) (-want +got):\n%s", tt.path, diff)
+		}
+	}
+}
+
+// TestAfterTimestamp: the text of a container-log line after its time, and
+// after the stream and tag of the kubelet's own files (rotated logs).
+func TestAfterTimestamp(t *testing.T) {
+	for _, tt := range []struct{ line, want string }{
+		{"2026-11-20T09:01:02.123456789Z E1120 09:01:02.1 1 x.go:1] boom", "E1120 09:01:02.1 1 x.go:1] boom"},
+		{"2026-11-20T09:01:02.123456789Z stderr F E1120 09:01:02.1 1 x.go:1] boom", "E1120 09:01:02.1 1 x.go:1] boom"},
+		{"2026-11-20T09:01:02.123456789+00:00 stdout P part", "part"},
+		{"2026-11-20T09:01:02.123456789Z stdout", "stdout"},
+		{"E1120 09:01:02.1 1 x.go:1] stderr F boom", "E1120 09:01:02.1 1 x.go:1] stderr F boom"},
+		{"", ""},
+	} {
+		if got := string(afterTimestamp([]byte(tt.line))); got != tt.want {
+			t.Errorf("afterTimestamp(%q) = %q, want %q", tt.line, got, tt.want)
+		}
+		if strings.HasPrefix(tt.want, "E1120") && !looksLikeError(afterTimestamp([]byte(tt.line))) {
+			t.Errorf("%q: no error line", tt.line)
 		}
 	}
 }

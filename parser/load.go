@@ -1166,7 +1166,7 @@ const aheadMemberBytes = 1 << 20
 
 // readContainerLog reads the container log at p (readTail).
 func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
-	l := &model.ContainerLog{Container: c.Container, Previous: c.Previous, Root: c.Root}
+	l := &model.ContainerLog{Container: c.Container, Previous: c.Previous, Rotated: c.Rotated, Root: c.Root}
 	l.SetPath(p, b.strs.intern)
 	keep := !b.quietContainer(nsKey{c.Root, c.Namespace}, c.Pod, c.Container)
 	if keep && b.keptLogBytes >= MaxKeptLogBytes {

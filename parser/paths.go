@@ -79,6 +79,7 @@ type classified struct {
 	Pod       string
 	Container string
 	Previous  bool   // container log: previous.log
+	Rotated   string // container log: a rotated file's name under logs/rotated/ (mustgather.Member.Rotated)
 	Node      string // node name from nodes/<node>/ or nodes/<node>.yaml
 	Unit      string // service log: kubelet, crio, ...
 	// Group and Resource name an object file's kind ("" for the core group),
@@ -206,7 +207,8 @@ func fromMustGather(m mustgather.Member, strs *interner) classified {
 		return classified{Kind: kindMustGather, Root: strs.intern(m.Root), MustGather: mustgather.Member{Kind: m.Kind, Root: strs.intern(m.Root)}}
 	}
 	return classified{Kind: mustGatherKinds[m.Kind], Root: strs.intern(m.Root), Namespace: strs.intern(m.Namespace), Node: strs.intern(m.Node), Unit: strs.intern(m.Unit),
-		Group: strs.intern(m.Group), Resource: strs.intern(m.Resource), Name: m.Name, Pod: strs.intern(m.Pod), Container: strs.intern(m.Container), Previous: m.Previous}
+		Group: strs.intern(m.Group), Resource: strs.intern(m.Resource), Name: m.Name, Pod: strs.intern(m.Pod), Container: strs.intern(m.Container), Previous: m.Previous,
+		Rotated: strings.Clone(m.Rotated)}
 }
 
 // journalOtherOutput reports whether a sosreport's journalctl file is in an

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -246,12 +247,19 @@ func buildPod(p *model.Pod, short func(string) string) Pod {
 
 // buildLogTails keeps the last MaxLogTailLines lines of each container log
 // of p, sorted by container, the previous run before the current one, then
-// path: the reader adds logs in the order its workers finish, so the order
-// must not come from it.
+// the rotated files (model.CompareLogs), then path: the reader adds logs in
+// the order its workers finish, so the order must not come from it.
 func buildLogTails(p *model.Pod, short func(string) string) []LogTail {
+	logs := slices.Clone(p.Logs)
+	slices.SortStableFunc(logs, func(a, b *model.ContainerLog) int {
+		if c := model.CompareLogs(a, b); c != 0 {
+			return c
+		}
+		return strings.Compare(short(a.Path()), short(b.Path()))
+	})
 	var out []LogTail
-	for _, l := range p.Logs {
-		t := LogTail{Container: l.Container, Previous: l.Previous, Path: short(l.Path()), Lines: l.Lines, Tail: []LogLine{}}
+	for _, l := range logs {
+		t := LogTail{Container: l.Container, Previous: l.Previous, Rotated: l.Rotated, Path: short(l.Path()), Lines: l.Lines, Tail: []LogLine{}}
 		tail, _ := l.Kept()
 		if len(tail) > MaxLogTailLines {
 			tail = tail[len(tail)-MaxLogTailLines:]
@@ -261,16 +269,6 @@ func buildLogTails(p *model.Pod, short func(string) string) []LogTail {
 		}
 		out = append(out, t)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Container != b.Container {
-			return a.Container < b.Container
-		}
-		if a.Previous != b.Previous {
-			return a.Previous
-		}
-		return a.Path < b.Path
-	})
 	return out
 }
 

@@ -250,6 +250,7 @@ type detailTimelineEntry struct {
 type detailLogTail struct {
 	Container string          `json:"container"`
 	Previous  bool            `json:"previous"`
+	Rotated   string          `json:"rotated,omitempty"` // LogTail.Rotated
 	Cite      string          `json:"cite"`
 	Lines     int             `json:"lines"`
 	Tail      []detailLogLine `json:"tail"`
@@ -746,7 +747,7 @@ func newPodDetail(p *Pod, findings []detailFinding, tl *Timeline) podDetail {
 	}
 	d.Logs = []detailLogTail{}
 	for _, l := range p.Logs {
-		t := detailLogTail{Container: cleanLine(l.Container), Previous: l.Previous, Cite: cleanLine(l.Path), Lines: l.Lines, Tail: []detailLogLine{}}
+		t := detailLogTail{Container: cleanLine(l.Container), Previous: l.Previous, Rotated: cleanLine(l.Rotated), Cite: cleanLine(l.Path), Lines: l.Lines, Tail: []detailLogLine{}}
 		for _, ln := range l.Tail {
 			t.Tail = append(t.Tail, detailLogLine{Line: ln.Line, Text: detailText(ln.Text)})
 		}

@@ -307,7 +307,7 @@ type Pod struct {
 	Events []PodEvent `json:"events,omitempty"`
 	// EventsOmitted is how many older events of the pod were left out of Events.
 	EventsOmitted int `json:"eventsOmitted,omitempty"`
-	// Logs are the tails of the pod's container logs (current and previous),
+	// Logs are the tails of the pod's container logs (current, previous and rotated),
 	// set only for pods that are not healthy or that a finding names: at most
 	// MaxLogTailLines last lines of each, each cut to MaxTextRunes.
 	Logs []LogTail `json:"logs,omitempty"`
@@ -319,9 +319,13 @@ const MaxLogTailLines = 20
 // LogTail is the end of one container log file. Lines is how many lines the
 // file has; Tail its last lines, oldest first, each with its 1-based line
 // number. Tail is empty when the gather's log is empty or was not kept.
+// Rotated is the file name of a log the kubelet rotated
+// ("3.log.20211027-082023.gz", under logs/rotated/; Previous is then
+// false), "" for the current and previous run's logs.
 type LogTail struct {
 	Container string    `json:"container"`
 	Previous  bool      `json:"previous"`
+	Rotated   string    `json:"rotated,omitempty"`
 	Path      string    `json:"path"`
 	Lines     int       `json:"lines"`
 	Tail      []LogLine `json:"tail"`

@@ -193,7 +193,8 @@ func TestHTMLHealthyPodWithFindingHasDetail(t *testing.T) {
 		{Namespace: "openshift-op-0", Name: "op-0-abc", Ready: "1/1", Status: "Running", Restarts: "3 (145m ago)", Age: "145m", Healthy: true,
 			Containers: []Container{{Name: "op-0", Kind: "app", State: "running", Ready: true, RestartCount: 3, Last: &Termination{Reason: "Error", ExitCode: 1}}},
 			Logs: []LogTail{{Container: "op-0", Previous: true, Path: "namespaces/openshift-op-0/pods/op-0-abc/op-0/op-0/logs/previous.log", Lines: 80,
-				Tail: []LogLine{{Line: 79, Text: "level=fatal msg=\"connection refused\""}, {Line: 80, Text: "exiting"}}}}},
+				Tail: []LogLine{{Line: 79, Text: "level=fatal msg=\"connection refused\""}, {Line: 80, Text: "exiting"}}},
+				{Container: "op-0", Rotated: "2.log.20261120-080000.gz", Path: "namespaces/openshift-op-0/pods/op-0-abc/op-0/op-0/logs/rotated/2.log.20261120-080000.gz", Lines: 3}}},
 		{Namespace: "openshift-op-1", Name: "quiet", Ready: "1/1", Status: "Running", Restarts: "0", Age: "1d", Healthy: true,
 			Containers: []Container{{Name: "c", State: "running", Ready: true, ExitCode: &zero}}},
 		{Namespace: "shop", Name: "cart-1", Ready: "0/1", Status: "CreateContainerConfigError", Restarts: "0", Age: "145m"},
@@ -222,7 +223,8 @@ func TestHTMLHealthyPodWithFindingHasDetail(t *testing.T) {
 		t.Errorf("findings: %+v", op.Findings)
 	}
 	want := []detailLogTail{{Container: "op-0", Previous: true, Cite: "namespaces/openshift-op-0/pods/op-0-abc/op-0/op-0/logs/previous.log", Lines: 80,
-		Tail: []detailLogLine{{79, `level=fatal msg="connection refused"`}, {80, "exiting"}}}}
+		Tail: []detailLogLine{{79, `level=fatal msg="connection refused"`}, {80, "exiting"}}},
+		{Container: "op-0", Rotated: "2.log.20261120-080000.gz", Cite: "namespaces/openshift-op-0/pods/op-0-abc/op-0/op-0/logs/rotated/2.log.20261120-080000.gz", Lines: 3, Tail: []detailLogLine{}}}
 	if diff := cmp.Diff(want, op.Logs); diff != "" {
 		t.Errorf("log tail (-want +got):\n%s", diff)
 	}
@@ -246,7 +248,7 @@ func TestHTMLHealthyPodWithFindingHasDetail(t *testing.T) {
 		}
 	}
 	// The panel's script draws the log tail and the short columns do not wrap.
-	for _, s := range []string{`"Log tail"`, "#pod-table td:nth-child(3), #pod-table td:nth-child(4), #pod-table td:nth-child(5), #pod-table td:nth-child(6)", "white-space: nowrap"} {
+	for _, s := range []string{`"Log tail"`, `" (rotated, older lines)"`, "#pod-table td:nth-child(3), #pod-table td:nth-child(4), #pod-table td:nth-child(5), #pod-table td:nth-child(6)", "white-space: nowrap"} {
 		if !strings.Contains(page, s) {
 			t.Errorf("page lacks %s", s)
 		}
@@ -262,22 +264,29 @@ func keys(ds []podDetail) []string {
 }
 
 // TestLogTailsOrder: the reader adds logs in the order its workers finish;
-// the report's order is fixed (container, previous first, path).
+// the report's order is fixed (container, previous first, then current,
+// then the rotated files by restart count, then path).
 func TestLogTailsOrder(t *testing.T) {
 	p := &model.Pod{}
 	for _, l := range []struct {
 		container string
 		previous  bool
-	}{{"b", false}, {"a", false}, {"b", true}, {"a", true}} {
-		log := &model.ContainerLog{Container: l.container, Previous: l.previous}
-		log.SetPath(l.container+"/"+map[bool]string{true: "previous", false: "current"}[l.previous]+".log", nil)
+		rotated   string
+	}{{"b", false, ""}, {"a", false, "10.log.20261120-090000"}, {"a", false, ""}, {"b", true, ""}, {"a", false, "9.log.20261120-080000.gz"}, {"a", true, ""}} {
+		log := &model.ContainerLog{Container: l.container, Previous: l.previous, Rotated: l.rotated}
+		name := map[bool]string{true: "previous", false: "current"}[l.previous] + ".log"
+		if l.rotated != "" {
+			name = "rotated/" + l.rotated
+		}
+		log.SetPath(l.container+"/"+name, nil)
 		p.Logs = append(p.Logs, log)
 	}
 	var got []string
 	for _, l := range buildLogTails(p, func(s string) string { return s }) {
-		got = append(got, l.Path)
+		got = append(got, l.Path+" "+l.Rotated)
 	}
-	want := []string{"a/previous.log", "a/current.log", "b/previous.log", "b/current.log"}
+	want := []string{"a/previous.log ", "a/current.log ", "a/rotated/9.log.20261120-080000.gz 9.log.20261120-080000.gz",
+		"a/rotated/10.log.20261120-090000 10.log.20261120-090000", "b/previous.log ", "b/current.log "}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("order (-want +got):\n%s", diff)
 	}

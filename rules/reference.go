@@ -216,9 +216,11 @@ A ` + "`cause`" + ` is a regular expression (RE2) run over the rule's evidence l
 file (an event's message, a container's waiting or terminated message, a condition's message, a log line), then over
 the whole evidence text. The evidence holds what the parser kept:
 
-- **Container logs:** the last 60 lines of each ` + "`previous.log`" + ` and ` + "`current.log`" + ` plus up to 20 error-looking lines
+- **Container logs:** the last 60 lines of each ` + "`previous.log`" + ` and ` + "`current.log`" + ` (gzipped or not) and of each file the
+  kubelet rotated (` + "`logs/rotated/`" + `) plus up to 20 error-looking lines
   (the first 10 and the last 10 with panic, fatal, error or exception words, klog E/F headers). The log of a container
   that never failed (running and ready, or completed, with no restart) is only counted, not kept: a rule cannot cite it.
+  A rule that reads a container's previous or current log never reads a rotated file in its place.
 - **Node logs (kubelet, CRI-O, kernel journals):** kubelet warning and error lines that name a pod or a known trouble
   (sandbox, image pull, probe, volume, PLEG, certificate, ...), kubelet info lines with one of
   ` + "`robe`, `vict`, `Killing`, `OOM`, `oom`, `ack-off`, `ailed`, `rror`" + `; CRI-O lines at warning level and above;

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"math"
 	"strings"
 	"time"
@@ -218,7 +219,9 @@ type Pod struct {
 	Containers []podstatus.Container
 	// Events are the events whose involved object is this pod, oldest first.
 	Events []*Event
-	// Logs are the container logs of this pod that the gather holds.
+	// Logs are the container logs of this pod that the gather holds: the
+	// current and previous run's of each container and its rotated files
+	// (ContainerLog.Rotated), in CompareLogs order once the load is done.
 	Logs []*ContainerLog
 	// NodeLog holds the node-log lines (kubelet, CRI-O) that name this pod,
 	// repeats collapsed, oldest first.
@@ -255,10 +258,11 @@ func (p *Pod) Healthy() bool { return p.Columns.Healthy() }
 // Key returns "namespace/name".
 func (p *Pod) Key() string { return p.Object.Namespace + "/" + p.Object.Name }
 
-// Log returns the log of container c (previous or current), or nil.
+// Log returns the log of container c (previous or current), or nil; never
+// a rotated file (ContainerLog.Rotated), which holds older lines.
 func (p *Pod) Log(container string, previous bool) *ContainerLog {
 	for _, l := range p.Logs {
-		if l.Container == container && l.Previous == previous {
+		if l.Container == container && l.Previous == previous && l.Rotated == "" {
 			return l
 		}
 	}
@@ -386,7 +390,17 @@ type Operator struct {
 // container that failed, its bounded tail and error lines (see Kept).
 type ContainerLog struct {
 	Container string
-	Previous  bool
+	// Previous is true for the previous run's log (previous.log), false
+	// for the current run's (current.log) and for a rotated file.
+	Previous bool
+	// Rotated is, for a file the kubelet rotated out of a run's log
+	// (logs/rotated/ of oc adm inspect --rotated-pod-logs), its file name:
+	// "<restart count>.log.<YYYYMMDD-HHMMSS>", ".gz" at the end when
+	// compressed; "" for the current and previous run's logs. It holds
+	// older lines of the run whose restart count its name starts with;
+	// which run that is (current or previous) the gather does not say for
+	// sure, so Pod.Log never returns it.
+	Rotated string
 	// Lines is the number of lines in the file.
 	Lines int
 	// ErrorCount is how many lines looked like errors in all (panics, stack
@@ -408,6 +422,57 @@ type ContainerLog struct {
 	// "<container>/<container>/logs/current.log", and a whole path is
 	// about 280 bytes.
 	dir, file string
+}
+
+// CompareLogs orders two logs of a pod for the report: by container, then
+// the previous run's log, the current run's, and the rotated files by the
+// restart count their name starts with, then by name (the rotation time),
+// oldest first. It returns 0 for two logs of one container and run
+// (current.log and current.insecure.log), which keep their order in a
+// stable sort.
+func CompareLogs(a, b *ContainerLog) int {
+	if c := strings.Compare(a.Container, b.Container); c != 0 {
+		return c
+	}
+	rank := func(l *ContainerLog) int {
+		switch {
+		case l.Rotated != "":
+			return 2
+		case l.Previous:
+			return 0
+		}
+		return 1
+	}
+	if c := rank(a) - rank(b); c != 0 {
+		return c
+	}
+	if a.Rotated == "" {
+		return 0
+	}
+	if c := cmp.Compare(rotatedRestarts(a.Rotated), rotatedRestarts(b.Rotated)); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Rotated, b.Rotated)
+}
+
+// rotatedRestarts is the restart count a rotated log's file name starts
+// with ("3.log.20211027-082023" → 3): the kubelet names a run's log after
+// the container's restart count when the run began. It is -1 when the name
+// starts with no digit, and math.MaxInt when the count does not fit an int.
+func rotatedRestarts(name string) int {
+	n, digits := 0, 0
+	for ; digits < len(name) && name[digits] >= '0' && name[digits] <= '9'; digits++ {
+		d := int(name[digits] - '0')
+		if n > (math.MaxInt-d)/10 {
+			n = math.MaxInt
+			continue
+		}
+		n = n*10 + d
+	}
+	if digits == 0 {
+		return -1
+	}
+	return n
 }
 
 // Path returns the member path the log was read from ("" when unknown); it

@@ -52,3 +52,28 @@ func TestContainerLogPath(t *testing.T) {
 		t.Errorf("%s and %s do not share their file name", other.Path(), logs[0].Path())
 	}
 }
+
+// TestPodLogNeverRotated: Pod.Log returns a container's current or previous
+// run's log, never a rotated file of it, whatever the order of Pod.Logs and
+// even when the rotated files are all the gather holds of the container.
+func TestPodLogNeverRotated(t *testing.T) {
+	current := &ContainerLog{Container: "app"}
+	previous := &ContainerLog{Container: "app", Previous: true}
+	p := &Pod{Logs: []*ContainerLog{
+		{Container: "app", Rotated: "3.log.20261120-090000"},
+		{Container: "app", Rotated: "2.log.20261120-080000.gz"},
+		current, previous,
+		{Container: "other", Rotated: "0.log.20261120-080000"},
+	}}
+	if got := p.Log("app", false); got != current {
+		t.Errorf("Log(app, current) = %+v, want the current run's log", got)
+	}
+	if got := p.Log("app", true); got != previous {
+		t.Errorf("Log(app, previous) = %+v, want the previous run's log", got)
+	}
+	for _, prev := range []bool{false, true} {
+		if got := p.Log("other", prev); got != nil {
+			t.Errorf("Log(other, %v) = %+v, want nil: a rotated file is no run's log", prev, got)
+		}
+	}
+}

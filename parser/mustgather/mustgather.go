@@ -37,7 +37,12 @@ const (
 	EventList
 	// Pod is namespaces/<ns>/pods/<pod>/<pod>.yaml.
 	Pod
-	// ContainerLog is namespaces/<ns>/pods/<pod>/<container>/<container>/logs/{current,previous}.log.
+	// ContainerLog is a container log:
+	// namespaces/<ns>/pods/<pod>/<container>/<container>/logs/{current,previous}[.insecure].log,
+	// gzipped or not (.log.gz: must-gather's REDUCE_LOGS=compress_logs), or
+	// a rotated file the kubelet kept, logs/rotated/<restart count>.log.<suffix>
+	// (oc adm inspect --rotated-pod-logs; the suffix is the rotation time,
+	// YYYYMMDD-HHMMSS, with ".gz" when compressed).
 	ContainerLog
 	// Node is cluster-scoped-resources/core/nodes/<node>.yaml.
 	Node
@@ -97,6 +102,7 @@ type Member struct {
 	Pod       string
 	Container string
 	Previous  bool   // container log: previous.log
+	Rotated   string // container log: its file name under logs/rotated/ ("3.log.20211027-082023.gz"); "" for current and previous
 	Node      string // Node, NodeJournal: from nodes/<node>/ or nodes/<node>.yaml
 	Unit      string // ServiceLog: kubelet, crio, ...
 	// Group and Resource name an object file's kind ("" for the core
@@ -112,7 +118,9 @@ var pathRules = []struct {
 	{PodList, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/core/pods\.(?:yaml|json)$`)},
 	{EventList, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/core/events\.(?:yaml|json)$`)},
 	{Pod, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/pods/([^/]+)/([^/]+)\.(?:yaml|json)$`)},
-	{ContainerLog, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/pods/([^/]+)/([^/]+)/[^/]+/logs/(current|previous)(?:\.insecure)?\.log$`)},
+	{ContainerLog, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/pods/([^/]+)/([^/]+)/[^/]+/logs/(current|previous)(?:\.insecure)?\.log(?:\.gz)?$`)},
+	// oc adm inspect matches a rotated file's name by [0-9]+\.log\..+
+	{ContainerLog, regexp.MustCompile(`^(.*/)?namespaces/([^/]+)/pods/([^/]+)/([^/]+)/[^/]+/logs/rotated/([0-9]+\.log\.[^/]+)$`)},
 	{Node, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/core/nodes/([^/]+)\.(?:yaml|json)$`)},
 	{NodeList, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/core/nodes\.(?:yaml|json)$`)},
 	{ClusterVersion, regexp.MustCompile(`^(.*/)?cluster-scoped-resources/config\.openshift\.io/clusterversions(?:\.yaml|/[^/]+\.yaml)$`)},
@@ -161,7 +169,14 @@ func Classify(p string) Member {
 			}
 			c.Namespace, c.Pod = m[2], m[3]
 		case ContainerLog:
-			c.Namespace, c.Pod, c.Container, c.Previous = m[2], m[3], m[4], m[5] == "previous"
+			c.Namespace, c.Pod, c.Container = m[2], m[3], m[4]
+			switch m[5] {
+			case "current":
+			case "previous":
+				c.Previous = true
+			default: // logs/rotated/<name>
+				c.Rotated = m[5]
+			}
 		case Node:
 			c.Node = m[2]
 		case ServiceLog:

@@ -21,6 +21,22 @@ func TestClassify(t *testing.T) {
 		{"img/namespaces/shop/pods/a-1/a-1.yaml", Member{Kind: Pod, Root: "img/", Namespace: "shop", Pod: "a-1"}},
 		{"img/namespaces/shop/pods/a-1/other.yaml", Member{}},
 		{"img/namespaces/shop/pods/a-1/c/c/logs/previous.insecure.log", Member{Kind: ContainerLog, Root: "img/", Namespace: "shop", Pod: "a-1", Container: "c", Previous: true}},
+		// Gzipped by must-gather's REDUCE_LOGS=compress_logs: the same logs.
+		{"img/namespaces/shop/pods/a-1/c/c/logs/current.log.gz", Member{Kind: ContainerLog, Root: "img/", Namespace: "shop", Pod: "a-1", Container: "c"}},
+		{"img/namespaces/shop/pods/a-1/c/c/logs/previous.log.gz", Member{Kind: ContainerLog, Root: "img/", Namespace: "shop", Pod: "a-1", Container: "c", Previous: true}},
+		{"img/namespaces/shop/pods/a-1/c/c/logs/current.insecure.log.gz", Member{Kind: ContainerLog, Root: "img/", Namespace: "shop", Pod: "a-1", Container: "c"}},
+		{"img/namespaces/shop/pods/a-1/c/c/logs/previous.insecure.log.gz", Member{Kind: ContainerLog, Root: "img/", Namespace: "shop", Pod: "a-1", Container: "c", Previous: true}},
+		// Rotated by the kubelet, gathered by oc adm inspect --rotated-pod-logs.
+		{"img/namespaces/shop/pods/a-1/c/c/logs/rotated/0.log.20211027-082023", Member{Kind: ContainerLog, Root: "img/", Namespace: "shop", Pod: "a-1", Container: "c", Rotated: "0.log.20211027-082023"}},
+		{"img/namespaces/shop/pods/a-1/c/c/logs/rotated/3.log.20211027-082023.gz", Member{Kind: ContainerLog, Root: "img/", Namespace: "shop", Pod: "a-1", Container: "c", Rotated: "3.log.20211027-082023.gz"}},
+		// Near misses.
+		{"img/namespaces/shop/pods/a-1/c/c/logs/rotated/notes.txt", Member{}},
+		{"img/namespaces/shop/pods/a-1/c/c/logs/current.log.bak", Member{}},
+		{"img/namespaces/shop/pods/a-1/c/c/logs/current.log.gz.gz", Member{}},
+		{"img/namespaces/shop/pods/a-1/c/c/logs/rotated/0.log", Member{}},
+		{"img/namespaces/shop/pods/a-1/c/c/logs/rotated/x.log.20211027-082023", Member{}},
+		{"img/namespaces/shop/pods/a-1/c/c/logs/0.log.20211027-082023", Member{}},
+		{"img/namespaces/shop/pods/a-1/c/c/logs/rotated/0.log.1/current.log", Member{}},
 		{"img/cluster-scoped-resources/core/nodes/n1.yaml", Member{Kind: Node, Root: "img/", Node: "n1"}},
 		{"img/host_service_logs/masters/kubelet_service.log.gz", Member{Kind: ServiceLog, Root: "img/", Unit: "kubelet"}},
 		{"img/nodes/n1/n1_kubelet.gz", Member{Kind: NodeJournal, Root: "img/", Node: "n1"}},
@@ -48,6 +64,7 @@ func TestLiteralsNeverBlind(t *testing.T) {
 	for _, p := range []string{
 		"must-gather.local.1/img/namespaces/shop/core/pods.yaml", "namespaces/shop/core/events.json",
 		"img/namespaces/shop/pods/a-1/a-1.yaml", "img/namespaces/shop/pods/a-1/c/c/logs/previous.insecure.log",
+		"img/namespaces/shop/pods/a-1/c/c/logs/current.log.gz", "img/namespaces/shop/pods/a-1/c/c/logs/rotated/3.log.20211027-082023.gz",
 		"img/cluster-scoped-resources/core/nodes/n1.yaml", "cluster-scoped-resources/core/nodes.json",
 		"img/cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml",
 		"img/host_service_logs/masters/kubelet_service.log.gz", "img/nodes/n1/n1_kubelet.gz",
@@ -90,6 +107,8 @@ func TestMatchSameAsPattern(t *testing.T) {
 		"timestamp", "a/timestamp", "/timestamp", "a//timestamp", "", "/", "//",
 		"img/namespaces/shop/apps/deployments.yaml", "img/namespaces/shop/apps/deployments/web.yaml",
 		"namespaces/a/pods/p/c//logs/current.log", "namespaces/a/pods/p/p.yaml/",
+		"namespaces/a/pods/p/c/c/logs/previous.insecure.log.gz", "x/namespaces/a/pods/p/c/c/logs/rotated/0.log.20211027-082023",
+		"namespaces/a/pods/namespaces/b/pods/p/c/c/logs/rotated/7.log.x.gz", "namespaces/a/pods/p/c/c/logs/rotated/0.log.",
 		"namespaces/a\n/b\xff/c.yaml",
 	} {
 		sameMatches(t, p)
@@ -107,8 +126,8 @@ func TestMatchSameAsPattern(t *testing.T) {
 	if tails < rules.Len()*3/4 {
 		t.Errorf("only %d of %d path rules have a tail matcher", tails, rules.Len())
 	}
-	if segs < 7 {
-		t.Errorf("only %d path rules match by segments, want the 7 pathmatch knows", segs)
+	if segs < 8 {
+		t.Errorf("only %d path rules match by segments, want the 8 pathmatch knows", segs)
 	}
 }
 
@@ -143,6 +162,7 @@ func TestMatchCorpus(t *testing.T) {
 func FuzzMatch(f *testing.F) {
 	f.Add("must-gather.local.1/img/namespaces/shop/core/pods.yaml")
 	f.Add("a/namespaces/namespaces/pods/p/c/c/logs/current.log")
+	f.Add("img/namespaces/a/pods/p/c/c/logs/rotated/3.log.20211027-082023.gz")
 	f.Fuzz(func(t *testing.T, p string) {
 		if len(p) > 4096 {
 			return

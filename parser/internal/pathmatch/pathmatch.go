@@ -133,7 +133,8 @@ const (
 	segLiteral segmentKind = iota // exactly lit
 	segAny                        // [^/]+
 	segYAML                       // [^/]+\.(?:yaml|json)
-	segLog                        // (current|previous)(?:\.insecure)?\.log, "current" or "previous" captured
+	segLog                        // (current|previous)(?:\.insecure)?\.log(?:\.gz)?, "current" or "previous" captured
+	segRotated                    // [0-9]+\.log\.[^/]+: a kubelet's rotated container log file
 )
 
 // segmentTails are the tails of the rules that every member of a gather is
@@ -148,8 +149,10 @@ var segmentTails = func() map[string][]segment {
 	yamlCap := segment{what: segYAML, capture: true}
 	return map[string][]segment{
 		`namespaces/([^/]+)/pods/([^/]+)/([^/]+)\.(?:yaml|json)$`: {folder("namespaces"), anyCap, folder("pods"), anyCap, yamlCap},
-		`namespaces/([^/]+)/pods/([^/]+)/([^/]+)/[^/]+/logs/(current|previous)(?:\.insecure)?\.log$`: {
+		`namespaces/([^/]+)/pods/([^/]+)/([^/]+)/[^/]+/logs/(current|previous)(?:\.insecure)?\.log(?:\.gz)?$`: {
 			folder("namespaces"), anyCap, folder("pods"), anyCap, anyCap, {what: segAny}, folder("logs"), {what: segLog, capture: true}},
+		`namespaces/([^/]+)/pods/([^/]+)/([^/]+)/[^/]+/logs/rotated/([0-9]+\.log\.[^/]+)$`: {
+			folder("namespaces"), anyCap, folder("pods"), anyCap, anyCap, {what: segAny}, folder("logs"), folder("rotated"), {what: segRotated, capture: true}},
 		`namespaces/([^/]+)/([^/]+)\.(?:yaml|json)$`:                       {folder("namespaces"), anyCap, yamlCap},
 		`namespaces/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`:               {folder("namespaces"), anyCap, anyCap, yamlCap},
 		`namespaces/([^/]+)/([^/]+)/([^/]+)/([^/]+)\.(?:yaml|json)$`:       {folder("namespaces"), anyCap, anyCap, anyCap, yamlCap},
@@ -191,12 +194,16 @@ func matchSegments(segs []segment, s string) []string {
 			}
 			part = part[:len(part)-len(".yaml")]
 		case segLog:
-			switch part {
+			switch strings.TrimSuffix(part, ".gz") {
 			case "current.log", "current.insecure.log":
 				part = "current"
 			case "previous.log", "previous.insecure.log":
 				part = "previous"
 			default:
+				return nil
+			}
+		case segRotated:
+			if !rotatedLogName(part) {
 				return nil
 			}
 		}
@@ -205,6 +212,16 @@ func matchSegments(segs []segment, s string) []string {
 		}
 	}
 	return m
+}
+
+// rotatedLogName reports whether name is [0-9]+\.log\.[^/]+ (the caller
+// has split it at the slashes): a restart count, ".log." and a suffix.
+func rotatedLogName(name string) bool {
+	digits := 0
+	for digits < len(name) && name[digits] >= '0' && name[digits] <= '9' {
+		digits++
+	}
+	return digits > 0 && len(name) > digits+len(".log.") && name[digits:digits+len(".log.")] == ".log."
 }
 
 // tailOf returns the tail of re when it begins with rootPrefix followed by

@@ -72,6 +72,13 @@ func TestSegmentsSameAsPattern(t *testing.T) {
 		"namespaces/a/pods/p/c//logs/current.log", "namespaces/a/pods/p/c/c/logs/", "namespaces/a/pods/p/p.yaml/",
 		"cluster-scoped-resources/x/y.yaml", "cluster-scoped-resources/x/y/z.json", "cluster-scoped-resources/x/y/z/w.yaml",
 		"namespaces/a\n/b\xff/c.yaml", "", "/", "//",
+		// Gzipped and rotated container logs, and near misses.
+		"namespaces/a/pods/p/c/c/logs/current.log.gz", "namespaces/a/pods/p/c/c/logs/previous.insecure.log.gz",
+		"namespaces/a/pods/p/c/c/logs/current.log.gz.gz", "namespaces/a/pods/p/c/c/logs/current.gz", "namespaces/a/pods/p/c/c/logs/current.log.bak",
+		"namespaces/a/pods/p/c/c/logs/rotated/0.log.20211027-082023", "namespaces/a/pods/p/c/c/logs/rotated/3.log.20211027-082023.gz",
+		"namespaces/a/pods/p/c/c/logs/rotated/12.log.x\ny", "namespaces/a/pods/p/c/c/logs/rotated/0.log.", "namespaces/a/pods/p/c/c/logs/rotated/0.log",
+		"namespaces/a/pods/p/c/c/logs/rotated/x.log.1", "namespaces/a/pods/p/c/c/logs/rotated/.log.1", "namespaces/a/pods/p/c/c/logs/rotated/notes.txt",
+		"namespaces/a/pods/p/c/c/logs/rotated/0.log.1/x", "namespaces/a/pods/p/c/c/logs/rotated/", "namespaces/a/pods/p/c/c/logs/0.log.1",
 	} {
 		sameMatches(t, s, p)
 	}
@@ -81,6 +88,7 @@ func FuzzSegments(f *testing.F) {
 	s := segmentSet(f)
 	f.Add("must-gather.local.1/img/namespaces/shop/core/pods.yaml")
 	f.Add("a/namespaces/namespaces/pods/p/c/c/logs/current.log")
+	f.Add("img/namespaces/a/pods/p/c/c/logs/rotated/3.log.20211027-082023.gz")
 	f.Fuzz(func(t *testing.T, p string) {
 		if len(p) > 4096 {
 			return
