@@ -3,6 +3,7 @@ module github.com/mgtriage/mgtriage
 go 1.26.0
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/google/go-cmp v0.7.0
 	github.com/jedib0t/go-pretty/v6 v6.8.3
 	github.com/mholt/archives v0.1.5

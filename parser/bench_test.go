@@ -156,8 +156,8 @@ func BenchmarkNodeLogStreamMemory(b *testing.B) {
 }
 
 // BenchmarkReadGather reads one generated gather (2,000 pods, 40 MB of logs)
-// from a folder and from a .tar.gz of it, and only decompresses the .tar.gz,
-// all in one run. The bound: tar.gz ≤ 1.3 × (folder + gunzip).
+// from a folder (also with a Live) and from a .tar.gz of it, and only
+// decompresses the .tar.gz, all in one run. The bound: tar.gz ≤ 1.3 × (folder + gunzip).
 func BenchmarkReadGather(b *testing.B) {
 	dir := b.TempDir()
 	top, err := gen.Write(dir, gen.Options{Namespaces: 20, PodsPerNS: 100, Nodes: 6, LogLines: 200, KubeletLines: 100_000, Seed: 1})
@@ -168,6 +168,15 @@ func BenchmarkReadGather(b *testing.B) {
 	b.Run("folder", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := Load(context.Background(), top); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// The same with a Live kept up to date, as the command line's overview
+	// on a terminal has it (its cost is folder-live over folder).
+	b.Run("folder-live", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := LoadWith(context.Background(), top, Options{Live: new(Live)}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -197,4 +206,37 @@ func BenchmarkReadGather(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkLiveAddPods is what a Live costs a load of the gather of
+// BenchmarkReadGather: recording its 2,000 pods, its nodes and its
+// ClusterOperators, as the decode workers do (compare with a load's ns/op
+// there).
+func BenchmarkLiveAddPods(b *testing.B) {
+	top, err := gen.Write(b.TempDir(), gen.Options{Namespaces: 20, PodsPerNS: 100, Nodes: 6, LogLines: 200, KubeletLines: 100_000, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := Load(context.Background(), top)
+	if err != nil {
+		b.Fatal(err)
+	}
+	unhealthy := 0
+	for _, p := range g.Pods {
+		if !p.Healthy() {
+			unhealthy++
+		}
+	}
+	for b.Loop() {
+		l := new(Live)
+		for i := 0; i < len(g.Pods); i += 100 { // a pods.yaml of 100 pods at a time
+			l.addPods(g.Pods[i:min(i+100, len(g.Pods))])
+		}
+		for _, n := range g.Nodes {
+			l.addNode(&n.Object)
+		}
+		l.addOperators(g.Operators)
+		l.Overview(3)
+	}
+	b.ReportMetric(float64(unhealthy), "unhealthy-pods")
 }

@@ -216,8 +216,10 @@ func (b *builder) readClusterOperator(p, name string, data []byte) []error {
 		o.Name = name
 	}
 	b.mu.Lock()
-	b.g.Operators = append(b.g.Operators, operatorSummary(o, model.Source{Path: p, Line: 1}))
+	op := operatorSummary(o, model.Source{Path: p, Line: 1})
+	b.g.Operators = append(b.g.Operators, op)
 	b.mu.Unlock()
+	b.live.addOperators([]model.Operator{op})
 	return nil
 }
 
@@ -260,6 +262,7 @@ func (b *builder) readPodCaptures(p, root string, data []byte) []error {
 }
 
 func (b *builder) addCapturedPods(root string, pods []*model.Pod) {
+	b.live.addPods(pods)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, pod := range pods {

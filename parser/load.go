@@ -124,6 +124,11 @@ type Options struct {
 	// Stats, when set, receives how the input's compressed stream was
 	// read (ReadStats); left zero for a folder, a zip or a plain tar.
 	Stats *ReadStats
+	// Live, when set, is kept up to date with the ClusterVersion, Nodes,
+	// ClusterOperators and Pods as the pass decodes them, for a view that
+	// reads it while the load runs (see Live). It changes nothing the load
+	// returns.
+	Live *Live
 	// scribble makes the load's read-buffer pool overwrite every buffer
 	// put back (bufpool.Pool.Scribble), for TestRecycledBuffersAreNotKept.
 	scribble bool
@@ -142,6 +147,7 @@ func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, erro
 		b.inPart = partFilter(o.Part.Tops, o.PartOf)
 	}
 	b.bufs.Scribble(o.scribble)
+	b.live = o.Live
 	if o.Needs != nil {
 		b.decodeKinds = map[model.Kind]bool{}
 		for _, k := range o.Needs.Decode {
@@ -369,6 +375,7 @@ type builder struct {
 	keep               *lineFilter             // node-log lines the rule table asks for; nil: none
 	logMatch           *lineFilter             // container-log lines kept whatever the container's state (Needs.LogLines); nil: none
 	keepLogsOf         map[string]bool         // namespaces whose quiet containers' logs are kept (model.Needs.KeepLogsOf)
+	live               *Live                   // what the pass has read so far, for a view (Options.Live); nil: none
 }
 
 func newBuilder(input string) *builder {
@@ -884,6 +891,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 			return true
 		})
 		b.dedup.noteList(k, pods)
+		b.live.addPods(pods)
 		b.locked(func() {
 			b.listPods[k] = append(b.listPods[k], pods...)
 			for _, pod := range pods {
@@ -906,8 +914,9 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 			return nil
 		}
 		b.parts.add(o)
-		b.mu.Lock()
 		pod := &model.Pod{Object: *o, Source: model.Source{Path: p, Line: 1}}
+		b.live.addPods([]*model.Pod{pod})
+		b.mu.Lock()
 		if worthFieldLines(o) && !isJSON(data) {
 			pod.Fields = scanFieldLines(data, lineStarts(data), 1)
 		}
@@ -965,6 +974,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		}
 		b.g.Operators = append(b.g.Operators, ops...)
 		b.mu.Unlock()
+		b.live.addOperators(ops)
 	}
 	for _, err := range errs {
 		b.problem(p, err.Error())
@@ -1074,6 +1084,7 @@ func (b *builder) addNode(n *model.Node) {
 	if n.Object.Name == "" {
 		return
 	}
+	b.live.addNode(&n.Object)
 	b.nodeSeen = append(b.nodeSeen, seenNode{path: n.Source.Path, name: n.Object.Name, facts: model.NodeMachineFacts(n), kubelet: n.Object.Status.NodeInfo.KubeletVersion})
 	if old, dup := b.nodes[n.Object.Name]; !dup || n.Source.Path < old.Source.Path {
 		b.nodes[n.Object.Name] = n
@@ -1082,6 +1093,7 @@ func (b *builder) addNode(n *model.Node) {
 
 func (b *builder) decodeClusterVersion(p string, data []byte) []error {
 	add := func(cv *openshift.ClusterVersion) {
+		b.live.addClusterVersion(cv)
 		if cv.Spec.ClusterID != "" {
 			b.clusterIDs[cv.Spec.ClusterID] = true
 			b.rootCluster[rootOf(p)] = cv.Spec.ClusterID

@@ -185,7 +185,7 @@ func TakeSnapshot(g *model.Gather, t *rules.Table, findings []rules.Finding) *Sn
 		}
 	}
 	for _, op := range g.Operators {
-		s.Operators[op.Name] = SnapOperator{Available: op.Available, Degraded: op.Degraded, Progressing: op.Progressing, Message: clipRunes(op.Message, 300)}
+		s.Operators[op.Name] = SnapOperator{Available: op.Available, Degraded: op.Degraded, Progressing: op.Progressing, Message: ClipLine(op.Message, 300)}
 	}
 	s.snapConfig(st)
 	s.snapWorkloadImages()
@@ -219,8 +219,6 @@ func objName(ns, name string) string {
 	}
 	return ns + "/" + name
 }
-
-func clipRunes(s string, n int) string { return truncateRunes(cleanLine(s), n) }
 
 func (s *Snapshot) snapCoverage(g *model.Gather) {
 	st := g.Objects
@@ -313,7 +311,7 @@ func (s *Snapshot) snapConfig(st *model.Store) {
 		}
 		s.addConfig(ConfigItem{List: model.NetworkPolicies.String() + "/" + np.Namespace, Kind: "NetworkPolicy", Ref: "networkpolicy/" + np.Namespace + "/" + np.Name, Scope: []string{"ns:" + np.Namespace},
 			Digest:  digest(np.Spec),
-			Summary: clipRunes("policyTypes "+orNone(strings.Join(types, ","))+", "+itoa(len(np.Spec.Ingress))+" ingress and "+itoa(len(np.Spec.Egress))+" egress rules", 200)})
+			Summary: ClipLine("policyTypes "+orNone(strings.Join(types, ","))+", "+itoa(len(np.Spec.Ingress))+" ingress and "+itoa(len(np.Spec.Egress))+" egress rules", 200)})
 	}
 	poolObjs, pools, _ := model.ListTyped[openshift.MachineConfigPool](st, model.MachineConfigPools, "*")
 	for i, mcp := range pools {
@@ -340,7 +338,7 @@ func (s *Snapshot) snapConfig(st *model.Store) {
 		sort.Strings(scope)
 		s.Pools[mcp.Name] = sp
 		s.addConfig(ConfigItem{Kind: "MachineConfigPool", Ref: "machineconfigpool/" + mcp.Name, Scope: scope,
-			Digest: mcp.Status.Configuration.Name + "|" + mcp.Spec.Configuration.Name, Summary: clipRunes("rendered "+orNone(mcp.Status.Configuration.Name), 200)})
+			Digest: mcp.Status.Configuration.Name + "|" + mcp.Spec.Configuration.Name, Summary: ClipLine("rendered "+orNone(mcp.Status.Configuration.Name), 200)})
 		kcs, _ := st.PoolKubeletConfigs(poolObjs[i])
 		for _, kc := range kcs {
 			k := model.Typed[openshift.KubeletConfig](kc)
@@ -352,7 +350,7 @@ func (s *Snapshot) snapConfig(st *model.Store) {
 			item.Kind, item.Ref = "KubeletConfig", ref
 			item.Scope = append(item.Scope, scope...)
 			item.Digest = digest(k.Spec.KubeletConfig)
-			item.Summary = clipRunes(kubeletSummary(k), 200)
+			item.Summary = ClipLine(kubeletSummary(k), 200)
 			s.addConfig(item)
 		}
 	}
@@ -385,7 +383,7 @@ func (s *Snapshot) snapWorkloadImages() {
 	for w, set := range images {
 		list := model.SortedKeys(set)
 		s.addConfig(ConfigItem{Kind: "Workload images", Ref: displaySubject(w), Scope: []string{"workload:" + w},
-			Digest: strings.Join(list, "\n"), Summary: clipRunes(strings.Join(list, ", "), 400)})
+			Digest: strings.Join(list, "\n"), Summary: ClipLine(strings.Join(list, ", "), 400)})
 	}
 }
 

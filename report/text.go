@@ -69,6 +69,11 @@ func cleanText(s string) string {
 // value.
 func CleanText(s string) string { return cleanText(s) }
 
+// ClipLine is CleanText for a value shown on one line of a terminal (tabs and
+// line breaks become spaces), cut to n runes with "…" when longer (n ≤ 0:
+// not cut).
+func ClipLine(s string, n int) string { return truncateRunes(cleanLine(s), n) }
+
 // cleanLine is cleanText for a value shown on one line: tabs and line breaks
 // become spaces.
 func cleanLine(s string) string {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/mgtriage/mgtriage/parser"
 	"github.com/mgtriage/mgtriage/report"
@@ -46,21 +47,31 @@ type IOStreams struct {
 	ErrOut        io.Writer
 	OutIsTerminal bool
 	ErrIsTerminal bool
-	// OutWidth is the terminal's width in columns when stdout is one, else 0.
-	OutWidth int
+	// OutWidth and ErrWidth are the terminal's width in columns when stdout
+	// (stderr) is one, else 0.
+	OutWidth, ErrWidth int
 	// NoColor is true when the NO_COLOR environment variable is set and not empty.
 	NoColor bool
+	// ProgressDelay is how long reading an archive goes before its
+	// progress (the bar and the overview of what was read so far) appears
+	// on stderr, when stderr is a terminal: shorter reads print nothing.
+	// systemStreams sets progressDelay.
+	ProgressDelay time.Duration
 }
 
 func systemStreams() IOStreams {
-	width := 0
+	width, errWidth := 0, 0
 	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
 		width = w
 	}
+	if w, _, err := term.GetSize(int(os.Stderr.Fd())); err == nil {
+		errWidth = w
+	}
 	return IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
-		OutIsTerminal: isTerminal(os.Stdout), ErrIsTerminal: isTerminal(os.Stderr), OutWidth: width,
-		NoColor: noColorSet(os.Getenv("NO_COLOR")),
+		OutIsTerminal: isTerminal(os.Stdout), ErrIsTerminal: isTerminal(os.Stderr), OutWidth: width, ErrWidth: errWidth,
+		NoColor:       noColorSet(os.Getenv("NO_COLOR")),
+		ProgressDelay: progressDelay,
 	}
 }
 

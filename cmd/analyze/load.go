@@ -44,8 +44,9 @@ func (o *loadOptions) validate() error {
 
 // loadGather reads the gather at path for a run that reads what needs
 // declares (the rule table's needs, merged with what else the command
-// reads: model.Needs.Merge), within o's limits, with a progress bar on
-// streams' stderr. A failure is an inputError naming path. Every command
+// reads: model.Needs.Merge), within o's limits, with a progress bar and an
+// overview of what was read so far on streams' stderr when it is a terminal
+// (readProgress). A failure is an inputError naming path. Every command
 // that reads a gather (analyze, diff) loads it here, so all of them see the
 // same gather for the same rules.
 //
@@ -53,7 +54,7 @@ func (o *loadOptions) validate() error {
 // clusters (its Part and PartOf; --split).
 func loadGather(ctx context.Context, streams IOStreams, path string, o loadOptions, needs model.Needs, part *parser.Options) (*model.Gather, error) {
 	bar := newReadProgress(streams, path)
-	opts := parser.Options{OnRead: bar.onRead(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers, Needs: &needs}
+	opts := parser.Options{OnRead: bar.onRead(), Live: bar.live(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers, Needs: &needs}
 	if part != nil {
 		opts.Part, opts.PartOf = part.Part, part.PartOf
 	}
