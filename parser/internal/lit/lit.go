@@ -22,7 +22,27 @@ type Index struct {
 	// start literals and occur every few dozen bytes of a log line).
 	slot     [1 << 16]uint8
 	starting [][]entry
+	skip     *skipTable // nil: every position is looked at
 }
+
+// skipTable lets FirstBelow move over the text several bytes at a time when
+// every literal is at least skipMin bytes long (the Wu–Manber scan, with
+// blocks of two bytes): the text is looked at through a window of m bytes,
+// the shortest literal's length; when the window's last two bytes occur
+// nowhere in the first m bytes of any literal, no literal can start in the
+// window, and it moves on by m-1 bytes; when they occur, it moves on so
+// that they line up with their last occurrence; when they end the first m
+// bytes of a literal, the literals that end so are compared there.
+type skipTable struct {
+	m     int
+	shift [1 << 16]uint8 // by the window's last two bytes (first byte high)
+	slot  [1 << 16]uint8 // 1 + the index in ends of the literals whose first m bytes end with the pair
+	ends  [][]entry      // in group order
+}
+
+// skipMin is the shortest literal that makes the skip scan worth its table:
+// with shorter windows it moves on by too little.
+const skipMin = 4
 
 type entry struct {
 	lit   string
@@ -52,7 +72,78 @@ func New(groups [][]string) *Index {
 			x.starting[x.slot[p]-1] = append(x.starting[x.slot[p]-1], entry{l, g})
 		}
 	}
+	x.skip = newSkipTable(groups)
 	return x
+}
+
+// newSkipTable returns the skip scan's table for groups, or nil when a
+// literal is shorter than skipMin or the literals end their first m bytes
+// with more than 255 distinct pairs.
+func newSkipTable(groups [][]string) *skipTable {
+	m := 0
+	for _, lits := range groups {
+		for _, l := range lits {
+			if m == 0 || len(l) < m {
+				m = len(l)
+			}
+		}
+	}
+	if m < skipMin {
+		return nil
+	}
+	m = min(m, 255)
+	t := &skipTable{m: m}
+	for i := range t.shift {
+		t.shift[i] = uint8(m - 1)
+	}
+	for g, lits := range groups {
+		for _, l := range lits {
+			for q := 0; q <= m-2; q++ {
+				p := pairAt(l, q)
+				t.shift[p] = min(t.shift[p], uint8(m-2-q))
+			}
+			p := pairAt(l, m-2)
+			if t.slot[p] == 0 {
+				if len(t.ends) == 255 {
+					return nil
+				}
+				t.ends = append(t.ends, nil)
+				t.slot[p] = uint8(len(t.ends))
+			}
+			t.ends[t.slot[p]-1] = append(t.ends[t.slot[p]-1], entry{l, g})
+		}
+	}
+	return t
+}
+
+// firstSkipping is FirstBelow by the skip scan; best is min(limit, groups).
+func (t *skipTable) firstSkipping(s string, best int) int {
+	none := best
+	for i := t.m - 1; i < len(s); {
+		p := uint16(s[i-1])<<8 | uint16(s[i])
+		if sh := t.shift[p]; sh > 0 {
+			i += int(sh)
+			continue
+		}
+		start := i - t.m + 1
+		for _, e := range t.ends[t.slot[p]-1] {
+			if e.group >= best {
+				break // entries are in group order
+			}
+			if strings.HasPrefix(s[start:], e.lit) {
+				best = e.group
+				if best == 0 {
+					return 0
+				}
+				break
+			}
+		}
+		i++
+	}
+	if best == none {
+		return -1
+	}
+	return best
 }
 
 func pairAt(s string, i int) uint16 { return uint16(s[i])<<8 | uint16(s[i+1]) }
@@ -71,6 +162,9 @@ func (x *Index) FirstBelow(s string, limit int) int {
 	best := min(limit, x.groups)
 	if len(s) < 2 || best <= 0 {
 		return -1
+	}
+	if x.skip != nil {
+		return x.skip.firstSkipping(s, best)
 	}
 	p := uint16(s[0])
 	for i := 1; i < len(s); i++ {

@@ -114,3 +114,53 @@ func BenchmarkFirst(b *testing.B) {
 		x.First(line)
 	}
 }
+
+// skipGroups are literals of at least skipMin bytes, which the skip scan
+// reads (overlapping ones, one a prefix of another, one inside another).
+var skipGroups = [][]string{
+	{"panic:", "fatal error:"},
+	{"level=error", "level=fatal"},
+	{"ERROR", "ERRORS"},
+	{"RROR!", "error:"},
+	{"rror: x"},
+}
+
+func TestFirstSkipping(t *testing.T) {
+	x := New(skipGroups)
+	if x.skip == nil {
+		t.Fatal("the skip scan is off for literals of 5 bytes and more")
+	}
+	for _, s := range []string{"", "ERRO", "ERROR", "xERROR", "ERRORx", "an ERROR! happened", "mirror: x", "level=fatal",
+		"levellevel=error", "ERRORERRORERROR", "rror: x panic:", "no errors here", "RROR!", "RRROR!", "fatal error"} {
+		if got, want := x.First(s), firstReference(skipGroups, s, len(skipGroups)); got != want {
+			t.Errorf("First(%q) = %d, reference %d", s, got, want)
+		}
+		for limit := 0; limit <= len(skipGroups); limit++ {
+			if got, want := x.FirstBelow(s, limit), firstReference(skipGroups, s, limit); got != want {
+				t.Errorf("FirstBelow(%q, %d) = %d, reference %d", s, limit, got, want)
+			}
+		}
+	}
+	if New(testGroups).skip != nil {
+		t.Error("the skip scan is on with literals of two bytes")
+	}
+}
+
+func FuzzFirstSkipping(f *testing.F) {
+	f.Add("level=error", "rror:", "x level=errorrror: y", 3)
+	f.Add("abcd", "bcde", "abcde", 2)
+	f.Fuzz(func(t *testing.T, l1, l2, s string, limit int) {
+		if len(l1) < skipMin || len(l2) < skipMin {
+			return
+		}
+		groups := [][]string{{l1}, {l2, l1 + l2}, {l2[1:] + l1[:1]}}
+		if len(groups[2][0]) < skipMin {
+			return
+		}
+		x := New(groups)
+		limit = limit%5 - 1
+		if got, want := x.FirstBelow(s, limit), firstReference(groups, s, limit); got != want {
+			t.Fatalf("groups %q: FirstBelow(%q, %d) = %d, reference %d", groups, s, limit, got, want)
+		}
+	})
+}
