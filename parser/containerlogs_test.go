@@ -1,9 +1,13 @@
 package parser
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -257,5 +261,87 @@ func TestCompareLogs(t *testing.T) {
 	}
 	if c := model.CompareLogs(&model.ContainerLog{Container: "a"}, &model.ContainerLog{Container: "a"}); c != 0 {
 		t.Errorf("two current logs of one container compare %d, want 0", c)
+	}
+}
+
+// TestLargeGzippedLogsInflatedApart: compressed container logs of more than
+// a MiB are inflated apart, by the worker pool (submitLog), or as they are
+// read, by a read-ahead; either way each reads as the plain log, and a
+// pod's logs keep the order of the plain gather's.
+func TestLargeGzippedLogsInflatedApart(t *testing.T) {
+	plain := filepath.Join(t.TempDir(), filepath.Base(sampleGather))
+	copyTree(t, sampleGather, plain)
+	var grown int
+	err := filepath.WalkDir(plain, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Base(p) != "current.log" || grown >= 6 {
+			return err
+		}
+		grown++
+		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r := rand.New(rand.NewPCG(uint64(grown), 7))
+		w := bufio.NewWriter(f)
+		for i := range 80_000 { // about 5 MB, over 2 MB gzipped
+			switch {
+			case i%9973 == 0:
+				fmt.Fprintf(w, "2026-11-20T09:%02d:%02d.000000000Z E1120 09:00:00.000000 1 x.go:1] failed: %016x\n", i/1000%60, i%60, r.Uint64())
+			case i == 79_990:
+				fmt.Fprintf(w, "2026-11-20T09:59:59.000000000Z x509: certificate signed by unknown authority (%016x)\n", r.Uint64())
+			default:
+				fmt.Fprintf(w, "2026-11-20T09:%02d:%02d.000000000Z I1120 request %016x%016x done\n", i/1000%60, i%60, r.Uint64(), r.Uint64())
+			}
+		}
+		return w.Flush()
+	})
+	if err != nil || grown == 0 {
+		t.Fatalf("grown %d logs: %v", grown, err)
+	}
+	want, err := Load(context.Background(), plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zipped := filepath.Join(t.TempDir(), filepath.Base(sampleGather))
+	copyTree(t, plain, zipped)
+	gzipContainerLogs(t, zipped, 1<<20)
+	large := 0
+	filepath.WalkDir(zipped, func(p string, d fs.DirEntry, err error) error {
+		if fi, ierr := d.Info(); err == nil && ierr == nil && strings.HasSuffix(p, ".gz") && fi.Size() > aheadMemberBytes {
+			large++
+		}
+		return nil
+	})
+	if large == 0 {
+		t.Fatal("no gzipped log over aheadMemberBytes: the test reads none apart")
+	}
+	order := func(g *model.Gather) (paths []string) {
+		for _, p := range g.Pods {
+			for _, l := range p.Logs {
+				paths = append(paths, strings.TrimSuffix(l.Path(), ".gz"))
+			}
+		}
+		return paths
+	}
+	for _, tc := range []struct {
+		name  string
+		apart int64
+	}{{"worker pool", 0}, {"read-ahead", -1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := LoadWith(context.Background(), zipped, Options{inflateApart: tc.apart})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(logRows(want), logRows(got)); d != "" {
+				t.Errorf("container logs (-plain +gzipped):\n%s", d)
+			}
+			if d := cmp.Diff(order(want), order(got)); d != "" {
+				t.Errorf("order of the pods' logs (-plain +gzipped):\n%s", d)
+			}
+			if d := cmp.Diff(want.Coverage, got.Coverage); d != "" {
+				t.Errorf("coverage (-plain +gzipped):\n%s", d)
+			}
+		})
 	}
 }

@@ -129,6 +129,9 @@ type Options struct {
 	// reads it while the load runs (see Live). It changes nothing the load
 	// returns.
 	Live *Live
+	// inflateApart overrides inflateApartBytes when not 0 (negative: every
+	// compressed log is inflated as it is read), for the tests of both ways.
+	inflateApart int64
 	// scribble makes the load's read-buffer pool overwrite every buffer
 	// put back (bufpool.Pool.Scribble), for TestRecycledBuffersAreNotKept.
 	scribble bool
@@ -147,6 +150,7 @@ func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, erro
 		b.inPart = partFilter(o.Part.Tops, o.PartOf)
 	}
 	b.bufs.Scribble(o.scribble)
+	b.inflateApartBytes = o.inflateApart
 	b.live = o.Live
 	if o.Needs != nil {
 		b.decodeKinds = map[model.Kind]bool{}
@@ -346,12 +350,21 @@ type builder struct {
 	groupCapNoted bool
 	budget        *readBudget            // the pass's read limit, shared with the walk
 	seen          map[memberKey]struct{} // the members analysed (by path), to spot duplicates
-	keptLogBytes  int64                  // text of container-log tails kept so far
-	logCapNoted   bool
-	extraProblems int           // problems over MaxProblems, not kept
-	kept          problemHeap   // problems kept (problemLocked)
-	limits        []heldProblem // why the pass stopped (limitProblem)
-	problemSeq    int
+	keptLogBytes  int64                  // text of container-log tails kept so far (b.mu)
+	// inflating is the compressed bytes of the logs the worker pool holds
+	// to inflate (submitLog), at most inflatingBytes; inflated is signalled
+	// (with b.mu) when one is done.
+	inflating  int64
+	inflated   *sync.Cond
+	freeChunks [][]byte // chunks of inflateChunkBytes to hold them in, reused
+	// inflateApartBytes overrides inflateApartBytes when not 0 (a test's
+	// Options.inflateApart; negative: none is inflated apart).
+	inflateApartBytes int64
+	logCapNoted       bool
+	extraProblems     int           // problems over MaxProblems, not kept
+	kept              problemHeap   // problems kept (problemLocked)
+	limits            []heldProblem // why the pass stopped (limitProblem)
+	problemSeq        int
 
 	install  *installbundle.Reader // the install log bundles' reader
 	insights *insights.Reader      // the Insights archives' reader
@@ -418,6 +431,7 @@ func newBuilder(input string) *builder {
 	b.insights = insights.NewReader(b)
 	b.bundle = supportbundle.NewReader(b)
 	b.sos = sosreport.NewReader(b)
+	b.inflated = sync.NewCond(&b.mu)
 	return b
 }
 
@@ -723,6 +737,9 @@ func (b *builder) visitMember(m Member, reader *string) error {
 		return err
 	}
 	defer rc.Close()
+	if b.inflateApart(m, c) {
+		return b.submitLog(m, c, rc)
+	}
 	r, done, inflated, err := decompress(b.ctx, m.Path, rc, b.budget, b.scratch)
 	if err != nil {
 		return err
@@ -739,7 +756,8 @@ func (b *builder) visitMember(m Member, reader *string) error {
 	lr := &limitedReader{r: r, left: MaxLogBytes}
 	switch c.Kind {
 	case kindContainerLog:
-		err = b.readContainerLog(m.Path, c, lr)
+		b.awaitPodLists(nsKey{c.Root, c.Namespace})
+		err = b.readContainerLog(m.Path, c, b.addContainerLog(m.Path, c), lr)
 	case kindServiceLog, kindNodeKubeletLog:
 		err = b.readNodeLog(m.Path, c, lr)
 	case kindInstall:
@@ -808,6 +826,11 @@ type decodeJob struct {
 	data  []byte
 	done  chan struct{}   // a pods.yaml: closed once decoded
 	after []chan struct{} // a per-pod file: the pods.yaml decodes to wait for
+	// log is the container log a compressed log's bytes (chunks) are
+	// inflated into (submitLog); release gives back its chunks.
+	log     *model.ContainerLog
+	chunks  [][]byte
+	release func()
 }
 
 // startWorkers starts n decoders; stopWorkers waits for them.
@@ -1176,36 +1199,163 @@ const MaxKeptLogBytes = 256 << 20
 // on a goroutine of its own (readAhead) while it is read.
 const aheadMemberBytes = 1 << 20
 
-// readContainerLog reads the container log at p (readTail).
-func (b *builder) readContainerLog(p string, c classified, r io.Reader) error {
+// addContainerLog records the container log at p in the pass's order (the
+// walk's, whatever goroutine then reads it: a pod's logs keep the order of
+// the input) and returns it, to be read by readContainerLog.
+func (b *builder) addContainerLog(p string, c classified) *model.ContainerLog {
 	l := &model.ContainerLog{Container: c.Container, Previous: c.Previous, Rotated: c.Rotated, Root: c.Root}
 	l.SetPath(p, b.strs.intern)
+	key := c.Namespace + "/" + c.Pod
+	b.locked(func() { b.logs[key] = append(b.logs[key], l) })
+	return l
+}
+
+// readContainerLog reads the container log l at p from r (readTail). It
+// may run on any goroutine: a compressed log is inflated apart
+// (submitLog).
+func (b *builder) readContainerLog(p string, c classified, l *model.ContainerLog, r io.Reader) error {
 	keep := !b.quietContainer(nsKey{c.Root, c.Namespace}, c.Pod, c.Container)
-	if keep && b.keptLogBytes >= MaxKeptLogBytes {
-		keep = false
-		if !b.logCapNoted {
-			b.logCapNoted = true
-			b.problem(p, fmt.Sprintf("log text limit reached: %d MiB of container-log lines kept; this and later logs are only counted", MaxKeptLogBytes>>20))
-		}
-	}
 	match := b.logMatch
-	if b.keptLogBytes >= MaxKeptLogBytes {
+	var noteCap bool
+	b.locked(func() {
+		if b.keptLogBytes < MaxKeptLogBytes {
+			return
+		}
 		match = nil
+		if keep {
+			keep = false
+			noteCap, b.logCapNoted = !b.logCapNoted, true
+		}
+	})
+	if noteCap {
+		b.problem(p, fmt.Sprintf("log text limit reached: %d MiB of container-log lines kept; this and later logs are only counted", MaxKeptLogBytes>>20))
 	}
 	kept, err := readTail(r, l, keep, match, b.scratch)
-	b.keptLogBytes += int64(kept)
 	key := c.Namespace + "/" + c.Pod
-	b.logs[key] = append(b.logs[key], l)
-	if keep {
-		// The pod may have been decoded while the log was read.
-		known := c.Root + key
-		b.locked(func() {
+	b.locked(func() {
+		b.keptLogBytes += int64(kept)
+		if keep {
+			// The pod may have been decoded while the log was read.
+			known := c.Root + key
 			if p := b.known[known]; p != nil {
 				b.dropQuietTail(&p.Object, l)
 			} else {
 				b.unsettled[known] = append(b.unsettled[known], l)
 			}
-		})
+		}
+	})
+	return err
+}
+
+// Compressed container logs (a must-gather's logs gzipped by REDUCE_LOGS)
+// of up to inflateApartBytes each are read whole, still compressed, and
+// inflated and scanned by the worker pool while the walk goes on, so that
+// several are inflated at once: inflating is the largest cost of such a
+// gather, and one goroutine alone keeps one core busy. At most
+// inflatingBytes of them are held at once (the walk waits for room); a
+// larger log is inflated as it is read (readAhead).
+const (
+	inflateApartBytes = 16 << 20
+	inflatingBytes    = 32 << 20
+)
+
+// inflateChunkBytes is the piece the compressed bytes of a log inflated
+// apart are held in: pieces are reused from one log to the next (held in
+// one buffer each, logs of 1 to 16 MiB would leave that much garbage per
+// log, and the heap would grow to the memory limit on a gather of them).
+const inflateChunkBytes = 1 << 20
+
+// inflateApart reports whether member m of kind c is a compressed container
+// log to inflate on the worker pool, and if so reserves its bytes of
+// inflatingBytes, in whole chunks (submitLog gives them back).
+func (b *builder) inflateApart(m Member, c classified) bool {
+	limit := int64(inflateApartBytes)
+	if b.inflateApartBytes != 0 {
+		limit = b.inflateApartBytes
+	}
+	if c.Kind != kindContainerLog || m.Size <= aheadMemberBytes || m.Size > limit || !strings.HasSuffix(m.Path, ".gz") {
+		return false
+	}
+	need := chunksFor(m.Size) * inflateChunkBytes
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.inflating+need > inflatingBytes {
+		b.inflated.Wait()
+	}
+	b.inflating += need
+	return true
+}
+
+// chunksFor is how many chunks hold size bytes.
+func chunksFor(size int64) int64 { return (size + inflateChunkBytes - 1) / inflateChunkBytes }
+
+// submitLog reads member m (a compressed container log, its bytes reserved
+// by inflateApart) from rc and hands it to the worker pool, which inflates
+// and reads it (readContainerLog).
+func (b *builder) submitLog(m Member, c classified, rc io.Reader) error {
+	chunks := make([][]byte, 0, chunksFor(m.Size))
+	b.mu.Lock()
+	for range cap(chunks) {
+		var ch []byte
+		if n := len(b.freeChunks); n > 0 {
+			ch, b.freeChunks = b.freeChunks[n-1], b.freeChunks[:n-1]
+		} else {
+			ch = make([]byte, inflateChunkBytes)
+		}
+		chunks = append(chunks, ch)
+	}
+	b.mu.Unlock()
+	release := func() {
+		b.mu.Lock()
+		b.freeChunks = append(b.freeChunks, chunks...)
+		b.inflating -= int64(len(chunks)) * inflateChunkBytes
+		b.mu.Unlock()
+		b.inflated.Broadcast()
+	}
+	var got int64
+	var err error
+	for i := range chunks {
+		n := int(min(inflateChunkBytes, m.Size-got))
+		n, err = io.ReadFull(rc, chunks[i][:n])
+		chunks[i] = chunks[i][:n]
+		got += int64(n)
+		if err != nil {
+			break
+		}
+	}
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		release()
+		return err
+	}
+	if got < m.Size {
+		b.problem(m.Path, (&shortMemberError{got: got, declared: m.Size}).Error())
+	}
+	l := b.addContainerLog(m.Path, c)
+	b.submit(decodeJob{path: m.Path, c: c, chunks: chunks, log: l, release: release})
+	return nil
+}
+
+// inflateLog is a worker's part of submitLog: it inflates the log's bytes
+// and reads them into l.
+func (b *builder) inflateLog(j decodeJob) error {
+	defer j.release()
+	for _, ch := range j.after {
+		<-ch // the pods.yaml decodes submitted before it (submit)
+	}
+	parts := make([]io.Reader, len(j.chunks))
+	for i, ch := range j.chunks {
+		parts[i] = bytes.NewReader(ch)
+	}
+	r, done, _, err := decompress(b.ctx, j.path, io.MultiReader(parts...), b.budget, b.scratch)
+	if err != nil {
+		return err
+	}
+	defer done()
+	lr := &limitedReader{r: r, left: MaxLogBytes}
+	err = b.logReadError(b.readContainerLog(j.path, j.c, j.log, lr), lr)
+	var limit *LimitError
+	if errors.As(err, &limit) {
+		return nil // the walk stops at its next member, and says so
 	}
 	return err
 }

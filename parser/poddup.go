@@ -37,16 +37,34 @@ func (b *builder) submit(j decodeJob) {
 		}
 		j.done = make(chan struct{})
 		d.lists[k] = append(d.lists[k], j.done)
-	case kindPod:
+	case kindPod, kindContainerLog:
 		j.after = append([]chan struct{}(nil), d.lists[k]...)
 	}
 	d.mu.Unlock()
 	b.jobs <- j
 }
 
+// awaitPodLists waits for the decodes of the pods.yaml files of k's
+// namespace submitted so far: a container log read after them knows
+// whether its container is quiet (quietContainer) instead of keeping its
+// lines until the pod is decoded. The workers take those decodes before
+// anything submitted later: no deadlock.
+func (b *builder) awaitPodLists(k nsKey) {
+	d := &b.dedup
+	d.mu.Lock()
+	lists := d.lists[k]
+	d.mu.Unlock()
+	for _, ch := range lists {
+		<-ch
+	}
+}
+
 // runJob decodes j, unless it is a per-pod file that duplicates a complete
 // item of its namespace's pods.yaml.
 func (b *builder) runJob(j decodeJob) error {
+	if j.log != nil {
+		return b.inflateLog(j)
+	}
 	if j.done != nil {
 		defer close(j.done)
 	}

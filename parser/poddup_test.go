@@ -196,7 +196,7 @@ kind: List
 		if c.Kind != kindContainerLog || c.Root != root {
 			t.Fatalf("%s classified as %+v", p, c)
 		}
-		if err := b.readContainerLog(p, c, strings.NewReader("2026-11-20T09:10:00Z error: boom\n")); err != nil {
+		if err := b.readContainerLog(p, c, b.addContainerLog(p, c), strings.NewReader("2026-11-20T09:10:00Z error: boom\n")); err != nil {
 			t.Fatal(err)
 		}
 		logs := b.logs["shop/web-1"]
