@@ -106,11 +106,17 @@ func (ra *readAhead) run() {
 			return
 		}
 		t := time.Now()
-		n, err := io.ReadFull(ra.src, buf)
-		ra.busy += time.Since(t)
-		if err == io.ErrUnexpectedEOF {
-			err = io.EOF
+		// Filled by Reads, not io.ReadFull: the source's own error (a
+		// truncated gzip stream's io.ErrUnexpectedEOF) must reach the
+		// walk as it is, never taken for the end of the stream.
+		n := 0
+		var err error
+		for n < len(buf) && err == nil {
+			var k int
+			k, err = ra.src.Read(buf[n:])
+			n += k
 		}
+		ra.busy += time.Since(t)
 		select {
 		case ra.full <- raBlock{buf[:n], err}:
 		case <-ra.done:

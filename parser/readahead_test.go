@@ -33,6 +33,14 @@ func TestReadAheadHandsOutTheStream(t *testing.T) {
 		t.Errorf("stats %+v", stats)
 	}
 
+	// A source that ends early says so (a truncated gzip stream); its
+	// error is handed on, not taken for the end of the stream.
+	ra = newReadAhead(io.MultiReader(bytes.NewReader(data[:10]), iotest.ErrReader(io.ErrUnexpectedEOF)), nil, nil)
+	if got, err := io.ReadAll(ra); err != io.ErrUnexpectedEOF || len(got) != 10 {
+		t.Errorf("a truncated source: %d bytes, %v; want 10 and %v", len(got), err, io.ErrUnexpectedEOF)
+	}
+	ra.Close()
+
 	boom := errors.New("damaged gz data: boom")
 	ra = newReadAhead(io.MultiReader(bytes.NewReader(data[:10]), iotest.ErrReader(boom)), nil, nil)
 	got, err = io.ReadAll(ra)
