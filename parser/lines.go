@@ -237,17 +237,11 @@ func readTail(r io.Reader, log *model.ContainerLog, keep bool, match *lineFilter
 	// newline at the input's end).
 	var cutBuf [MaxLineBytes + len(cutMark)]byte
 	region := func(b []byte) {
+		lines := lineCount(b)
 		if !keep {
-			n += bytes.Count(b, nl)
-			if len(b) > 0 && b[len(b)-1] != '\n' {
-				n++
-			}
+			n += lines
 			cutLines(b, &cut)
 			return
-		}
-		lines := bytes.Count(b, nl)
-		if len(b) > 0 && b[len(b)-1] != '\n' {
-			lines++
 		}
 		for i := 0; len(b) > 0; i++ {
 			text, rest := nextLine(b)
@@ -308,16 +302,15 @@ func readTail(r io.Reader, log *model.ContainerLog, keep bool, match *lineFilter
 				continue
 			}
 		}
-		region(data[:end])
-		if end > 0 {
-			// This block's lines stay where they are for the window; the
-			// next block is read into the one before the block before.
-			prev, cur = cur, data[:end]
-			which = (which + 1) % len(sc.blocks)
-			carry = copy(sc.blocks[which], data[end:])
-		} else {
-			carry = copy(buf, data) // no newline yet: read on into this block
+		if end == 0 {
+			break // the input's end, nothing after the last newline
 		}
+		region(data[:end])
+		// This block's lines stay where they are for the window; the next
+		// block is read into the one before the block before.
+		prev, cur = cur, data[:end]
+		which = (which + 1) % len(sc.blocks)
+		carry = copy(sc.blocks[which], data[end:])
 	}
 	if errors.Is(err, io.EOF) {
 		err = nil
@@ -411,6 +404,16 @@ func readTail(r io.Reader, log *model.ContainerLog, keep bool, match *lineFilter
 
 var nl = []byte{'\n'}
 
+// lineCount is how many lines b holds: its newlines, and one more for a
+// last line without one.
+func lineCount(b []byte) int {
+	c := bytes.Count(b, nl)
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		c++
+	}
+	return c
+}
+
 // nextLine splits b at its first newline: the line without it, and what
 // follows.
 func nextLine(b []byte) (line, rest []byte) {
@@ -462,13 +465,6 @@ func cutLines(b []byte, cut *longLines) {
 // was read in, cur ending with line n), in order with their numbers and as
 // scanLines hands them, that hold a literal of match.
 func windowMatches(prev, cur []byte, n int, match *lineFilter, low *[]byte, keep func(n int, text []byte), buf *[MaxLineBytes + len(cutMark)]byte) {
-	lines := func(b []byte) int {
-		c := bytes.Count(b, nl)
-		if len(b) > 0 && b[len(b)-1] != '\n' {
-			c++
-		}
-		return c
-	}
 	var discard longLines
 	walk := func(b []byte, from, first int) {
 		// from is where the window starts in b; the line it falls in is
@@ -488,9 +484,9 @@ func windowMatches(prev, cur []byte, n int, match *lineFilter, low *[]byte, keep
 		}
 	}
 	from := len(prev) + len(cur) - MatchedWindow
-	lc := lines(cur)
+	lc := lineCount(cur)
 	if from < len(prev) {
-		walk(prev, max(from, 0), n-lc-lines(prev)+1)
+		walk(prev, max(from, 0), n-lc-lineCount(prev)+1)
 	}
 	walk(cur, max(from-len(prev), 0), n-lc+1)
 }
