@@ -173,6 +173,7 @@ func TestDiffWritersEscape(t *testing.T) {
 	if err := WriteDiffHTML(&html, d); err != nil {
 		t.Fatal(err)
 	}
+	checkHTMLContentSecurityPolicy(t, html.String())
 	for _, bad := range []string{"<script>", "| *"} {
 		if !inFence(md.String(), bad) {
 			t.Errorf("markdown holds %q unescaped", bad)

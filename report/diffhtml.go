@@ -2,6 +2,7 @@ package report
 
 import (
 	_ "embed"
+	"fmt"
 	"html/template"
 	"io"
 	"strings"
@@ -11,7 +12,19 @@ import (
 //go:embed templates/diff.html.tmpl
 var diffTemplateText string
 
-var diffTemplate = template.Must(template.New("diff.html").Funcs(template.FuncMap{"ts": tsText, "count": countNoun, "noun": nounFor, "podsAppeared": podsAppearedLine}).Parse(diffTemplateText))
+var diffTemplate = template.Must(template.New("diff.html").Funcs(template.FuncMap{"ts": tsText, "count": countNoun, "noun": nounFor, "podsAppeared": podsAppearedLine}).
+	Parse(strings.Replace(diffTemplateText, "{{csp}}", diffCSP, 1)))
+
+// diffCSS is the diff page's style sheet: the analyze report's, so the diff
+// has the same look, and the diff's own rules; as the page holds it.
+var diffCSS = asWritten("style", htmlCSSText+"\n"+diffCSSText)
+
+//go:embed templates/diff.css
+var diffCSSText string
+
+// diffCSP is the diff page's Content-Security-Policy: nothing loaded, no
+// script at all, its one style element allowed by hash (as htmlCSP).
+var diffCSP = fmt.Sprintf("default-src 'none'; style-src %s; img-src data:", cspHash(diffCSS))
 
 // tsText formats a time for the page; "" for nil.
 func tsText(t *time.Time) string {
@@ -19,16 +32,6 @@ func tsText(t *time.Time) string {
 		return ""
 	}
 	return t.UTC().Format(time.RFC3339)
-}
-
-// reportCSS is the style sheet of the analyze report, so the diff has the same look.
-func reportCSS() string {
-	_, rest, ok := strings.Cut(htmlTemplateText, "<style>")
-	if !ok {
-		return ""
-	}
-	css, _, _ := strings.Cut(rest, "</style>")
-	return css
 }
 
 type diffView struct {
@@ -70,7 +73,7 @@ type diffPodTable struct {
 // html/template; each finding shows OLD and NEW side by side.
 func WriteDiffHTML(w io.Writer, d *Diff) error {
 	d.Normalize()
-	v := diffView{Diff: d, CSS: template.CSS(reportCSS()), OldTime: tsOr(d.Old.CollectedAt), NewTime: tsOr(d.New.CollectedAt),
+	v := diffView{Diff: d, CSS: template.CSS(diffCSS), OldTime: tsOr(d.Old.CollectedAt), NewTime: tsOr(d.New.CollectedAt),
 		Interval: "unknown", Version: versionLine(d.Cluster),
 		OldWindow: windowText(d.Old), NewWindow: windowText(d.New)}
 	if d.IntervalSeconds > 0 {

@@ -1,7 +1,9 @@
 package report
 
 import (
+	"crypto/sha256"
 	_ "embed"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -14,8 +16,60 @@ import (
 //go:embed templates/report.html.tmpl
 var htmlTemplateText string
 
-// htmlTemplate is parsed once; it holds no state, so sharing it is safe.
-var htmlTemplate = template.Must(template.New("report.html").Funcs(template.FuncMap{"count": countNoun}).Parse(htmlTemplateText))
+// The page's style sheet and script, as html/template writes them inside
+// their elements (comments elided). They are inserted whole, as template.CSS
+// and template.JS, so the page's elements hold these bytes exactly and the
+// hashes of htmlCSP are theirs.
+var (
+	htmlCSS    = asWritten("style", htmlCSSText)
+	htmlScript = asWritten("script", htmlScriptText)
+)
+
+var (
+	//go:embed templates/report.css
+	htmlCSSText string
+	//go:embed templates/report.js
+	htmlScriptText string
+)
+
+// asWritten returns text as html/template writes it as the static content
+// of a <tag> element: in a style or script element it elides comments.
+// It panics when text is not static content (an action, or a close tag
+// inside), which the package's tests would show at once.
+func asWritten(tag, text string) string {
+	var b strings.Builder
+	open, closing := "<"+tag+">", "</"+tag+">"
+	template.Must(template.New(tag).Parse(open+text+closing)).Execute(&b, nil)
+	out, ok := strings.CutPrefix(b.String(), open)
+	if !ok || !strings.HasSuffix(out, closing) || strings.Contains(text, "{{") {
+		panic("report: " + tag + " text is not static element content")
+	}
+	return strings.TrimSuffix(out, closing)
+}
+
+// htmlTemplate is parsed once; it holds no state, so sharing it is safe. The
+// policy is put into the template's text before parsing, so the page carries
+// it literally (an action would write its quotes as &#39;).
+var htmlTemplate = template.Must(template.New("report.html").Funcs(template.FuncMap{
+	"count": countNoun,
+	"css":   func() template.CSS { return template.CSS(htmlCSS) },
+	"js":    func() template.JS { return template.JS(htmlScript) },
+}).Parse(strings.Replace(htmlTemplateText, "{{csp}}", htmlCSP, 1)))
+
+// htmlCSP is the page's Content-Security-Policy: nothing may be loaded, and
+// the only style and script allowed are the page's own inline <style> and
+// executable <script> elements, named by the SHA-256 of their text (CSP
+// Level 2 hash sources): markup that slipped past escaping could run no
+// script of its own. TestHTMLContentSecurityPolicy checks both hashes
+// against a rendered page.
+var htmlCSP = fmt.Sprintf("default-src 'none'; style-src %s; script-src %s; img-src data:", cspHash(htmlCSS), cspHash(htmlScript))
+
+// cspHash is a CSP hash source: 'sha256-' and the base64 of the SHA-256 of
+// text's UTF-8 bytes.
+func cspHash(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
 
 // Bounds that keep the page usable with tens of thousands of pods and safe
 // from one huge value. report.json keeps what the page leaves out.

@@ -239,6 +239,28 @@ func TestE2EReportInChromium(t *testing.T) {
 		}
 	})
 
+	// The page's policy allows its own script by hash: markup that slipped
+	// past escaping (here planted in a copy of the page) must not run, while
+	// the page's own script still does.
+	t.Run("an inline script of the gather's does not run", func(t *testing.T) {
+		html, err := os.ReadFile(filepath.Join(out, "report.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		planted := strings.Replace(string(html), "</body>", `<script>document.body.setAttribute("data-planted", "ran")</script><div onclick="x()" id="planted-handler"></div></body>`, 1)
+		copyPath := filepath.Join(t.TempDir(), "report.html")
+		if err := os.WriteFile(copyPath, []byte(planted), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		b := browse(t, bin, "file://"+copyPath, "--dump-dom")
+		if !strings.Contains(b.stdout, `data-script="ready"`) {
+			t.Fatalf("the page's own script did not run under its policy; log:\n%s", tail(b.log, 3000))
+		}
+		if strings.Contains(b.stdout, `data-planted="ran"`) {
+			t.Errorf("a planted inline script ran: the Content-Security-Policy allows it")
+		}
+	})
+
 	tests := []struct {
 		name, hash string
 		shown      int // findings left visible
