@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -253,8 +254,8 @@ func (b *builder) readPodCaptures(p, root string, data []byte) []error {
 	if err != nil {
 		return []error{err}
 	}
-	if o.Name == "" {
-		return []error{fmt.Errorf("not a Pod object (no metadata.name)")}
+	if why := subjectProblem(o); why != "" {
+		return []error{errors.New(why)}
 	}
 	b.parts.add(o)
 	b.addCapturedPods(root, []*model.Pod{{Object: *o, Source: model.Source{Path: p, Line: 1}}})

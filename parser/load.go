@@ -924,8 +924,10 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		})
 	case kindPod:
 		o, err := decodeObjectLean[corev1.Pod](data, b.mem())
-		if err == nil && o.Name == "" {
-			err = fmt.Errorf("not a Pod object (no metadata.name)")
+		if err == nil {
+			if why := subjectProblem(o); why != "" {
+				err = errors.New(why)
+			}
 		}
 		if err != nil {
 			// A per-pod file that does not decode (often a placeholder)
@@ -966,6 +968,9 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		o, err := decodeObjectLean[corev1.Node](data, b.mem())
 		if err != nil {
 			return err
+		}
+		if why := subjectProblem(o); why != "" {
+			return errors.New(why)
 		}
 		b.mu.Lock()
 		b.addNode(&model.Node{Object: *o, Source: model.Source{Path: p, Line: 1}})

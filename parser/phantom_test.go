@@ -1,0 +1,173 @@
+package parser
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// phantomPod is one pod item of a pods.yaml in oc's block form; "" leaves
+// the key out.
+func phantomPod(ns, name string) string {
+	s := "- apiVersion: v1\n  kind: Pod\n"
+	if ns != "" || name != "" {
+		s += "  metadata:\n"
+	}
+	if name != "" {
+		s += "    name: " + name + "\n"
+	}
+	if ns != "" {
+		s += "    namespace: " + ns + "\n"
+	}
+	return s + "  spec:\n    containers:\n    - image: quay.io/shop/web:1\n      name: web\n  status:\n    phase: Running\n"
+}
+
+func phantomEvent(ns, reason string) string {
+	s := "- apiVersion: v1\n  kind: Event\n"
+	if ns != "" {
+		s += "  metadata:\n    name: web.1\n    namespace: " + ns + "\n"
+	}
+	if reason != "" {
+		s += "  involvedObject:\n    kind: Pod\n    name: web-1\n    namespace: shop\n  message: m\n  reason: " + reason + "\n  type: Warning\n"
+	}
+	return s
+}
+
+// TestPhantomItems: a list item without the kind, name or namespace that
+// a subject needs is a gather problem naming the file and the item's line,
+// never a pod or an event; a list that breaks off keeps the items before
+// the break and says which are lost; a tab-indented list is said and read
+// with a tab as two columns.
+func TestPhantomItems(t *testing.T) {
+	const head = "apiVersion: v1\nitems:\n"
+	const pods, events = "namespaces/shop/core/pods.yaml", "namespaces/shop/core/events.yaml"
+	tabbed := func(s string) string {
+		// oc's two-space indentation inside each item as tabs.
+		var out []string
+		for _, l := range strings.Split(s, "\n") {
+			n := len(l) - len(strings.TrimLeft(l, " "))
+			if n >= 2 && !strings.HasPrefix(strings.TrimLeft(l, " "), "- ") || n >= 4 {
+				l = strings.Repeat("\t", n/2) + l[n:]
+			}
+			out = append(out, l)
+		}
+		return strings.Join(out, "\n")
+	}
+	for _, tt := range []struct {
+		name         string
+		file, body   string
+		wantSubjects []string
+		wantProblems []string
+	}{
+		{
+			name:         "no metadata",
+			file:         pods,
+			body:         head + phantomPod("", "") + phantomPod("shop", "web-1") + "kind: PodList\n",
+			wantSubjects: []string{"pod shop/web-1 line 11"},
+			wantProblems: []string{pods + ": item at line 3: a Pod without metadata.name and metadata.namespace: not read as a pod"},
+		},
+		{
+			name:         "no name",
+			file:         pods,
+			body:         head + phantomPod("shop", "") + phantomPod("shop", "web-1") + "kind: PodList\n",
+			wantSubjects: []string{"pod shop/web-1 line 13"},
+			wantProblems: []string{pods + ": item at line 3: a Pod without metadata.name: not read as a pod"},
+		},
+		{
+			name:         "no namespace on a namespaced kind",
+			file:         pods,
+			body:         head + phantomPod("shop", "web-1") + phantomPod("", "web-2") + "kind: PodList\n",
+			wantSubjects: []string{"pod shop/web-1 line 3"},
+			wantProblems: []string{pods + ": item at line 14: a Pod without metadata.namespace: not read as a pod"},
+		},
+		{
+			name:         "another kind in a pod list",
+			file:         pods,
+			body:         head + strings.Replace(phantomPod("shop", "web-0"), "kind: Pod", "kind: Service", 1) + phantomPod("shop", "web-1") + "kind: PodList\n",
+			wantSubjects: []string{"pod shop/web-1 line 14"},
+			wantProblems: []string{pods + ": item at line 3: a Service, not a Pod: not read as a pod"},
+		},
+		{
+			// Each item's keys indented with tabs: YAML reads the first
+			// item's apiVersion as one scalar swallowing the rest, and
+			// the old split ended the list at the first tab.
+			name:         "tab-indented list",
+			file:         pods,
+			body:         head + tabbed(phantomPod("shop", "web-1")+phantomPod("shop", "web-2")) + "kind: PodList\n",
+			wantSubjects: []string{"pod shop/web-1 line 3", "pod shop/web-2 line 14"},
+			wantProblems: []string{
+				pods + ": item at line 3: tab used for indentation at line 4 (YAML forbids it); read with each tab as two columns: check its fields against the cluster",
+				pods + ": item at line 14: tab used for indentation at line 15 (YAML forbids it); read with each tab as two columns: check its fields against the cluster",
+			},
+		},
+		{
+			// A tab where the item's text needs four columns: read as
+			// two, the item has no name; the others are kept.
+			name:         "tab-indented item that does not read",
+			file:         pods,
+			body:         head + phantomPod("shop", "web-1") + strings.Replace(phantomPod("shop", "web-2"), "    name: web-2\n    namespace: shop\n", "\tname: web-2\n\tnamespace: shop\n", 1) + phantomPod("shop", "web-3") + "kind: PodList\n",
+			wantSubjects: []string{"pod shop/web-1 line 3", "pod shop/web-3 line 25"},
+			wantProblems: []string{pods + ": item at line 14: tab used for indentation at line 17 (YAML forbids it); read with a tab as two columns, a Pod without metadata.name and metadata.namespace: not read as a pod"},
+		},
+		{
+			name:         "list broken mid-way, at column 0",
+			file:         pods,
+			body:         head + phantomPod("shop", "web-1") + "<<< merge conflict\n" + phantomPod("shop", "web-2") + phantomPod("shop", "web-3") + "kind: PodList\n",
+			wantSubjects: []string{"pod shop/web-1 line 3"},
+			wantProblems: []string{pods + ": line 14: the list breaks off here (a line that is neither an item nor a key of the list); the 1 item before it read, the 2 items from line 14 on not read"},
+		},
+		{
+			name: "list broken mid-way, items indented",
+			file: pods,
+			body: head + indent2(phantomPod("shop", "web-1")) + "  <<< merge conflict\n" + indent2(phantomPod("shop", "web-2")) + "kind: PodList\n",
+			wantSubjects: []string{"pod shop/web-1 line 3"},
+			wantProblems: []string{pods + ": line 14: the list breaks off here (error converting YAML to JSON: yaml: line 15: could not find expected ':'); the 1 item before it read, the 1 item from line 14 on not read"},
+		},
+		{
+			name:         "events list with a phantom item",
+			file:         events,
+			body:         head + phantomEvent("shop", "BackOff") + phantomEvent("", "") + phantomEvent("shop", "") + phantomEvent("shop", "Unhealthy") + "kind: EventList\n",
+			wantSubjects: []string{"event BackOff line 3", "event Unhealthy line 22"},
+			wantProblems: []string{
+				events + ": item at line 15: an Event without metadata.namespace: not read as an event",
+				events + ": item at line 17: an Event without reason, message or involvedObject: not read as an event",
+			},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "must-gather.local.1")
+			writeTree(t, dir, map[string]string{
+				"timestamp": "2026-11-20 09:00:00.0 +0000 UTC m=+0.1\n",
+				tt.file:     tt.body,
+			})
+			g, err := Load(context.Background(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var subjects, problems []string
+			for _, p := range g.Pods {
+				subjects = append(subjects, fmt.Sprintf("pod %s line %d", p.Key(), p.Source.Line))
+			}
+			for _, e := range g.Events {
+				subjects = append(subjects, fmt.Sprintf("event %s line %d", e.Object.Reason, e.Source.Line))
+			}
+			for _, p := range g.Problems {
+				problems = append(problems, p.Path+": "+p.Error)
+			}
+			if d := cmp.Diff(tt.wantSubjects, subjects); d != "" {
+				t.Errorf("subjects (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tt.wantProblems, problems); d != "" {
+				t.Errorf("problems (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func indent2(s string) string {
+	return "  " + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n  ") + "\n"
+}
