@@ -121,9 +121,9 @@ func TestPhantomItems(t *testing.T) {
 			wantProblems: []string{pods + ": line 14: the list breaks off here (a line that is neither an item nor a key of the list); the 1 item before it read, the 2 items from line 14 on not read"},
 		},
 		{
-			name: "list broken mid-way, items indented",
-			file: pods,
-			body: head + indent2(phantomPod("shop", "web-1")) + "  <<< merge conflict\n" + indent2(phantomPod("shop", "web-2")) + "kind: PodList\n",
+			name:         "list broken mid-way, items indented",
+			file:         pods,
+			body:         head + indent2(phantomPod("shop", "web-1")) + "  <<< merge conflict\n" + indent2(phantomPod("shop", "web-2")) + "kind: PodList\n",
 			wantSubjects: []string{"pod shop/web-1 line 3"},
 			wantProblems: []string{pods + ": line 14: the list breaks off here (error converting YAML to JSON: yaml: line 15: could not find expected ':'); the 1 item before it read, the 1 item from line 14 on not read"},
 		},
