@@ -234,10 +234,7 @@ func (b *builder) readPodCaptures(p, root string, data []byte) []error {
 			if o.Name == "" || o.Kind != "" && o.Kind != "Pod" {
 				return true
 			}
-			if b.podCount.Add(1) > MaxPods {
-				b.podLimitOnce.Do(func() {
-					b.problem(p, fmt.Sprintf("more than %d pods in the gather: the pods beyond the limit are not analysed", MaxPods))
-				})
+			if !b.podUnderCap(p, line) {
 				return false
 			}
 			b.parts.add(o)

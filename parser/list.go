@@ -409,6 +409,13 @@ func decodeItemsWith[T any](data []byte, lean bool, lm loadMem, add func(obj *T,
 		}
 		return errs
 	}
+	if ok && lm.cut && !closed && len(items) > 0 {
+		// Read up to the file limit: the last item is cut there.
+		last := items[len(items)-1]
+		items, closed = items[:len(items)-1], true
+		errs = perItem(true)
+		return append(errs, fmt.Errorf("line %d: the file is read only up to the limit for one object file: the item at line %d, cut there, and every item after it are not read", last.Line, last.Line))
+	}
 	if ok {
 		errs = perItem(true)
 		if brk.Line > 0 {

@@ -282,6 +282,12 @@ func (b *builder) readObjects(p string, c classified, data []byte) []error {
 			// A List in block form that breaks off mid-way: the items
 			// before the break are read.
 		}
+		if b.listMem(p).cut && len(items) > 0 && whole == nil {
+			// Read up to the file limit: the last item is cut there.
+			last := items[len(items)-1]
+			items = items[:len(items)-1]
+			errs = append(errs, fmt.Errorf("line %d: the file is read only up to the limit for one object file: the item at line %d, cut there, and every item after it are not read", last.Line, last.Line))
+		}
 		for _, it := range items {
 			err := add(it.Data, it.Line)
 			switch {

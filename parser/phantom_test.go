@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // phantomPod is one pod item of a pods.yaml in oc's block form; "" leaves
@@ -170,4 +171,54 @@ func TestPhantomItems(t *testing.T) {
 
 func indent2(s string) string {
 	return "  " + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n  ") + "\n"
+}
+
+// TestLimitsCut: a list over the file limit is decoded up to it (the item
+// cut there and the rest said lost), the pods over the pod limit are not
+// read; both are model.Cuts beside their gather problem. The limits are
+// lowered through Options, an analogue of a 703 MiB events.yaml.
+func TestLimitsCut(t *testing.T) {
+	const events = "namespaces/shop/core/events.yaml"
+	var ev strings.Builder
+	ev.WriteString("apiVersion: v1\nitems:\n")
+	for range 2000 {
+		ev.WriteString(phantomEvent("shop", "BackOff"))
+	}
+	ev.WriteString("kind: EventList\n")
+	pods := "apiVersion: v1\nitems:\n" + phantomPod("shop", "web-1") + phantomPod("shop", "web-2") + phantomPod("shop", "web-3") + "kind: PodList\n"
+	dir := filepath.Join(t.TempDir(), "must-gather.local.1")
+	writeTree(t, dir, map[string]string{
+		"timestamp":                      "2026-11-20 09:00:00.0 +0000 UTC m=+0.1\n",
+		events:                           ev.String(),
+		"namespaces/shop/core/pods.yaml": pods,
+	})
+	const limit = 96 << 10 // a few hundred events whole within it, the next cut
+	size := len(phantomEvent("shop", "BackOff"))
+	whole := (limit - len("apiVersion: v1\nitems:\n")) / size
+	g, err := LoadWith(context.Background(), dir, Options{MaxObjectFileBytes: limit, MaxPods: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(g.Events), whole; got != want {
+		t.Errorf("%d events read, want %d (those whole within the limit)", got, want)
+	}
+	cutLine := 3 + 12*whole
+	var problems []string
+	for _, p := range g.Problems {
+		problems = append(problems, p.Path+": "+p.Error)
+	}
+	wantProblems := []string{
+		fmt.Sprintf("%s: line %d: the file is read only up to the limit for one object file: the item at line %d, cut there, and every item after it are not read", events, cutLine, cutLine),
+		"namespaces/shop/core/pods.yaml: more than 2 pods in the gather: the pods beyond the limit are not analysed (from namespaces/shop/core/pods.yaml line 25 on)",
+	}
+	if d := cmp.Diff(wantProblems, problems); d != "" {
+		t.Errorf("problems (-want +got):\n%s", d)
+	}
+	wantCuts := []model.Cut{
+		{Count: model.CutEvents, Path: events, Read: model.CutInPart, Text: "1 events file of 378 KiB read only to the 96 KiB limit"},
+		{Count: model.CutPods, Path: "namespaces/shop/core/pods.yaml", Read: model.CutInPart, Text: "pods over the 2-pod limit not read (from namespaces/shop/core/pods.yaml line 25 on)"},
+	}
+	if d := cmp.Diff(wantCuts, g.Coverage.Cuts); d != "" {
+		t.Errorf("cuts (-want +got):\n%s", d)
+	}
 }
