@@ -135,7 +135,7 @@ func (b *builder) podUnderCap(p string, line int) bool {
 		}
 		b.problem(p, fmt.Sprintf("more than %d pods in the gather: the pods beyond the limit are not analysed (from %s on)", b.maxPods, from))
 		b.cut(model.Cut{Count: model.CutPods, Path: p, Read: model.CutInPart,
-			Text: fmt.Sprintf("pods over the %d-pod limit not read (from %s on)", b.maxPods, from)})
+			Text: fmt.Sprintf("pods over the %d-pod limit not read", b.maxPods)})
 	})
 	return false
 }
