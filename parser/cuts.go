@@ -93,13 +93,19 @@ func (b *builder) readListPrefix(p string, c classified, r io.Reader, size, decl
 	if n, _ := io.ReadFull(r, one[:]); n == 0 {
 		return data, nil // exactly at the limit
 	}
-	if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
-		data = data[:i+1]
-	}
 	of := "of more than " + mib(max) + " once decompressed"
 	if size == 0 && declared > max {
 		of = "of " + mib(declared)
 	}
+	i := bytes.LastIndexByte(data, '\n')
+	if i < 0 {
+		// Not a line of text within the limit (a bomb of zeros): nothing
+		// to decode.
+		b.cut(model.Cut{Count: cutCount(c), Path: p, Read: model.CutNotRead,
+			Text: fmt.Sprintf("1 %s %s not read: over the %s limit", cutFile(c), of, mib(max))})
+		return nil, fmt.Errorf("file is larger than %d MiB once decompressed, skipped: %w", max>>20, errTooLarge)
+	}
+	data = data[:i+1]
 	b.cut(model.Cut{Count: cutCount(c), Path: p, Read: model.CutInPart,
 		Text: fmt.Sprintf("1 %s %s read only to the %s limit", cutFile(c), of, mib(max))})
 	b.mu.Lock()
