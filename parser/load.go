@@ -157,7 +157,6 @@ func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, erro
 	}
 	b.bufs.Scribble(o.scribble)
 	b.inflateApartBytes = o.inflateApart
-	b.maxObjectFileBytes, b.maxPods = MaxObjectFileBytes, MaxPods
 	if o.MaxObjectFileBytes > 0 {
 		b.maxObjectFileBytes = o.MaxObjectFileBytes
 	}
@@ -444,6 +443,9 @@ func newBuilder(input string) *builder {
 		usedFiles:  map[fileKind]int{},
 		otherDirs:  map[string]int{},
 		hostSource: map[string]model.Source{},
+
+		maxObjectFileBytes: MaxObjectFileBytes,
+		maxPods:            MaxPods,
 	}
 	b.mustgather = mustgather.NewReader(b)
 	b.install = installbundle.NewReader(b)
@@ -1266,6 +1268,8 @@ func (b *builder) readContainerLog(p string, c classified, l *model.ContainerLog
 	})
 	if noteCap {
 		b.problem(p, fmt.Sprintf("log text limit reached: %d MiB of container-log lines kept; this and later logs are only counted", MaxKeptLogBytes>>20))
+		b.cut(model.Cut{Count: model.CutLogLines, Path: p, Read: model.CutInPart,
+			Text: fmt.Sprintf("container-log lines over the %d MiB limit of kept text counted, not kept (from this log on)", MaxKeptLogBytes>>20)})
 	}
 	kept, err := readTail(r, l, keep, match, b.scratch)
 	key := c.Namespace + "/" + c.Pod
@@ -1640,6 +1644,8 @@ func (b *builder) addLogEntry(src model.Source, e *nodelog.Entry, asked bool, pa
 		if !b.groupCapNoted {
 			b.groupCapNoted = true
 			b.problem(src.Path, fmt.Sprintf("node-log limit reached at line %d: %d groups of lines (%d MiB of text) kept; later lines that start a new group are not kept", src.Line, b.groups, b.groupBytes>>20))
+			b.cut(model.Cut{Count: model.CutLogLines, Path: src.Path, Read: model.CutInPart,
+				Text: fmt.Sprintf("node-log lines over the limit of %d groups (%d MiB of text) not kept as evidence (from line %d on)", maxGroupsTotal, maxGroupBytesTotal>>20, src.Line)})
 		}
 		return
 	}
