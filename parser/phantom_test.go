@@ -129,6 +129,21 @@ func TestPhantomItems(t *testing.T) {
 			wantProblems: []string{pods + ": line 14: the list breaks off here (error converting YAML to JSON: yaml: line 15: could not find expected ':'); the 1 item before it read, the 1 item from line 14 on not read"},
 		},
 		{
+			// JSON has no item lines: the item is named by its place.
+			name:         "JSON list",
+			file:         pods,
+			body:         `{"apiVersion":"v1","kind":"PodList","items":[{"apiVersion":"v1","kind":"Pod"},{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-1","namespace":"shop"}}]}`,
+			wantSubjects: []string{"pod shop/web-1 line 0"},
+			wantProblems: []string{pods + ": item 1 of the list: a Pod without metadata.name and metadata.namespace: not read as a pod"},
+		},
+		{
+			name:         "node list with a phantom item",
+			file:         "cluster-scoped-resources/core/nodes.yaml",
+			body:         head + "- apiVersion: v1\n  kind: Node\n  status: {}\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: worker-0\nkind: NodeList\n",
+			wantSubjects: []string{"node worker-0 line 6"},
+			wantProblems: []string{"cluster-scoped-resources/core/nodes.yaml: item at line 3: a Node without metadata.name: not read as a node"},
+		},
+		{
 			name:         "events list with a phantom item",
 			file:         events,
 			body:         head + phantomEvent("shop", "BackOff") + phantomEvent("", "") + phantomEvent("shop", "") + phantomEvent("shop", "Unhealthy") + "kind: EventList\n",
@@ -152,6 +167,9 @@ func TestPhantomItems(t *testing.T) {
 			var subjects, problems []string
 			for _, p := range g.Pods {
 				subjects = append(subjects, fmt.Sprintf("pod %s line %d", p.Key(), p.Source.Line))
+			}
+			for _, n := range g.Nodes {
+				subjects = append(subjects, fmt.Sprintf("node %s line %d", n.Object.Name, n.Source.Line))
 			}
 			for _, e := range g.Events {
 				subjects = append(subjects, fmt.Sprintf("event %s line %d", e.Object.Reason, e.Source.Line))
