@@ -47,10 +47,10 @@ func phantomGather(t *testing.T, events int) string {
 }
 
 // analyzeWith runs analyze on input with lowered limits (the loadOptions
-// seam) and returns stdout and the reports.
-func analyzeWith(t *testing.T, input string, lo loadOptions) (stdout string, rep map[string]any, md string) {
+// seam) and returns stdout, report.json, report.md and the -o folder.
+func analyzeWith(t *testing.T, input string, lo loadOptions) (stdout string, rep map[string]any, md, out string) {
 	t.Helper()
-	out := t.TempDir()
+	out = t.TempDir()
 	var so, se bytes.Buffer
 	o := &analyzeOptions{IO: IOStreams{Out: &so, ErrOut: &se, NoColor: true}, Path: input, Output: out,
 		Formats: []string{"md", "html", "json"}, MarkdownMaxKB: 60, Top: 10, loadOptions: lo}
@@ -68,14 +68,14 @@ func analyzeWith(t *testing.T, input string, lo loadOptions) (stdout string, rep
 	if err != nil {
 		t.Fatal(err)
 	}
-	return so.String(), rep, string(mdData)
+	return so.String(), rep, string(mdData), out
 }
 
 // TestPhantomPodNotReported: a pods.yaml item without metadata is a gather
 // problem with its line, never a pod with a finding of its own, in
 // report.json and on stdout.
 func TestPhantomPodNotReported(t *testing.T) {
-	stdout, rep, _ := analyzeWith(t, phantomGather(t, 3), loadOptions{})
+	stdout, rep, _, _ := analyzeWith(t, phantomGather(t, 3), loadOptions{})
 	var pods []string
 	for _, p := range rep["pods"].([]any) {
 		p := p.(map[string]any)
@@ -111,7 +111,7 @@ func TestPhantomPodNotReported(t *testing.T) {
 // report.json and report.md, and in the coverage.
 func TestLimitsSaidWhereTheCountsAre(t *testing.T) {
 	const limit = 64 << 10
-	stdout, rep, md := analyzeWith(t, phantomGather(t, 2000), loadOptions{maxObjectFile: limit, maxPods: 1})
+	stdout, rep, md, out := analyzeWith(t, phantomGather(t, 2000), loadOptions{maxObjectFile: limit, maxPods: 1})
 	summary := rep["summary"].(map[string]any)
 	events := int(summary["events"].(float64))
 	if events == 0 || events >= 2000 {
@@ -146,5 +146,12 @@ func TestLimitsSaidWhereTheCountsAre(t *testing.T) {
 	}
 	if !strings.Contains(md, "namespaces/shop/core/events.yaml (read in part): 1 events file of 492 KiB read only to the 64 KiB limit") {
 		t.Errorf("report.md's coverage does not say the cut file")
+	}
+	html, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("%d, 0 warnings; 1 events file of 492 KiB read only to the 64 KiB limit", events); !strings.Contains(string(html), want) {
+		t.Errorf("report.html lacks %q next to the events count", want)
 	}
 }
