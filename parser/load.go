@@ -36,14 +36,16 @@ import (
 // holds nothing the analysis can read.
 var ErrNoGather = errors.New("nothing analysable found")
 
-// MaxObjectFileBytes bounds one YAML/JSON file read into memory; a larger file
-// becomes a Problem and is skipped (before it is read, when its size is
-// declared).
+// MaxObjectFileBytes bounds one YAML/JSON file read into memory. A larger
+// List in YAML (pods.yaml, events.yaml, ...) is read up to it and its items
+// whole within it are decoded (readListPrefix); any other larger file is
+// skipped (before it is read, when its size is declared). Either is a
+// Problem and a model.Cut.
 const MaxObjectFileBytes = 192 << 20
 
 // MaxPods bounds the pods decoded from the gather's lists; a larger gather
 // (or a small compressed file that expands to one) is analysed up to it, with
-// a Problem. The largest production clusters run tens of thousands of pods.
+// a Problem and a model.Cut. The largest production clusters run tens of thousands of pods.
 const MaxPods = 50_000
 
 // MaxLogBytes bounds what is read of one log once decompressed (a gzip bomb
