@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -233,10 +234,7 @@ func (b *builder) readPodCaptures(p, root string, data []byte) []error {
 			if o.Name == "" || o.Kind != "" && o.Kind != "Pod" {
 				return true
 			}
-			if b.podCount.Add(1) > MaxPods {
-				b.podLimitOnce.Do(func() {
-					b.problem(p, fmt.Sprintf("more than %d pods in the gather: the pods beyond the limit are not analysed", MaxPods))
-				})
+			if !b.podUnderCap(p, line) {
 				return false
 			}
 			b.parts.add(o)
@@ -253,8 +251,8 @@ func (b *builder) readPodCaptures(p, root string, data []byte) []error {
 	if err != nil {
 		return []error{err}
 	}
-	if o.Name == "" {
-		return []error{fmt.Errorf("not a Pod object (no metadata.name)")}
+	if why := subjectProblem(o); why != "" {
+		return []error{errors.New(why)}
 	}
 	b.parts.add(o)
 	b.addCapturedPods(root, []*model.Pod{{Object: *o, Source: model.Source{Path: p, Line: 1}}})

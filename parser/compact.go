@@ -46,6 +46,9 @@ type loadMem struct {
 	strs    *interner
 	bufs    *bufpool.Pool
 	scratch *scratchPools
+	// cut says that the data decoded is a List read only up to the file
+	// limit (readListPrefix): its last item, cut there, is not read.
+	cut bool
 }
 
 // mem returns the load's memory for the free decoding functions.

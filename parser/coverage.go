@@ -185,6 +185,7 @@ var readKinds = []model.Kind{model.Pods, model.Events, model.Nodes, model.Config
 // settleCoverage fills g.Coverage once the store is frozen.
 func (b *builder) settleCoverage(g *model.Gather) {
 	c := &g.Coverage
+	c.Cuts = b.settleCuts()
 	labelled := map[fileKind]bool{}
 	for _, u := range usedLabels {
 		labelled[u.kind] = true

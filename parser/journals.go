@@ -163,7 +163,7 @@ func (b *builder) sniffJournal(m Member) error {
 	b.countSniffed(m.Path)
 	lr := &limitedReader{r: br, left: MaxLogBytes}
 	c := classified{Kind: kindServiceLog, Root: rootOf(m.Path), Node: journalHostFromPath(m.Path)}
-	return b.logReadError(b.readNodeLog(m.Path, c, lr), lr)
+	return b.logReadError(m.Path, b.readNodeLog(m.Path, c, lr), lr)
 }
 
 // timeZero is the reference time of sniffing: years do not matter there.

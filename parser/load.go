@@ -36,14 +36,16 @@ import (
 // holds nothing the analysis can read.
 var ErrNoGather = errors.New("nothing analysable found")
 
-// MaxObjectFileBytes bounds one YAML/JSON file read into memory; a larger file
-// becomes a Problem and is skipped (before it is read, when its size is
-// declared).
+// MaxObjectFileBytes bounds one YAML/JSON file read into memory. A larger
+// List in YAML (pods.yaml, events.yaml, ...) is read up to it and its items
+// whole within it are decoded (readListPrefix); any other larger file is
+// skipped (before it is read, when its size is declared). Either is a
+// Problem and a model.Cut.
 const MaxObjectFileBytes = 192 << 20
 
 // MaxPods bounds the pods decoded from the gather's lists; a larger gather
 // (or a small compressed file that expands to one) is analysed up to it, with
-// a Problem. The largest production clusters run tens of thousands of pods.
+// a Problem and a model.Cut. The largest production clusters run tens of thousands of pods.
 const MaxPods = 50_000
 
 // MaxLogBytes bounds what is read of one log once decompressed (a gzip bomb
@@ -129,6 +131,12 @@ type Options struct {
 	// reads it while the load runs (see Live). It changes nothing the load
 	// returns.
 	Live *Live
+	// MaxObjectFileBytes and MaxPods lower MaxObjectFileBytes and MaxPods
+	// when above 0 (a test's, or a small machine's): a list over the first
+	// is decoded up to it, the pods over the second are not read, and
+	// either is a model.Cut.
+	MaxObjectFileBytes int64
+	MaxPods            int
 	// inflateApart overrides inflateApartBytes when not 0 (negative: every
 	// compressed log is inflated as it is read), for the tests of both ways.
 	inflateApart int64
@@ -151,6 +159,12 @@ func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, erro
 	}
 	b.bufs.Scribble(o.scribble)
 	b.inflateApartBytes = o.inflateApart
+	if o.MaxObjectFileBytes > 0 {
+		b.maxObjectFileBytes = o.MaxObjectFileBytes
+	}
+	if o.MaxPods > 0 {
+		b.maxPods = int64(o.MaxPods)
+	}
 	b.live = o.Live
 	if o.Needs != nil {
 		b.decodeKinds = map[model.Kind]bool{}
@@ -361,10 +375,16 @@ type builder struct {
 	// Options.inflateApart; negative: none is inflated apart).
 	inflateApartBytes int64
 	logCapNoted       bool
-	extraProblems     int           // problems over MaxProblems, not kept
-	kept              problemHeap   // problems kept (problemLocked)
-	limits            []heldProblem // why the pass stopped (limitProblem)
-	problemSeq        int
+	// maxObjectFileBytes and maxPods are MaxObjectFileBytes and MaxPods,
+	// or the Options' lower ones.
+	maxObjectFileBytes int64
+	maxPods            int64
+	cuts               []model.Cut     // what the limits cut (cut), under mu
+	cutFiles           map[string]bool // lists read up to the file limit, under mu
+	extraProblems      int             // problems over MaxProblems, not kept
+	kept               problemHeap     // problems kept (problemLocked)
+	limits             []heldProblem   // why the pass stopped (limitProblem)
+	problemSeq         int
 
 	install  *installbundle.Reader // the install log bundles' reader
 	insights *insights.Reader      // the Insights archives' reader
@@ -425,6 +445,9 @@ func newBuilder(input string) *builder {
 		usedFiles:  map[fileKind]int{},
 		otherDirs:  map[string]int{},
 		hostSource: map[string]model.Source{},
+
+		maxObjectFileBytes: MaxObjectFileBytes,
+		maxPods:            MaxPods,
 	}
 	b.mustgather = mustgather.NewReader(b)
 	b.install = installbundle.NewReader(b)
@@ -729,8 +752,10 @@ func (b *builder) visitMember(m Member, reader *string) error {
 		return fmt.Errorf("appears more than once in the input: this later copy is skipped")
 	}
 	b.seen[key] = struct{}{}
-	if !streamed(c) && m.Size > MaxObjectFileBytes {
-		return fmt.Errorf("file of %d MiB is larger than the %d MiB limit for one object file, skipped", m.Size>>20, MaxObjectFileBytes>>20)
+	if !streamed(c) && m.Size > b.maxObjectFileBytes && !prefixList(m.Path, c) {
+		b.cut(model.Cut{Count: cutCount(c), Path: m.Path, Read: model.CutNotRead,
+			Text: fmt.Sprintf("1 %s of %s not read: over the %s limit", cutFile(c), mib(m.Size), mib(b.maxObjectFileBytes))})
+		return fmt.Errorf("file of %s is larger than the %s limit for one object file, skipped", mib(m.Size), mib(b.maxObjectFileBytes))
 	}
 	rc, err := m.Open()
 	if err != nil {
@@ -769,13 +794,22 @@ func (b *builder) visitMember(m Member, reader *string) error {
 		}
 	}
 	if streamed(c) {
-		return b.logReadError(err, lr)
+		return b.logReadError(m.Path, err, lr)
 	}
 	size := m.Size
 	if inflated {
 		size = 0 // the member's size is that of the compressed bytes
 	}
-	data, err := readBounded(r, MaxObjectFileBytes, size, b.bufs)
+	var data []byte
+	if prefixList(m.Path, c) {
+		data, err = b.readListPrefix(m.Path, c, r, size, m.Size)
+	} else {
+		data, err = readBounded(r, b.maxObjectFileBytes, size, b.bufs)
+		if err != nil && errors.Is(err, errTooLarge) {
+			b.cut(model.Cut{Count: cutCount(c), Path: m.Path, Read: model.CutNotRead,
+				Text: fmt.Sprintf("1 %s of more than %s once decompressed not read: over that limit", cutFile(c), mib(b.maxObjectFileBytes))})
+		}
+	}
 	var short *shortMemberError
 	if errors.As(err, &short) {
 		b.problem(m.Path, err.Error()) // and read what it holds
@@ -798,9 +832,10 @@ func (b *builder) visitMember(m Member, reader *string) error {
 
 // logReadError is the error of reading a log through lr: err, or that the
 // log was cut at MaxLogBytes.
-func (b *builder) logReadError(err error, lr *limitedReader) error {
+func (b *builder) logReadError(p string, err error, lr *limitedReader) error {
 	var limit *LimitError
 	if lr.hit && !errors.As(err, &limit) {
+		b.cut(model.Cut{Count: model.CutLogLines, Path: p, Read: model.CutInPart, Text: fmt.Sprintf("1 log of more than %d GiB read only to that limit", MaxLogBytes>>30)})
 		return fmt.Errorf("log larger than %d GiB once decompressed: read up to that point", MaxLogBytes>>30)
 	}
 	return err
@@ -898,11 +933,8 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		var pods []*model.Pod
 		lines := lineIndex{pool: &b.scratch.lineStarts}
 		defer lines.release()
-		errs = decodeItemsLean(data, b.mem(), func(o *corev1.Pod, line int, partial bool) bool {
-			if b.podCount.Add(1) > MaxPods {
-				b.podLimitOnce.Do(func() {
-					b.problem(p, fmt.Sprintf("more than %d pods in the gather: the pods beyond the limit are not analysed", MaxPods))
-				})
+		errs = decodeItemsLean(data, b.listMem(p), func(o *corev1.Pod, line int, partial bool) bool {
+			if !b.podUnderCap(p, line) {
 				return false
 			}
 			b.parts.add(o)
@@ -924,8 +956,10 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		})
 	case kindPod:
 		o, err := decodeObjectLean[corev1.Pod](data, b.mem())
-		if err == nil && o.Name == "" {
-			err = fmt.Errorf("not a Pod object (no metadata.name)")
+		if err == nil {
+			if why := subjectProblem(o); why != "" {
+				err = errors.New(why)
+			}
 		}
 		if err != nil {
 			// A per-pod file that does not decode (often a placeholder)
@@ -950,7 +984,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		lines := lineIndex{pool: &b.scratch.lineStarts}
 		defer lines.release()
 		refs := eventRefs{}
-		errs = decodeItemsLean(data, b.mem(), func(o *corev1.Event, line int, _ bool) bool {
+		errs = decodeItemsLean(data, b.listMem(p), func(o *corev1.Event, line int, _ bool) bool {
 			ev := &model.Event{Object: eventObjectOf(o, b.strs, refs), Source: model.Source{Path: p, Line: line}, At: model.StampOf(eventTime(o))}
 			b.scratch.releaseEvent(o) // the model keeps the EventObject's copy
 			if line > 0 {
@@ -967,12 +1001,15 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		if err != nil {
 			return err
 		}
+		if why := subjectProblem(o); why != "" {
+			return errors.New(why)
+		}
 		b.mu.Lock()
 		b.addNode(&model.Node{Object: *o, Source: model.Source{Path: p, Line: 1}})
 		b.mu.Unlock()
 	case kindNodeList:
 		var nodes []*model.Node
-		errs = decodeItemsLean(data, b.mem(), func(o *corev1.Node, line int, _ bool) bool {
+		errs = decodeItemsLean(data, b.listMem(p), func(o *corev1.Node, line int, _ bool) bool {
 			nodes = append(nodes, &model.Node{Object: *o, Source: model.Source{Path: p, Line: line}})
 			return true
 		})
@@ -984,7 +1021,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 	case kindClusterOperators:
 		var ops []model.Operator
 		apiserver := ""
-		errs = decodeItemsLean(data, b.mem(), func(o *openshift.ClusterOperator, line int, _ bool) bool {
+		errs = decodeItemsLean(data, b.listMem(p), func(o *openshift.ClusterOperator, line int, _ bool) bool {
 			ops = append(ops, operatorSummary(o, model.Source{Path: p, Line: line}))
 			if o.Name == "kube-apiserver" {
 				apiserver = o.Version("kube-apiserver")
@@ -1020,7 +1057,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 // with it, and kept no slice of it, may hand it back with bufs.Put (runJob
 // does, for recycledKinds).
 func readBounded(r io.Reader, max, size int64, bufs *bufpool.Pool) ([]byte, error) {
-	tooLarge := fmt.Errorf("file is larger than %d MiB once decompressed, skipped", max>>20)
+	tooLarge := fmt.Errorf("file is larger than %d MiB once decompressed, skipped: %w", max>>20, errTooLarge)
 	first := int64(64 << 10)
 	if size > 0 && size <= max {
 		first = size + 1 // one read to EOF when the size is right
@@ -1057,6 +1094,10 @@ func readBounded(r io.Reader, max, size int64, bufs *bufpool.Pool) ([]byte, erro
 	}
 	return out, err
 }
+
+// errTooLarge is what readBounded's error wraps when the member holds more
+// than its max.
+var errTooLarge = errors.New("over the limit for one object file")
 
 // shortMemberError is a member of an archive that holds fewer bytes than its
 // header declares (readBounded).
@@ -1229,6 +1270,8 @@ func (b *builder) readContainerLog(p string, c classified, l *model.ContainerLog
 	})
 	if noteCap {
 		b.problem(p, fmt.Sprintf("log text limit reached: %d MiB of container-log lines kept; this and later logs are only counted", MaxKeptLogBytes>>20))
+		b.cut(model.Cut{Count: model.CutLogLines, Path: p, Read: model.CutInPart,
+			Text: fmt.Sprintf("container-log lines over the %d MiB limit of kept text counted, not kept (from this log on)", MaxKeptLogBytes>>20)})
 	}
 	kept, err := readTail(r, l, keep, match, b.scratch)
 	key := c.Namespace + "/" + c.Pod
@@ -1352,7 +1395,7 @@ func (b *builder) inflateLog(j decodeJob) error {
 	}
 	defer done()
 	lr := &limitedReader{r: r, left: MaxLogBytes}
-	err = b.logReadError(b.readContainerLog(j.path, j.c, j.log, lr), lr)
+	err = b.logReadError(j.path, b.readContainerLog(j.path, j.c, j.log, lr), lr)
 	var limit *LimitError
 	if errors.As(err, &limit) {
 		return nil // the walk stops at its next member, and says so
@@ -1603,6 +1646,8 @@ func (b *builder) addLogEntry(src model.Source, e *nodelog.Entry, asked bool, pa
 		if !b.groupCapNoted {
 			b.groupCapNoted = true
 			b.problem(src.Path, fmt.Sprintf("node-log limit reached at line %d: %d groups of lines (%d MiB of text) kept; later lines that start a new group are not kept", src.Line, b.groups, b.groupBytes>>20))
+			b.cut(model.Cut{Count: model.CutLogLines, Path: src.Path, Read: model.CutInPart,
+				Text: fmt.Sprintf("node-log lines over the limit of %d groups (%d MiB of text) not kept as evidence (from line %d on)", maxGroupsTotal, maxGroupBytesTotal>>20, src.Line)})
 		}
 		return
 	}

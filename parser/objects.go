@@ -271,16 +271,36 @@ func (b *builder) readObjects(p string, c classified, data []byte) []error {
 	default:
 		// A document with anchors is decoded whole: an alias in one item
 		// may refer to an anchor in another.
-		items, _, ok, release := splitListPooled(data, b.bufs)
+		items, _, ok, brk, release := splitListPooled(data, b.bufs)
 		// objectOf copies what it keeps of an item.
 		defer release()
+		var whole error
 		if !ok || hasAnchor(data) {
-			return errList(b.readObjectsWhole(data, add))
+			if whole = b.readObjectsWhole(data, add); whole == nil || ok || len(items) == 0 {
+				return errList(whole)
+			}
+			// A List in block form that breaks off mid-way: the items
+			// before the break are read.
+		}
+		if b.listMem(p).cut && len(items) > 0 && whole == nil {
+			// Read up to the file limit: the last item is cut there.
+			last := items[len(items)-1]
+			items = items[:len(items)-1]
+			errs = append(errs, fmt.Errorf("line %d: the file is read only up to the limit for one object file: the item at line %d, cut there, and every item after it are not read", last.Line, last.Line))
 		}
 		for _, it := range items {
-			if err := add(it.Data, it.Line); err != nil {
+			err := add(it.Data, it.Line)
+			switch {
+			case err != nil && it.Tab > 0:
+				errs = append(errs, fmt.Errorf("item at line %d: tab used for indentation at line %d (YAML forbids it); read with a tab as two columns: %v", it.Line, it.Tab, err))
+			case err != nil:
 				errs = append(errs, fmt.Errorf("item at line %d: %v", it.Line, err))
+			case it.Tab > 0:
+				errs = append(errs, fmt.Errorf("item at line %d: tab used for indentation at line %d (YAML forbids it); read with each tab as two columns: check its fields against the cluster", it.Line, it.Tab))
 			}
+		}
+		if brk.Line > 0 {
+			errs = append(errs, brk.error(len(items), whole))
 		}
 	}
 	return errs

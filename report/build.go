@@ -378,5 +378,6 @@ func summarize(r *Report, g *model.Gather) Summary {
 	for _, f := range r.Findings {
 		s.BySeverity[f.Severity]++
 	}
+	s.Limits = summaryLimits(r.Gather.Coverage.Cuts)
 	return s
 }

@@ -22,6 +22,9 @@ type Coverage struct {
 	// ContainerLogs the number of container log files read.
 	JournalLines  int `json:"journalLines"`
 	ContainerLogs int `json:"containerLogs"`
+	// Cuts are the files and counts a limit cut, in path order; empty
+	// when none.
+	Cuts []Cut `json:"cuts,omitempty"`
 }
 
 // FileCount is a number of files of one sort (Used) or in one folder
@@ -45,7 +48,7 @@ type KindCoverage struct {
 }
 
 func buildCoverage(c model.InputCoverage, short func(string) string) Coverage {
-	out := Coverage{Combined: c.Combined, JournalLines: c.JournalLines, ContainerLogs: c.ContainerLogs}
+	out := Coverage{Combined: c.Combined, JournalLines: c.JournalLines, ContainerLogs: c.ContainerLogs, Cuts: buildCuts(c.Cuts)}
 	for _, f := range c.Used {
 		out.Used = append(out.Used, FileCount{What: f.What, Files: f.Files})
 	}
@@ -114,6 +117,13 @@ func coverageLines(r *Report) []coverageLine {
 		read = append(read, countNoun(c.JournalLines, "journal line", "journal lines"))
 	}
 	out = append(out, coverageLine{"Read and used", orNone(bounded(read))})
+	if len(c.Cuts) > 0 {
+		var cut []string
+		for _, x := range c.Cuts {
+			cut = append(cut, fmt.Sprintf("%s (%s): %s", orDotSlash(x.Path), x.Read, x.Text))
+		}
+		out = append(out, coverageLine{"Cut by a limit", bounded(cut)})
+	}
 	var kinds, gaps []string
 	others, otherObjects := 0, 0
 	for _, k := range c.Kinds {

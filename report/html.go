@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 //go:embed templates/report.html.tmpl
@@ -500,12 +502,16 @@ func htmlOverview(r *Report) []htmlField {
 	if len(g.Roots) > 0 {
 		fields = append(fields, htmlField{"Gather roots", strings.Join(cleanLines(g.Roots), ", ")})
 	}
-	return append(fields,
+	fields = append(fields,
 		htmlField{"Rule table", rules},
-		htmlField{"Pods", fmt.Sprintf("%d, %d not healthy", s.Pods, s.UnhealthyPods)},
-		htmlField{"Events", fmt.Sprintf("%d, %s", s.Events, countNoun(s.WarningEvents, "warning", "warnings"))},
-		htmlField{"Nodes", strconv.Itoa(s.Nodes)},
+		htmlField{"Pods", withNote(fmt.Sprintf("%d, %d not healthy", s.Pods, s.UnhealthyPods), limitNote(s, model.CutPods))},
+		htmlField{"Events", withNote(fmt.Sprintf("%d, %s", s.Events, countNoun(s.WarningEvents, "warning", "warnings")), limitNote(s, model.CutEvents))},
+		htmlField{"Nodes", withNote(strconv.Itoa(s.Nodes), limitNote(s, model.CutNodes))},
 	)
+	if other := otherLimits(s); len(other) > 0 {
+		fields = append(fields, htmlField{"Cut by a limit", strings.Join(other, "; ")})
+	}
+	return fields
 }
 
 // htmlCoverageRunes bounds one line of the Coverage section.

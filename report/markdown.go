@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // MarkdownOptions tunes WriteMarkdown.
@@ -463,8 +465,13 @@ func mdGather(r *Report) *mdSection {
 	}
 	lines = append(lines, fmt.Sprintf("- **Read from:** %s\n", input))
 	s := r.Summary
-	lines = append(lines, fmt.Sprintf("- **Pods:** %d, %d not healthy; %s; %s (%s)\n",
-		s.Pods, s.UnhealthyPods, countNoun(s.Nodes, "node", "nodes"), countNoun(s.Events, "event", "events"), countNoun(s.WarningEvents, "warning", "warnings")))
+	lines = append(lines, fmt.Sprintf("- **Pods:** %s; %s; %s\n",
+		mdText(withNote(fmt.Sprintf("%d, %d not healthy", s.Pods, s.UnhealthyPods), limitNote(s, model.CutPods))),
+		mdText(withNote(countNoun(s.Nodes, "node", "nodes"), limitNote(s, model.CutNodes))),
+		mdText(withNote(fmt.Sprintf("%s (%s)", countNoun(s.Events, "event", "events"), countNoun(s.WarningEvents, "warning", "warnings")), limitNote(s, model.CutEvents)))))
+	if other := otherLimits(s); len(other) > 0 {
+		lines = append(lines, fmt.Sprintf("- **Cut by a limit:** %s (see Coverage)\n", mdText(strings.Join(other, "; "))))
+	}
 	if gaps := healthGaps(g.Health); len(gaps) > 0 {
 		lines = append(lines, fmt.Sprintf("- **Gather gaps:** %s (see Gather health)\n", strings.Join(gaps, ", ")))
 	}

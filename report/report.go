@@ -190,6 +190,9 @@ type Summary struct {
 	Nodes         int            `json:"nodes"`
 	Findings      int            `json:"findings"`
 	BySeverity    map[string]int `json:"bySeverity"`
+	// Limits say what a limit of the reader cut of a count, one per count
+	// cut (gather.coverage.cuts grouped); empty when none did.
+	Limits []SummaryLimit `json:"limits,omitempty"`
 }
 
 // Finding is one rule that fired, with the objects it fired on and the lines

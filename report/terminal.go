@@ -61,6 +61,12 @@ func WriteTerminal(w io.Writer, r *Report, opt TerminalOptions) error {
 	if r.Gather.Mixed != "" {
 		b.WriteString(paint(sgrSeverity[SeverityHigh], "MIXED GATHER: "+truncateRunes(cleanLine(r.Gather.Mixed), 600)) + "\n\n")
 	}
+	for _, l := range r.Summary.Limits {
+		b.WriteString(paint(sgrSeverity[SeverityHigh], "CUT BY A LIMIT: "+truncateRunes(cleanLine(l.Count)+": "+cleanLine(l.Text), 400)) + "\n")
+	}
+	if len(r.Summary.Limits) > 0 {
+		b.WriteString("The counts below leave out what was cut (see Gather problems and Coverage).\n\n")
+	}
 	b.WriteString(paint(sgrBold, terminalHeader(r)) + "\n")
 	if r.Window != nil {
 		b.WriteString("Incident window: " + r.Window.Words() + "\n")

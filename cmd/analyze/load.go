@@ -25,6 +25,10 @@ type loadOptions struct {
 	// (parser.ReadStats).
 	Stats   bool
 	maxRead int64 // MaxRead in bytes, set by validate
+	// maxObjectFile and maxPods lower parser.MaxObjectFileBytes and
+	// parser.MaxPods when above 0: a test's seam (no flag sets them).
+	maxObjectFile int64
+	maxPods       int
 }
 
 // validate checks the limits and reads MaxRead into bytes.
@@ -54,7 +58,8 @@ func (o *loadOptions) validate() error {
 // clusters (its Part and PartOf; --split).
 func loadGather(ctx context.Context, streams IOStreams, path string, o loadOptions, needs model.Needs, part *parser.Options) (*model.Gather, error) {
 	bar := newReadProgress(streams, path)
-	opts := parser.Options{OnRead: bar.onRead(), Live: bar.live(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers, Needs: &needs}
+	opts := parser.Options{OnRead: bar.onRead(), Live: bar.live(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers, Needs: &needs,
+		MaxObjectFileBytes: o.maxObjectFile, MaxPods: o.maxPods}
 	if part != nil {
 		opts.Part, opts.PartOf = part.Part, part.PartOf
 	}

@@ -27,6 +27,10 @@ type InputCoverage struct {
 	JournalLines int
 	// ContainerLogs is the number of container log files read.
 	ContainerLogs int
+	// Cuts are the files and counts a limit cut, in path order: the files
+	// under Used read in part or not at all, the objects over a count
+	// limit.
+	Cuts []Cut
 }
 
 // FileCount is a number of members of one sort, or in one folder.
@@ -62,3 +66,31 @@ type KindCoverage struct {
 	// kinds the loaded rules' joins decode. Others are indexed by metadata only.
 	Used bool
 }
+
+// Cut is data a limit dropped: a file read only in part or not at all, or
+// objects or lines over a count limit. Reports say it next to the count it
+// affects and in the coverage, not only among the gather problems.
+type Cut struct {
+	// Count names the count it affects: CutPods, CutEvents, CutNodes,
+	// CutObjects or CutLogLines.
+	Count string
+	// Path is the file cut, or where a count limit was reached.
+	Path string
+	// Read is CutInPart or CutNotRead.
+	Read string
+	// Text says it in a few words ("events file of 703 MiB read only to
+	// the 192 MiB limit"), plain text from the load, never from the gather.
+	Text string
+}
+
+// The counts a Cut affects, and how much of its file was read.
+const (
+	CutPods     = "pods"
+	CutEvents   = "events"
+	CutNodes    = "nodes"
+	CutObjects  = "objects"
+	CutLogLines = "log lines"
+
+	CutInPart  = "read in part"
+	CutNotRead = "not read"
+)
