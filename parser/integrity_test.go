@@ -7,6 +7,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/binary"
+	"hash/crc32"
 	"errors"
 	"io"
 	"io/fs"
@@ -314,3 +315,64 @@ func TestDamagedZipMemberIsSaid(t *testing.T) {
 		t.Errorf("faults = %+v (problems %v)", faults, g.Problems)
 	}
 }
+
+// FuzzStreamZip: the local-header reader of a zip without its central
+// directory never panics, stays within the read budget and the member
+// limit, hands on only clean names, and always says why it stopped.
+func FuzzStreamZip(f *testing.F) {
+	small := func(method uint16, files ...string) []byte {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		for i, name := range files {
+			if i%2 == 1 {
+				// Known sizes in the local header (as zip(1) writes).
+				w, _ := zw.CreateRaw(&zip.FileHeader{Name: name, Method: zip.Store, CRC32: crc32IEEE("x"), CompressedSize64: 1, UncompressedSize64: 1})
+				w.Write([]byte("x"))
+				continue
+			}
+			w, _ := zw.CreateHeader(&zip.FileHeader{Name: name, Method: method})
+			w.Write([]byte(strings.Repeat("restartCount: 5\n", 20)))
+		}
+		zw.Close()
+		return buf.Bytes()
+	}
+	for _, z := range [][]byte{
+		small(zip.Deflate, "a/pods.yaml", "b/x.log", "c/../../etc/passwd", "d/"),
+		small(zip.Store, "a/pods.yaml"),
+		small(zip.Deflate, strings.Repeat("n", 5000)),
+	} {
+		f.Add(z)
+		f.Add(z[:centralDirectoryAt(f, z)])
+		f.Add(z[:len(z)/2])
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<20 {
+			return
+		}
+		w := &walker{ctx: context.Background(), budget: &readBudget{limit: 4 << 20}, maxMembers: 100,
+			skipped: func(string, string) {}, fault: func(model.StreamFault) {},
+			visit: func(m Member) error {
+				if clean, ok := CleanMemberName(m.Path); !ok || clean != m.Path {
+					t.Fatalf("member %q handed on", m.Path)
+				}
+				rc, err := m.Open()
+				if err != nil {
+					return err
+				}
+				defer rc.Close()
+				_, err = io.Copy(io.Discard, rc)
+				return err
+			}}
+		err := w.streamZip(bytes.NewReader(data), "", MaxNestingDepth)
+		var cut *streamCut
+		var limit *LimitError
+		if !errors.As(err, &cut) && !errors.As(err, &limit) {
+			t.Fatalf("streamZip = %v, want a *streamCut or a *LimitError", err)
+		}
+		if w.budget.used.Load() > 4<<20+64<<10 {
+			t.Fatalf("read %d bytes past the budget", w.budget.used.Load())
+		}
+	})
+}
+
+func crc32IEEE(s string) uint32 { return crc32.ChecksumIEEE([]byte(s)) }
