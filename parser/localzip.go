@@ -43,9 +43,9 @@ const zipCut = "the zip was cut short (central directory missing)"
 // compressed in another way, with a data descriptor).
 func (w *walker) streamZip(r io.Reader, prefix string, depth int) error {
 	br := bufio.NewReaderSize(r, 64<<10)
-	members := 0
+	files := 0 // members that are not folders, read whole
 	cut := func(format string, a ...any) error {
-		return &streamCut{kind: model.FaultTruncated, msg: fmt.Sprintf("%s: %d %s read before the cut; ", zipCut, members, plural(members, "member", "members")) + fmt.Sprintf(format, a...)}
+		return &streamCut{kind: model.FaultTruncated, msg: fmt.Sprintf("%s: %d %s read before the cut; ", zipCut, files, plural(files, "file", "files")) + fmt.Sprintf(format, a...)}
 	}
 	for {
 		if err := w.ctx.Err(); err != nil {
@@ -87,7 +87,6 @@ func (w *walker) streamZip(r io.Reader, prefix string, depth int) error {
 			if !strings.HasSuffix(h.name, "/") {
 				w.skipped(prefix+cutName(h.name), fmt.Sprintf("zip member encrypted or compressed with method %d, not read", h.method))
 			}
-			members++
 			continue
 		}
 		var raw io.Reader = br // a deflate stream delimits itself; br is an io.ByteReader, so flate reads no further
@@ -128,7 +127,7 @@ func (w *walker) streamZip(r io.Reader, prefix string, depth int) error {
 			if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 				return cut("the input ends inside member %q", cutName(h.name))
 			}
-			return &streamCut{kind: model.FaultDamaged, msg: fmt.Sprintf("%s: %d members read before member %q, whose data is damaged (%v): reading stopped there", zipCut, members, cutName(h.name), err)}
+			return &streamCut{kind: model.FaultDamaged, msg: fmt.Sprintf("%s: %d %s read before member %q, whose data is damaged (%v): reading stopped there", zipCut, files, plural(files, "file", "files"), cutName(h.name), err)}
 		}
 		if known && h.method == 8 {
 			// The rest of the declared compressed size, if flate
@@ -148,7 +147,9 @@ func (w *walker) streamZip(r io.Reader, prefix string, depth int) error {
 		if m.crc.Sum32() != crc {
 			w.fault(model.StreamFault{Kind: model.FaultDamaged, Stream: prefix + cutName(h.name), Format: "zip", Error: "zip: checksum error"})
 		}
-		members++
+		if !strings.HasSuffix(h.name, "/") {
+			files++
+		}
 	}
 }
 

@@ -24,9 +24,9 @@ func TestDamagedInputSaidFirst(t *testing.T) {
 			"INPUT DAMAGED AND INCOMPLETE: input ends early, analysed what was read before: unexpected EOF; gzip stream upload/must-gather.tar.gz is damaged (gzip: invalid checksum)\nFindings and counts cover only what was read. Bytes changed",
 			"**Input damaged and incomplete:** input ends early, analysed what was read before: unexpected EOF; gzip stream upload/must-gather.tar.gz is damaged",
 			"<strong>Input damaged and incomplete:</strong>"},
-		{"a cut zip", "input ends early, analysed what was read before: the zip was cut short (central directory missing): 3 members read before the cut; the input ends after the last member",
+		{"a cut zip", "input ends early, analysed what was read before: the zip was cut short (central directory missing): 3 files read before the cut; the input ends after the last member",
 			[]StreamFault{{Kind: "truncated", Format: "zip", Error: "the zip was cut short (central directory missing): …", Stopped: true}},
-			"INPUT INCOMPLETE: input ends early, analysed what was read before: the zip was cut short (central directory missing): 3 members read before the cut; the input ends after the last member\nFindings and counts cover only what was read.\n",
+			"INPUT INCOMPLETE: input ends early, analysed what was read before: the zip was cut short (central directory missing): 3 files read before the cut; the input ends after the last member\nFindings and counts cover only what was read.\n",
 			"**Input incomplete:** input ends early, analysed what was read before: the zip was cut short (central directory missing)",
 			"<strong>Input incomplete:</strong> input ends early"},
 	}

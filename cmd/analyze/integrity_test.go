@@ -82,7 +82,7 @@ func TestUploadDamagedOrTruncated(t *testing.T) {
 	}{
 		{"trailer CRC changed", damagedUpload(t), "INPUT DAMAGED: the input's gzip stream is damaged (gzip: invalid checksum)", "damaged"},
 		{"cut .tar.gz", truncatedArchive(t), "INPUT INCOMPLETE: input ends early", "truncated"},
-		{"cut zip", cutZip(t), "INPUT INCOMPLETE: input ends early, analysed what was read before: the zip was cut short (central directory missing): 7 members read before the cut; the input ends after the last member", "truncated"},
+		{"cut zip", cutZip(t), "INPUT INCOMPLETE: input ends early, analysed what was read before: the zip was cut short (central directory missing): 7 files read before the cut; the input ends after the last member", "truncated"},
 		{"intact", intact, "mgtriage", ""},
 	}
 	for _, tt := range tests {
