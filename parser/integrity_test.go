@@ -376,3 +376,30 @@ func FuzzStreamZip(f *testing.F) {
 }
 
 func crc32IEEE(s string) uint32 { return crc32.ChecksumIEEE([]byte(s)) }
+
+// TestDrainCountsAgainstTheReadBudget: what is read after the tar end
+// marker to reach the trailer counts against --max-read like the rest.
+func TestDrainCountsAgainstTheReadBudget(t *testing.T) {
+	tarData := sampleTar(t)
+	in := writeInput(t, "gather.tar.gz", gzipOf(t, append(bytes.Clone(tarData), make([]byte, 8<<20)...)))
+	g, err := LoadWith(context.Background(), in, Options{MaxReadBytes: int64(len(tarData)) + 1<<20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(g.Incomplete, "read limit reached") || len(g.Faults) != 0 {
+		t.Errorf("incomplete %q, faults %+v", g.Incomplete, g.Faults)
+	}
+	if g, _ := faultsOf(t, in); g.Incomplete != "" {
+		t.Errorf("without the limit: incomplete %q", g.Incomplete)
+	}
+}
+
+// TestCutInTheTrailer: a .tar.gz that lacks only the end of its trailer
+// held every member; it is truncated, and nothing stopped reading.
+func TestCutInTheTrailer(t *testing.T) {
+	tgz := gzipOf(t, sampleTar(t))
+	g, faults := faultsOf(t, writeInput(t, "gather.tar.gz", tgz[:len(tgz)-3]))
+	if len(faults) != 1 || faults[0].Kind != model.FaultTruncated || faults[0].Stopped || g.Incomplete != "" {
+		t.Errorf("faults %+v, incomplete %q", faults, g.Incomplete)
+	}
+}
