@@ -294,6 +294,21 @@ func TestCutZipKeepsTheMembersBeforeTheCut(t *testing.T) {
 	}
 }
 
+// TestCutNestedZip: a zip cut short inside a whole tar is read up to its
+// cut; the fault names it, and the outer input was read whole.
+func TestCutNestedZip(t *testing.T) {
+	whole := zipOfSample(t, zip.Deflate, "")
+	in := writeInput(t, "upload.tar", tarOf(t, []string{"upload/notes.txt", "upload/must-gather.zip"},
+		map[string]string{"upload/notes.txt": "customer notes", "upload/must-gather.zip": string(whole[:centralDirectoryAt(t, whole)])}))
+	g, faults := faultsOf(t, in)
+	if len(faults) != 1 || faults[0].Kind != model.FaultTruncated || faults[0].Stream != "upload/must-gather.zip" || !strings.Contains(faults[0].Error, "central directory missing") {
+		t.Errorf("faults %+v", faults)
+	}
+	if g.Incomplete != "" || len(g.Pods) == 0 {
+		t.Errorf("incomplete %q, %d pods", g.Incomplete, len(g.Pods))
+	}
+}
+
 func TestDamagedZipMemberIsSaid(t *testing.T) {
 	data := zipOfSample(t, zip.Store, "")
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))

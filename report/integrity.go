@@ -85,7 +85,7 @@ func faultSentence(f StreamFault) string {
 	if f.Stream != "" {
 		where = formatWord(f.Format) + " stream " + f.Stream
 		if f.Format == "zip" {
-			where = "zip member " + f.Stream
+			where = f.Stream // a nested zip, or a member of a zip (the error says "zip: …")
 		}
 	}
 	if f.Kind == "truncated" {
