@@ -111,7 +111,9 @@ func sizeText(n int64) string {
 // Path is slash-separated and relative to the input (for an archive, the name in
 // the archive; for a member of a nested archive, "outer.zip/inner/name"),
 // cleaned, never absolute and never escaping the input. Size is the size the
-// input declares, which may be wrong for a broken archive.
+// input declares, which may be wrong for a broken archive; 0 when it declares
+// none (a member of a zip read without its central directory, whose size
+// follows its data).
 type Member struct {
 	Path string
 	Size int64
@@ -133,7 +135,11 @@ type VisitFunc func(m Member) error
 // devices are skipped and reported through skipped. It returns ErrNotFound
 // when root does not exist, and an error when root is neither a directory nor
 // a readable archive. A read error in the middle of an archive ends the walk
-// with that error after every member before it was visited.
+// with that error after every member before it was visited. After an
+// archive's last member the rest of its stream is read (checkEnd), so that
+// its decompressor checks its trailer; a zip without its central directory
+// is read by its local headers up to the cut (streamZip).
+// Walk itself does not report damaged or truncated streams (walkOptions.fault does).
 //
 // The walk stops with a *LimitError after DefaultMaxMembers entries or
 // DefaultMaxReadBytes bytes (see the constants for what counts).
