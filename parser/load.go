@@ -187,7 +187,15 @@ func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, erro
 		prefix := "namespaces/" + filepath.Base(input) + "/"
 		visit = func(m Member) error { m.Path = prefix + m.Path; return b.visit(m) }
 	}
-	wo := walkOptions{onRead: o.OnRead, budget: &readBudget{limit: o.MaxReadBytes}, maxMembers: o.MaxMembers, bufs: b.bufs, stats: o.Stats}
+	var faultMu sync.Mutex
+	wo := walkOptions{onRead: o.OnRead, budget: &readBudget{limit: o.MaxReadBytes}, maxMembers: o.MaxMembers, bufs: b.bufs, stats: o.Stats,
+		fault: func(f model.StreamFault) {
+			faultMu.Lock()
+			defer faultMu.Unlock()
+			if len(b.g.Faults) < model.MaxFaults {
+				b.g.Faults = append(b.g.Faults, f)
+			}
+		}}
 	if wo.budget.limit <= 0 {
 		wo.budget.limit = DefaultMaxReadBytes
 	}
@@ -219,6 +227,9 @@ func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, erro
 		default:
 			// The archive broke part-way: keep what was read.
 			msg := "input ends early, analysed what was read before: " + walkErr.Error()
+			if faultKind(walkErr) == model.FaultDamaged {
+				msg = "input damaged, reading stopped there and analysed what was read before: " + walkErr.Error()
+			}
 			b.limitProblem(path.Base(input), msg)
 			b.g.Incomplete = cutText(msg)
 		}

@@ -15,8 +15,11 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/klauspost/compress/zip"
 	"github.com/mgtriage/mgtriage/parser/internal/bufpool"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mholt/archives"
+	fastxz "github.com/mikelolasagasti/xz"
 )
 
 // ErrNotFound is returned by Walk when the input path does not exist.
@@ -108,7 +111,9 @@ func sizeText(n int64) string {
 // Path is slash-separated and relative to the input (for an archive, the name in
 // the archive; for a member of a nested archive, "outer.zip/inner/name"),
 // cleaned, never absolute and never escaping the input. Size is the size the
-// input declares, which may be wrong for a broken archive.
+// input declares, which may be wrong for a broken archive; 0 when it declares
+// none (a member of a zip read without its central directory, whose size
+// follows its data).
 type Member struct {
 	Path string
 	Size int64
@@ -130,7 +135,11 @@ type VisitFunc func(m Member) error
 // devices are skipped and reported through skipped. It returns ErrNotFound
 // when root does not exist, and an error when root is neither a directory nor
 // a readable archive. A read error in the middle of an archive ends the walk
-// with that error after every member before it was visited.
+// with that error after every member before it was visited. After an
+// archive's last member the rest of its stream is read (checkEnd), so that
+// its decompressor checks its trailer; a zip without its central directory
+// is read by its local headers up to the cut (streamZip).
+// Walk itself does not report damaged or truncated streams (walkOptions.fault does).
 //
 // The walk stops with a *LimitError after DefaultMaxMembers entries or
 // DefaultMaxReadBytes bytes (see the constants for what counts).
@@ -145,6 +154,10 @@ type walkOptions struct {
 	maxMembers int
 	bufs       *bufpool.Pool // the load's read buffers (nested zips are read into them)
 	stats      *ReadStats    // figures of the input's decompressed stream; nil: none
+	// fault receives each stream of the input found damaged or cut short
+	// (checkStream, streamZip); nil: none is said. It may be called from
+	// the goroutine that reads a zip member.
+	fault func(model.StreamFault)
 }
 
 // countingReader reports the bytes read through it.
@@ -183,7 +196,10 @@ func walkInput(ctx context.Context, root string, visit VisitFunc, skipped func(n
 	if !fi.IsDir() && fi.Size() == 0 {
 		return fmt.Errorf("%s is an empty file", root)
 	}
-	w := &walker{ctx: ctx, visit: visit, skipped: skipped, budget: o.budget, maxMembers: o.maxMembers, bufs: o.bufs, stats: o.stats}
+	w := &walker{ctx: ctx, visit: visit, skipped: skipped, budget: o.budget, maxMembers: o.maxMembers, bufs: o.bufs, stats: o.stats, fault: o.fault}
+	if w.fault == nil {
+		w.fault = func(model.StreamFault) {}
+	}
 	if fi.IsDir() {
 		return w.dir(root)
 	}
@@ -224,6 +240,7 @@ type walker struct {
 	maxMembers int   // 0: no limit
 	members    int   // entries met so far
 	heldZip    int64 // bytes of nested zips held in memory now
+	fault      func(model.StreamFault)
 	// stop is the limit reached, if any: the walk unwinds with it.
 	stop error
 }
@@ -307,10 +324,12 @@ func describeType(m fs.FileMode) string {
 // they are read.
 func (w *walker) archive(ex archives.Extractor, stream io.Reader, prefix string, depth int) error {
 	streamed := false
+	format := "tar" // for a StreamFault
 	switch f := ex.(type) {
 	case archives.CompressedArchive:
 		if f.Compression != nil && f.Extraction != nil {
 			c := f.Compression
+			format = strings.TrimPrefix(c.Extension(), ".")
 			if gz, ok := c.(archives.Gz); ok {
 				// The archive's stream is inflated ahead on its own
 				// goroutine (pgzip), so that inflating overlaps with
@@ -321,7 +340,7 @@ func (w *walker) archive(ex archives.Extractor, stream io.Reader, prefix string,
 			}
 			rc, err := c.OpenReader(stream)
 			if err != nil {
-				return err
+				return w.streamFault(err, prefix, format, true)
 			}
 			defer rc.Close()
 			// Decompression runs on its own goroutine, a bounded queue
@@ -337,6 +356,8 @@ func (w *walker) archive(ex archives.Extractor, stream io.Reader, prefix string,
 		}
 	case archives.Tar:
 		streamed = true
+	case archives.Zip:
+		format = "zip"
 	}
 	if streamed {
 		stream = w.budget.reader(stream)
@@ -348,13 +369,8 @@ func (w *walker) archive(ex archives.Extractor, stream io.Reader, prefix string,
 		if fi.IsDir() {
 			return nil
 		}
-		if len(fi.NameInArchive) > MaxMemberNameBytes {
-			w.skipped(prefix+cutName(fi.NameInArchive), fmt.Sprintf("member name longer than %d bytes (%d), skipped", MaxMemberNameBytes, len(fi.NameInArchive)))
-			return nil
-		}
-		name, ok := CleanMemberName(fi.NameInArchive)
+		name, ok := w.memberName(prefix, fi.NameInArchive)
 		if !ok {
-			w.skipped(prefix+fi.NameInArchive, "member name is absolute or leaves the archive, skipped")
 			return nil
 		}
 		if kind := linkKind(fi); kind != "" {
@@ -367,10 +383,23 @@ func (w *walker) archive(ex archives.Extractor, stream io.Reader, prefix string,
 		}
 		open := func() (io.ReadCloser, error) { return fi.Open() }
 		if !streamed {
-			open = w.counted(open)
+			open = w.counted(w.watched(open, prefix+name))
 		}
 		return w.member(prefix+name, fi.Size(), open, depth)
 	})
+	if format == "zip" && w.stop == nil && errors.Is(err, zip.ErrFormat) {
+		// No end of central directory: an upload cut short. What its
+		// local headers still hold is read from the start.
+		if rs, ok := stream.(io.ReadSeeker); ok {
+			if _, serr := rs.Seek(0, io.SeekStart); serr == nil {
+				err = w.streamZip(rs, prefix, depth)
+			}
+		}
+	}
+	stopped := err != nil
+	if err == nil && streamed && w.stop == nil {
+		err = w.checkEnd(stream)
+	}
 	var limit *LimitError
 	if w.stop == nil && errors.As(err, &limit) {
 		w.stop = limit // the budget ran out in the archive stream itself
@@ -378,8 +407,142 @@ func (w *walker) archive(ex archives.Extractor, stream io.Reader, prefix string,
 	if w.stop != nil {
 		return w.stop
 	}
+	if err != nil {
+		err = w.streamFault(err, prefix, format, stopped)
+	}
+	if !stopped {
+		return nil // every member was read: the fault is said, the walk goes on
+	}
 	return err
 }
+
+// memberName returns the cleaned name of the archive member raw, or false
+// when it is skipped (too long, absolute, leaving the archive), which it
+// reports.
+func (w *walker) memberName(prefix, raw string) (string, bool) {
+	if len(raw) > MaxMemberNameBytes {
+		w.skipped(prefix+cutName(raw), fmt.Sprintf("member name longer than %d bytes (%d), skipped", MaxMemberNameBytes, len(raw)))
+		return "", false
+	}
+	name, ok := CleanMemberName(raw)
+	if !ok {
+		w.skipped(prefix+raw, "member name is absolute or leaves the archive, skipped")
+		return "", false
+	}
+	return name, true
+}
+
+// streamCut is a stream of the input that is not whole, in this tool's
+// words (a zip without its central directory, data after a tar's end).
+type streamCut struct {
+	kind model.FaultKind
+	msg  string
+}
+
+func (e *streamCut) Error() string { return e.msg }
+
+// faultKind says whether err, from reading a stream of the input, means
+// the stream ends early (truncated) or that its bytes are wrong (damaged).
+func faultKind(err error) model.FaultKind {
+	var cut *streamCut
+	switch {
+	case errors.As(err, &cut):
+		return cut.kind
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, fastxz.ErrBuf):
+		// xz says "truncated or corrupt" when its input ends before
+		// the stream does; corrupt data is its ErrData.
+		return model.FaultTruncated
+	}
+	return model.FaultDamaged
+}
+
+// streamFault says err, from reading the stream of the archive at prefix
+// ("" for the input), as a StreamFault, and returns it. stopped: the walk of
+// the archive stopped there. A cancelled walk is no fault.
+func (w *walker) streamFault(err error, prefix, format string, stopped bool) error {
+	if w.ctx.Err() != nil {
+		return err
+	}
+	w.fault(model.StreamFault{Kind: faultKind(err), Stream: strings.TrimSuffix(prefix, "/"), Format: format, Error: cutFaultText(err.Error()), Stopped: stopped})
+	return err
+}
+
+// cutFaultText bounds a fault's error text to 1 KiB.
+func cutFaultText(s string) string {
+	if len(s) <= 1024 {
+		return s
+	}
+	return strings.ToValidUTF8(s[:1024], "") + "…"
+}
+
+// checkEnd reads what is left of an archive's stream after its end marker,
+// so that the decompressor reaches its trailer and checks it (gzip's CRC-32
+// and size, zstd's checksum, xz's and bzip2's footers) and that data after
+// the end shows; the bytes read count against the read budget. It returns
+// the stream's own error, else a *streamCut (damaged) when anything but
+// zeros follows the end marker (tar writers pad with zeros to their record
+// size), else nil.
+func (w *walker) checkEnd(r io.Reader) error {
+	buf := make([]byte, 64<<10)
+	var after int64
+	first := int64(-1) // the first byte that is not zero
+	for {
+		if err := w.ctx.Err(); err != nil {
+			return err
+		}
+		n, err := r.Read(buf)
+		if first < 0 {
+			for i, c := range buf[:n] {
+				if c != 0 {
+					first = after + int64(i)
+					break
+				}
+			}
+		}
+		after += int64(n)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if first >= 0 {
+		return &streamCut{kind: model.FaultDamaged, msg: fmt.Sprintf("%d bytes after the tar end marker, not zeros from byte %d on: data that is not part of the archive (not read)", after, first)}
+	}
+	return nil
+}
+
+// watched returns open with the read errors of the member said as a damaged
+// stream (a zip member whose CRC-32 or deflate data is wrong), once.
+func (w *walker) watched(open func() (io.ReadCloser, error), name string) func() (io.ReadCloser, error) {
+	return func() (io.ReadCloser, error) {
+		rc, err := open()
+		if err != nil {
+			return nil, err
+		}
+		return &watchedReader{rc: rc, said: func(err error) {
+			w.fault(model.StreamFault{Kind: model.FaultDamaged, Stream: name, Format: "zip", Error: cutFaultText(err.Error())})
+		}}, nil
+	}
+}
+
+type watchedReader struct {
+	rc   io.ReadCloser
+	said func(error)
+	done bool
+}
+
+func (r *watchedReader) Read(p []byte) (int, error) {
+	n, err := r.rc.Read(p)
+	if err != nil && err != io.EOF && !r.done {
+		r.done = true
+		r.said(err)
+	}
+	return n, err
+}
+
+func (r *watchedReader) Close() error { return r.rc.Close() }
 
 // linkKind names a member that is not a regular file ("symbolic link",
 // "hard link", "device"), or returns "".

@@ -46,6 +46,9 @@ func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool,
 			Bytes:              g.Bytes,
 		},
 	}
+	for _, f := range g.Faults {
+		r.Gather.Faults = append(r.Gather.Faults, StreamFault{Kind: string(f.Kind), Stream: short(f.Stream), Format: f.Format, Error: f.Error, Stopped: f.Stopped})
+	}
 	if g.Printer.From != "" {
 		r.Gather.Printer = &Printer{Kubernetes: g.Printer.Version.String(), From: g.Printer.From}
 	}

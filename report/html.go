@@ -119,28 +119,30 @@ func WriteHTML(w io.Writer, r *Report) error {
 // htmlView is what the template reads: every gather string already cleaned of
 // control characters, every choice (classes, links, open sections) already made.
 type htmlView struct {
-	Title         string
-	Incomplete    string // why the input was not read to its end; "" when it was
-	Mixed         string // why the gather holds two clusters; "" when it does not
-	Subtitle      string
-	Tool          string
-	SchemaVersion int
-	Gathered      string // RFC 3339, the "now" of the timelines; "" when unknown
-	Cluster       []htmlField
-	Cards         []htmlField
-	Severities    []htmlSeverity
-	TotalFindings int
-	Nodes         []htmlNode
-	HiddenNodes   int
-	Findings      []htmlFinding
-	Namespaces    []string
-	NodeNames     []string
-	Pods          htmlPods
-	Details       []podDetail
-	Timelines     htmlTimelines
-	Layouts       []Layout
-	Health        []htmlHealthList
-	HealthIssues  int
+	Title string
+	// NoticeLabel, Notice and NoticeTail say why the input was not read
+	// whole or not read right (InputNotice); "" when it was.
+	NoticeLabel, Notice, NoticeTail string
+	Mixed                           string // why the gather holds two clusters; "" when it does not
+	Subtitle                        string
+	Tool                            string
+	SchemaVersion                   int
+	Gathered                        string // RFC 3339, the "now" of the timelines; "" when unknown
+	Cluster                         []htmlField
+	Cards                           []htmlField
+	Severities                      []htmlSeverity
+	TotalFindings                   int
+	Nodes                           []htmlNode
+	HiddenNodes                     int
+	Findings                        []htmlFinding
+	Namespaces                      []string
+	NodeNames                       []string
+	Pods                            htmlPods
+	Details                         []podDetail
+	Timelines                       htmlTimelines
+	Layouts                         []Layout
+	Health                          []htmlHealthList
+	HealthIssues                    int
 	// Coverage holds the lines of the Coverage section; Missing names the
 	// kinds the analysis rests on that the input does not hold.
 	Coverage []htmlField
@@ -344,6 +346,7 @@ type detailFinding struct {
 }
 
 func newHTMLView(r *Report) htmlView {
+	noticeLabel, notice, noticeTail := InputNotice(r.Gather)
 	v := htmlView{
 		Title:         "mgtriage report",
 		Tool:          strings.TrimSpace(cleanLine(r.Tool.Name + " " + r.Tool.Version)),
@@ -352,7 +355,9 @@ func newHTMLView(r *Report) htmlView {
 		Cluster:       htmlOverview(r),
 		Cards:         htmlCards(r),
 		TotalFindings: totalFindings(r),
-		Incomplete:    truncateRunes(cleanLine(r.Gather.Incomplete), 2000),
+		Notice:        truncateRunes(cleanLine(notice), 2000),
+		NoticeLabel:   noticeLabel,
+		NoticeTail:    noticeTail,
 		Mixed:         truncateRunes(cleanLine(r.Gather.Mixed), 2000),
 	}
 	if r.Gather.ClusterVersion != "" {

@@ -351,8 +351,8 @@ func mdHeader(r *Report) string {
 		b.WriteString("- **Incident window:** " + mdText(r.Window.Words()) + "\n")
 	}
 	b.WriteString("\n")
-	if g.Incomplete != "" {
-		b.WriteString("**Input incomplete:** " + mdText(g.Incomplete) + ". Findings and counts cover only what was read.\n\n")
+	if label, text, tail := InputNotice(g); label != "" {
+		b.WriteString("**" + label + ":** " + mdText(text) + ". " + tail + "\n\n")
 	}
 	if g.Mixed != "" {
 		b.WriteString("**Mixed gather:** " + mdText(g.Mixed) + ".\n\n")

@@ -97,6 +97,9 @@ type Gather struct {
 	// Incomplete is empty when the whole input was read; else it says why
 	// reading stopped early, and the analysis covers only what came before.
 	Incomplete string `json:"incomplete,omitempty"`
+	// Faults lists the streams of the input that were not whole: damaged
+	// (checksum or footer mismatch, data after the end) or truncated.
+	Faults []StreamFault `json:"faults,omitempty"`
 	// Mixed is empty for a consistent gather; else it says why the gather
 	// holds two clusters (Node objects of one, pods and journals of another).
 	Mixed       string     `json:"mixed,omitempty"`

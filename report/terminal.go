@@ -54,9 +54,9 @@ func WriteTerminal(w io.Writer, r *Report, opt TerminalOptions) error {
 		return sgr + s + sgrReset
 	}
 	var b strings.Builder
-	if r.Gather.Incomplete != "" {
-		b.WriteString(paint(sgrSeverity[SeverityHigh], "INPUT INCOMPLETE: "+truncateRunes(cleanLine(r.Gather.Incomplete), 400)) + "\n")
-		b.WriteString("The findings and counts below cover only what was read.\n\n")
+	if label, text, tail := InputNotice(r.Gather); label != "" {
+		b.WriteString(paint(sgrSeverity[SeverityHigh], strings.ToUpper(label)+": "+truncateRunes(cleanLine(text), 600)) + "\n")
+		b.WriteString(tail + "\n\n")
 	}
 	if r.Gather.Mixed != "" {
 		b.WriteString(paint(sgrSeverity[SeverityHigh], "MIXED GATHER: "+truncateRunes(cleanLine(r.Gather.Mixed), 600)) + "\n\n")

@@ -24,6 +24,7 @@ const (
 	exitFindings = 1  // --fail-on threshold reached (reports written)
 	exitInput    = 2  // PATH missing, unreadable, or holding no gather to analyse
 	exitWrite    = 3  // the reports or the --redact-map file could not be written
+	exitDamaged  = 4  // --strict: the upload is damaged or truncated (reports written)
 	exitUsage    = 64 // bad command line: unknown flag, bad value, wrong arguments
 	exitInternal = 70 // a bug of mgtriage: it stopped on an internal error (sysexits' EX_SOFTWARE)
 )
@@ -36,6 +37,8 @@ const exitCodesHelp = `Exit codes:
       not one cluster (each listed with its identity and why; --split analyses each)
   3   reports not written (-o or --redact-map cannot be written: an existing file, a folder
       that cannot be created or written in)
+  4   --strict: the upload is damaged (a checksum or footer mismatch, data after its end) or
+      truncated (it ends early); the reports are written and say so
   64  usage error: unknown flag, bad flag value, wrong arguments
   70  internal error: mgtriage stopped on a bug of its own (the message says where; please
       report it); a file it failed on while reading is a gather problem instead`
@@ -202,6 +205,7 @@ Every flag and the output folder are checked before the input is read.
 	f.BoolVar(&opts.Stats, "stats", false, "print on stderr, for each input, the bytes read decompressed, the time, and how busy the decompressor was (100%: the analysis kept up with decompression)")
 	f.StringVar(&opts.Window, "window", "", "narrow findings and timelines to an incident: FROM..TO, RFC 3339 times with a zone, either side may be empty (2026-11-20T09:00:00Z..)")
 	f.IntVar(&opts.MaxMembers, "max-members", parser.DefaultMaxMembers, "stop reading the input after this many files, folders and links")
+	f.BoolVar(&opts.Strict, "strict", false, "exit 4 when the upload is damaged (a checksum or footer mismatch, data after its end) or truncated (it ends early), after writing the reports")
 	f.BoolVar(&opts.Split, "split", false, "when the input holds parts that are not one cluster (refused otherwise, exit 2), analyse each on its own into -o DIR/<n>-<part folder>/ (1-must-gather.local.5049263173451366137); the exit code is the highest of the parts")
 	// The text is made only when --version asks for it: reading the rule
 	// table for it on every run cost about 50 ms before the analysis began.

@@ -165,6 +165,7 @@ func TestExitCodes(t *testing.T) {
 		{"--redact-map not writable", []string{tinyGather(t), "-o", filepath.Join(t.TempDir(), "out"), "--redact", "--redact-map", filepath.Join(t.TempDir(), "no", "map.json")}, exitWrite},
 		{"diff: -o is an existing file", []string{"diff", tinyGather(t), tinyGather(t), "-o", filepath.Join(blocked, "file")}, exitWrite},
 		{"diff: reports not written", []string{"diff", tinyGather(t), tinyGather(t), "-o", blocked, "--format", "md"}, exitWrite},
+		{"--strict: upload damaged", []string{damagedUpload(t), "-o", filepath.Join(t.TempDir(), "out"), "--strict"}, exitDamaged},
 		{"unknown flag", []string{"--nope", tinyGather(t)}, exitUsage},
 		{"two paths", []string{tinyGather(t), tinyGather(t)}, exitUsage},
 	}
@@ -178,13 +179,13 @@ func TestExitCodes(t *testing.T) {
 			seen[code] = true
 		})
 	}
-	if len(seen) != 5 {
+	if len(seen) != 6 {
 		t.Errorf("the exit codes are not distinct: %v", seen)
 	}
 	_, help, _ := run(t, "--help")
 	readme, err := os.ReadFile("../../README.md")
 	must(t, err)
-	for _, c := range []string{"0", "1", "2", "3", "64", "70"} { // 70: TestGuardedPanic
+	for _, c := range []string{"0", "1", "2", "3", "4", "64", "70"} { // 70: TestGuardedPanic
 		if !strings.Contains(help, "\n  "+c+" ") {
 			t.Errorf("--help does not document exit code %s:\n%s", c, help)
 		}

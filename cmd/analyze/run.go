@@ -33,7 +33,10 @@ type analyzeOptions struct {
 	RulesPath     string
 	MarkdownMaxKB int
 	FailOn        string
-	Top           int
+	// Strict exits exitDamaged when a stream of the input is damaged or
+	// truncated (model.Gather.Faults), after the reports are written.
+	Strict bool
+	Top    int
 	// Redact replaces host names, addresses, domains, e-mail addresses and
 	// secrets in every report; RedactMap is a file that receives the mapping.
 	Redact    bool
@@ -327,6 +330,10 @@ func analyzeLoaded(o *analyzeOptions, table *rules.Table, g *model.Gather, in in
 		return err
 	}
 	fmt.Fprintf(o.IO.ErrOut, "analyze: done in %s: %s; reports in %s\n", time.Since(start).Round(time.Millisecond), summary, o.Output)
+	if o.Strict && len(g.Faults) > 0 {
+		label, _, _ := report.InputNotice(r.Gather)
+		return exitError{code: exitDamaged, msg: strings.ToLower(label) + " (--strict): " + faultWords(g.Faults)}
+	}
 	if o.FailOn != "" {
 		limit := report.SeverityRank(o.FailOn)
 		for _, f := range r.Findings {
@@ -336,6 +343,21 @@ func analyzeLoaded(o *analyzeOptions, table *rules.Table, g *model.Gather, in in
 		}
 	}
 	return nil
+}
+
+// faultWords names the faults of the input for --strict's message: the
+// first, and how many more.
+func faultWords(faults []model.StreamFault) string {
+	f := faults[0]
+	where := "the input"
+	if f.Stream != "" {
+		where = f.Stream
+	}
+	s := fmt.Sprintf("%s is %s (%s)", where, f.Kind, f.Error)
+	if len(faults) > 1 {
+		s += fmt.Sprintf(" and %d more", len(faults)-1)
+	}
+	return s
 }
 
 // writeFormats creates dir and writes <base>.<format> for each format with

@@ -115,6 +115,13 @@ type Gather struct {
 	// reading stopped early (an archive cut short, --max-read or
 	// --max-members reached): the analysis covers only what came before.
 	Incomplete string
+	// Faults lists the streams of the input that were not whole, at most
+	// MaxFaults, in the order the walk met them: a compressed stream whose
+	// checksum or footer did not match or that holds data after its end
+	// (FaultDamaged), or one that ends early (FaultTruncated). nil when every
+	// stream was read to its end and checked. The one reading stopped at is
+	// marked Stopped, and Incomplete says so too.
+	Faults []StreamFault
 	// Mixed is empty for a consistent gather; else it says why the gather,
 	// although read as one cluster, holds two: Node objects of one cluster
 	// and pods and journals of another (parser's mixedGather).
@@ -198,6 +205,49 @@ type Gather struct {
 type PrinterChoice struct {
 	Version podstatus.Version
 	From    string
+}
+
+// FaultKind is what was wrong with a stream of the input (StreamFault).
+type FaultKind string
+
+// The kinds of StreamFault.
+const (
+	// FaultDamaged: the stream's checksum or footer does not match what was
+	// read, it cannot be decoded, or data follows its end: its bytes changed
+	// after it was written.
+	FaultDamaged FaultKind = "damaged"
+	// FaultTruncated: the stream ends early (an upload cut short).
+	FaultTruncated FaultKind = "truncated"
+)
+
+// MaxFaults bounds Gather.Faults.
+const MaxFaults = 32
+
+// StreamFault is one stream of the input that was not whole.
+type StreamFault struct {
+	Kind FaultKind
+	// Stream is the path, inside the input, of the nested archive or zip
+	// member the fault concerns; "" for the input file itself.
+	Stream string
+	// Format is the stream's compression or archive format: "gz", "zst",
+	// "xz", "bz2", "tar" or "zip".
+	Format string
+	// Error is the decompressor's or archive reader's own words
+	// ("gzip: invalid checksum"), at most 1 KiB.
+	Error string
+	// Stopped: reading stopped at this fault; what followed it in the
+	// stream was not read (Gather.Incomplete says so).
+	Stopped bool
+}
+
+// Damaged reports whether any of faults is FaultDamaged.
+func Damaged(faults []StreamFault) bool {
+	for _, f := range faults {
+		if f.Kind == FaultDamaged {
+			return true
+		}
+	}
+	return false
 }
 
 // Problem is a member that could not be read or decoded, and why.
