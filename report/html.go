@@ -64,6 +64,7 @@ func WriteHTML(w io.Writer, r *Report) error {
 // control characters, every choice (classes, links, open sections) already made.
 type htmlView struct {
 	Title         string
+	RunID         string // Report.Run's ID, for the <meta name="mgtriage-run"> tag; "" when none
 	Incomplete    string // why the input was not read to its end; "" when it was
 	Mixed         string // why the gather holds two clusters; "" when it does not
 	Subtitle      string
@@ -290,6 +291,7 @@ type detailFinding struct {
 func newHTMLView(r *Report) htmlView {
 	v := htmlView{
 		Title:         "mgtriage report",
+		RunID:         r.Run.RunID(),
 		Tool:          strings.TrimSpace(cleanLine(r.Tool.Name + " " + r.Tool.Version)),
 		SchemaVersion: r.SchemaVersion,
 		Gathered:      formatTime(r.Gather.CollectedAt),

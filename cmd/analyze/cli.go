@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -126,11 +127,17 @@ func guarded(w io.Writer, f func() int) (code int) {
 
 // execute is Main without its guard.
 func execute(args []string, io IOStreams) int {
+	ctx, stop := withSignals(context.Background())
+	defer stop()
 	root := newRootCmd(io)
 	root.SetArgs(args)
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
+	if code, msg, stopped := stoppedBySignal(ctx, err); stopped {
+		fmt.Fprintln(io.ErrOut, "analyze:", report.CleanText(msg))
+		return code
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -168,7 +175,7 @@ func isFlagError(err error) bool {
 }
 
 func newRootCmd(io IOStreams) *cobra.Command {
-	opts := &analyzeOptions{IO: io}
+	opts := &analyzeOptions{IO: io, hooks: defaultHooks}
 	cmd := &cobra.Command{
 		Use:   "analyze [flags] PATH",
 		Short: "Analyse an OpenShift must-gather and report what is wrong with its pods",

@@ -25,6 +25,9 @@ type loadOptions struct {
 	// (parser.ReadStats).
 	Stats   bool
 	maxRead int64 // MaxRead in bytes, set by validate
+	// skipDirs are folders a folder input is read without: the run's
+	// output folder (-o), when it lies inside the input.
+	skipDirs []string
 }
 
 // validate checks the limits and reads MaxRead into bytes.
@@ -54,7 +57,7 @@ func (o *loadOptions) validate() error {
 // clusters (its Part and PartOf; --split).
 func loadGather(ctx context.Context, streams IOStreams, path string, o loadOptions, needs model.Needs, part *parser.Options) (*model.Gather, error) {
 	bar := newReadProgress(streams, path)
-	opts := parser.Options{OnRead: bar.onRead(), Live: bar.live(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers, Needs: &needs}
+	opts := parser.Options{OnRead: bar.onRead(), Live: bar.live(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers, Needs: &needs, SkipDirs: o.skipDirs}
 	if part != nil {
 		opts.Part, opts.PartOf = part.Part, part.PartOf
 	}
