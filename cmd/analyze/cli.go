@@ -36,10 +36,12 @@ const exitCodesHelp = `Exit codes:
   2   input not analysable: PATH missing, unreadable, or no gather in it; or parts that are
       not one cluster (each listed with its identity and why; --split analyses each)
   3   reports not written (-o or --redact-map cannot be written: an existing file, a folder
-      that cannot be created or written in)
+      that cannot be created or written in, or one another run holds; or the disk filled up:
+      the reports already in -o are left as they were)
   64  usage error: unknown flag, bad flag value, wrong arguments
   70  internal error: mgtriage stopped on a bug of its own (the message says where; please
-      report it); a file it failed on while reading is a gather problem instead`
+      report it); a file it failed on while reading is a gather problem instead
+  130 stopped by SIGINT (143: SIGTERM); the reports already in -o left as they were`
 
 // IOStreams are the process's streams and what they are connected to.
 type IOStreams struct {
