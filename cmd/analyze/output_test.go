@@ -564,3 +564,46 @@ func TestReportSetBinary(t *testing.T) {
 		}
 	})
 }
+
+// TestDiffWritesOneSet: analyze diff writes diff.* through the same swap: a
+// full disk leaves the earlier diff set, a narrower --format removes the
+// stale formats, and every file carries the run ID.
+func TestDiffWritesOneSet(t *testing.T) {
+	out := t.TempDir()
+	withHooks(t, writeHooks{wrap: func(format string, w io.Writer) io.Writer {
+		if format == "html" {
+			return &failingWriter{w: w, n: 100}
+		}
+		return w
+	}})
+	writeFiles(t, out, map[string]string{"diff.md": "old diff", "diff.json": "{}"})
+	code, _, stderr := run(t, "diff", changesOld, changesNew, "-o", out)
+	if code != exitWrite || !strings.Contains(stderr, "write diff.html") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+	if diff := cmp.Diff(map[string]string{"diff.md": "old diff", "diff.json": "{}"}, folderFiles(t, out)); diff != "" {
+		t.Errorf("the earlier diff set changed (-want +got):\n%s", diff)
+	}
+	withHooks(t, writeHooks{})
+	if code, _, stderr := run(t, "diff", changesOld, changesNew, "-o", out, "--format", "json,html"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	got := folderFiles(t, out)
+	if len(got) != 2 || !strings.Contains(got["diff.json"], `"id": "`+testRunID+`"`) || !strings.Contains(got["diff.html"], `<meta name="mgtriage-run" content="`+testRunID+`">`) {
+		t.Errorf("want diff.json and diff.html of this run alone, got %v", keys(got))
+	}
+}
+
+// TestSignalExitCodesDocumented: --help and README.md name 130 and 143.
+func TestSignalExitCodesDocumented(t *testing.T) {
+	_, help, _ := run(t, "--help")
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{"130", "143"} {
+		if !strings.Contains(help, c) || !strings.Contains(string(readme), "`"+c+"`") {
+			t.Errorf("exit code %s is not documented in --help and README.md", c)
+		}
+	}
+}
