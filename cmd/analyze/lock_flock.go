@@ -18,3 +18,6 @@ func lockFile(f *os.File) (ok bool, err error) {
 	}
 	return err == nil, err
 }
+
+// oNoFollow makes an open fail on a symbolic link rather than follow it.
+const oNoFollow = syscall.O_NOFOLLOW

@@ -8,3 +8,6 @@ import "os"
 // so two runs on one -o are not kept apart there (each still replaces the
 // set as one, through its own temporary files).
 func lockFile(*os.File) (bool, error) { return true, nil }
+
+// oNoFollow is 0 where O_NOFOLLOW is missing (the callers Lstat first).
+const oNoFollow = 0

@@ -169,7 +169,12 @@ func (d *outputDir) takeLock(ctx context.Context) error {
 	deadline := time.Now().Add(wait)
 	told := false
 	for {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		// A link or anything but a file at the lock's name is not
+		// followed: it could make the run write elsewhere.
+		if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+			return exitError{code: exitWrite, msg: fmt.Sprintf("-o %q: %s there is a %s, not the lock file of mgtriage; remove it", d.dir, lockName, describeMode(fi.Mode()))}
+		}
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|oNoFollow, 0o644)
 		if err != nil {
 			return exitError{code: exitWrite, msg: fmt.Sprintf("-o %q: cannot write in the output folder: %v", d.dir, statReason(err))}
 		}
@@ -193,6 +198,9 @@ func (d *outputDir) takeLock(ctx context.Context) error {
 				return nil
 			}
 			f.Close()
+			if time.Now().After(deadline) {
+				return exitError{code: exitWrite, msg: fmt.Sprintf("-o %q: cannot lock the output folder: its lock file (%s) keeps changing", d.dir, lockName)}
+			}
 			continue
 		}
 		holder := lockHolder(f)
@@ -345,16 +353,17 @@ func (d *outputDir) cleanStale() {
 }
 
 // fileCarries reports whether the first 8 KiB of the regular file at path
-// hold runID (every format writes it near its top).
+// hold runID (every format writes it near its top); a link is not
+// followed.
 func fileCarries(path, runID string) bool {
-	f, err := os.Open(path)
+	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+		return false // a link or a pipe is not opened
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|oNoFollow, 0)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return false
-	}
 	b := make([]byte, 8<<10)
 	n, _ := io.ReadFull(f, b)
 	return bytes.Contains(b[:n], []byte(runID))
@@ -518,11 +527,14 @@ func (d *outputDir) swapSet(base string, formats []string, tmps []string) (stale
 // inside the swap.
 var renameHook = os.Rename
 
-// describeMode names a file type for a message: "folder", "named pipe".
+// describeMode names a file type for a message: "folder", "symbolic
+// link", "named pipe".
 func describeMode(m os.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "folder"
+	case m&os.ModeSymlink != 0:
+		return "symbolic link"
 	case m&os.ModeNamedPipe != 0:
 		return "named pipe"
 	case m&os.ModeSocket != 0:

@@ -607,3 +607,21 @@ func TestSignalExitCodesDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestPlantedLockLink: a symbolic link at the lock file's name is not
+// followed: the run refuses (exit 3) and its target is left as it was.
+func TestPlantedLockLink(t *testing.T) {
+	out := t.TempDir()
+	victim := filepath.Join(t.TempDir(), "victim.txt")
+	writeFiles(t, filepath.Dir(victim), map[string]string{"victim.txt": "keep me"})
+	if err := os.Symlink(victim, filepath.Join(out, lockName)); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := run(t, tinyGather(t), "-o", out)
+	if code != exitWrite || !strings.Contains(stderr, "not the lock file of mgtriage") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep me" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+}
