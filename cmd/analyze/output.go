@@ -132,7 +132,11 @@ func openOutput(ctx context.Context, dir, names, redactMap, runID string, hooks 
 	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 		if _, err := os.Stat(dir); err != nil {
 			target, _ := os.Readlink(dir)
-			return nil, exitError{code: exitWrite, msg: fmt.Sprintf("-o %q is a symbolic link to %q, which does not exist (%s); create that folder or name another for %s", dir, target, statReason(err), names)}
+			what := "which does not exist"
+			if !errors.Is(err, os.ErrNotExist) {
+				what = "which cannot be followed (" + statReason(err) + ")"
+			}
+			return nil, exitError{code: exitWrite, msg: fmt.Sprintf("-o %q is a symbolic link to %q, %s; create that folder or name another for %s", dir, target, what, names)}
 		}
 	}
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
