@@ -137,6 +137,11 @@ type Options struct {
 	// either is a model.Cut.
 	MaxObjectFileBytes int64
 	MaxPods            int
+	// SkipDirs are folders that a folder input is walked without, unread
+	// and uncounted (compared with os.SameFile, so any path to the folder
+	// will do): the tool's own output folder when it lies inside the input.
+	// Ignored for an archive.
+	SkipDirs []string
 	// inflateApart overrides inflateApartBytes when not 0 (negative: every
 	// compressed log is inflated as it is read), for the tests of both ways.
 	inflateApart int64
@@ -188,7 +193,7 @@ func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, erro
 		visit = func(m Member) error { m.Path = prefix + m.Path; return b.visit(m) }
 	}
 	var faultMu sync.Mutex
-	wo := walkOptions{onRead: o.OnRead, budget: &readBudget{limit: o.MaxReadBytes}, maxMembers: o.MaxMembers, bufs: b.bufs, stats: o.Stats,
+	wo := walkOptions{onRead: o.OnRead, budget: &readBudget{limit: o.MaxReadBytes}, maxMembers: o.MaxMembers, bufs: b.bufs, stats: o.Stats, skipDirs: o.SkipDirs,
 		fault: func(f model.StreamFault) {
 			faultMu.Lock()
 			defer faultMu.Unlock()

@@ -157,7 +157,8 @@ type walkOptions struct {
 	// fault receives each stream of the input found damaged or cut short
 	// (checkStream, streamZip); nil: none is said. It may be called from
 	// the goroutine that reads a zip member.
-	fault func(model.StreamFault)
+	fault    func(model.StreamFault)
+	skipDirs []string // folders a folder input is walked without (Options.SkipDirs)
 }
 
 // countingReader reports the bytes read through it.
@@ -201,6 +202,11 @@ func walkInput(ctx context.Context, root string, visit VisitFunc, skipped func(n
 		w.fault = func(model.StreamFault) {}
 	}
 	if fi.IsDir() {
+		for _, d := range o.skipDirs {
+			if si, err := os.Stat(d); err == nil && si.IsDir() {
+				w.skipDirs = append(w.skipDirs, si)
+			}
+		}
 		return w.dir(root)
 	}
 	f, err := os.Open(root)
@@ -237,9 +243,10 @@ type walker struct {
 	budget     *readBudget
 	bufs       *bufpool.Pool
 	stats      *ReadStats
-	maxMembers int   // 0: no limit
-	members    int   // entries met so far
-	heldZip    int64 // bytes of nested zips held in memory now
+	maxMembers int           // 0: no limit
+	members    int           // entries met so far
+	skipDirs   []os.FileInfo // folders walked without (walkOptions.skipDirs)
+	heldZip    int64         // bytes of nested zips held in memory now
 	fault      func(model.StreamFault)
 	// stop is the limit reached, if any: the walk unwinds with it.
 	stop error
@@ -285,6 +292,9 @@ func (w *walker) dir(root string) error {
 		if ctxErr := w.ctx.Err(); ctxErr != nil {
 			return ctxErr
 		}
+		if d.IsDir() && p != root && w.skipDir(d) {
+			return fs.SkipDir
+		}
 		if err := w.count(); err != nil {
 			return err
 		}
@@ -302,6 +312,23 @@ func (w *walker) dir(root string) error {
 		}
 		return w.member(rel, info.Size(), w.counted(func() (io.ReadCloser, error) { return os.Open(p) }), 0)
 	})
+}
+
+// skipDir reports whether the folder d is one of w.skipDirs.
+func (w *walker) skipDir(d fs.DirEntry) bool {
+	if len(w.skipDirs) == 0 {
+		return false
+	}
+	info, err := d.Info()
+	if err != nil {
+		return false
+	}
+	for _, s := range w.skipDirs {
+		if os.SameFile(info, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func describeType(m fs.FileMode) string {

@@ -27,11 +27,14 @@ const (
 // Diff is what changed between two gathers of one cluster, OLD before NEW.
 // Every slice is non-nil after Normalize.
 type Diff struct {
-	SchemaVersion int       `json:"schemaVersion" redact:"keep"`
-	Tool          Tool      `json:"tool" redact:"keep"`
-	Rules         RuleTable `json:"rules" redact:"keep"`
-	Old           DiffSide  `json:"old"`
-	New           DiffSide  `json:"new"`
+	SchemaVersion int  `json:"schemaVersion" redact:"keep"`
+	Tool          Tool `json:"tool" redact:"keep"`
+	// Run identifies the run that wrote the diff set (Report.Run); nil
+	// when the diff was made without one.
+	Run   *Run      `json:"run,omitempty" redact:"keep"`
+	Rules RuleTable `json:"rules" redact:"keep"`
+	Old   DiffSide  `json:"old"`
+	New   DiffSide  `json:"new"`
 	// Swapped is true when the inputs were given newest first and were put
 	// in time order.
 	Swapped bool `json:"swapped"`

@@ -37,6 +37,7 @@ func tsText(t *time.Time) string {
 type diffView struct {
 	*Diff
 	CSS                  template.CSS
+	RunID                string // Diff.Run's ID, for the <meta name="mgtriage-run"> tag; "" when none
 	OldTime, NewTime     string
 	Interval, Version    string
 	OldWindow, NewWindow string
@@ -73,7 +74,7 @@ type diffPodTable struct {
 // html/template; each finding shows OLD and NEW side by side.
 func WriteDiffHTML(w io.Writer, d *Diff) error {
 	d.Normalize()
-	v := diffView{Diff: d, CSS: template.CSS(diffCSS), OldTime: tsOr(d.Old.CollectedAt), NewTime: tsOr(d.New.CollectedAt),
+	v := diffView{Diff: d, CSS: template.CSS(diffCSS), RunID: d.Run.RunID(), OldTime: tsOr(d.Old.CollectedAt), NewTime: tsOr(d.New.CollectedAt),
 		Interval: "unknown", Version: versionLine(d.Cluster),
 		OldWindow: windowText(d.Old), NewWindow: windowText(d.New)}
 	if d.IntervalSeconds > 0 {

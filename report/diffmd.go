@@ -24,7 +24,7 @@ func WriteDiffMarkdown(w io.Writer, d *Diff) error {
 	d.Normalize()
 	bw := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
-	p("# What changed between two gathers\n\n")
+	p("%s# What changed between two gathers\n\n", RunComment(d.Run.RunID()))
 	p("%s\n\n", mdDiffHeader(d))
 	s := d.Summary
 	p("**Findings:** %d new, %d changed, %d still failing, %d resolved, %d not comparable.  \n", s.New, s.Changed, s.StillFailing, s.Resolved, s.NotComparable)

@@ -120,6 +120,7 @@ func WriteHTML(w io.Writer, r *Report) error {
 // control characters, every choice (classes, links, open sections) already made.
 type htmlView struct {
 	Title string
+	RunID string // Report.Run's ID, for the <meta name="mgtriage-run"> tag; "" when none
 	// NoticeLabel, Notice and NoticeTail say why the input was not read
 	// whole or not read right (InputNotice); "" when it was.
 	NoticeLabel, Notice, NoticeTail string
@@ -349,6 +350,7 @@ func newHTMLView(r *Report) htmlView {
 	noticeLabel, notice, noticeTail := InputNotice(r.Gather)
 	v := htmlView{
 		Title:         "mgtriage report",
+		RunID:         r.Run.RunID(),
 		Tool:          strings.TrimSpace(cleanLine(r.Tool.Name + " " + r.Tool.Version)),
 		SchemaVersion: r.SchemaVersion,
 		Gathered:      formatTime(r.Gather.CollectedAt),

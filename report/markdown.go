@@ -105,7 +105,7 @@ func markdownDoc(r *Report) *mdDoc {
 		d.groupSizes = append(d.groupSizes, len(g.Findings))
 	}
 	d.sections = []*mdSection{
-		{head: mdHeader(r)},
+		{head: RunComment(r.Run.RunID()) + mdHeader(r)},
 		d.summary,
 		d.gather,
 		mdAsk(r),

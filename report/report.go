@@ -22,8 +22,8 @@ import (
 const SchemaVersion = 1
 
 // SchemaMinor counts the additions made within SchemaVersion (1:
-// gather.coverage; 2: ask, timelines and window).
-const SchemaMinor = 2
+// gather.coverage; 2: ask, timelines and window; 3: run).
+const SchemaMinor = 3
 
 // Severity names, from the most to the least urgent.
 const (
@@ -52,11 +52,15 @@ func SeverityRank(s string) int {
 // redact:"keep" hold words the tool writes itself (rule ids, kubectl's
 // columns, kinds); Redact leaves them as they are.
 type Report struct {
-	SchemaVersion int       `json:"schemaVersion" redact:"keep"`
-	SchemaMinor   int       `json:"schemaMinor" redact:"keep"`
-	Tool          Tool      `json:"tool" redact:"keep"`
-	Rules         RuleTable `json:"rules" redact:"keep"`
-	Gather        Gather    `json:"gather"`
+	SchemaVersion int  `json:"schemaVersion" redact:"keep"`
+	SchemaMinor   int  `json:"schemaMinor" redact:"keep"`
+	Tool          Tool `json:"tool" redact:"keep"`
+	// Run identifies the run that wrote the report set (report.md,
+	// report.html and report.json carry the same Run.ID); nil when the
+	// report was built without one (tests, a library caller).
+	Run    *Run      `json:"run,omitempty" redact:"keep"`
+	Rules  RuleTable `json:"rules" redact:"keep"`
+	Gather Gather    `json:"gather"`
 	// Window is the incident window the findings and timelines were
 	// narrowed to (--window); nil when none was given.
 	Window   *Window   `json:"window,omitempty" redact:"keep"`
@@ -77,6 +81,49 @@ type Report struct {
 type Tool struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
+}
+
+// Run identifies one run of the tool: every file of the report set it
+// writes carries ID (report.json as run.id, report.md in an HTML comment on
+// its first line, report.html in a <meta name="mgtriage-run"> tag), so a
+// reader can tell files of two runs apart. ID is the UTC start time and a
+// random suffix, "20261120T091233Z-3f9a1c02".
+type Run struct {
+	ID string `json:"id"`
+}
+
+// RunID is r's ID when it is one the tool writes (ValidRunID), else "".
+func (r *Run) RunID() string {
+	if r == nil || !ValidRunID(r.ID) {
+		return ""
+	}
+	return r.ID
+}
+
+// ValidRunID reports whether id has the shape of a run ID: 1 to 64 ASCII
+// letters, digits, '-', '.' and '_'. Writers leave out any other (a
+// report.json read back is hostile text).
+func ValidRunID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// RunComment is the Markdown's first line for a run ID id,
+// "<!-- mgtriage run 20261120T091233Z-3f9a1c02 -->\n"; "" when id is not
+// valid.
+func RunComment(id string) string {
+	if !ValidRunID(id) {
+		return ""
+	}
+	return "<!-- mgtriage run " + id + " -->\n"
 }
 
 // RuleTable identifies the rule table the findings came from.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -36,12 +37,14 @@ const exitCodesHelp = `Exit codes:
   2   input not analysable: PATH missing, unreadable, or no gather in it; or parts that are
       not one cluster (each listed with its identity and why; --split analyses each)
   3   reports not written (-o or --redact-map cannot be written: an existing file, a folder
-      that cannot be created or written in)
+      that cannot be created or written in, or one another run holds; or the disk filled up:
+      the reports already in -o are left as they were)
   4   --strict: the upload is damaged (a checksum or footer mismatch, data after its end) or
       truncated (it ends early); the reports are written and say so
   64  usage error: unknown flag, bad flag value, wrong arguments
   70  internal error: mgtriage stopped on a bug of its own (the message says where; please
-      report it); a file it failed on while reading is a gather problem instead`
+      report it); a file it failed on while reading is a gather problem instead
+  130 stopped by SIGINT (143: SIGTERM); the reports already in -o left as they were`
 
 // IOStreams are the process's streams and what they are connected to.
 type IOStreams struct {
@@ -129,11 +132,17 @@ func guarded(w io.Writer, f func() int) (code int) {
 
 // execute is Main without its guard.
 func execute(args []string, io IOStreams) int {
+	ctx, stop := withSignals(context.Background())
+	defer stop()
 	root := newRootCmd(io)
 	root.SetArgs(args)
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
+	if code, msg, stopped := stoppedBySignal(ctx, err); stopped {
+		fmt.Fprintln(io.ErrOut, "analyze:", report.CleanText(msg))
+		return code
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -171,7 +180,7 @@ func isFlagError(err error) bool {
 }
 
 func newRootCmd(io IOStreams) *cobra.Command {
-	opts := &analyzeOptions{IO: io}
+	opts := &analyzeOptions{IO: io, hooks: defaultHooks}
 	cmd := &cobra.Command{
 		Use:   "analyze [flags] PATH",
 		Short: "Analyse an OpenShift must-gather and report what is wrong with its pods",

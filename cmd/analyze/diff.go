@@ -24,10 +24,11 @@ type diffOptions struct {
 	Formats   []string
 	RulesPath string
 	loadOptions
+	hooks writeHooks // test seams of the write phase (writeHooks)
 }
 
 func newDiffCmd(io IOStreams) *cobra.Command {
-	opts := &diffOptions{IO: io}
+	opts := &diffOptions{IO: io, hooks: defaultHooks}
 	cmd := &cobra.Command{
 		Use:   "diff [flags] OLD NEW",
 		Short: "Compare two gathers of the same cluster: what started failing, what recovered, what kept failing",
@@ -89,11 +90,12 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	if _, err := os.Stat(o.New); err != nil {
 		return inputError{fmt.Errorf("%s: %v", o.New, statReason(err))}
 	}
-	release, err := claimOutput(o.Output, "diff.md, diff.html and diff.json", "")
+	out, err := openOutput(ctx, o.Output, "diff.md, diff.html and diff.json", "", newRunID(), o.hooks, o.IO.ErrOut)
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer out.close()
+	o.skipDirs = []string{o.Output}
 	start := time.Now()
 	// One gather at a time: the first is reduced to its snapshot before the
 	// second is read, so memory is bounded by the larger one.
@@ -115,8 +117,9 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := writeDiffReports(o, d); err != nil {
-		return exitError{code: exitWrite, msg: err.Error()}
+	d.Run = &report.Run{ID: out.runID}
+	if err := writeDiffReports(ctx, o, out, d); err != nil {
+		return err
 	}
 	s := d.Summary
 	fmt.Fprintf(o.IO.Out, "%d new, %d changed, %d still failing, %d resolved, %d not comparable; pods: %d newly unhealthy, %d recovered, %d replaced, %d gone\n",
@@ -135,9 +138,11 @@ func (o *diffOptions) snapshot(ctx context.Context, table *rules.Table, needs mo
 	return report.TakeSnapshot(g, table, rules.Evaluate(table, g)), nil
 }
 
-// writeDiffReports renders each chosen format and writes diff.<format>.
-func writeDiffReports(o *diffOptions, d *report.Diff) error {
-	return writeFormats(o.Output, "diff", o.Formats, func(f string, w io.Writer) error {
+// writeDiffReports renders each chosen format and writes the set
+// diff.<format> into out (outputDir.writeSet): a failure leaves the earlier
+// set as it was (exitWrite).
+func writeDiffReports(ctx context.Context, o *diffOptions, out *outputDir, d *report.Diff) error {
+	stale, err := out.writeSet(ctx, "diff", o.Formats, func(f string, w io.Writer) error {
 		switch f {
 		case "json":
 			return report.WriteDiffJSON(w, d)
@@ -148,4 +153,5 @@ func writeDiffReports(o *diffOptions, d *report.Diff) error {
 		}
 		return nil
 	})
+	return out.written(stale, err)
 }

@@ -231,11 +231,17 @@ func checkHostileMarkdown(t *testing.T, md string) {
 // activeOutsideCode scans Markdown the way a renderer would and returns the
 // raw "<" (other than autolinks) and "](" met outside fenced blocks and code
 // spans, with what follows them.
+// runCommentLine is the first line report.RunComment writes.
+var runCommentLine = regexp.MustCompile(`^<!-- mgtriage run [A-Za-z0-9._-]{1,64} -->$`)
+
 func activeOutsideCode(md string) []string {
 	var bad []string
 	lines := strings.Split(md, "\n")
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
+		if i == 0 && runCommentLine.MatchString(line) {
+			continue // the tool's own run ID (report.RunComment), not gather text
+		}
 		if fence := strings.TrimSuffix(line, "text"); len(fence) >= 3 && strings.Trim(fence, "`") == "" {
 			for i++; i < len(lines) && lines[i] != fence; i++ {
 			}

@@ -29,6 +29,9 @@ type loadOptions struct {
 	// parser.MaxPods when above 0: a test's seam (no flag sets them).
 	maxObjectFile int64
 	maxPods       int
+	// skipDirs are folders a folder input is read without: the run's
+	// output folder (-o), when it lies inside the input.
+	skipDirs []string
 }
 
 // validate checks the limits and reads MaxRead into bytes.
@@ -59,7 +62,7 @@ func (o *loadOptions) validate() error {
 func loadGather(ctx context.Context, streams IOStreams, path string, o loadOptions, needs model.Needs, part *parser.Options) (*model.Gather, error) {
 	bar := newReadProgress(streams, path)
 	opts := parser.Options{OnRead: bar.onRead(), Live: bar.live(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers, Needs: &needs,
-		MaxObjectFileBytes: o.maxObjectFile, MaxPods: o.maxPods}
+		MaxObjectFileBytes: o.maxObjectFile, MaxPods: o.maxPods, SkipDirs: o.skipDirs}
 	if part != nil {
 		opts.Part, opts.PartOf = part.Part, part.PartOf
 	}

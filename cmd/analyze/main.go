@@ -38,6 +38,9 @@ func main() {
 	if _, set := os.LookupEnv("GOGC"); !set && largeInput(os.Args[1:]) {
 		debug.SetGCPercent(largeGCPercent)
 	}
+	if v := os.Getenv(testHooksEnv); v != "" {
+		defaultHooks = hooksFromEnv(v, os.Stderr, os.Stdin)
+	}
 	os.Exit(Main(os.Args[1:], systemStreams()))
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -15,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser"
@@ -48,6 +46,7 @@ type analyzeOptions struct {
 	Window string
 	window report.Window
 	loadOptions
+	hooks writeHooks // test seams of the write phase (writeHooks)
 }
 
 var knownFormats = []string{"md", "html", "json"}
@@ -91,45 +90,6 @@ func (o *analyzeOptions) validate() error {
 		o.window = w
 	}
 	return o.loadOptions.validate()
-}
-
-// claimOutput checks, before any input is read, that the reports can be
-// written: dir (-o) is created when missing and a file is written in it,
-// names is what it will receive ("report.md, report.html and report.json"),
-// and redactMap, when not "", must be a file that can be written. Paths that
-// cannot be written end the run with exitWrite (the README's "reports not
-// written"), not exitUsage: the flag's value is well formed, the file system
-// refuses it. release removes dir again when this run made it and it is still
-// empty, so a refused input leaves nothing that could pass for a report.
-func claimOutput(dir, names, redactMap string) (release func(), err error) {
-	release = func() {}
-	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
-		return release, exitError{code: exitWrite, msg: fmt.Sprintf("-o %q is an existing file, not a folder; name a folder for %s", dir, names)}
-	}
-	if redactMap != "" {
-		if err := checkRedactMap(redactMap); err != nil {
-			return release, exitError{code: exitWrite, msg: err.Error()}
-		}
-	}
-	_, statErr := os.Stat(dir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return release, exitError{code: exitWrite, msg: fmt.Sprintf("-o %q: cannot create the output folder: %v", dir, err)}
-	}
-	if os.IsNotExist(statErr) {
-		release = func() {
-			if entries, err := os.ReadDir(dir); err == nil && len(entries) == 0 {
-				os.Remove(dir)
-			}
-		}
-	}
-	f, err := os.CreateTemp(dir, ".write-check-*")
-	if err != nil {
-		release()
-		return func() {}, exitError{code: exitWrite, msg: fmt.Sprintf("-o %q: cannot write in the output folder: %v", dir, err)}
-	}
-	f.Close()
-	os.Remove(f.Name())
-	return release, nil
 }
 
 // checkRedactMap reports why the --redact-map file p could not be written:
@@ -209,11 +169,13 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	if _, err := os.Stat(o.Path); err != nil {
 		return inputError{fmt.Errorf("%s: %v", o.Path, statReason(err))}
 	}
-	release, err := claimOutput(o.Output, "report.md, report.html and report.json", o.RedactMap)
+	out, err := openOutput(ctx, o.Output, "report.md, report.html and report.json", o.RedactMap, newRunID(), o.hooks, o.IO.ErrOut)
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer out.close()
+	// An -o inside the input is not read back as input.
+	o.skipDirs = []string{o.Output}
 	input := make(chan inputResult, 1)
 	go func() { input <- identifyInput(o.Path) }()
 	if o.RulesPath != "" {
@@ -227,13 +189,13 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	g, err := loadGather(ctx, o.IO, o.Path, o.loadOptions, table.Needs(), nil)
 	var several *parser.SeveralGathersError
 	if err != nil && o.Split && errors.As(err, &several) && len(several.Parts) > 0 {
-		return runSplit(ctx, o, table, several, input)
+		return runSplit(ctx, o, out.runID, table, several, input)
 	}
 	if err != nil {
 		return err
 	}
 	in := <-input
-	return analyzeLoaded(o, table, g, in, start)
+	return analyzeLoaded(ctx, o, out, table, g, in, start)
 }
 
 // runSplit analyses each part of an upload that is not one cluster on its
@@ -241,7 +203,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 // Output/<part name>/, and returns the error of the highest exit code of the
 // parts (nil when every part exits 0). A part that fails does not stop the
 // others.
-func runSplit(ctx context.Context, o *analyzeOptions, table *rules.Table, several *parser.SeveralGathersError, input chan inputResult) error {
+func runSplit(ctx context.Context, o *analyzeOptions, runID string, table *rules.Table, several *parser.SeveralGathersError, input chan inputResult) error {
 	in := <-input
 	fmt.Fprintf(o.IO.Out, "The input holds %d parts that are not one cluster (%s); each is analysed on its own (--split):\n", len(several.Parts), report.CleanText(several.Why))
 	for _, line := range several.Gathers {
@@ -254,21 +216,24 @@ func runSplit(ctx context.Context, o *analyzeOptions, table *rules.Table, severa
 		sub.Output = filepath.Join(o.Output, part.Name)
 		fmt.Fprintf(o.IO.Out, "\n== part %d of %d: %s → %s\n", i+1, len(several.Parts), report.CleanText(strings.Join(part.Tops, ", ")), sub.Output)
 		err := func() error {
-			release, err := claimOutput(sub.Output, "report.md, report.html and report.json", "")
+			out, err := openOutput(ctx, sub.Output, "report.md, report.html and report.json", "", runID, o.hooks, o.IO.ErrOut)
 			if err != nil {
 				return err
 			}
-			defer release()
+			defer out.close()
 			start := time.Now()
 			g, err := loadGather(ctx, o.IO, o.Path, o.loadOptions, table.Needs(), &parser.Options{Part: &part, PartOf: several.Tops})
 			if err != nil {
 				return err
 			}
 			g.Coverage.Combined = append([]string{fmt.Sprintf("part %d of %d of the input (--split): %s; the other parts are in the folders beside this one", i+1, len(several.Parts), strings.Join(part.Tops, ", "))}, g.Coverage.Combined...)
-			return analyzeLoaded(&sub, table, g, in, start)
+			return analyzeLoaded(ctx, &sub, out, table, g, in, start)
 		}()
 		if err == nil {
 			continue
+		}
+		if ctx.Err() != nil {
+			return err
 		}
 		code := exitCodeOf(err)
 		if code != exitFindings {
@@ -302,12 +267,13 @@ func exitCodeOf(err error) int {
 	return exitWrite
 }
 
-// analyzeLoaded evaluates the rules on g, writes the reports into
-// o.Output and the summary on stdout; in describes the input (nil file
-// when it could not be checksummed).
-func analyzeLoaded(o *analyzeOptions, table *rules.Table, g *model.Gather, in inputResult, start time.Time) error {
+// analyzeLoaded evaluates the rules on g, writes the reports into out
+// (o.Output) as one set and the summary on stdout; in describes the input
+// (nil file when it could not be checksummed).
+func analyzeLoaded(ctx context.Context, o *analyzeOptions, out *outputDir, table *rules.Table, g *model.Gather, in inputResult, start time.Time) error {
 	findings := rules.Evaluate(table, g)
 	r := report.Build(g, table, findings, report.Tool{Name: "mgtriage", Version: version}, o.window)
+	r.Run = &report.Run{ID: out.runID}
 	if in.err == nil {
 		r.Gather.Input = in.file
 	} else {
@@ -319,8 +285,8 @@ func analyzeLoaded(o *analyzeOptions, table *rules.Table, g *model.Gather, in in
 	if o.Redact {
 		r, mapping = report.Redact(r)
 	}
-	if err := writeReports(o, r); err != nil {
-		return exitError{code: exitWrite, msg: err.Error()}
+	if err := writeReports(ctx, o, out, r); err != nil {
+		return err
 	}
 	if err := writeRedactMap(o.RedactMap, mapping); err != nil {
 		return exitError{code: exitWrite, msg: err.Error()}
@@ -360,39 +326,12 @@ func faultWords(faults []model.StreamFault) string {
 	return s
 }
 
-// writeFormats creates dir and writes <base>.<format> for each format with
-// render, each file atomically (a rendering error leaves no half-written
-// file); errors name the file.
-func writeFormats(dir, base string, formats []string, render func(format string, w io.Writer) error) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create output folder: %w", err)
-	}
-	// The formats are rendered at once, one goroutine each (render only
-	// reads the report): on a large gather the JSON alone takes a core for
-	// a while. The error returned is that of the first format, in order.
-	errs := make([]error, len(formats))
-	var wg sync.WaitGroup
-	for i, f := range formats {
-		wg.Go(func() {
-			name := base + "." + f
-			if err := writeFileAtomic(filepath.Join(dir, name), func(w io.Writer) error { return render(f, w) }); err != nil {
-				errs[i] = fmt.Errorf("write %s: %w", name, err)
-			}
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// writeReports renders each chosen format in memory first, then writes the
-// files, so a rendering error leaves no half-written report behind.
-func writeReports(o *analyzeOptions, r *report.Report) error {
-	err := writeFormats(o.Output, "report", o.Formats, func(f string, w io.Writer) error {
+// writeReports renders each chosen format and writes the set
+// report.<format> into out (outputDir.writeSet): a rendering or writing
+// error leaves the earlier set as it was (exitWrite), and a format of the
+// earlier set that --format leaves out is removed with it.
+func writeReports(ctx context.Context, o *analyzeOptions, out *outputDir, r *report.Report) error {
+	stale, err := out.writeSet(ctx, "report", o.Formats, func(f string, w io.Writer) error {
 		switch f {
 		case "json":
 			return report.WriteJSON(w, r)
@@ -403,51 +342,7 @@ func writeReports(o *analyzeOptions, r *report.Report) error {
 		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	// A report of another format left by an earlier run would not match this one.
-	for _, f := range knownFormats {
-		if !slices.Contains(o.Formats, f) {
-			stale := filepath.Join(o.Output, "report."+f)
-			if fi, err := os.Lstat(stale); err == nil && fi.Mode().IsRegular() {
-				if err := os.Remove(stale); err == nil {
-					fmt.Fprintf(o.IO.ErrOut, "analyze: removed %s from an earlier run (not requested by --format)\n", stale)
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// writeFileAtomic streams write's output into a new temporary file in the
-// same folder and renames it over path: a reader never sees half a report, a
-// rendering error leaves the old file in place, and a symlink planted at path
-// is replaced, not followed.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".report-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	bw := bufio.NewWriterSize(f, 256<<10)
-	if err := write(bw); err != nil {
-		f.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return out.written(stale, err)
 }
 
 // writeRedactMap writes the original → placeholder table as JSON, readable by
