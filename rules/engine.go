@@ -481,7 +481,7 @@ func squeezeSpaces(s string) string {
 // file (Quote) first, so that {{.Cause}} does not carry the tool's own
 // summary when the file's words prove the cause, then over the whole text
 // (a status summary names reasons and fields the quote lacks).
-func causeMatch(re *regexp.Regexp, e Evidence) string {
+func causeMatch(re *litRegexp, e Evidence) string {
 	if e.Quote != "" {
 		if m := re.FindString(clip(e.Quote, MaxEvidenceText)); m != "" {
 			return m

@@ -29,6 +29,9 @@ type evalContext struct {
 	etcd   *model.EtcdHealth
 	// installs are the install log bundles of the input.
 	installs []*model.InstallBundle
+	// pulled is the repositories the gather's containers pulled, built on
+	// first use (pulledRepos).
+	pulled *pulledIndex
 	// workloadList is built on first use (workloads.go).
 	workloadList []*workloadRef
 	// subjectLists are the subjects of each kind, listed on first use

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 
@@ -14,10 +13,10 @@ import (
 // Unhealthy event ("Readiness probe failed: HTTP probe failed with
 // statuscode: 503") or a kubelet line (probeType="Readiness" ...
 // output="HTTP probe failed with statuscode: 503").
-var probeStatusRe = regexp.MustCompile(`(?:Readiness probe failed|probeType="Readiness")[^\n]*?statuscode: (\d{3})`)
+var probeStatusRe = mustLitRegexp(`(?:Readiness probe failed|probeType="Readiness")[^\n]*?statuscode: (\d{3})`)
 
 // readinessFailureRe finds any failed readiness probe.
-var readinessFailureRe = regexp.MustCompile(`Readiness probe (?:failed|errored)|probeType="Readiness"`)
+var readinessFailureRe = mustLitRegexp(`Readiness probe (?:failed|errored)|probeType="Readiness"`)
 
 // joinReadiness5xx runs the readiness5xx join for one pod and hit (doc and
 // reads: joinRegistry): a backend's failure stated in a container's log is

@@ -1,8 +1,10 @@
 package rules
 
 import (
+	"regexp"
 	"regexp/syntax"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mgtriage/mgtriage/parser/model"
 )
@@ -177,3 +179,132 @@ func shortest(lits []model.Literal) int {
 	}
 	return m
 }
+
+// litFilter is the literal prefilter of one regular expression, built once
+// when the expression is compiled (a rule's cause, a signature's pattern, a
+// join's pattern): a text that lacks every literal of any, or every literal
+// of one set of all, cannot match, and the expression is not run over it.
+// The zero litFilter admits every text (a pattern with no required literal).
+type litFilter struct {
+	any []model.Literal   // requiredLiterals: every match holds one
+	all [][]model.Literal // requiredAll: every match holds one of each set
+}
+
+// newLitFilter returns pattern's prefilter.
+func newLitFilter(pattern string) litFilter {
+	f := litFilter{any: requiredLiterals(pattern)}
+	if len(f.any) > 0 {
+		f.all = requiredAll(pattern)
+	}
+	return f
+}
+
+// admits reports whether t may match: it holds one of f.any and one of each
+// set of f.all. Fold literals (lower case) are looked for in t's lower-case
+// form; where lower-casing is not exact for the expression's case folding
+// (a literal or a text with bytes beyond ASCII: (?i)s matches ſ), a Fold
+// literal counts as present.
+func (f litFilter) admits(t *lineText) bool {
+	if len(f.any) == 0 {
+		return true
+	}
+	return holdsOne(t, f.any) && f.holdsAll(t)
+}
+
+func (f litFilter) holdsAll(t *lineText) bool {
+	for _, set := range f.all {
+		if !holdsOne(t, set) {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsOne reports whether t holds one of lits (Fold ones lower-cased; see
+// litFilter.admits).
+func holdsOne(t *lineText, lits []model.Literal) bool {
+	for _, l := range lits {
+		if !l.Fold {
+			if strings.Contains(t.text, l.Text) {
+				return true
+			}
+			continue
+		}
+		if !isASCII(l.Text) || !isASCII(t.text) || strings.Contains(t.folded(), l.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// litRegexp is a regular expression behind its literal prefilter, for the
+// joins' patterns that run over container-log lines and event messages:
+// the methods below return no match, without running the expression, for
+// a text the prefilter rules out.
+type litRegexp struct {
+	re     *regexp.Regexp
+	filter litFilter
+}
+
+// mustLitRegexp compiles pattern (a constant of the program) and its
+// prefilter; it panics on a bad pattern, as regexp.MustCompile does.
+func mustLitRegexp(pattern string) *litRegexp {
+	return &litRegexp{re: regexp.MustCompile(pattern), filter: newLitFilter(pattern)}
+}
+
+func (r *litRegexp) admits(s string) bool { return r.filter.admits(&lineText{text: s}) }
+
+// MatchString is regexp's MatchString behind the prefilter.
+func (r *litRegexp) MatchString(s string) bool { return r.admits(s) && r.re.MatchString(s) }
+
+// FindString is regexp's FindString behind the prefilter.
+func (r *litRegexp) FindString(s string) string {
+	if !r.admits(s) {
+		return ""
+	}
+	return r.re.FindString(s)
+}
+
+// FindStringSubmatch is regexp's FindStringSubmatch behind the prefilter.
+func (r *litRegexp) FindStringSubmatch(s string) []string {
+	if !r.admits(s) {
+		return nil
+	}
+	return r.re.FindStringSubmatch(s)
+}
+
+// FindAllStringSubmatch is regexp's FindAllStringSubmatch behind the prefilter.
+func (r *litRegexp) FindAllStringSubmatch(s string, n int) [][]string {
+	if !r.admits(s) {
+		return nil
+	}
+	return r.re.FindAllStringSubmatch(s, n)
+}
+
+// FindAllStringSubmatchIndex is regexp's FindAllStringSubmatchIndex behind the prefilter.
+func (r *litRegexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	if !r.admits(s) {
+		return nil
+	}
+	return r.re.FindAllStringSubmatchIndex(s, n)
+}
+
+// FindStringSubmatchIndex is regexp's FindStringSubmatchIndex behind the prefilter.
+func (r *litRegexp) FindStringSubmatchIndex(s string) []int {
+	if !r.admits(s) {
+		return nil
+	}
+	return r.re.FindStringSubmatchIndex(s)
+}
+
+// String is the pattern.
+func (r *litRegexp) String() string { return r.re.String() }

@@ -85,12 +85,10 @@ type Signature struct {
 	badKeys    map[string]bool
 	local      bool
 	re         *regexp.Regexp
-	lits       []model.Literal
-	lowerLits  []string // lits' texts in lower case, for the Fold ones
-	// allLits are the literal sets of every part of a concatenated pattern
-	// (requiredAll), each a set of which a match holds one; lower-cased
-	// where Fold.
-	allLits    [][]model.Literal
+	lits       []model.Literal // filter.any, for the table's needs and the reference
+	// filter is the pattern's prefilter: lits, and the literal sets of every
+	// part of a concatenated pattern (requiredAll).
+	filter     litFilter
 	captures   []string
 	in         []EvidenceKind
 	decider    *join
@@ -169,12 +167,8 @@ func (t *Table) compileSignatures() Errors {
 					s.captures = append(s.captures, n)
 				}
 			}
-			s.lits = requiredLiterals(s.Pattern)
-			s.lowerLits = s.lowerLits[:0]
-			for _, l := range s.lits {
-				s.lowerLits = append(s.lowerLits, strings.ToLower(l.Text))
-			}
-			s.allLits = requiredAll(s.Pattern) // required lowers Fold literals already
+			s.filter = newLitFilter(s.Pattern)
+			s.lits = s.filter.any
 			if len(s.lits) == 0 {
 				bad("pattern", "pattern has no literal of at least %d characters that every match contains, so it would run over every line; anchor it on the message's own words", minRequired)
 			}
@@ -279,42 +273,10 @@ func (s *Signature) reads(k EvidenceKind) bool {
 	return len(s.in) == 0 || slices.Contains(s.in, k)
 }
 
-// prefilter reports whether a line holds one of the literals every match
-// of the signature contains: t is the line, lower its lower-case form
-// (computed once per line for every signature, see lineText).
-func (s *Signature) prefilter(t *lineText) bool {
-	hit := false
-	for i, l := range s.lits {
-		if l.Fold {
-			hit = strings.Contains(t.folded(), s.lowerLits[i])
-		} else {
-			hit = strings.Contains(t.text, l.Text)
-		}
-		if hit {
-			break
-		}
-	}
-	if !hit {
-		return false
-	}
-	// Every other part of the pattern that needs a literal must find one.
-	for _, set := range s.allLits {
-		if !holdsOne(t, set) {
-			return false
-		}
-	}
-	return true
-}
-
-// holdsOne reports whether t holds one of lits (Fold ones lower-cased).
-func holdsOne(t *lineText, lits []model.Literal) bool {
-	for _, l := range lits {
-		if l.Fold && strings.Contains(t.folded(), l.Text) || !l.Fold && strings.Contains(t.text, l.Text) {
-			return true
-		}
-	}
-	return false
-}
+// prefilter reports whether a line holds the literals every match of the
+// signature contains (litFilter.admits): t is the line, with its lower-case
+// form computed once per line for every signature (see lineText).
+func (s *Signature) prefilter(t *lineText) bool { return s.filter.admits(t) }
 
 // lineText is one text a signature may match (a line's quote or whole
 // text, clipped), with its lower-case form made on first need.

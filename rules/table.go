@@ -104,8 +104,8 @@ type Rule struct {
 	// local marks a rule read from a user file (Override), not the embedded table.
 	local    bool
 	matcher  matcher
-	joins    []join // the joins Joins names, resolved by compile
-	cause    *regexp.Regexp
+	joins    []join     // the joins Joins names, resolved by compile
+	cause    *litRegexp // match.cause behind its prefilter, built once per table
 	hint     *template.Template
 	alts     *template.Template
 	remedies []*template.Template
@@ -648,7 +648,10 @@ func (t *Table) compile() Errors {
 			if err != nil {
 				bad("match.cause", "match.cause: %v", err)
 			}
-			r.cause = re
+			r.cause = nil
+			if re != nil {
+				r.cause = &litRegexp{re: re, filter: newLitFilter(r.Match.Cause)}
+			}
 		}
 		r.hint, err = parseTemplate(r.ID+".hint", r.Hint)
 		if err != nil {
