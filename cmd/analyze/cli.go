@@ -24,6 +24,7 @@ const (
 	exitFindings = 1  // --fail-on threshold reached (reports written)
 	exitInput    = 2  // PATH missing, unreadable, or holding no gather to analyse
 	exitWrite    = 3  // the reports or the --redact-map file could not be written
+	exitAnalysis = 5  // the analysis itself failed (rules, report, rendering): a bug; no report written
 	exitUsage    = 64 // bad command line: unknown flag, bad value, wrong arguments
 	exitInternal = 70 // a bug of mgtriage: it stopped on an internal error (sysexits' EX_SOFTWARE)
 )
@@ -36,9 +37,13 @@ const exitCodesHelp = `Exit codes:
       not one cluster (each listed with its identity and why; --split analyses each)
   3   reports not written (-o or --redact-map cannot be written: an existing file, a folder
       that cannot be created or written in)
+  5   analysis failed: evaluating the rules, building or rendering the report failed (a bug
+      of mgtriage; one line says where, please report it); no report is written and the
+      reports of an earlier run in -o are left as they were
   64  usage error: unknown flag, bad flag value, wrong arguments
-  70  internal error: mgtriage stopped on a bug of its own (the message says where; please
-      report it); a file it failed on while reading is a gather problem instead`
+  70  internal error: mgtriage stopped on a bug of its own outside the analysis (the message
+      says where; please report it); a file it failed on while reading is a gather problem
+      instead`
 
 // IOStreams are the process's streams and what they are connected to.
 type IOStreams struct {

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mgtriage/mgtriage/parser/model"
+	"github.com/mgtriage/mgtriage/rules"
+)
+
+// TestAnalysisPanicExits5: a panic inside rule evaluation (injected through
+// the evaluate seam) ends the run with exitAnalysis and one sentence on
+// stderr, no stack trace, and the reports an earlier run left in -o as
+// they were.
+func TestAnalysisPanicExits5(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old := map[string]string{}
+	for _, f := range []string{"report.md", "report.html", "report.json"} {
+		old[f] = "the earlier run's " + f
+		if err := os.WriteFile(filepath.Join(out, f), []byte(old[f]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	evaluate = func(*rules.Table, *model.Gather) []rules.Finding {
+		var m map[string]int
+		m["x"]++ // a nil-map write: runtime error, as a bug would give
+		return nil
+	}
+	defer func() { evaluate = rules.Evaluate }()
+	code, stdout, stderr := run(t, tinyGather(t), "-o", out)
+	if code != exitAnalysis {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitAnalysis, stderr)
+	}
+	if strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "analyze: analysis failed: assignment to entry in nil map") ||
+		!strings.Contains(stderr, "no report was written") {
+		t.Errorf("stderr is not one sentence saying what failed:\n%s", stderr)
+	}
+	for _, bad := range stackMarkers[:2] {
+		if strings.Contains(stderr+stdout, bad) {
+			t.Errorf("output holds %q", bad)
+		}
+	}
+	entries, _ := os.ReadDir(out)
+	if len(entries) != len(old) {
+		t.Errorf("-o holds %d entries, want the %d earlier reports", len(entries), len(old))
+	}
+	for f, want := range old {
+		if got, err := os.ReadFile(filepath.Join(out, f)); err != nil || string(got) != want {
+			t.Errorf("%s = %q, %v; want the earlier run's, untouched", f, got, err)
+		}
+	}
+}
+
+// TestRenderGuarded: a renderer's panic or own error is an analysisError
+// naming the format; an error of the writer is not.
+func TestRenderGuarded(t *testing.T) {
+	var ae analysisError
+	err := renderGuarded("html", io.Discard, func(io.Writer) error { panic("index out of range [3] with length 3") })
+	if !errors.As(err, &ae) || err.Error() != "rendering report.html: index out of range [3] with length 3" {
+		t.Errorf("panic: %v", err)
+	}
+	err = renderGuarded("json", io.Discard, func(io.Writer) error { return errors.New("json: unsupported value: NaN") })
+	if !errors.As(err, &ae) {
+		t.Errorf("renderer's error: %v, want an analysisError", err)
+	}
+	full := errors.New("no space left on device")
+	err = renderGuarded("md", failingWriter{full}, func(w io.Writer) error { _, err := w.Write([]byte("x")); return err })
+	if errors.As(err, &ae) || !errors.Is(err, full) {
+		t.Errorf("writer's error: %v, want it as is", err)
+	}
+}
+
+type failingWriter struct{ err error }
+
+func (w failingWriter) Write([]byte) (int, error) { return 0, w.err }
