@@ -1,12 +1,9 @@
 package rules
 
 import (
-	"bytes"
-	"fmt"
 	"regexp"
 	"sort"
 	"strings"
-	"text/template"
 	"time"
 	"unicode/utf8"
 
@@ -525,10 +522,3 @@ func dedupeEvidence(ev []Evidence) []Evidence {
 	return out
 }
 
-func execTemplate(tpl *template.Template, vars Vars) string {
-	var b bytes.Buffer
-	if err := tpl.Execute(&b, vars); err != nil {
-		return fmt.Sprintf("(template error: %v)", err)
-	}
-	return strings.TrimSpace(b.String())
-}

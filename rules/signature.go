@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -253,10 +252,7 @@ func (s *Signature) parse(field, text string) (*template.Template, error) {
 			return nil, fmt.Errorf("{{.%s}} is neither a subject value nor a capture of the pattern (captures: %s)", v, strings.Join(s.captures, ", "))
 		}
 	}
-	if err := tpl.Execute(new(bytes.Buffer), vars); err != nil {
-		return nil, err
-	}
-	return tpl, nil
+	return checkRender(s.ID+"."+field, text, vars)
 }
 
 func (s *Signature) sampleVars() Vars {
@@ -708,8 +704,14 @@ func (t *Table) addSignatures(name string, data []byte, text []string, top map[s
 // general one for the lines it matches.
 func (t *Table) overrideSignatures(user []*Signature) {
 	var front []*Signature
+	index := make(map[string]int, len(t.Signatures))
+	for i, b := range t.Signatures {
+		if _, dup := index[b.ID]; !dup {
+			index[b.ID] = i
+		}
+	}
 	for _, s := range user {
-		if i := slices.IndexFunc(t.Signatures, func(b *Signature) bool { return b.ID == s.ID }); i >= 0 {
+		if i, ok := index[s.ID]; ok {
 			t.Signatures[i] = s
 			continue
 		}

@@ -243,32 +243,7 @@ func (t *Table) Override(path string) Errors {
 		})
 		return errs
 	}
-	index := map[string]int{}
-	for i, r := range t.Rules {
-		index[r.ID] = i
-	}
-	for _, r := range user.Rules {
-		if i, ok := index[r.ID]; ok {
-			t.Rules[i] = r
-			continue
-		}
-		// A new rule of an existing group goes before the built-in rules of
-		// that group: its author means it to win for the objects it matches,
-		// not to be shadowed by the group's fallback.
-		at := len(t.Rules)
-		if r.Group != "" {
-			for i, b := range t.Rules {
-				if b.Group == r.Group && !slices.Contains(user.Rules, b) {
-					at = i // user rules of the group keep their file order
-					break
-				}
-			}
-		}
-		t.Rules = append(t.Rules[:at], append([]*Rule{r}, t.Rules[at:]...)...)
-		for i, rr := range t.Rules {
-			index[rr.ID] = i
-		}
-	}
+	t.Rules = mergeRules(t.Rules, user.Rules)
 	t.overrideSignatures(user.Signatures)
 	kept := t.Rules[:0]
 	for _, r := range t.Rules {
@@ -282,6 +257,51 @@ func (t *Table) Override(path string) Errors {
 		t.Version += "+local"
 	}
 	return nil
+}
+
+// mergeRules returns table with the user rules applied in file order, in one
+// pass: a user rule with the id of a rule of table takes its place; a new one
+// goes before the first rule of its group that no user rule has replaced so
+// far (after the new rules of the group placed there before it), or, with no
+// such rule, at the end.
+func mergeRules(table, user []*Rule) []*Rule {
+	slots := make([]*Rule, len(table)) // each slot's rule, replaced as the user's come
+	copy(slots, table)
+	index := make(map[string]int, len(table))
+	groupSlots := map[string][]int{} // the slots of each group, in table order
+	for i, r := range table {
+		index[r.ID] = i
+		if r.Group != "" {
+			groupSlots[r.Group] = append(groupSlots[r.Group], i)
+		}
+	}
+	replaced := make([]bool, len(table))
+	first := map[string]int{} // per group, how many of its slots lead with a replaced rule
+	before := map[int][]*Rule{}
+	var tail []*Rule
+	for _, r := range user {
+		if i, ok := index[r.ID]; ok {
+			slots[i], replaced[i] = r, true
+			continue
+		}
+		g := groupSlots[r.Group]
+		k := first[r.Group]
+		for k < len(g) && replaced[g[k]] {
+			k++
+		}
+		first[r.Group] = k
+		if r.Group == "" || k == len(g) {
+			tail = append(tail, r)
+			continue
+		}
+		before[g[k]] = append(before[g[k]], r)
+	}
+	out := make([]*Rule, 0, len(table)+len(user))
+	for i, r := range slots {
+		out = append(out, before[i]...)
+		out = append(out, r)
+	}
+	return append(out, tail...)
 }
 
 func ruleFiles(path string) ([]string, error) {
@@ -691,26 +711,9 @@ func (t *Table) compile() Errors {
 	return errs
 }
 
-// templateFuncs are the functions hint and remediation templates may call:
-// cap upper-cases the first letter ("{{cap .ContainerKind}}").
-var templateFuncs = template.FuncMap{
-	"cap": func(s string) string {
-		if s == "" {
-			return s
-		}
-		return strings.ToUpper(s[:1]) + s[1:]
-	},
-}
-
-// parseTemplate parses a hint or remediation template. Unknown fields are
-// caught at validation by executing against a full set of sample values.
+// parseTemplate parses a hint or remediation template and renders it under
+// MaxRenderedText (checkRender): unknown values, forbidden constructs and a
+// text that cannot render under the cap are refused at validation.
 func parseTemplate(name, text string) (*template.Template, error) {
-	tpl, err := template.New(name).Funcs(templateFuncs).Option("missingkey=error").Parse(text)
-	if err != nil {
-		return nil, err
-	}
-	if err := tpl.Execute(new(bytes.Buffer), sampleVars()); err != nil {
-		return nil, err
-	}
-	return tpl, nil
+	return checkRender(name, text, sampleVars())
 }
