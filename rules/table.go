@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -223,13 +224,17 @@ func (t *Table) Override(path string) Errors {
 	}
 	user := &Table{}
 	var errs Errors
+	budget := ruleBytesLimit
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := readRuleFile(f, budget)
 		if err != nil {
-			errs = append(errs, ValidationError{File: f, Msg: err.Error()})
-			continue
+			return Errors{{File: f, Msg: err.Error()}}
 		}
+		budget -= int64(len(data))
 		errs = append(errs, user.add(f, data, false)...)
+		if n := len(user.Rules) + len(user.Signatures); n > rulesLimit {
+			return Errors{{File: f, Msg: fmt.Sprintf("more than %d rules and signatures, the limit for the rule files of one path together: keep the ones you need", rulesLimit)}}
+		}
 	}
 	errs = append(errs, user.compile()...)
 	errs = append(errs, user.compileSignatures()...)
@@ -302,6 +307,59 @@ func mergeRules(table, user []*Rule) []*Rule {
 		out = append(out, r)
 	}
 	return append(out, tail...)
+}
+
+// MaxRuleBytes bounds the user's rule files (the file, or a folder's files
+// together), in bytes: a file past it is refused before any of it is
+// parsed, having read at most one byte more. MaxRules bounds the rules and
+// signatures they hold together. Both keep loading well under a second of
+// CPU and its memory to tens of megabytes (BenchmarkLoadRules).
+const (
+	MaxRuleBytes = 4 << 20
+	MaxRules     = 10_000
+)
+
+// ruleBytesLimit and rulesLimit are MaxRuleBytes and MaxRules; the
+// rule-loading benchmark raises them.
+var (
+	ruleBytesLimit int64 = MaxRuleBytes
+	rulesLimit           = MaxRules
+)
+
+// openRuleFile opens a rule file; tests replace it to count what is read.
+var openRuleFile = func(p string) (io.ReadCloser, error) { return os.Open(p) }
+
+// readRuleFile reads the regular file at p, refusing it, with the limit
+// named, when it holds more than limit bytes: it reads at most limit+1.
+func readRuleFile(p string, limit int64) ([]byte, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	f, err := openRuleFile(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("larger than the %s limit on rule files (the file, or a folder's files together); refused before parsing: keep the rules you need", mib(ruleBytesLimit))
+	}
+	return data, nil
+}
+
+// mib writes n bytes as "4 MiB" (or bytes when not whole mebibytes).
+func mib(n int64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 func ruleFiles(path string) ([]string, error) {

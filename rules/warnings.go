@@ -3,7 +3,6 @@ package rules
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 )
@@ -34,7 +33,7 @@ func Warnings(path string) Errors {
 	var out Errors
 	// Disables of unknown ids: read the user files again (Override drops them).
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := readRuleFile(f, ruleBytesLimit)
 		if err != nil {
 			continue
 		}

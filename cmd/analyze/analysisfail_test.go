@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -80,3 +81,51 @@ func TestRenderGuarded(t *testing.T) {
 type failingWriter struct{ err error }
 
 func (w failingWriter) Write([]byte) (int, error) { return 0, w.err }
+
+// doublingRule is a rule whose hint doubles {{.Cause}} 22 times over with
+// nested templates (issue 34: 200 MB of reports, then out of memory).
+func doublingRule() string {
+	var b strings.Builder
+	b.WriteString(`{{define "d0"}}{{.Cause}}{{end}}`)
+	for i := 1; i <= 22; i++ {
+		fmt.Fprintf(&b, `{{define "d%d"}}{{template "d%d" .}}{{template "d%d" .}}{{end}}`, i, i-1, i-1)
+	}
+	b.WriteString(`{{template "d22" .}}`)
+	return `schemaVersion: 1
+rules:
+  - id: doubling
+    version: 1
+    severity: high
+    title: Doubles itself
+    category: crash-loop
+    match:
+      matcher: containerWaiting
+      params: {reasons: [CrashLoopBackOff]}
+      cause: 'Back-off[^\n]*'
+    hint: '` + b.String() + `'
+    remediation:
+      - "Check it."
+`
+}
+
+// TestSelfDoublingRule: `rules validate` refuses the self-doubling rule at
+// its hint's line, and `analyze --rules` with it stops before reading the
+// input with one clear message; nothing is written.
+func TestSelfDoublingRule(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "doubling.yaml")
+	if err := os.WriteFile(p, []byte(doublingRule()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := run(t, "rules", "validate", p)
+	if code != exitUsage || !strings.Contains(stdout, "doubling.yaml:12: rule doubling: hint: define and block are not allowed in rule templates") {
+		t.Errorf("validate: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr = run(t, tinyGather(t), "--rules", p, "-o", out)
+	if code != exitUsage || !strings.Contains(stderr, "doubling.yaml:12: rule doubling: hint: define and block are not allowed") || len(stdout)+len(stderr) > 4<<10 {
+		t.Errorf("analyze: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("-o %s was created", out)
+	}
+}
