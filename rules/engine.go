@@ -521,4 +521,3 @@ func dedupeEvidence(ev []Evidence) []Evidence {
 	}
 	return out
 }
-
