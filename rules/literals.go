@@ -190,20 +190,37 @@ type litFilter struct {
 	all [][]model.Literal // requiredAll: every match holds one of each set
 }
 
-// newLitFilter returns pattern's prefilter.
+// newLitFilter returns pattern's prefilter. A set that holds a Fold
+// literal beyond ASCII is left out: lower-casing does not follow the
+// expression's case folding there ((?i)ſ matches s).
 func newLitFilter(pattern string) litFilter {
-	f := litFilter{any: requiredLiterals(pattern)}
-	if len(f.any) > 0 {
-		f.all = requiredAll(pattern)
+	var f litFilter
+	if lits := requiredLiterals(pattern); foldExact(lits) {
+		f.any = lits
+		for _, set := range requiredAll(pattern) {
+			if foldExact(set) {
+				f.all = append(f.all, set)
+			}
+		}
 	}
 	return f
 }
 
+// foldExact reports whether every Fold literal of lits is ASCII.
+func foldExact(lits []model.Literal) bool {
+	for _, l := range lits {
+		if l.Fold && !isASCII(l.Text) {
+			return false
+		}
+	}
+	return true
+}
+
 // admits reports whether t may match: it holds one of f.any and one of each
 // set of f.all. Fold literals (lower case) are looked for in t's lower-case
-// form; where lower-casing is not exact for the expression's case folding
-// (a literal or a text with bytes beyond ASCII: (?i)s matches ſ), a Fold
-// literal counts as present.
+// form; in a text with bytes beyond ASCII, where lower-casing is not exact
+// for the expression's case folding ((?i)s matches ſ), a Fold literal counts
+// as present.
 func (f litFilter) admits(t *lineText) bool {
 	if len(f.any) == 0 {
 		return true
@@ -230,7 +247,7 @@ func holdsOne(t *lineText, lits []model.Literal) bool {
 			}
 			continue
 		}
-		if !isASCII(l.Text) || !isASCII(t.text) || strings.Contains(t.folded(), l.Text) {
+		if !t.isASCII() || strings.Contains(t.folded(), l.Text) {
 			return true
 		}
 	}

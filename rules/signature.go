@@ -84,7 +84,7 @@ type Signature struct {
 	badKeys    map[string]bool
 	local      bool
 	re         *regexp.Regexp
-	lits       []model.Literal // filter.any, for the table's needs and the reference
+	lits       []model.Literal // requiredLiterals, for the table's needs and the reference
 	// filter is the pattern's prefilter: lits, and the literal sets of every
 	// part of a concatenated pattern (requiredAll).
 	filter     litFilter
@@ -167,7 +167,7 @@ func (t *Table) compileSignatures() Errors {
 				}
 			}
 			s.filter = newLitFilter(s.Pattern)
-			s.lits = s.filter.any
+			s.lits = requiredLiterals(s.Pattern)
 			if len(s.lits) == 0 {
 				bad("pattern", "pattern has no literal of at least %d characters that every match contains, so it would run over every line; anchor it on the message's own words", minRequired)
 			}
@@ -280,6 +280,18 @@ type lineText struct {
 	text  string
 	lower string
 	done  bool
+	// ascii is 1 when text is all ASCII, 2 when not, 0 before isASCII.
+	ascii uint8
+}
+
+func (t *lineText) isASCII() bool {
+	if t.ascii == 0 {
+		t.ascii = 2
+		if isASCII(t.text) {
+			t.ascii = 1
+		}
+	}
+	return t.ascii == 1
 }
 
 func (t *lineText) folded() string {
