@@ -49,7 +49,7 @@ func TestLitFilter(t *testing.T) {
 		{`connection refused[^\n]*`, "dial tcp: connection refused now"},
 		{`(?i)liveness probe failed`, "Liveness Probe FAILED: 503"},
 		{`(?i)permission denied|read-only file system`, "open /data: Read-Only File System"},
-		{`(?i)mask`, "MAſK"},     // ſ folds to s
+		{`(?i)mask`, "MAſK"},      // ſ folds to s
 		{`(?i)ſtop`, "STOP here"}, // a Fold literal beyond ASCII: no filter
 		{`lookup (\S+) on ([0-9.]+):53: .*timeout`, "lookup db on 10.0.0.1:53: read udp: i/o timeout"},
 		{`[0-9]+`, "42"},
