@@ -103,15 +103,28 @@ func Correlate(in []Finding) []Finding {
 // explain links each node finding to the pod findings on its node that its
 // rule explains, raises its severity to theirs, and tells the pod findings.
 func explain(fs []Finding) {
+	var onHost map[string][]int // pod findings by their node's HostKey, in order; built on first need
 	for i := range fs {
 		nf := &fs[i]
 		if nf.Node == nil || len(nf.Rule.Explains) == 0 {
 			continue
 		}
+		if onHost == nil {
+			onHost = map[string][]int{}
+			for j := range fs {
+				if p := fs[j].Pod; p != nil && p.Object.Spec.NodeName != "" {
+					k := model.HostKey(p.Object.Spec.NodeName)
+					onHost[k] = append(onHost[k], j)
+				}
+			}
+		}
 		name := nf.Node.Object.Name
-		for j := range fs {
+		if name == "" {
+			continue // HostMatch matches no empty name
+		}
+		for _, j := range onHost[model.HostKey(name)] {
 			pf := &fs[j]
-			if pf.Pod == nil || !model.HostMatch(pf.Pod.Object.Spec.NodeName, name) || !contains(nf.Rule.Explains, pf.Rule.Category) {
+			if !contains(nf.Rule.Explains, pf.Rule.Category) {
 				continue
 			}
 			members := append([]Member{{RuleID: pf.Rule.ID, Pod: pf.Pod, Container: pf.Container}}, pf.Also...)
