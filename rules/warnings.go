@@ -57,7 +57,8 @@ func Warnings(path string) Errors {
 	}
 	sort.Strings(cats)
 	// One pass: per group, the first rule of each matcher and params that
-	// takes every object (takesAll) met so far; per group and matcher, the
+	// takes every object a later rule with that matcher and params could
+	// (no cause, no required join) met so far; per group and matcher, the
 	// positions of the built-in rules.
 	takers := map[string]*Rule{}
 	builtins := map[string][]int{}
@@ -107,11 +108,4 @@ func localWarnings(t *Table, i int, r *Rule, categories map[string]bool, cats []
 		}
 	}
 	return out
-}
-
-// takesAll reports whether rule e, earlier in the same group, matches every
-// object rule r could: same matcher and params, and nothing narrows e.
-func takesAll(e, r *Rule) bool {
-	return e.Match.Matcher == r.Match.Matcher && e.Match.Cause == "" && e.Require == "" &&
-		bytes.Equal(bytes.TrimSpace(e.Match.Params), bytes.TrimSpace(r.Match.Params))
 }
