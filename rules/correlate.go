@@ -73,6 +73,7 @@ func Correlate(in []Finding) []Finding {
 	sortFindings(in)
 	var out []Finding
 	index := map[string]int{}
+	ownGaps := map[int]bool{} // merged findings whose Gaps no other finding shares
 	for _, f := range in {
 		if f.groupKey == "" {
 			out = append(out, f)
@@ -81,8 +82,17 @@ func Correlate(in []Finding) []Finding {
 		k := f.Rule.ID + "\x00" + f.groupKey
 		if i, ok := index[k]; ok {
 			out[i].Also = append(out[i].Also, Member{RuleID: f.Rule.ID, Pod: f.Pod, Container: f.Container})
-			// What the member lacks blocks the merged finding as much.
-			out[i].Gaps = append(out[i].Gaps[:len(out[i].Gaps):len(out[i].Gaps)], f.Gaps...)
+			// What the member lacks blocks the merged finding as much. The
+			// first finding's Gaps may share their array with other
+			// findings: copied once, then appended to (a copy per member
+			// made this quadratic in a workload's pods).
+			if len(f.Gaps) > 0 {
+				if !ownGaps[i] {
+					out[i].Gaps = slices.Clone(out[i].Gaps)
+					ownGaps[i] = true
+				}
+				out[i].Gaps = append(out[i].Gaps, f.Gaps...)
+			}
 			continue
 		}
 		index[k] = len(out)
