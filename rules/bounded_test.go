@@ -163,3 +163,21 @@ func TestRenderCut(t *testing.T) {
 		t.Error("cut inside a character")
 	}
 }
+
+// TestMergeRulesOrder: user rules applied in one pass land where applying
+// them one at a time put them: a replacement takes its rule's place, a new
+// rule of a group goes before the first rule of the group not yet replaced
+// (after the group's new rules before it), others at the end.
+func TestMergeRulesOrder(t *testing.T) {
+	rule := func(id, group string) *Rule { return &Rule{ID: id, Group: group} }
+	table := []*Rule{rule("a", ""), rule("g1", "g"), rule("g2", "g"), rule("h1", "h")}
+	user := []*Rule{rule("new-g", "g"), rule("g1", "g"), rule("new-g2", "g"), rule("new-h", "h"), rule("loose", ""), rule("new-x", "x")}
+	var got []string
+	for _, r := range mergeRules(table, user) {
+		got = append(got, r.ID)
+	}
+	want := "a new-g g1 new-g2 g2 new-h h1 loose new-x"
+	if strings.Join(got, " ") != want {
+		t.Errorf("order %v, want %s", got, want)
+	}
+}
