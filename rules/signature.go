@@ -370,17 +370,36 @@ func (c *evalContext) signatureLines(p *model.Pod, h *hit) []sigLine {
 		}
 	}
 	if len(c.table.agentNamespaces) > 0 && p.Object.Spec.NodeName != "" {
-		for _, o := range c.store.PodsOnNode(p.Object.Spec.NodeName) {
-			agent := o.Pod()
-			if agent == nil || agent == p || !slices.Contains(c.table.agentNamespaces, o.Namespace) {
+		for _, agent := range c.agentPods(p.Object.Spec.NodeName) {
+			if agent == p {
 				continue
 			}
 			for _, l := range agent.Logs {
-				lines = appendLogLines(lines, l, o.Namespace)
+				lines = appendLogLines(lines, l, agent.Object.Namespace)
 			}
 		}
 	}
 	return lines
+}
+
+// agentPods returns the pods of the table's agent namespaces on node, in
+// the order of PodsOnNode; each node's list is made once per evaluation,
+// not once per pod on it.
+func (c *evalContext) agentPods(node string) []*model.Pod {
+	if list, ok := c.agents[node]; ok {
+		return list
+	}
+	if c.agents == nil {
+		c.agents = map[string][]*model.Pod{}
+	}
+	var list []*model.Pod
+	for _, o := range c.store.PodsOnNode(node) {
+		if agent := o.Pod(); agent != nil && slices.Contains(c.table.agentNamespaces, o.Namespace) {
+			list = append(list, agent)
+		}
+	}
+	c.agents[node] = list
+	return list
 }
 
 // terminationMessageLines are the container's termination messages (of its
