@@ -162,13 +162,17 @@ func checkTemplate(tpl *template.Template) error {
 // it (maxVarText bytes; Cause MaxEvidenceText, a whole evidence line): the
 // representative values under which validation renders a template.
 func longestVars(vars Vars) Vars {
-	out := Vars{}
+	out := make(Vars, len(vars)+1)
 	for k := range vars {
-		out[k] = strings.Repeat("x", maxVarText)
+		out[k] = longestValue[:maxVarText]
 	}
-	out["Cause"] = strings.Repeat("x", MaxEvidenceText)
+	out["Cause"] = longestValue
 	return out
 }
+
+// longestValue is the value longestVars gives (its first maxVarText bytes,
+// or all of it for Cause).
+var longestValue = strings.Repeat("x", MaxEvidenceText)
 
 // checkRender parses and checks text as a template named name and renders it
 // with sample values (sample: each present, so an unknown value fails) and
