@@ -314,10 +314,11 @@ func mergeRules(table, user []*Rule) []*Rule {
 // parsed, having read at most one byte more. MaxRules bounds the rules and
 // signatures they hold together. Loading costs about a millisecond of CPU
 // per rule, growing linearly (BenchmarkLoadRules), so the limits bound a
-// run's start to seconds and its memory to tens of megabytes.
+// run's start to about two seconds and its memory to under 100 MB (`rules
+// validate` of 2,000 rules: 1.9 s of CPU, 86 MB peak).
 const (
-	MaxRuleBytes = 4 << 20
-	MaxRules     = 10_000
+	MaxRuleBytes = 1 << 20
+	MaxRules     = 2_000
 )
 
 // ruleBytesLimit and rulesLimit are MaxRuleBytes and MaxRules; the
