@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/mgtriage/mgtriage/parser/model"
@@ -190,37 +191,51 @@ type litFilter struct {
 	all [][]model.Literal // requiredAll: every match holds one of each set
 }
 
-// newLitFilter returns pattern's prefilter. A set that holds a Fold
-// literal beyond ASCII is left out: lower-casing does not follow the
-// expression's case folding there ((?i)ſ matches s).
+// newLitFilter returns pattern's prefilter, its Fold literals in foldCanon
+// form.
 func newLitFilter(pattern string) litFilter {
 	var f litFilter
-	if lits := requiredLiterals(pattern); foldExact(lits) {
-		f.any = lits
+	f.any = canonLits(requiredLiterals(pattern))
+	if len(f.any) > 0 {
 		for _, set := range requiredAll(pattern) {
-			if foldExact(set) {
-				f.all = append(f.all, set)
-			}
+			f.all = append(f.all, canonLits(set))
 		}
 	}
 	return f
 }
 
-// foldExact reports whether every Fold literal of lits is ASCII.
-func foldExact(lits []model.Literal) bool {
-	for _, l := range lits {
-		if l.Fold && !isASCII(l.Text) {
-			return false
+// canonLits returns lits with each Fold literal's text in foldCanon form.
+func canonLits(lits []model.Literal) []model.Literal {
+	out := make([]model.Literal, len(lits))
+	for i, l := range lits {
+		if l.Fold {
+			l.Text = foldCanon(l.Text)
 		}
+		out[i] = l
 	}
-	return true
+	return out
+}
+
+// foldCanon maps each rune of s to the smallest rune of its simple case
+// folding orbit (unicode.SimpleFold), the comparison regexp's (?i) makes: a
+// text holds a literal case-insensitively exactly when the foldCanon form of
+// the text holds that of the literal (ſ, s and S all become S). ASCII text
+// takes strings.ToUpper's fast path, which gives the same.
+func foldCanon(s string) string {
+	if isASCII(s) {
+		return strings.ToUpper(s)
+	}
+	return strings.Map(func(r rune) rune {
+		m := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			m = min(m, f)
+		}
+		return m
+	}, s)
 }
 
 // admits reports whether t may match: it holds one of f.any and one of each
-// set of f.all. Fold literals (lower case) are looked for in t's lower-case
-// form; in a text with bytes beyond ASCII, where lower-casing is not exact
-// for the expression's case folding ((?i)s matches ſ), a Fold literal counts
-// as present.
+// set of f.all (Fold literals compared in foldCanon form).
 func (f litFilter) admits(t *lineText) bool {
 	if len(f.any) == 0 {
 		return true
@@ -237,17 +252,11 @@ func (f litFilter) holdsAll(t *lineText) bool {
 	return true
 }
 
-// holdsOne reports whether t holds one of lits (Fold ones lower-cased; see
-// litFilter.admits).
+// holdsOne reports whether t holds one of lits (Fold ones in foldCanon
+// form).
 func holdsOne(t *lineText, lits []model.Literal) bool {
 	for _, l := range lits {
-		if !l.Fold {
-			if strings.Contains(t.text, l.Text) {
-				return true
-			}
-			continue
-		}
-		if !t.isASCII() || strings.Contains(t.folded(), l.Text) {
+		if l.Fold && strings.Contains(t.folded(), l.Text) || !l.Fold && strings.Contains(t.text, l.Text) {
 			return true
 		}
 	}

@@ -68,4 +68,7 @@ func TestLitFilter(t *testing.T) {
 			t.Errorf("%q admitted: it holds not every literal the pattern needs", text)
 		}
 	}
+	if re := mustLitRegexp(`(?i)liveness probe failed`); re.admits("Readiness probe failed: 503") || re.admits("lıveness probe failed") {
+		t.Error("(?i)liveness probe failed admits a line without its words")
+	}
 }

@@ -275,28 +275,16 @@ func (s *Signature) reads(k EvidenceKind) bool {
 func (s *Signature) prefilter(t *lineText) bool { return s.filter.admits(t) }
 
 // lineText is one text a signature may match (a line's quote or whole
-// text, clipped), with its lower-case form made on first need.
+// text, clipped), with its case-folded form (foldCanon) made on first need.
 type lineText struct {
 	text  string
 	lower string
 	done  bool
-	// ascii is 1 when text is all ASCII, 2 when not, 0 before isASCII.
-	ascii uint8
-}
-
-func (t *lineText) isASCII() bool {
-	if t.ascii == 0 {
-		t.ascii = 2
-		if isASCII(t.text) {
-			t.ascii = 1
-		}
-	}
-	return t.ascii == 1
 }
 
 func (t *lineText) folded() string {
 	if !t.done {
-		t.lower, t.done = strings.ToLower(t.text), true
+		t.lower, t.done = foldCanon(t.text), true
 	}
 	return t.lower
 }

@@ -108,7 +108,8 @@ func watchHeap(peak *uint64) (stop func()) {
 	return func() { close(done); <-finished }
 }
 
-// writeFailingPods writes a must-gather of n pods, all in CrashLoopBackOff:
+// writeFailingPods writes a must-gather of n pods, all in CrashLoopBackOff
+// (log lines padded to MGTRIAGE_BENCH_LINE bytes when set):
 // namespaces of 500 pods, ten pods per ReplicaSet (of a Deployment), each
 // with its BackOff event and a container log whose last line says why the
 // process ended; six nodes. It returns the gather's top folder.
@@ -145,6 +146,19 @@ status:
 `, name))
 	}
 	const perNS, perRS = 500, 10
+	// MGTRIAGE_BENCH_LINE=4096 makes every log line about that long (a
+	// JSON-ish payload of key=value pairs), the shape of issue 34's 200
+	// containers whose 4 KiB lines cost 20 s in the rules' patterns.
+	pad := ""
+	if v := os.Getenv("MGTRIAGE_BENCH_LINE"); v != "" {
+		var n int
+		fmt.Sscan(v, &n)
+		var b strings.Builder
+		for k := 0; b.Len() < n; k++ {
+			fmt.Fprintf(&b, " field%d=value-%d", k, k*7919)
+		}
+		pad = b.String()
+	}
 	for ns := 0; ns*perNS < n; ns++ {
 		nsName := fmt.Sprintf("app-%03d", ns)
 		base := filepath.Join(img, "namespaces", nsName)
@@ -215,9 +229,9 @@ status:
 			must(err)
 			w := bufio.NewWriter(f)
 			for l := range 20 {
-				fmt.Fprintf(w, "2026-11-20T09:07:%02d.000000000Z level=info msg=\"starting worker %d\"\n", l, l)
+				fmt.Fprintf(w, "2026-11-20T09:07:%02d.000000000Z level=info msg=\"starting worker %d\"%s\n", l, l, pad)
 			}
-			fmt.Fprintf(w, "2026-11-20T09:07:59.000000000Z level=error msg=\"cannot connect to the database\" error=\"dial tcp 172.30.%d.%d:5432: connect: connection refused\"\n", ns, i%250)
+			fmt.Fprintf(w, "2026-11-20T09:07:59.000000000Z level=error msg=\"cannot connect to the database\" error=\"dial tcp 172.30.%d.%d:5432: connect: connection refused\"%s\n", ns, i%250, pad)
 			must(w.Flush())
 			must(f.Close())
 			write(filepath.Join(logs, "current.log"), "")
