@@ -70,7 +70,10 @@ SEED ?= 20261120
 crosscheck:
 	cd tools/podcheck && $(GO) test -count=1 -timeout 60m ./... -args -pods $(PODS) -release-pods $(RELEASE_PODS) -seed $(SEED)
 
-## bench: Go benchmarks (ratios within one run), then the analyzer on generated
+## bench: Go benchmarks (ratios within one run; among them BenchmarkFailingPods, the whole
+## analysis of 5k/20k/50k crash-looping pods with CPU per pod and peak heap, and
+## BenchmarkLoadRules, --rules files of 1k/10k/50k rules: both should stay flat per
+## pod or rule; MGTRIAGE_BENCH_PODS=1000,4000 picks other pod counts), then the analyzer on generated
 ## gathers at three scales against gzip -dc (cached in .bench-cache/), then on
 ## the real gather BENCH_REAL as .tar.gz and its scales BENCH_REAL_SCALES made by
 ## ../shared/tools/scalegather (cached in BENCH_REAL_CACHE; skipped with a message

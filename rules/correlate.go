@@ -73,6 +73,7 @@ func Correlate(in []Finding) []Finding {
 	sortFindings(in)
 	var out []Finding
 	index := map[string]int{}
+	ownGaps := map[int]bool{} // merged findings whose Gaps no other finding shares
 	for _, f := range in {
 		if f.groupKey == "" {
 			out = append(out, f)
@@ -81,8 +82,17 @@ func Correlate(in []Finding) []Finding {
 		k := f.Rule.ID + "\x00" + f.groupKey
 		if i, ok := index[k]; ok {
 			out[i].Also = append(out[i].Also, Member{RuleID: f.Rule.ID, Pod: f.Pod, Container: f.Container})
-			// What the member lacks blocks the merged finding as much.
-			out[i].Gaps = append(out[i].Gaps[:len(out[i].Gaps):len(out[i].Gaps)], f.Gaps...)
+			// What the member lacks blocks the merged finding as much. The
+			// first finding's Gaps may share their array with other
+			// findings: copied once, then appended to (a copy per member
+			// made this quadratic in a workload's pods).
+			if len(f.Gaps) > 0 {
+				if !ownGaps[i] {
+					out[i].Gaps = slices.Clone(out[i].Gaps)
+					ownGaps[i] = true
+				}
+				out[i].Gaps = append(out[i].Gaps, f.Gaps...)
+			}
 			continue
 		}
 		index[k] = len(out)
@@ -103,15 +113,28 @@ func Correlate(in []Finding) []Finding {
 // explain links each node finding to the pod findings on its node that its
 // rule explains, raises its severity to theirs, and tells the pod findings.
 func explain(fs []Finding) {
+	var onHost map[string][]int // pod findings by their node's HostKey, in order; built on first need
 	for i := range fs {
 		nf := &fs[i]
 		if nf.Node == nil || len(nf.Rule.Explains) == 0 {
 			continue
 		}
+		if onHost == nil {
+			onHost = map[string][]int{}
+			for j := range fs {
+				if p := fs[j].Pod; p != nil && p.Object.Spec.NodeName != "" {
+					k := model.HostKey(p.Object.Spec.NodeName)
+					onHost[k] = append(onHost[k], j)
+				}
+			}
+		}
 		name := nf.Node.Object.Name
-		for j := range fs {
+		if name == "" {
+			continue // HostMatch matches no empty name
+		}
+		for _, j := range onHost[model.HostKey(name)] {
 			pf := &fs[j]
-			if pf.Pod == nil || !model.HostMatch(pf.Pod.Object.Spec.NodeName, name) || !contains(nf.Rule.Explains, pf.Rule.Category) {
+			if !contains(nf.Rule.Explains, pf.Rule.Category) {
 				continue
 			}
 			members := append([]Member{{RuleID: pf.Rule.ID, Pod: pf.Pod, Container: pf.Container}}, pf.Also...)

@@ -1,12 +1,9 @@
 package rules
 
 import (
-	"bytes"
-	"fmt"
 	"regexp"
 	"sort"
 	"strings"
-	"text/template"
 	"time"
 	"unicode/utf8"
 
@@ -481,7 +478,7 @@ func squeezeSpaces(s string) string {
 // file (Quote) first, so that {{.Cause}} does not carry the tool's own
 // summary when the file's words prove the cause, then over the whole text
 // (a status summary names reasons and fields the quote lacks).
-func causeMatch(re *regexp.Regexp, e Evidence) string {
+func causeMatch(re *litRegexp, e Evidence) string {
 	if e.Quote != "" {
 		if m := re.FindString(clip(e.Quote, MaxEvidenceText)); m != "" {
 			return m
@@ -523,12 +520,4 @@ func dedupeEvidence(ev []Evidence) []Evidence {
 		out = append(out, e)
 	}
 	return out
-}
-
-func execTemplate(tpl *template.Template, vars Vars) string {
-	var b bytes.Buffer
-	if err := tpl.Execute(&b, vars); err != nil {
-		return fmt.Sprintf("(template error: %v)", err)
-	}
-	return strings.TrimSpace(b.String())
 }

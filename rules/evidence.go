@@ -29,6 +29,21 @@ type evalContext struct {
 	etcd   *model.EtcdHealth
 	// installs are the install log bundles of the input.
 	installs []*model.InstallBundle
+	// pulled is the repositories the gather's containers pulled, built on
+	// first use (pulledRepos).
+	pulled *pulledIndex
+	// pvcEvents are the events about PersistentVolumeClaims that are not
+	// Normal, by namespace in the order of events, built on first use
+	// (claimEvidence).
+	pvcEvents map[string][]*model.Event
+	// siblingLogs and replicasReady hold, per controller and container, the
+	// first replica with a log of it (logsOf) and the running replicas
+	// (ready, all) (joinReadiness5xx), each found once per evaluation.
+	siblingLogs   map[replicaKey]*model.Pod
+	replicasReady map[replicaKey]*replicaCount
+	// agents are the pods of the signatures' agent namespaces on each node,
+	// by node name, listed on first need (agentPods).
+	agents map[string][]*model.Pod
 	// workloadList is built on first use (workloads.go).
 	workloadList []*workloadRef
 	// subjectLists are the subjects of each kind, listed on first use
@@ -379,10 +394,18 @@ func (c *evalContext) claimEvidence(p *model.Pod) []Evidence {
 	if len(claims) == 0 {
 		return nil
 	}
+	if c.pvcEvents == nil {
+		c.pvcEvents = map[string][]*model.Event{}
+		for _, e := range c.events {
+			if io := e.Object.InvolvedObject; io.Kind == "PersistentVolumeClaim" && e.Object.Type != corev1.EventTypeNormal {
+				c.pvcEvents[io.Namespace] = append(c.pvcEvents[io.Namespace], e)
+			}
+		}
+	}
 	var ev []Evidence
-	for _, e := range c.events {
+	for _, e := range c.pvcEvents[p.Object.Namespace] {
 		io := e.Object.InvolvedObject
-		if io.Kind != "PersistentVolumeClaim" || io.Namespace != p.Object.Namespace || !claims[io.Name] || e.Object.Type == corev1.EventTypeNormal {
+		if !claims[io.Name] {
 			continue
 		}
 		ev = append(ev, Evidence{Source: eventSource(e), Kind: EvidenceEvent, Quote: strings.TrimSpace(e.Object.Message), Time: e.When(), Count: e.Count(),

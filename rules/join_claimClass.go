@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -40,8 +39,8 @@ func claimEventEvidence(claim string, e *model.Event) Evidence {
 }
 
 var (
-	missingClassRe   = regexp.MustCompile(`storageclass(?:\.storage\.k8s\.io)? "([^"]{1,253})" not found`)
-	provisionClassRe = regexp.MustCompile(`failed to provision volume with StorageClass "([^"]{1,253})"`)
+	missingClassRe   = mustLitRegexp(`storageclass(?:\.storage\.k8s\.io)? "([^"]{1,253})" not found`)
+	provisionClassRe = mustLitRegexp(`failed to provision volume with StorageClass "([^"]{1,253})"`)
 )
 
 // provisioningFailed decides a claim whose provisioner reports

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -20,7 +19,7 @@ var cniAgentNamespaces = []string{"openshift-ovn-kubernetes", "openshift-sdn", "
 // cniAgentNameRe tells a network agent among the pods of a namespace that
 // holds other node agents too (kube-system): its name or its DaemonSet's
 // names a network plugin.
-var cniAgentNameRe = regexp.MustCompile(`(?i)calico|cilium|flannel|canal|weave|ovn|ovs|multus|antrea|kube-router|cni|sdn|aws-node|kindnet|whereabouts|romana|contiv|nsx`)
+var cniAgentNameRe = mustLitRegexp(`(?i)calico|cilium|flannel|canal|weave|ovn|ovs|multus|antrea|kube-router|cni|sdn|aws-node|kindnet|whereabouts|romana|contiv|nsx`)
 
 // cniAgentPod reports whether o, a pod on the failing pod's node, is one of
 // the network plugin's node agents.

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/mgtriage/mgtriage/parser/model"
@@ -10,8 +9,8 @@ import (
 )
 
 var (
-	missingObjRe = regexp.MustCompile(`(configmaps?|secrets?) "([^"]{1,253})" not found`)
-	missingKeyRe = regexp.MustCompile(`couldn't find key ([^\s";,]{1,253}) in (ConfigMap|Secret) ([^/\s]{1,253})/([^\s";,]{1,253})`)
+	missingObjRe = mustLitRegexp(`(configmaps?|secrets?) "([^"]{1,253})" not found`)
+	missingKeyRe = mustLitRegexp(`couldn't find key ([^\s";,]{1,253}) in (ConfigMap|Secret) ([^/\s]{1,253})/([^\s";,]{1,253})`)
 )
 
 // joinConfigReference runs the configReference join for one pod and hit (doc and reads: joinRegistry).

@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/mgtriage/mgtriage/parser/model"
@@ -12,7 +11,7 @@ import (
 
 // execProgramRe finds the program in the runtime's message for a program it
 // could not exec.
-var execProgramRe = regexp.MustCompile(`exec: "([^"\\]{1,200})": (?:executable file not found|stat |no such file)`)
+var execProgramRe = mustLitRegexp(`exec: "([^"\\]{1,200})": (?:executable file not found|stat |no such file)`)
 
 // shells are the programs a `sh -c` command needs from the image.
 var shells = map[string]bool{"sh": true, "bash": true, "ash": true, "dash": true, "zsh": true, "ksh": true}

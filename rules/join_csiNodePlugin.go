@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -12,7 +11,7 @@ import (
 	storagev1 "k8s.io/api/storage/v1"
 )
 
-var csiDriverRe = regexp.MustCompile(`driver name (\S{1,253}) not found in the list of registered CSI drivers`)
+var csiDriverRe = mustLitRegexp(`driver name (\S{1,253}) not found in the list of registered CSI drivers`)
 
 // joinCSINodePlugin runs the csiNodePlugin join for one pod and hit (doc and reads: joinRegistry).
 func joinCSINodePlugin(c *evalContext, p *model.Pod, h *hit) joinResult {

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -15,10 +14,10 @@ import (
 // dnsTimeoutRe matches a failed lookup that timed out (not NXDOMAIN): Go's
 // resolver ("lookup NAME on IP:53: ... i/o timeout"), glibc ("Temporary
 // failure in name resolution"), Node.js (EAI_AGAIN) and dig.
-var dnsTimeoutRe = regexp.MustCompile(`lookup (\S{1,253}) on \[?([0-9a-fA-F.:]{2,45}?)\]?:(\d{1,5}): .{0,200}?(?:i/o timeout|timeout|no servers could be reached)|dial udp \[?([0-9a-fA-F.:]{2,45}?)\]?:53: i/o timeout|(?:EAI_AGAIN|Temporary failure in name resolution|no servers could be reached)`)
+var dnsTimeoutRe = mustLitRegexp(`lookup (\S{1,253}) on \[?([0-9a-fA-F.:]{2,45}?)\]?:(\d{1,5}): .{0,200}?(?:i/o timeout|timeout|no servers could be reached)|dial udp \[?([0-9a-fA-F.:]{2,45}?)\]?:53: i/o timeout|(?:EAI_AGAIN|Temporary failure in name resolution|no servers could be reached)`)
 
 // dnsHostRe finds the name a glibc or Node.js resolver failure is about.
-var dnsHostRe = regexp.MustCompile(`EAI_AGAIN ([A-Za-z0-9._-]{1,253})|host name "([^"]{1,253})"`)
+var dnsHostRe = mustLitRegexp(`EAI_AGAIN ([A-Za-z0-9._-]{1,253})|host name "([^"]{1,253})"`)
 
 func dnsFailureWord(line string) string {
 	for _, w := range []string{"EAI_AGAIN", "Temporary failure in name resolution", "no servers could be reached"} {

@@ -21,9 +21,46 @@ func joinImageRepoNeighbour(c *evalContext, p *model.Pod, h *hit) joinResult {
 		return joinResult{}
 	}
 	owner, _ := repoOwner(repo)
-	// The repositories the gather's containers did pull: an imageID says
-	// the runtime holds the image.
-	pulled := map[string]*model.Pod{}
+	x := c.pulledRepos()
+	if _, ok := x.pod[repo]; ok {
+		return joinResult{} // the node pulled it for another pod: credentials, not the name
+	}
+	near, what := "", ""
+	if o := model.NearestName(owner, x.owners); owner != "" && o != "" && o != owner {
+		near, what = x.ownerRepo[o], fmt.Sprintf("account %s, a near spelling of %s", o, owner)
+	} else if r := model.NearestName(repo, x.repos); r != "" {
+		near, what = r, fmt.Sprintf("repository %s, a near spelling of %s", r, repo)
+	}
+	if near == "" {
+		return joinResult{}
+	}
+	q := x.pod[near]
+	res := joinResult{Decided: true}
+	res.Cause = fmt.Sprintf("Another container of the gather was pulled from the %s (pod %s/%s runs %s): the reference %s is most likely misspelt, naming a repository that does not exist.",
+		what, q.Object.Namespace, q.Object.Name, near, repo)
+	res.Fix = fmt.Sprintf("Compare %s with %s, which does pull.", repo, near)
+	res.Evidence = append(res.Evidence, Evidence{Source: q.Source, Kind: EvidenceStatus, Text: fmt.Sprintf("pod %s/%s pulled %s", q.Object.Namespace, q.Object.Name, near), Summary: true})
+	return res
+}
+
+// pulledIndex is what the imageRepoNeighbour join reads of every pod of
+// the gather, built once per evaluation rather than once per failing pod.
+type pulledIndex struct {
+	// pod maps each repository a container did pull (its status has an
+	// imageID) to the first pod, in gather order, that pulled it.
+	pod map[string]*model.Pod
+	// repos and owners are the pulled repositories and their owners
+	// (repoOwner), sorted; ownerRepo maps an owner to one repository of it.
+	repos, owners []string
+	ownerRepo     map[string]string
+}
+
+// pulledRepos returns the gather's pulledIndex, building it on first use.
+func (c *evalContext) pulledRepos() *pulledIndex {
+	if c.pulled != nil {
+		return c.pulled
+	}
+	x := &pulledIndex{pod: map[string]*model.Pod{}, ownerRepo: map[string]string{}}
 	for _, q := range c.gather.Pods {
 		statuses := append(slices.Clone(q.Object.Status.InitContainerStatuses), q.Object.Status.ContainerStatuses...)
 		for _, st := range statuses {
@@ -31,41 +68,24 @@ func joinImageRepoNeighbour(c *evalContext, p *model.Pod, h *hit) joinResult {
 				continue
 			}
 			r := repoName(st.Image)
-			if _, seen := pulled[r]; !seen {
-				pulled[r] = q
+			if _, seen := x.pod[r]; !seen {
+				x.pod[r] = q
 			}
 		}
 	}
-	if _, ok := pulled[repo]; ok {
-		return joinResult{} // the node pulled it for another pod: credentials, not the name
+	for r := range x.pod {
+		x.repos = append(x.repos, r)
 	}
-	var repos, owners []string
-	ownerRepo := map[string]string{}
-	for r := range pulled {
-		repos = append(repos, r)
+	sort.Strings(x.repos)
+	for _, r := range x.repos { // in order: an owner's last repository wins, every run alike
 		if o, ok := repoOwner(r); ok {
-			owners = append(owners, o)
-			ownerRepo[o] = r
+			x.owners = append(x.owners, o)
+			x.ownerRepo[o] = r
 		}
 	}
-	sort.Strings(repos)
-	sort.Strings(owners)
-	near, what := "", ""
-	if o := model.NearestName(owner, owners); owner != "" && o != "" && o != owner {
-		near, what = ownerRepo[o], fmt.Sprintf("account %s, a near spelling of %s", o, owner)
-	} else if r := model.NearestName(repo, repos); r != "" {
-		near, what = r, fmt.Sprintf("repository %s, a near spelling of %s", r, repo)
-	}
-	if near == "" {
-		return joinResult{}
-	}
-	q := pulled[near]
-	res := joinResult{Decided: true}
-	res.Cause = fmt.Sprintf("Another container of the gather was pulled from the %s (pod %s/%s runs %s): the reference %s is most likely misspelt, naming a repository that does not exist.",
-		what, q.Object.Namespace, q.Object.Name, near, repo)
-	res.Fix = fmt.Sprintf("Compare %s with %s, which does pull.", repo, near)
-	res.Evidence = append(res.Evidence, Evidence{Source: q.Source, Kind: EvidenceStatus, Text: fmt.Sprintf("pod %s/%s pulled %s", q.Object.Namespace, q.Object.Name, near), Summary: true})
-	return res
+	sort.Strings(x.owners)
+	c.pulled = x
+	return x
 }
 
 // repoName is an image reference's repository as Docker's messages name it:

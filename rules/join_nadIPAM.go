@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/netip"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -72,7 +71,7 @@ func joinNadIPAM(c *evalContext, p *model.Pod, h *hit) joinResult {
 
 // ipamFullRe is whereabouts' error for a full range, with the network Multus
 // was adding.
-var ipamFullRe = regexp.MustCompile(`error adding container to network "([^"\\]{1,253})"[^\n]{0,300}?Could not allocate IP in range: [^\n]*?net\.IPNet\{IP:net\.IP\{([0-9a-fx, ]{1,200})\}, Mask:net\.IPMask\{([0-9a-fx, ]{1,200})\}\}`)
+var ipamFullRe = mustLitRegexp(`error adding container to network "([^"\\]{1,253})"[^\n]{0,300}?Could not allocate IP in range: [^\n]*?net\.IPNet\{IP:net\.IP\{([0-9a-fx, ]{1,200})\}, Mask:net\.IPMask\{([0-9a-fx, ]{1,200})\}\}`)
 
 // attachmentNamed finds the NetworkAttachmentDefinition a pod's network name
 // refers to: the namespace its networks annotation gives the element, else

@@ -3,7 +3,6 @@ package rules
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 
 	"github.com/mgtriage/mgtriage/parser/model"
@@ -12,10 +11,10 @@ import (
 // delegateNetworkRe finds the additional network Multus was adding when a
 // delegate failed ("Err adding pod to network \"X\"", "error adding
 // container to network \"X\"").
-var delegateNetworkRe = regexp.MustCompile(`(?:adding pod to network|adding container to network) \\?"([^"\\]{1,253})\\?"`)
+var delegateNetworkRe = mustLitRegexp(`(?:adding pod to network|adding container to network) \\?"([^"\\]{1,253})\\?"`)
 
 // missingPluginRe is libcni's error for a plugin binary it did not find.
-var missingPluginRe = regexp.MustCompile(`failed to find plugin \\?"([^"\\]{1,100})\\?"`)
+var missingPluginRe = mustLitRegexp(`failed to find plugin \\?"([^"\\]{1,100})\\?"`)
 
 // joinNadPlugin runs the nadPlugin join for one pod and hit (doc and reads:
 // joinRegistry).

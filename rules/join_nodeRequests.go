@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,7 +15,7 @@ import (
 // <resource>" parts; a resource name may hold dots (nvidia.com/gpu), but one
 // that ends the message's sentence ("2 Insufficient memory. preemption: …")
 // does not end the name (see insufficientResource).
-var insufficientRe = regexp.MustCompile(`Insufficient ([a-z0-9./_-]{1,63})`)
+var insufficientRe = mustLitRegexp(`Insufficient ([a-z0-9./_-]{1,63})`)
 
 // insufficientResource is the resource a match of insufficientRe names, without the
 // full stop of the sentence it may end.

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 
@@ -14,10 +13,10 @@ import (
 // Unhealthy event ("Readiness probe failed: HTTP probe failed with
 // statuscode: 503") or a kubelet line (probeType="Readiness" ...
 // output="HTTP probe failed with statuscode: 503").
-var probeStatusRe = regexp.MustCompile(`(?:Readiness probe failed|probeType="Readiness")[^\n]*?statuscode: (\d{3})`)
+var probeStatusRe = mustLitRegexp(`(?:Readiness probe failed|probeType="Readiness")[^\n]*?statuscode: (\d{3})`)
 
 // readinessFailureRe finds any failed readiness probe.
-var readinessFailureRe = regexp.MustCompile(`Readiness probe (?:failed|errored)|probeType="Readiness"`)
+var readinessFailureRe = mustLitRegexp(`Readiness probe (?:failed|errored)|probeType="Readiness"`)
 
 // joinReadiness5xx runs the readiness5xx join for one pod and hit (doc and
 // reads: joinRegistry): a backend's failure stated in a container's log is
@@ -89,19 +88,24 @@ func joinReadiness5xx(c *evalContext, p *model.Pod, h *hit) joinResult {
 	// Replicas that are ready against the same backend: the backend
 	// answers them, so this replica's own connection is what is broken.
 	if ref, ok := model.ControllerOf(model.PodOwners(&p.Object)); ok {
-		ready, others := 0, 0
-		for _, o := range c.store.PodsOwnedBy(p.Object.Namespace, ref.Kind, ref.Name) {
-			q := o.Pod()
-			if q == nil || q == p || q.Object.Status.Phase != corev1.PodRunning {
-				continue
-			}
-			if qc, ok := containerNamed(q, cs.Name); ok {
-				others++
-				if qc.Status.Ready {
-					ready++
+		// Counted once per controller and container, less p's own part.
+		key := replicaKey{p.Object.Namespace, ref.Kind, ref.Name, cs.Name}
+		rc := c.replicasReady[key]
+		if rc == nil {
+			rc = &replicaCount{times: map[*model.Pod]int{}}
+			for _, o := range c.store.PodsOwnedBy(p.Object.Namespace, ref.Kind, ref.Name) {
+				if q := o.Pod(); q != nil {
+					rc.counts = addReplica(rc.counts, q, cs.Name, 1)
+					rc.times[q]++
 				}
 			}
+			if c.replicasReady == nil {
+				c.replicasReady = map[replicaKey]*replicaCount{}
+			}
+			c.replicasReady[key] = rc
 		}
+		counts := addReplica(rc.counts, p, cs.Name, -rc.times[p])
+		ready, others := counts[0], counts[1]
 		if ready > 0 {
 			res.Evidence = append(res.Evidence, c.statusEvidence(p, fmt.Sprintf("%d of %d other running replicas of %s %s have container %s ready", ready, others, ref.Kind, ref.Name, cs.Name)))
 			res.Cause += fmt.Sprintf(" %d of the %d other replicas of %s %s are ready against the same backend: the backend answers them, so this replica's own connection to it is broken and does not recover.", ready, others, ref.Kind, ref.Name)
@@ -109,4 +113,27 @@ func joinReadiness5xx(c *evalContext, p *model.Pod, h *hit) joinResult {
 		}
 	}
 	return res
+}
+
+// replicaCount is what joinReadiness5xx counts of one controller's
+// container: counts (ready, running) over its pods, and how often each pod
+// was counted.
+type replicaCount struct {
+	counts [2]int
+	times  map[*model.Pod]int
+}
+
+// addReplica adds sign times replica q to counts (ready, running): a
+// running pod with container counts, ready when the container is.
+func addReplica(counts [2]int, q *model.Pod, container string, sign int) [2]int {
+	if q == nil || q.Object.Status.Phase != corev1.PodRunning {
+		return counts
+	}
+	if qc, ok := containerNamed(q, container); ok {
+		counts[1] += sign
+		if qc.Status.Ready {
+			counts[0] += sign
+		}
+	}
+	return counts
 }

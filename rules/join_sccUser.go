@@ -77,7 +77,7 @@ func joinSCCUser(c *evalContext, p *model.Pod, h *hit) joinResult {
 }
 
 var (
-	denialRe   = regexp.MustCompile(`(?i)permission denied|read-only file system|operation not permitted|AccessDeniedException`)
+	denialRe   = mustLitRegexp(`(?i)permission denied|read-only file system|operation not permitted|AccessDeniedException`)
 	absPathRe  = regexp.MustCompile(`(?:^|[\s'"(‘\[])(/[^\s'"’:,()\]]+)`)
 	maxDenials = 8
 )

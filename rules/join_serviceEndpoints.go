@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/mgtriage/mgtriage/parser/model"
@@ -12,7 +11,7 @@ import (
 // dependencyRe matches a failed connection to a dependency in a container log:
 // Go's "dial tcp IP:PORT: connect: connection refused", and the same to a
 // host name; the address is a Service's cluster IP or DNS name.
-var dependencyRe = regexp.MustCompile(`dial tcp \[?([0-9A-Za-z.:-]{1,253}?)\]?:(\d{1,5}): (?:connect: )?(connection refused|no route to host|i/o timeout)|(?:connect|connection) (?:to )?([a-z0-9.-]{1,253}):(\d{1,5}) (?:refused|failed)|ECONNREFUSED ([0-9A-Za-z.:-]{1,253}?):(\d{1,5})`)
+var dependencyRe = mustLitRegexp(`dial tcp \[?([0-9A-Za-z.:-]{1,253}?)\]?:(\d{1,5}): (?:connect: )?(connection refused|no route to host|i/o timeout)|(?:connect|connection) (?:to )?([a-z0-9.-]{1,253}):(\d{1,5}) (?:refused|failed)|ECONNREFUSED ([0-9A-Za-z.:-]{1,253}?):(\d{1,5})`)
 
 // joinServiceEndpoints runs the serviceEndpoints join for one pod and hit (doc and reads: joinRegistry).
 func joinServiceEndpoints(c *evalContext, p *model.Pod, h *hit) joinResult {

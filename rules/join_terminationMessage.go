@@ -18,7 +18,7 @@ const maxSaidLine = 300
 
 var (
 	// failureWordRe finds a line that names a failure.
-	failureWordRe = regexp.MustCompile(`(?i)panic|fatal|error|exception|must be|missing|not set|is required|invalid|denied|refused|not found|no such|failed|unable to|cannot|can't`)
+	failureWordRe = mustLitRegexp(`(?i)panic|fatal|error|exception|must be|missing|not set|is required|invalid|denied|refused|not found|no such|failed|unable to|cannot|can't`)
 	// stackLineRe finds the lines of a stack trace (Go, Java, Python),
 	// which repeat the failure rather than say it.
 	stackLineRe = regexp.MustCompile(`^(?:at |goroutine \d|File "|\[signal |created by |/\S+\.go:\d+)|\.go:\d+ \+0x[0-9a-f]+$`)
@@ -27,7 +27,7 @@ var (
 	usageLineRe = regexp.MustCompile(`^-{1,2}[A-Za-z]`)
 	// fatalLineRe finds a line that reports the end of the program: a
 	// panic, a fatal log line (klog F, logfmt, structured, plain text).
-	fatalLineRe = regexp.MustCompile(`(?i)panic|^F\d{4} |level=fatal|"level":"fatal"|^fatal\b|\bFATAL\b`)
+	fatalLineRe = mustLitRegexp(`(?i)panic|^F\d{4} |level=fatal|"level":"fatal"|^fatal\b|\bFATAL\b`)
 	// infoLineRe finds a line logged at info level (klog I, logfmt,
 	// structured and plain-text loggers).
 	infoLineRe = regexp.MustCompile(`^I\d{4} |level=info\b|"level":"info"|^INFO\b|\tINFO\t|\sINFO\s`)

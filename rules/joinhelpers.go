@@ -33,17 +33,30 @@ func (c *evalContext) logsOf(p *model.Pod, container string) (logs []*model.Cont
 	if !ok {
 		return nil, ""
 	}
-	for _, o := range c.store.PodsOwnedBy(p.Object.Namespace, ref.Kind, ref.Name) {
-		q := o.Pod()
-		if q == nil || q == p {
-			continue
+	// The first replica with a log of the container, found once per
+	// controller and container (p has none, so it is never that replica).
+	key := replicaKey{p.Object.Namespace, ref.Kind, ref.Name, container}
+	q, seen := c.siblingLogs[key]
+	if !seen {
+		for _, o := range c.store.PodsOwnedBy(p.Object.Namespace, ref.Kind, ref.Name) {
+			if r := o.Pod(); r != nil && len(own(r)) > 0 {
+				q = r
+				break
+			}
 		}
-		if logs = own(q); len(logs) > 0 {
-			return logs, q.Object.Name
+		if c.siblingLogs == nil {
+			c.siblingLogs = map[replicaKey]*model.Pod{}
 		}
+		c.siblingLogs[key] = q
 	}
-	return nil, ""
+	if q == nil || q == p {
+		return nil, ""
+	}
+	return own(q), q.Object.Name
 }
+
+// replicaKey names one container of the pods of one controller.
+type replicaKey struct{ namespace, kind, name, container string }
 
 // fromSibling notes whose log a cause was read from.
 func fromSibling(cause, sibling string) string {

@@ -1,8 +1,11 @@
 package rules
 
 import (
+	"regexp"
 	"regexp/syntax"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mgtriage/mgtriage/parser/model"
 )
@@ -177,3 +180,157 @@ func shortest(lits []model.Literal) int {
 	}
 	return m
 }
+
+// litFilter is the literal prefilter of one regular expression, built once
+// when the expression is compiled (a rule's cause, a signature's pattern, a
+// join's pattern): a text that lacks every literal of any, or every literal
+// of one set of all, cannot match, and the expression is not run over it.
+// The zero litFilter admits every text (a pattern with no required literal).
+type litFilter struct {
+	any []model.Literal   // requiredLiterals: every match holds one
+	all [][]model.Literal // requiredAll: every match holds one of each set
+}
+
+// newLitFilter returns pattern's prefilter, its Fold literals in foldCanon
+// form.
+func newLitFilter(pattern string) litFilter {
+	var f litFilter
+	f.any = canonLits(requiredLiterals(pattern))
+	if len(f.any) > 0 {
+		for _, set := range requiredAll(pattern) {
+			f.all = append(f.all, canonLits(set))
+		}
+	}
+	return f
+}
+
+// canonLits returns lits with each Fold literal's text in foldCanon form.
+func canonLits(lits []model.Literal) []model.Literal {
+	out := make([]model.Literal, len(lits))
+	for i, l := range lits {
+		if l.Fold {
+			l.Text = foldCanon(l.Text)
+		}
+		out[i] = l
+	}
+	return out
+}
+
+// foldCanon maps each rune of s to the smallest rune of its simple case
+// folding orbit (unicode.SimpleFold), the comparison regexp's (?i) makes: a
+// text holds a literal case-insensitively exactly when the foldCanon form of
+// the text holds that of the literal (ſ, s and S all become S). ASCII text
+// takes strings.ToUpper's fast path, which gives the same.
+func foldCanon(s string) string {
+	if isASCII(s) {
+		return strings.ToUpper(s)
+	}
+	return strings.Map(func(r rune) rune {
+		m := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			m = min(m, f)
+		}
+		return m
+	}, s)
+}
+
+// admits reports whether t may match: it holds one of f.any and one of each
+// set of f.all (Fold literals compared in foldCanon form).
+func (f litFilter) admits(t *lineText) bool {
+	if len(f.any) == 0 {
+		return true
+	}
+	return holdsOne(t, f.any) && f.holdsAll(t)
+}
+
+func (f litFilter) holdsAll(t *lineText) bool {
+	for _, set := range f.all {
+		if !holdsOne(t, set) {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsOne reports whether t holds one of lits (Fold ones in foldCanon
+// form).
+func holdsOne(t *lineText, lits []model.Literal) bool {
+	for _, l := range lits {
+		if l.Fold && strings.Contains(t.folded(), l.Text) || !l.Fold && strings.Contains(t.text, l.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// litRegexp is a regular expression behind its literal prefilter, for the
+// joins' patterns that run over container-log lines and event messages:
+// the methods below return no match, without running the expression, for
+// a text the prefilter rules out.
+type litRegexp struct {
+	re     *regexp.Regexp
+	filter litFilter
+}
+
+// mustLitRegexp compiles pattern (a constant of the program) and its
+// prefilter; it panics on a bad pattern, as regexp.MustCompile does.
+func mustLitRegexp(pattern string) *litRegexp {
+	return &litRegexp{re: regexp.MustCompile(pattern), filter: newLitFilter(pattern)}
+}
+
+func (r *litRegexp) admits(s string) bool { return r.filter.admits(&lineText{text: s}) }
+
+// MatchString is regexp's MatchString behind the prefilter.
+func (r *litRegexp) MatchString(s string) bool { return r.admits(s) && r.re.MatchString(s) }
+
+// FindString is regexp's FindString behind the prefilter.
+func (r *litRegexp) FindString(s string) string {
+	if !r.admits(s) {
+		return ""
+	}
+	return r.re.FindString(s)
+}
+
+// FindStringSubmatch is regexp's FindStringSubmatch behind the prefilter.
+func (r *litRegexp) FindStringSubmatch(s string) []string {
+	if !r.admits(s) {
+		return nil
+	}
+	return r.re.FindStringSubmatch(s)
+}
+
+// FindAllStringSubmatch is regexp's FindAllStringSubmatch behind the prefilter.
+func (r *litRegexp) FindAllStringSubmatch(s string, n int) [][]string {
+	if !r.admits(s) {
+		return nil
+	}
+	return r.re.FindAllStringSubmatch(s, n)
+}
+
+// FindAllStringSubmatchIndex is regexp's FindAllStringSubmatchIndex behind the prefilter.
+func (r *litRegexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	if !r.admits(s) {
+		return nil
+	}
+	return r.re.FindAllStringSubmatchIndex(s, n)
+}
+
+// FindStringSubmatchIndex is regexp's FindStringSubmatchIndex behind the prefilter.
+func (r *litRegexp) FindStringSubmatchIndex(s string) []int {
+	if !r.admits(s) {
+		return nil
+	}
+	return r.re.FindStringSubmatchIndex(s)
+}
+
+// String is the pattern.
+func (r *litRegexp) String() string { return r.re.String() }

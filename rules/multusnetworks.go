@@ -24,7 +24,7 @@ const multusNetworksKey = "k8s.v1.cni.cncf.io/networks"
 // look up: the name (empty for an empty element) and the namespace looked in.
 var doubleCommaRe = regexp.MustCompile(`,\s*,`)
 
-var nadNotFoundRe = regexp.MustCompile(`cannot find a network-attachment-definition \(([^)\s]{0,253})\) in namespace \(([^)\s]{0,253})\)`)
+var nadNotFoundRe = mustLitRegexp(`cannot find a network-attachment-definition \(([^)\s]{0,253})\) in namespace \(([^)\s]{0,253})\)`)
 
 // multusNetwork is one element of the annotation.
 type multusNetwork struct {

@@ -24,7 +24,10 @@ func Reference(t *Table) []byte {
 	fmt.Fprintf(&b, "- Table version: **%s** (schemaVersion %d, released %s)\n", t.Version, t.SchemaVersion, t.Released)
 	fmt.Fprintf(&b, "- Rules: %d\n", len(t.Rules))
 	fmt.Fprintf(&b, "- Matchers: %s\n", "`"+strings.Join(MatcherNames(), "`, `")+"`")
-	fmt.Fprintf(&b, "- Template variables for `hint` and `remediation`: %s\n\n", "`."+strings.Join(VarNames(), "`, `.")+"`")
+	fmt.Fprintf(&b, "- Template variables for `hint` and `remediation`: %s\n", "`."+strings.Join(VarNames(), "`, `.")+"`")
+	fmt.Fprintf(&b, "- Templates (`hint`, `alternatives`, `remediation`, a signature's `cause` and `fix`) may use `if`/`else`, `with`, variables and the functions %s; `range`, `define`/`block`/`template` and the other functions (`printf`, `js`, ...) are refused, so a template's output grows only with its own length. Each rendered text is cut at %d KiB, the cut said; `rules validate` renders every template with each value at its longest (%d KiB, `.Cause` %d KiB) and refuses one that passes the cut.\n",
+		"`and`, `or`, `not`, `eq`, `ne`, `lt`, `le`, `gt`, `ge`, `len`, `index`, `slice`, `cap`", MaxRenderedText>>10, maxVarText>>10, MaxEvidenceText>>10)
+	fmt.Fprintf(&b, "- Rule files given with `--rules` (the file, or a folder's `*.yaml` together) hold at most %d MiB and %d rules and signatures; a file past the size is refused before it is parsed.\n\n", MaxRuleBytes>>20, MaxRules)
 	b.WriteString("Rules that share a `group` are alternatives for one object: the first in table order whose `cause` matches a line of evidence fires, so specific causes come before the fallback.\n\n")
 	b.WriteString(causeLimits)
 	matchersReference(&b)

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -85,12 +84,10 @@ type Signature struct {
 	badKeys    map[string]bool
 	local      bool
 	re         *regexp.Regexp
-	lits       []model.Literal
-	lowerLits  []string // lits' texts in lower case, for the Fold ones
-	// allLits are the literal sets of every part of a concatenated pattern
-	// (requiredAll), each a set of which a match holds one; lower-cased
-	// where Fold.
-	allLits    [][]model.Literal
+	lits       []model.Literal // requiredLiterals, for the table's needs and the reference
+	// filter is the pattern's prefilter: lits, and the literal sets of every
+	// part of a concatenated pattern (requiredAll).
+	filter     litFilter
 	captures   []string
 	in         []EvidenceKind
 	decider    *join
@@ -169,12 +166,8 @@ func (t *Table) compileSignatures() Errors {
 					s.captures = append(s.captures, n)
 				}
 			}
+			s.filter = newLitFilter(s.Pattern)
 			s.lits = requiredLiterals(s.Pattern)
-			s.lowerLits = s.lowerLits[:0]
-			for _, l := range s.lits {
-				s.lowerLits = append(s.lowerLits, strings.ToLower(l.Text))
-			}
-			s.allLits = requiredAll(s.Pattern) // required lowers Fold literals already
 			if len(s.lits) == 0 {
 				bad("pattern", "pattern has no literal of at least %d characters that every match contains, so it would run over every line; anchor it on the message's own words", minRequired)
 			}
@@ -259,10 +252,7 @@ func (s *Signature) parse(field, text string) (*template.Template, error) {
 			return nil, fmt.Errorf("{{.%s}} is neither a subject value nor a capture of the pattern (captures: %s)", v, strings.Join(s.captures, ", "))
 		}
 	}
-	if err := tpl.Execute(new(bytes.Buffer), vars); err != nil {
-		return nil, err
-	}
-	return tpl, nil
+	return checkRender(s.ID+"."+field, text, vars)
 }
 
 func (s *Signature) sampleVars() Vars {
@@ -279,45 +269,13 @@ func (s *Signature) reads(k EvidenceKind) bool {
 	return len(s.in) == 0 || slices.Contains(s.in, k)
 }
 
-// prefilter reports whether a line holds one of the literals every match
-// of the signature contains: t is the line, lower its lower-case form
-// (computed once per line for every signature, see lineText).
-func (s *Signature) prefilter(t *lineText) bool {
-	hit := false
-	for i, l := range s.lits {
-		if l.Fold {
-			hit = strings.Contains(t.folded(), s.lowerLits[i])
-		} else {
-			hit = strings.Contains(t.text, l.Text)
-		}
-		if hit {
-			break
-		}
-	}
-	if !hit {
-		return false
-	}
-	// Every other part of the pattern that needs a literal must find one.
-	for _, set := range s.allLits {
-		if !holdsOne(t, set) {
-			return false
-		}
-	}
-	return true
-}
-
-// holdsOne reports whether t holds one of lits (Fold ones lower-cased).
-func holdsOne(t *lineText, lits []model.Literal) bool {
-	for _, l := range lits {
-		if l.Fold && strings.Contains(t.folded(), l.Text) || !l.Fold && strings.Contains(t.text, l.Text) {
-			return true
-		}
-	}
-	return false
-}
+// prefilter reports whether a line holds the literals every match of the
+// signature contains (litFilter.admits): t is the line, with its lower-case
+// form computed once per line for every signature (see lineText).
+func (s *Signature) prefilter(t *lineText) bool { return s.filter.admits(t) }
 
 // lineText is one text a signature may match (a line's quote or whole
-// text, clipped), with its lower-case form made on first need.
+// text, clipped), with its case-folded form (foldCanon) made on first need.
 type lineText struct {
 	text  string
 	lower string
@@ -326,7 +284,7 @@ type lineText struct {
 
 func (t *lineText) folded() string {
 	if !t.done {
-		t.lower, t.done = strings.ToLower(t.text), true
+		t.lower, t.done = foldCanon(t.text), true
 	}
 	return t.lower
 }
@@ -400,17 +358,36 @@ func (c *evalContext) signatureLines(p *model.Pod, h *hit) []sigLine {
 		}
 	}
 	if len(c.table.agentNamespaces) > 0 && p.Object.Spec.NodeName != "" {
-		for _, o := range c.store.PodsOnNode(p.Object.Spec.NodeName) {
-			agent := o.Pod()
-			if agent == nil || agent == p || !slices.Contains(c.table.agentNamespaces, o.Namespace) {
+		for _, agent := range c.agentPods(p.Object.Spec.NodeName) {
+			if agent == p {
 				continue
 			}
 			for _, l := range agent.Logs {
-				lines = appendLogLines(lines, l, o.Namespace)
+				lines = appendLogLines(lines, l, agent.Object.Namespace)
 			}
 		}
 	}
 	return lines
+}
+
+// agentPods returns the pods of the table's agent namespaces on node, in
+// the order of PodsOnNode; each node's list is made once per evaluation,
+// not once per pod on it.
+func (c *evalContext) agentPods(node string) []*model.Pod {
+	if list, ok := c.agents[node]; ok {
+		return list
+	}
+	if c.agents == nil {
+		c.agents = map[string][]*model.Pod{}
+	}
+	var list []*model.Pod
+	for _, o := range c.store.PodsOnNode(node) {
+		if agent := o.Pod(); agent != nil && slices.Contains(c.table.agentNamespaces, o.Namespace) {
+			list = append(list, agent)
+		}
+	}
+	c.agents[node] = list
+	return list
 }
 
 // terminationMessageLines are the container's termination messages (of its
@@ -746,8 +723,14 @@ func (t *Table) addSignatures(name string, data []byte, text []string, top map[s
 // general one for the lines it matches.
 func (t *Table) overrideSignatures(user []*Signature) {
 	var front []*Signature
+	index := make(map[string]int, len(t.Signatures))
+	for i, b := range t.Signatures {
+		if _, dup := index[b.ID]; !dup {
+			index[b.ID] = i
+		}
+	}
 	for _, s := range user {
-		if i := slices.IndexFunc(t.Signatures, func(b *Signature) bool { return b.ID == s.ID }); i >= 0 {
+		if i, ok := index[s.ID]; ok {
 			t.Signatures[i] = s
 			continue
 		}

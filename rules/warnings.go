@@ -3,7 +3,6 @@ package rules
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 )
@@ -34,7 +33,7 @@ func Warnings(path string) Errors {
 	var out Errors
 	// Disables of unknown ids: read the user files again (Override drops them).
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := readRuleFile(f, ruleBytesLimit)
 		if err != nil {
 			continue
 		}
@@ -57,40 +56,56 @@ func Warnings(path string) Errors {
 		cats = append(cats, c)
 	}
 	sort.Strings(cats)
+	// One pass: per group, the first rule of each matcher and params that
+	// takes every object a later rule with that matcher and params could
+	// (no cause, no required join) met so far; per group and matcher, the
+	// positions of the built-in rules.
+	takers := map[string]*Rule{}
+	builtins := map[string][]int{}
+	for i, b := range t.Rules {
+		if b.Group != "" && !local[b] {
+			k := b.Group + "\x00" + b.Match.Matcher
+			builtins[k] = append(builtins[k], i)
+		}
+	}
 	for i, r := range t.Rules {
-		if !local[r] {
-			continue
+		takerKey := r.Group + "\x00" + r.Match.Matcher + "\x00" + string(bytes.TrimSpace(r.Match.Params))
+		if local[r] {
+			out = append(out, localWarnings(t, i, r, categories, cats, takers[takerKey], builtins[r.Group+"\x00"+r.Match.Matcher])...)
 		}
-		if !categories[r.Category] {
-			out = append(out, ValidationError{File: r.File, Line: r.Line, Rule: r.ID, Msg: fmt.Sprintf("category %q is used by no built-in rule (%s); its findings are grouped apart", r.Category, strings.Join(cats, ", "))})
-		}
-		if r.Group == "" {
-			continue
-		}
-		for _, e := range t.Rules[:i] {
-			if e.Group == r.Group && takesAll(e, r) {
-				out = append(out, ValidationError{File: r.File, Line: r.Line, Rule: r.ID, Msg: fmt.Sprintf("never fires: rule %s comes first in group %s, uses the same matcher and has no cause or required join, so it takes every object this rule would", e.ID, r.Group)})
-				break
-			}
-		}
-		if r.Match.Cause == "" && r.Require == "" {
-			var after []string
-			for _, b := range t.Rules[i+1:] {
-				if b.Group == r.Group && !local[b] && b.Match.Matcher == r.Match.Matcher {
-					after = append(after, b.ID)
-				}
-			}
-			if len(after) > 0 {
-				out = append(out, ValidationError{File: r.File, Line: r.Line, Rule: r.ID, Msg: fmt.Sprintf("has no cause or required join and comes before the built-in rules of group %s (%s): it takes their objects, proven causes included", r.Group, list(after, 4))})
-			}
+		if _, seen := takers[takerKey]; !seen && r.Group != "" && r.Match.Cause == "" && r.Require == "" {
+			takers[takerKey] = r
 		}
 	}
 	return out
 }
 
-// takesAll reports whether rule e, earlier in the same group, matches every
-// object rule r could: same matcher and params, and nothing narrows e.
-func takesAll(e, r *Rule) bool {
-	return e.Match.Matcher == r.Match.Matcher && e.Match.Cause == "" && e.Require == "" &&
-		bytes.Equal(bytes.TrimSpace(e.Match.Params), bytes.TrimSpace(r.Match.Params))
+// localWarnings are the warnings of the user's rule r at position i of t:
+// a category no built-in rule has, an earlier rule of its group that takes
+// all its objects (taker, nil when none), and, for a rule with no cause or
+// required join, the built-in rules of its group and matcher after it (at
+// the positions builtins lists) whose objects it takes.
+func localWarnings(t *Table, i int, r *Rule, categories map[string]bool, cats []string, taker *Rule, builtins []int) Errors {
+	var out Errors
+	if !categories[r.Category] {
+		out = append(out, ValidationError{File: r.File, Line: r.Line, Rule: r.ID, Msg: fmt.Sprintf("category %q is used by no built-in rule (%s); its findings are grouped apart", r.Category, strings.Join(cats, ", "))})
+	}
+	if r.Group == "" {
+		return out
+	}
+	if taker != nil {
+		out = append(out, ValidationError{File: r.File, Line: r.Line, Rule: r.ID, Msg: fmt.Sprintf("never fires: rule %s comes first in group %s, uses the same matcher and has no cause or required join, so it takes every object this rule would", taker.ID, r.Group)})
+	}
+	if r.Match.Cause == "" && r.Require == "" {
+		var after []string
+		for _, j := range builtins {
+			if j > i {
+				after = append(after, t.Rules[j].ID)
+			}
+		}
+		if len(after) > 0 {
+			out = append(out, ValidationError{File: r.File, Line: r.Line, Rule: r.ID, Msg: fmt.Sprintf("has no cause or required join and comes before the built-in rules of group %s (%s): it takes their objects, proven causes included", r.Group, list(after, 4))})
+		}
+	}
+	return out
 }

@@ -26,6 +26,7 @@ const (
 	exitInput    = 2  // PATH missing, unreadable, or holding no gather to analyse
 	exitWrite    = 3  // the reports or the --redact-map file could not be written
 	exitDamaged  = 4  // --strict: the upload is damaged or truncated (reports written)
+	exitAnalysis = 5  // the analysis itself failed (rules, report, rendering): a bug; no report written
 	exitUsage    = 64 // bad command line: unknown flag, bad value, wrong arguments
 	exitInternal = 70 // a bug of mgtriage: it stopped on an internal error (sysexits' EX_SOFTWARE)
 )
@@ -41,9 +42,13 @@ const exitCodesHelp = `Exit codes:
       the reports already in -o are left as they were)
   4   --strict: the upload is damaged (a checksum or footer mismatch, data after its end) or
       truncated (it ends early); the reports are written and say so
+  5   analysis failed: evaluating the rules, building or rendering the report failed (a bug
+      of mgtriage; one line says where, please report it); no report is written and the
+      reports of an earlier run in -o are left as they were
   64  usage error: unknown flag, bad flag value, wrong arguments
-  70  internal error: mgtriage stopped on a bug of its own (the message says where; please
-      report it); a file it failed on while reading is a gather problem instead
+  70  internal error: mgtriage stopped on a bug of its own outside the analysis (the message
+      says where; please report it); a file it failed on while reading is a gather problem
+      instead
   130 stopped by SIGINT (143: SIGTERM); the reports already in -o left as they were`
 
 // IOStreams are the process's streams and what they are connected to.

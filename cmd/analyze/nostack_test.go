@@ -41,7 +41,7 @@ var stackMarkers = []string{"goroutine ", "panic:", "runtime error", "fatal erro
 
 // runBinary runs bin with args (the input and flags; -o is added) and
 // returns its exit code and stderr; it fails t when stderr holds a stack
-// marker or the run ended with exitInternal.
+// marker or the run ended with exitInternal or exitAnalysis.
 func runBinary(t *testing.T, bin string, args ...string) (code int, stderr string) {
 	t.Helper()
 	cmd := exec.Command(bin, append(args, "-o", filepath.Join(t.TempDir(), "out"))...)
@@ -62,8 +62,8 @@ func runBinary(t *testing.T, bin string, args ...string) (code int, stderr strin
 			t.Errorf("%v: stderr holds %q:\n%s", args, bad, clip(stderr))
 		}
 	}
-	if code == exitInternal {
-		t.Errorf("%v: exit %d (internal error):\n%s", args, code, clip(stderr))
+	if code == exitInternal || code == exitAnalysis {
+		t.Errorf("%v: exit %d (internal error or analysis failed):\n%s", args, code, clip(stderr))
 	}
 	return code, stderr
 }

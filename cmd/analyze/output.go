@@ -554,7 +554,9 @@ func describeMode(m os.FileMode) string {
 // exit); else nil, after telling stderr which files of an earlier set were
 // removed.
 func (d *outputDir) written(stale []string, err error) error {
-	if errors.Is(err, errStopped) {
+	var ae analysisError
+	if errors.Is(err, errStopped) || errors.As(err, &ae) {
+		// A renderer's failure is the analysis's (exitAnalysis), not a write's.
 		return err
 	}
 	if err != nil {

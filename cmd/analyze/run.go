@@ -271,8 +271,10 @@ func exitCodeOf(err error) int {
 // (o.Output) as one set and the summary on stdout; in describes the input
 // (nil file when it could not be checksummed).
 func analyzeLoaded(ctx context.Context, o *analyzeOptions, out *outputDir, table *rules.Table, g *model.Gather, in inputResult, start time.Time) error {
-	findings := rules.Evaluate(table, g)
-	r := report.Build(g, table, findings, report.Tool{Name: "mgtriage", Version: version}, o.window)
+	findings, r, err := analyse(o, table, g)
+	if err != nil {
+		return analysisFailed(o, err)
+	}
 	r.Run = &report.Run{ID: out.runID}
 	if in.err == nil {
 		r.Gather.Input = in.file
@@ -286,6 +288,10 @@ func analyzeLoaded(ctx context.Context, o *analyzeOptions, out *outputDir, table
 		r, mapping = report.Redact(r)
 	}
 	if err := writeReports(ctx, o, out, r); err != nil {
+		var ae analysisError
+		if errors.As(err, &ae) {
+			return analysisFailed(o, ae)
+		}
 		return err
 	}
 	if err := writeRedactMap(o.RedactMap, mapping); err != nil {
@@ -326,21 +332,87 @@ func faultWords(faults []model.StreamFault) string {
 	return s
 }
 
+// evaluate is rules.Evaluate; tests replace it to inject a failure.
+var evaluate = rules.Evaluate
+
+// analysisError is a failure inside the analysis itself (evaluating the
+// rules, building or rendering the report): a panic there, or a renderer's
+// error that no write caused. It exits with exitAnalysis.
+type analysisError struct{ err error }
+
+func (e analysisError) Error() string { return e.err.Error() }
+func (e analysisError) Unwrap() error { return e.err }
+
+// analyse evaluates the rules on g and builds the report; a panic in either
+// is returned as an analysisError, never a stack trace.
+func analyse(o *analyzeOptions, table *rules.Table, g *model.Gather) (findings []rules.Finding, r *report.Report, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = analysisError{fmt.Errorf("%v", p)}
+		}
+	}()
+	findings = evaluate(table, g)
+	r = report.Build(g, table, findings, report.Tool{Name: "mgtriage", Version: version}, o.window)
+	return findings, r, nil
+}
+
+// analysisFailed is the exitAnalysis error of err: one sentence saying what
+// failed and that the reports in o.Output were not replaced.
+func analysisFailed(o *analyzeOptions, err error) error {
+	what := strings.Join(strings.Fields(err.Error()), " ")
+	return exitError{code: exitAnalysis, msg: fmt.Sprintf("analysis failed: %s (a bug of mgtriage; please report it with the command line); no report was written, and any reports already in %s are left as they were", what, o.Output)}
+}
+
+// renderGuarded runs render into w: a panic in it, or an error it returns
+// while w never failed (the renderer's own, not a write's), is an
+// analysisError naming the format.
+func renderGuarded(format string, w io.Writer, render func(io.Writer) error) (err error) {
+	tw := &writeTracker{w: w}
+	defer func() {
+		if p := recover(); p != nil {
+			err = analysisError{fmt.Errorf("rendering report.%s: %v", format, p)}
+		}
+	}()
+	if err := render(tw); err != nil {
+		if tw.err != nil {
+			return err
+		}
+		return analysisError{fmt.Errorf("rendering report.%s: %w", format, err)}
+	}
+	return nil
+}
+
+// writeTracker passes writes on to w and keeps the first error w returned.
+type writeTracker struct {
+	w   io.Writer
+	err error
+}
+
+func (t *writeTracker) Write(p []byte) (int, error) {
+	n, err := t.w.Write(p)
+	if err != nil && t.err == nil {
+		t.err = err
+	}
+	return n, err
+}
+
 // writeReports renders each chosen format and writes the set
 // report.<format> into out (outputDir.writeSet): a rendering or writing
 // error leaves the earlier set as it was (exitWrite), and a format of the
 // earlier set that --format leaves out is removed with it.
 func writeReports(ctx context.Context, o *analyzeOptions, out *outputDir, r *report.Report) error {
 	stale, err := out.writeSet(ctx, "report", o.Formats, func(f string, w io.Writer) error {
-		switch f {
-		case "json":
-			return report.WriteJSON(w, r)
-		case "md":
-			return report.WriteMarkdown(w, r, report.MarkdownOptions{MaxKB: o.MarkdownMaxKB})
-		case "html":
-			return report.WriteHTML(w, r)
-		}
-		return nil
+		return renderGuarded(f, w, func(w io.Writer) error {
+			switch f {
+			case "json":
+				return report.WriteJSON(w, r)
+			case "md":
+				return report.WriteMarkdown(w, r, report.MarkdownOptions{MaxKB: o.MarkdownMaxKB})
+			case "html":
+				return report.WriteHTML(w, r)
+			}
+			return nil
+		})
 	})
 	return out.written(stale, err)
 }
