@@ -106,55 +106,19 @@ func checkTemplate(tpl *template.Template) error {
 		return errors.New("define and block are not allowed in rule templates (a template of its own may call others any number of times); write the text out")
 	}
 	var problem error
-	var walk func(n parse.Node)
-	walk = func(n parse.Node) {
-		if problem != nil {
-			return
-		}
+	eachTemplateNode(tpl, func(n parse.Node) bool {
 		switch n := n.(type) {
-		case *parse.ListNode:
-			if n == nil {
-				return
-			}
-			for _, c := range n.Nodes {
-				walk(c)
-			}
-		case *parse.ActionNode:
-			walk(n.Pipe)
-		case *parse.IfNode:
-			walk(n.Pipe)
-			walk(n.List)
-			walk(n.ElseList)
-		case *parse.WithNode:
-			walk(n.Pipe)
-			walk(n.List)
-			walk(n.ElseList)
 		case *parse.RangeNode:
 			problem = errors.New("range is not allowed in rule templates (template values are single strings)")
 		case *parse.TemplateNode:
 			problem = errors.New("{{template}} is not allowed in rule templates; write the text out")
-		case *parse.PipeNode:
-			if n == nil {
-				return
-			}
-			for _, c := range n.Cmds {
-				walk(c)
-			}
-		case *parse.CommandNode:
-			for _, a := range n.Args {
-				walk(a)
-			}
-		case *parse.ChainNode:
-			walk(n.Node)
 		case *parse.IdentifierNode:
 			if !allowedFuncs[n.Ident] {
 				problem = fmt.Errorf("function %s is not allowed in rule templates (allowed: and, or, not, eq, ne, lt, le, gt, ge, len, index, slice, cap)", n.Ident)
 			}
 		}
-	}
-	if tpl.Tree != nil {
-		walk(tpl.Tree.Root)
-	}
+		return problem == nil
+	})
 	return problem
 }
 

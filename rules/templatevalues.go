@@ -12,14 +12,45 @@ import (
 // the order they first appear.
 func templateValues(tpl *template.Template) []string {
 	var out []string
+	eachTemplateNode(tpl, func(n parse.Node) bool {
+		if f, ok := n.(*parse.FieldNode); ok && len(f.Ident) > 0 && !slices.Contains(out, f.Ident[0]) {
+			out = append(out, f.Ident[0])
+		}
+		return true
+	})
+	return out
+}
+
+// eachTemplateNode calls visit on every node of tpl's parse tree, parents
+// before their children, in the order of the text, until visit returns
+// false. It is the one walk of a rule template's tree (templateValues,
+// checkTemplate); a nil template or tree has no nodes.
+func eachTemplateNode(tpl *template.Template, visit func(parse.Node) bool) {
+	if tpl == nil || tpl.Tree == nil {
+		return
+	}
+	stopped := false
 	var walk func(n parse.Node)
 	walk = func(n parse.Node) {
+		if stopped || n == nil {
+			return
+		}
 		switch n := n.(type) {
-		case nil:
 		case *parse.ListNode:
 			if n == nil {
 				return
 			}
+		case *parse.PipeNode:
+			if n == nil {
+				return
+			}
+		}
+		if !visit(n) {
+			stopped = true
+			return
+		}
+		switch n := n.(type) {
+		case *parse.ListNode:
 			for _, c := range n.Nodes {
 				walk(c)
 			}
@@ -40,9 +71,6 @@ func templateValues(tpl *template.Template) []string {
 		case *parse.TemplateNode:
 			walk(n.Pipe)
 		case *parse.PipeNode:
-			if n == nil {
-				return
-			}
 			for _, c := range n.Cmds {
 				walk(c)
 			}
@@ -52,16 +80,9 @@ func templateValues(tpl *template.Template) []string {
 			}
 		case *parse.ChainNode:
 			walk(n.Node)
-		case *parse.FieldNode:
-			if len(n.Ident) > 0 && !slices.Contains(out, n.Ident[0]) {
-				out = append(out, n.Ident[0])
-			}
 		}
 	}
-	if tpl != nil && tpl.Tree != nil {
-		walk(tpl.Tree.Root)
-	}
-	return out
+	walk(tpl.Tree.Root)
 }
 
 // filledValues are the template values some source fills for a rule's hits:
