@@ -103,6 +103,9 @@ func (b *builder) readListPrefix(p string, c classified, r io.Reader, size, decl
 		// to decode.
 		b.cut(model.Cut{Count: cutCount(c), Path: p, Read: model.CutNotRead,
 			Text: fmt.Sprintf("1 %s %s not read: over the %s limit", cutFile(c), of, mib(max))})
+		if size == 0 && declared > max {
+			return nil, fmt.Errorf("file of %s is larger than the %s limit for one object file, skipped: %w", mib(declared), mib(max), errTooLarge)
+		}
 		return nil, fmt.Errorf("file is larger than %d MiB once decompressed, skipped: %w", max>>20, errTooLarge)
 	}
 	data = data[:i+1]
