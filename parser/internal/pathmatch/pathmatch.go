@@ -257,11 +257,14 @@ func (s *Set) matchTail(i int, p string) []string {
 		return s.res[i].FindStringSubmatch(p)
 	}
 	// Each folder boundary from the right, then the start: the root is
-	// p[:start].
+	// p[:start]. rootPrefix's `.` does not match a line break, so a root
+	// holding one is not a root (only the empty root is left).
+	firstBreak := strings.IndexByte(p, '\n')
 	for s := len(p); ; {
 		j := strings.LastIndexByte(p[:s], '/')
 		start := j + 1
-		if strings.HasPrefix(p[start:], t.lead) {
+		rootOK := start == 0 || firstBreak < 0 || firstBreak >= start
+		if rootOK && strings.HasPrefix(p[start:], t.lead) {
 			if m := t.find(p[start:]); m != nil {
 				out := make([]string, len(m)+1)
 				out[0], out[1] = p, p[:start]

@@ -72,6 +72,8 @@ func TestSegmentsSameAsPattern(t *testing.T) {
 		"namespaces/a/pods/p/c//logs/current.log", "namespaces/a/pods/p/c/c/logs/", "namespaces/a/pods/p/p.yaml/",
 		"cluster-scoped-resources/x/y.yaml", "cluster-scoped-resources/x/y/z.json", "cluster-scoped-resources/x/y/z/w.yaml",
 		"namespaces/a\n/b\xff/c.yaml", "", "/", "//",
+		// A line break in the root, which rootPrefix's `.` does not match (found by FuzzSegments).
+		"\n/namespaces/p/s.yaml", "a\nb/x/namespaces/p/core/pods.yaml", "namespaces/a\n/namespaces/b/core/pods.yaml",
 		// Gzipped and rotated container logs, and near misses.
 		"namespaces/a/pods/p/c/c/logs/current.log.gz", "namespaces/a/pods/p/c/c/logs/previous.insecure.log.gz",
 		"namespaces/a/pods/p/c/c/logs/current.log.gz.gz", "namespaces/a/pods/p/c/c/logs/current.gz", "namespaces/a/pods/p/c/c/logs/current.log.bak",
