@@ -142,6 +142,11 @@ type Options struct {
 	// will do): the tool's own output folder when it lies inside the input.
 	// Ignored for an archive.
 	SkipDirs []string
+	// KeepFiles, when above 0, keeps the object files the pass decodes
+	// (model.KeptFiles) within that many compressed bytes, in
+	// Gather.Kept, for a reader that quotes objects and lines after the
+	// pass (analyze serve); 0 keeps none, at no cost.
+	KeepFiles int64
 	// inflateApart overrides inflateApartBytes when not 0 (negative: every
 	// compressed log is inflated as it is read), for the tests of both ways.
 	inflateApart int64
@@ -171,6 +176,9 @@ func LoadWith(ctx context.Context, input string, o Options) (*model.Gather, erro
 		b.maxPods = int64(o.MaxPods)
 	}
 	b.live = o.Live
+	if o.KeepFiles > 0 {
+		b.g.Kept = model.NewKeptFiles(o.KeepFiles)
+	}
 	if o.Needs != nil {
 		b.decodeKinds = map[model.Kind]bool{}
 		for _, k := range o.Needs.Decode {
@@ -920,6 +928,9 @@ func (b *builder) stopWorkers() {
 // lock, then adds the objects under it.
 func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 	k := nsKey{c.Root, c.Namespace}
+	if b.g.Kept != nil && keepableFile(p, c) {
+		b.g.Kept.Keep(p, data)
+	}
 	var errs []error
 	switch c.Kind {
 	case kindPodList, kindPod:

@@ -461,3 +461,20 @@ func (b *builder) indexModel(g *model.Gather) {
 func DecodeStoreObject(k model.Kind, data []byte) (*model.Object, error) {
 	return objectOf(k, data, typedKinds[k], nil, loadMem{})
 }
+
+// keepableFile reports whether the object file at p may be kept whole for
+// quoting (Options.KeepFiles): never a file of Secrets or ConfigMaps, by
+// its kind or by its path (an Insights archive keeps ConfigMap values under
+// config/configmaps/), since their values never leave the tool.
+func keepableFile(p string, c classified) bool {
+	if c.Group == "" && (c.Resource == "secrets" || c.Resource == "configmaps") {
+		return false
+	}
+	lp := strings.ToLower(p)
+	for _, w := range []string{"secret", "configmap"} {
+		if strings.Contains(lp, w) {
+			return false
+		}
+	}
+	return true
+}

@@ -23,7 +23,7 @@ import (
 // timelines to the incident, and the report says so.
 func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool, w Window) *Report {
 	g.ReleaseObjects()
-	short := pathShortener(g.Roots)
+	short := PathShortener(g.Roots)
 	r := &Report{
 		SchemaVersion: SchemaVersion,
 		SchemaMinor:   SchemaMinor,
@@ -123,9 +123,11 @@ func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool,
 	return r
 }
 
-// pathShortener drops the single image folder from paths; with several image
+// PathShortener returns the function that turns a path of the gather (relative
+// to the input, as model.Source holds it) into the path the reports cite: it
+// drops the single image folder from paths; with several image
 // folders paths stay whole so they remain unambiguous.
-func pathShortener(roots []string) func(string) string {
+func PathShortener(roots []string) func(string) string {
 	if len(roots) != 1 || roots[0] == "" {
 		return func(p string) string { return p }
 	}

@@ -217,3 +217,19 @@ func orDotSlash(root string) string {
 	}
 	return root
 }
+
+// CoverageLines is the Coverage section of the reports as "Label: text"
+// lines (Layouts, Read and used, Cut by a limit, Objects, Recognised, not
+// used, Not placed, Combined), with the kinds the analysis rests on that
+// the input lacks first ("Not gathered: pods"): what a reader must know
+// before trusting that nothing was found.
+func CoverageLines(r *Report) []string {
+	var out []string
+	if gaps := coverageGaps(r); len(gaps) > 0 {
+		out = append(out, "Not gathered: "+strings.Join(gaps, ", "))
+	}
+	for _, l := range coverageLines(r) {
+		out = append(out, l.Label+": "+l.Text)
+	}
+	return out
+}

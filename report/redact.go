@@ -2,12 +2,14 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"net/netip"
 	"reflect"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -838,4 +840,54 @@ func asciiLower(s string) string {
 		}
 	}
 	return s
+}
+
+// Redactor redacts more values with the placeholders of one report's
+// redaction, learning new ones as it goes: a server that answers questions
+// about a redacted report (analyze serve --redact) redacts every answer
+// with it, so one name has one placeholder in the report and in every
+// answer. Safe for concurrent use.
+type Redactor struct {
+	mu sync.Mutex
+	rd *redactor
+}
+
+// NewRedactor redacts r as Redact does and returns the Redactor that goes
+// on with the same placeholders, and r redacted.
+func NewRedactor(r *Report) (*Redactor, *Report) {
+	rd := newRedactor()
+	rd.learn(r)
+	out := rd.copy(reflect.ValueOf(r).Elem()).Addr().Interface().(*Report)
+	return &Redactor{rd: rd}, out
+}
+
+// Value returns a deep copy of *v (v a non-nil pointer to a struct) with
+// its strings redacted, except in fields tagged redact:"keep".
+func Value[T any](x *Redactor, v *T) *T {
+	if x == nil || v == nil {
+		return v
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.rd.copy(reflect.ValueOf(v).Elem()).Addr().Interface().(*T)
+}
+
+// String redacts one string (a quoted line, an object's YAML).
+func (x *Redactor) String(s string) string {
+	if x == nil {
+		return s
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.rd.redactString(s)
+}
+
+// Mapping returns a copy of the original → placeholder table so far.
+func (x *Redactor) Mapping() map[string]string {
+	if x == nil {
+		return nil
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return maps.Clone(x.rd.mapping)
 }

@@ -189,7 +189,7 @@ func TakeSnapshot(g *model.Gather, t *rules.Table, findings []rules.Finding) *Sn
 	}
 	s.snapConfig(st)
 	s.snapWorkloadImages()
-	short := pathShortener(g.Roots)
+	short := PathShortener(g.Roots)
 	for _, f := range findings {
 		s.Findings = append(s.Findings, s.snapFinding(st, f, short))
 	}

@@ -226,7 +226,7 @@ Every flag and the output folder are checked before the input is read.
 	cobra.AddTemplateFunc("mgtriageVersion", versionText)
 	cmd.SetVersionTemplate("{{mgtriageVersion}}\n")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	cmd.AddCommand(newRulesCmd(io), newRenderCmd(io), newVersionCmd(io), newDiffCmd(io))
+	cmd.AddCommand(newRulesCmd(io), newRenderCmd(io), newVersionCmd(io), newDiffCmd(io), newServeCmd(io))
 	return cmd
 }
 

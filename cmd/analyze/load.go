@@ -32,6 +32,9 @@ type loadOptions struct {
 	// skipDirs are folders a folder input is read without: the run's
 	// output folder (-o), when it lies inside the input.
 	skipDirs []string
+	// keepFiles is parser.Options.KeepFiles: the budget of object files
+	// kept for analyze serve (0: none).
+	keepFiles int64
 }
 
 // validate checks the limits and reads MaxRead into bytes.
@@ -62,7 +65,7 @@ func (o *loadOptions) validate() error {
 func loadGather(ctx context.Context, streams IOStreams, path string, o loadOptions, needs model.Needs, part *parser.Options) (*model.Gather, error) {
 	bar := newReadProgress(streams, path)
 	opts := parser.Options{OnRead: bar.onRead(), Live: bar.live(), MaxReadBytes: o.maxRead, MaxMembers: o.MaxMembers, Needs: &needs,
-		MaxObjectFileBytes: o.maxObjectFile, MaxPods: o.maxPods, SkipDirs: o.skipDirs}
+		MaxObjectFileBytes: o.maxObjectFile, MaxPods: o.maxPods, SkipDirs: o.skipDirs, KeepFiles: o.keepFiles}
 	if part != nil {
 		opts.Part, opts.PartOf = part.Part, part.PartOf
 	}

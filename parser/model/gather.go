@@ -170,6 +170,9 @@ type Gather struct {
 	// Objects indexes every object of the gather (pods and nodes included)
 	// by kind, namespace, name and UID, with its coverage; see package store.
 	Objects *Store
+	// Kept holds the object files' bytes when the load was asked to keep
+	// them (parser.Options.KeepFiles); nil otherwise.
+	Kept *KeptFiles
 
 	// NodeLog holds node-level node-log groups (PLEG, network not ready,
 	// certificates, API and lease failures, OOM kills and evictions not tied to

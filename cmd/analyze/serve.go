@@ -1,0 +1,293 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/report"
+	"github.com/mgtriage/mgtriage/report/serve"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+)
+
+// serveOptions are analyze serve's flags.
+type serveOptions struct {
+	IO        IOStreams
+	Path      string
+	RulesPath string
+	Redact    bool
+	// Listen is ADDR:PORT for streamable HTTP on loopback; "" serves on
+	// stdio.
+	Listen string
+	// KeepObjects is the budget of kept object files, compressed ("256MiB").
+	KeepObjects string
+	keepObjects int64
+	// AnswerBytes is the byte budget of one answer.
+	AnswerBytes   int
+	MarkdownMaxKB int
+	loadOptions
+}
+
+// DefaultKeepObjects is the default budget of object files kept,
+// compressed, for get and source (model.KeptFiles).
+const DefaultKeepObjects = "256MiB"
+
+// MaxRereadBytes bounds one file of a folder input read again for an
+// answer (decompressed, for a .gz log).
+const MaxRereadBytes = 256 << 20
+
+func newServeCmd(io IOStreams) *cobra.Command {
+	o := &serveOptions{IO: io}
+	cmd := &cobra.Command{
+		Use:   "serve [flags] PATH",
+		Short: "Serve one analysed gather to AI assistants and tools over MCP (stdio, or HTTP on loopback)",
+		Long: `serve reads the gather at PATH once, as analyze does (same rules, --rules and --redact), and
+answers questions about it over the Model Context Protocol: on stdin/stdout by default (how an
+assistant starts a local server), or over streamable HTTP on a loopback address with --listen.
+
+Tools (all read-only): overview, findings, pod, get, events, logs, explain, source.
+Resources: mgtriage://report/report.md and mgtriage://report/report.json.
+
+Nothing is written, nothing is read outside PATH, and the network is never reached; an archive is
+never read again, a folder's files may be (logs and sources), through a reader confined to it.
+Paths in tool arguments are relative to the gather, as the answers cite them.
+
+` + exitCodesHelp,
+		Args:          cobra.ExactArgs(1),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Path = args[0]
+			return runServe(cmd.Context(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.RulesPath, "rules", "", "a rule file or folder that adds to or overrides the built-in rules")
+	f.BoolVar(&o.Redact, "redact", false, "redact every answer and resource as analyze --redact redacts the reports")
+	f.StringVar(&o.Listen, "listen", "", "serve streamable HTTP on ADDR:PORT, ADDR a loopback address (127.0.0.1, ::1, localhost); default: stdio")
+	f.StringVar(&o.KeepObjects, "keep-objects", DefaultKeepObjects, "budget of object files kept in memory, compressed, for get and source (0: none)")
+	f.IntVar(&o.AnswerBytes, "answer-bytes", serve.DefaultAnswerBytes, "byte budget of one answer; a longer answer carries a next cursor")
+	f.IntVar(&o.MarkdownMaxKB, "md-max-kb", 60, "upper bound of the report.md resource in KiB (0: no bound)")
+	f.StringVar(&o.MaxRead, "max-read", fmt.Sprintf("%dGiB", parser.DefaultMaxReadBytes>>30), "stop reading the input after this many bytes, counted decompressed")
+	f.IntVar(&o.MaxMembers, "max-members", parser.DefaultMaxMembers, "stop reading the input after this many files, folders and links")
+	return cmd
+}
+
+// loopbackListen checks --listen: ADDR:PORT with ADDR in 127.0.0.0/8, ::1
+// or localhost.
+func loopbackListen(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--listen %q: give ADDR:PORT (127.0.0.1:8765): %v", addr, err)
+	}
+	if port == "" {
+		return fmt.Errorf("--listen %q: give a port", addr)
+	}
+	if !loopbackHost(host) {
+		return fmt.Errorf("--listen %q: only a loopback address is served (127.0.0.0/8, ::1, localhost): the gather's data never leaves this machine", addr)
+	}
+	return nil
+}
+
+// loopbackHost reports whether host (no port) names the loopback
+// interface.
+func loopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+func (o *serveOptions) validate() error {
+	if o.Listen != "" {
+		if err := loopbackListen(o.Listen); err != nil {
+			return usageError{err}
+		}
+	}
+	n, err := parseSize(o.KeepObjects)
+	if err != nil {
+		return usageError{fmt.Errorf("--keep-objects %q: %v", o.KeepObjects, err)}
+	}
+	o.keepObjects = n
+	if o.AnswerBytes < 1024 || o.AnswerBytes > 1<<20 {
+		return usageError{errors.New("--answer-bytes must be 1024 to 1048576")}
+	}
+	return o.loadOptions.validate()
+}
+
+// loadServed reads and analyses the gather once and returns the server
+// that answers about it.
+func loadServed(ctx context.Context, o *serveOptions) (*serve.Server, error) {
+	table, err := loadTable(o.RulesPath)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(o.Path)
+	if err != nil {
+		return nil, inputError{fmt.Errorf("%s: %v", o.Path, statReason(err))}
+	}
+	in := make(chan inputResult, 1)
+	go func() { in <- identifyInput(o.Path) }()
+	lo := o.loadOptions
+	lo.keepFiles = o.keepObjects
+	g, err := loadGather(ctx, o.IO, o.Path, lo, table.Needs(), nil)
+	if err != nil {
+		return nil, err
+	}
+	store := g.Objects // report.Build releases it from g
+	findings, r, err := analyse(&analyzeOptions{}, table, g)
+	if err != nil {
+		return nil, analysisFailed(&analyzeOptions{Output: "(none: serve writes nothing)"}, err)
+	}
+	if res := <-in; res.err == nil {
+		r.Gather.Input = res.file
+	}
+	input := serve.Input{Gather: g, Store: store, Table: table, Findings: findings, Report: r,
+		Markdown: report.MarkdownOptions{MaxKB: o.MarkdownMaxKB}}
+	if o.Redact {
+		input.Redactor, input.Report = report.NewRedactor(r)
+	}
+	if fi.IsDir() {
+		root, err := os.OpenRoot(o.Path)
+		if err != nil {
+			return nil, inputError{fmt.Errorf("%s: %v", o.Path, err)}
+		}
+		input.Reread = func(p string) ([]byte, error) { return rereadConfined(root, p) }
+	}
+	return serve.New(input, serve.Options{AnswerBytes: o.AnswerBytes, Version: version}), nil
+}
+
+// rereadConfined reads the file p (relative, '/'-separated) of a folder
+// input through root, which refuses any path or link that leads out of it,
+// at most MaxRereadBytes, a ".gz" file decompressed.
+func rereadConfined(root *os.Root, p string) ([]byte, error) {
+	if p == "" || path.IsAbs(p) || strings.Contains(p, "\x00") {
+		return nil, errors.New("not a path of the gather")
+	}
+	f, err := root.Open(p)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("cannot be read: %v", err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	var r io.Reader = f
+	if strings.HasSuffix(p, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, fmt.Errorf("cannot be decompressed: %v", err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	b, err := io.ReadAll(io.LimitReader(r, MaxRereadBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot be read: %v", err)
+	}
+	if len(b) > MaxRereadBytes {
+		return nil, fmt.Errorf("is over %d MiB; only kept lines are searched", MaxRereadBytes>>20)
+	}
+	return b, nil
+}
+
+func runServe(ctx context.Context, o *serveOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	start := time.Now()
+	s, err := loadServed(ctx, o)
+	if err != nil {
+		return err
+	}
+	m := s.MCP()
+	fmt.Fprintf(o.IO.ErrOut, "analyze serve: %s read and analysed in %s; serving over %s\n", report.CleanText(o.Path), time.Since(start).Round(time.Millisecond), transportName(o.Listen))
+	if o.Listen == "" {
+		err := m.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(o.IO.In), Writer: nopWriteCloser{o.IO.Out}})
+		if err == nil || errors.Is(err, io.EOF) || ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return err
+	}
+	return serveHTTP(ctx, o, m)
+}
+
+func transportName(listen string) string {
+	if listen == "" {
+		return "stdio"
+	}
+	return "http://" + listen + "/mcp"
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// serveHTTP serves m over streamable HTTP at o.Listen until ctx ends. A
+// request whose Host or Origin is not loopback is refused (403), against
+// DNS rebinding and cross-site requests from a browser.
+func serveHTTP(ctx context.Context, o *serveOptions, m *mcp.Server) error {
+	ln, err := net.Listen("tcp", o.Listen)
+	if err != nil {
+		return exitError{code: exitUsage, msg: fmt.Sprintf("--listen %s: %v", o.Listen, err)}
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m }, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", loopbackOnly(h))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	fmt.Fprintf(o.IO.ErrOut, "analyze serve: listening on http://%s/mcp\n", ln.Addr())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+		return ctx.Err()
+	case err := <-done:
+		return err
+	}
+}
+
+// loopbackOnly refuses a request whose Host, or Origin when it has one,
+// is not a loopback name or address.
+func loopbackOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := r.Host
+		if hh, _, err := net.SplitHostPort(host); err == nil {
+			host = hh
+		}
+		if !loopbackHost(host) {
+			http.Error(w, "mgtriage serves loopback clients only: Host is not a loopback name", http.StatusForbidden)
+			return
+		}
+		if origin := r.Header.Get("Origin"); origin != "" {
+			u, err := url.Parse(origin)
+			if err != nil || !loopbackHost(u.Hostname()) {
+				http.Error(w, "mgtriage serves loopback clients only: Origin is not a loopback origin", http.StatusForbidden)
+				return
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+

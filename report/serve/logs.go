@@ -1,0 +1,460 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mgtriage/mgtriage/parser/model"
+	"github.com/mgtriage/mgtriage/report"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ---- logs ----
+
+// LogsIn selects the lines of one log: a container's (namespace, pod,
+// container, previous) or a host's journal (host, unit).
+type LogsIn struct {
+	Namespace string `json:"namespace,omitempty"`
+	Pod       string `json:"pod,omitempty"`
+	Container string `json:"container,omitempty" jsonschema:"the container; may be left out when the pod has one log"`
+	Previous  bool   `json:"previous,omitempty" jsonschema:"the previous run's log (previous.log)"`
+	Host      string `json:"host,omitempty" jsonschema:"a node: its journal lines (kubelet, crio, kernel, ...)"`
+	Unit      string `json:"unit,omitempty" jsonschema:"with host: kubelet, crio, kernel, ..."`
+	Pattern   string `json:"pattern,omitempty" jsonschema:"an RE2 regular expression the line must match"`
+	Since     string `json:"since,omitempty" jsonschema:"RFC 3339 time: lines at or after it (lines without a time are kept)"`
+	Until     string `json:"until,omitempty" jsonschema:"RFC 3339 time: lines at or before it"`
+	Limit     int    `json:"limit,omitempty" jsonschema:"at most this many lines (default 200)"`
+	Cursor    string `json:"cursor,omitempty"`
+}
+
+// LogsOut is a page of a log's lines.
+type LogsOut struct {
+	Path string `json:"path"`
+	// Lines is how many lines the file has (0 when unknown).
+	Lines int `json:"lines,omitempty"`
+	// Searched is "whole file" (read from the input folder) or "kept
+	// lines" (the analysis kept only some lines of an archive's log: its
+	// tail, its error lines and the lines the rules look for; or the
+	// collapsed journal groups of a host).
+	Searched string    `json:"searched"`
+	Note     string    `json:"note,omitempty"`
+	Matched  int       `json:"matched"`
+	Items    []LogLine `json:"items"`
+	Next     string    `json:"next,omitempty"`
+	// Logs lists the pod's or host's log files when the question did not
+	// name one.
+	Logs []LogFile `json:"logs,omitempty"`
+}
+
+// LogLine is one line with its number; Count > 1 for a journal group of
+// repeated lines (First to Last).
+type LogLine struct {
+	Line  int        `json:"line"`
+	Time  *time.Time `json:"time,omitempty"`
+	Last  *time.Time `json:"last,omitempty"`
+	Count int        `json:"count,omitempty"`
+	Path  string     `json:"path,omitempty" jsonschema:"set when the line is of another file than the answer's path"`
+	Text  string     `json:"text"`
+}
+
+// MaxPatternBytes bounds an RE2 pattern.
+const MaxPatternBytes = 512
+
+func (s *Server) toolLogs(ctx context.Context, _ *mcp.CallToolRequest, in LogsIn) (*mcp.CallToolResult, *LogsOut, error) {
+	out, err := s.Logs(in)
+	return nil, out, err
+}
+
+// Logs is the logs tool.
+func (s *Server) Logs(in LogsIn) (*LogsOut, error) {
+	if err := checkArgs(map[string]string{"namespace": in.Namespace, "pod": in.Pod, "container": in.Container, "host": in.Host, "unit": in.Unit, "since": in.Since, "until": in.Until}); err != nil {
+		return nil, err
+	}
+	if len(in.Pattern) > MaxPatternBytes {
+		return nil, fmt.Errorf("pattern is %d bytes long; at most %d", len(in.Pattern), MaxPatternBytes)
+	}
+	var re *regexp.Regexp
+	if in.Pattern != "" {
+		var err error
+		if re, err = regexp.Compile(in.Pattern); err != nil {
+			return nil, fmt.Errorf("pattern: %v (RE2 syntax)", err)
+		}
+	}
+	since, err := parseTime("since", in.Since)
+	if err != nil {
+		return nil, err
+	}
+	until, err := parseTime("until", in.Until)
+	if err != nil {
+		return nil, err
+	}
+	keep := func(l LogLine) bool {
+		if re != nil && !re.MatchString(l.Text) {
+			return false
+		}
+		if l.Time != nil && (!since.IsZero() && l.Time.Before(since) || !until.IsZero() && l.Time.After(until)) {
+			return false
+		}
+		return true
+	}
+	var out *LogsOut
+	var all []LogLine
+	switch {
+	case in.Pod != "" && in.Host != "":
+		return nil, errors.New("give either a pod (namespace, pod, container) or a host, not both")
+	case in.Pod != "":
+		out, all, err = s.containerLog(in)
+	case in.Host != "":
+		out, all, err = s.hostLog(in)
+	default:
+		return nil, errors.New("give a pod (namespace, pod and container) or a host")
+	}
+	if err != nil || out.Logs != nil && out.Path == "" {
+		if out != nil {
+			out.Items = []LogLine{}
+			return report.Value(s.in.Redactor, out), err
+		}
+		return nil, err
+	}
+	matched := all[:0:0]
+	for _, l := range all {
+		if keep(l) {
+			l.Text = clipRunes(l.Text, MaxLineRunes)
+			matched = append(matched, l)
+		}
+	}
+	limit := in.Limit
+	if limit <= 0 {
+		limit = 200
+	}
+	items, next, err := page(matched, in.Cursor, limit, s.opt.AnswerBytes)
+	if err != nil {
+		return nil, err
+	}
+	out.Matched, out.Items, out.Next = len(matched), nonNil(items), next
+	return report.Value(s.in.Redactor, out), nil
+}
+
+// containerLog finds the pod's log file the question names and returns
+// its lines: the whole file from a folder input, else the kept ones.
+func (s *Server) containerLog(in LogsIn) (*LogsOut, []LogLine, error) {
+	if _, err := s.findPod(in.Namespace, in.Pod); err != nil {
+		return nil, nil, err
+	}
+	mp := s.mpods[in.Namespace+"/"+in.Pod]
+	var files []LogFile
+	var pick []*model.ContainerLog
+	if mp != nil {
+		for _, l := range mp.Logs {
+			files = append(files, LogFile{Container: l.Container, Previous: l.Previous, Rotated: l.Rotated, Path: s.short(l.Path()), Lines: l.Lines})
+			if (in.Container == "" || l.Container == in.Container) && l.Previous == in.Previous && l.Rotated == "" {
+				pick = append(pick, l)
+			}
+		}
+	}
+	if len(pick) != 1 {
+		out := &LogsOut{Searched: "none", Logs: nonNil(files)}
+		switch {
+		case len(files) == 0:
+			out.Note = fmt.Sprintf("the gather holds no container log of pod %s/%s", in.Namespace, in.Pod)
+		case len(pick) == 0:
+			out.Note = "no log of that container and run; logs lists the pod's log files"
+		default:
+			out.Note = "the pod has several containers: name one; logs lists them"
+		}
+		return out, nil, nil
+	}
+	l := pick[0]
+	out := &LogsOut{Path: s.short(l.Path()), Lines: l.Lines}
+	if s.in.Reread != nil {
+		b, err := s.in.Reread(l.Path())
+		if err == nil {
+			out.Searched = "whole file"
+			return out, numbered(splitLines(b)), nil
+		}
+		out.Note = fmt.Sprintf("the file could not be read again (%v); the kept lines are searched", err)
+	}
+	out.Searched = "kept lines"
+	tail, errs := l.Kept()
+	seen := map[int]bool{}
+	var lines []LogLine
+	for _, set := range [][]model.LogLine{errs, tail, l.Matched()} {
+		for _, x := range set {
+			if seen[x.Line] {
+				continue
+			}
+			seen[x.Line] = true
+			ll := LogLine{Line: x.Line, Text: x.Text}
+			if !x.Time.IsZero() {
+				t := x.Time
+				ll.Time = &t
+			}
+			lines = append(lines, ll)
+		}
+	}
+	slices.SortFunc(lines, func(a, b LogLine) int { return a.Line - b.Line })
+	if out.Note == "" {
+		out.Note = fmt.Sprintf("the archive is read once: of the %d lines of this log the analysis kept %d (its tail, its error lines and the lines the rules look for)", l.Lines, len(lines))
+		if len(lines) == 0 {
+			out.Note = fmt.Sprintf("the archive is read once and the analysis kept no line of this log (%d lines; the container did not fail)", l.Lines)
+		}
+	}
+	return out, lines, nil
+}
+
+// numbered numbers lines from 1 and reads a leading RFC 3339 time (the
+// kubelet's and CRI-O's container log format, and oc logs --timestamps).
+func numbered(lines []string) []LogLine {
+	out := make([]LogLine, len(lines))
+	for i, l := range lines {
+		out[i] = LogLine{Line: i + 1, Text: l}
+		if sp := strings.IndexByte(l, ' '); sp >= 20 && sp <= 40 {
+			if t, err := time.Parse(time.RFC3339Nano, l[:sp]); err == nil {
+				out[i].Time = &t
+			}
+		}
+	}
+	return out
+}
+
+// hostLog returns a host's journal lines: the collapsed groups the analysis
+// kept (node-level and per-pod), or with a unit on a folder input, the
+// journal file's lines.
+func (s *Server) hostLog(in LogsIn) (*LogsOut, []LogLine, error) {
+	groups := append([]*model.LogGroup(nil), s.in.Gather.NodeLogOf(in.Host)...)
+	hostKey := model.HostKey(in.Host)
+	for _, p := range s.in.Gather.Pods {
+		for _, g := range p.NodeLog {
+			if model.HostKey(g.Node) == hostKey {
+				groups = append(groups, g)
+			}
+		}
+	}
+	if in.Unit != "" {
+		groups = slices.DeleteFunc(groups, func(g *model.LogGroup) bool { return string(g.Unit) != in.Unit })
+	}
+	if len(groups) == 0 && s.in.Gather.NodeNamed(in.Host) == nil && !s.in.Gather.HasKubeletLog(in.Host) {
+		return nil, nil, fmt.Errorf("no host %q in the gather (no Node object, no journal)", clip(in.Host, 80))
+	}
+	slices.SortFunc(groups, func(a, b *model.LogGroup) int {
+		if c := strings.Compare(a.Source.Path, b.Source.Path); c != 0 {
+			return c
+		}
+		return a.Source.Line - b.Source.Line
+	})
+	out := &LogsOut{}
+	if len(groups) > 0 {
+		out.Path = s.short(groups[0].Source.Path)
+	}
+	if in.Unit != "" && s.in.Reread != nil && len(groups) > 0 {
+		b, err := s.in.Reread(groups[0].Source.Path)
+		if err == nil {
+			out.Searched = "whole file"
+			out.Lines = strings.Count(string(b), "\n")
+			return out, numbered(splitLines(b)), nil
+		}
+		out.Note = fmt.Sprintf("the journal could not be read again (%v); the kept groups are searched", err)
+	}
+	out.Searched = "kept lines"
+	if out.Note == "" {
+		out.Note = "the journal lines the analysis kept, repeats collapsed into one line with a count; the path of each is given where it differs"
+		if len(groups) == 0 {
+			out.Note = "the analysis kept no journal line of this host" + map[bool]string{true: " for unit " + in.Unit, false: ""}[in.Unit != ""]
+		}
+	}
+	var lines []LogLine
+	for _, g := range groups {
+		l := LogLine{Line: g.Source.Line, Count: g.Count, Text: string(g.Unit) + ": " + g.Text}
+		if p := s.short(g.Source.Path); p != out.Path {
+			l.Path = p
+		}
+		if !g.First.IsZero() {
+			t := g.First
+			l.Time = &t
+		}
+		if !g.Last.IsZero() && !g.Last.Equal(g.First) {
+			t := g.Last
+			l.Last = &t
+		}
+		lines = append(lines, l)
+	}
+	return out, lines, nil
+}
+
+// ---- source ----
+
+// SourceIn names a cited line.
+type SourceIn struct {
+	Path    string `json:"path" jsonschema:"the path as cited (relative to the gather)"`
+	Line    int    `json:"line,omitempty" jsonschema:"the cited line (1-based); 0 or absent for the file's start"`
+	Context int    `json:"context,omitempty" jsonschema:"lines before and after (default 5, at most 100)"`
+}
+
+// SourceOut is the lines around a citation.
+type SourceOut struct {
+	Path string `json:"path"`
+	// Lines is how many lines the file has (0 when unknown).
+	Lines int       `json:"lines,omitempty"`
+	From  int       `json:"from,omitempty"`
+	To    int       `json:"to,omitempty"`
+	Items []LogLine `json:"items"`
+	// Origin says where the lines came from: the kept object file, the
+	// input folder, or the log lines the analysis kept.
+	Origin string `json:"origin"`
+	Note   string `json:"note,omitempty"`
+}
+
+func (s *Server) toolSource(ctx context.Context, _ *mcp.CallToolRequest, in SourceIn) (*mcp.CallToolResult, *SourceOut, error) {
+	out, err := s.Source(in)
+	return nil, out, err
+}
+
+// Source is the source tool.
+func (s *Server) Source(in SourceIn) (*SourceOut, error) {
+	p, err := gatherPath(in.Path)
+	if err != nil {
+		return nil, err
+	}
+	if in.Line < 0 {
+		return nil, errors.New("line must be 1 or more (0: the file's start)")
+	}
+	ctxLines := in.Context
+	switch {
+	case ctxLines < 0 || ctxLines > 100:
+		return nil, errors.New("context must be 0 to 100 lines")
+	case ctxLines == 0:
+		ctxLines = 5
+	}
+	full := s.full(p)
+	out := &SourceOut{Path: s.short(full), Items: []LogLine{}}
+	if secretPath(full) {
+		out.Origin = "none"
+		out.Note = "files of Secrets and ConfigMaps are never quoted: their values never leave this server"
+		return out, nil
+	}
+	lines, origin, ferr := s.fileLines(full)
+	if ferr == nil {
+		out.Lines, out.Origin = len(lines), origin
+		line := max(in.Line, 1)
+		if line > len(lines) {
+			return nil, fmt.Errorf("%s has %d lines; line %d is past its end", out.Path, len(lines), in.Line)
+		}
+		out.From, out.To = max(1, line-ctxLines), min(len(lines), line+ctxLines)
+		used := 0
+		for i := out.From; i <= out.To; i++ {
+			t := clipRunes(lines[i-1], MaxLineRunes)
+			if used+len(t) > s.opt.AnswerBytes && i > line {
+				out.To = i - 1
+				out.Note = "cut at the answer budget"
+				break
+			}
+			used += len(t)
+			out.Items = append(out.Items, LogLine{Line: i, Text: t})
+		}
+		return report.Value(s.in.Redactor, out), nil
+	}
+	// A container log: the lines the analysis kept.
+	for _, mp := range s.in.Gather.Pods {
+		for _, l := range mp.Logs {
+			if l.Path() != full {
+				continue
+			}
+			lo, lines, _ := s.containerLog(LogsIn{Namespace: mp.Object.Namespace, Pod: mp.Object.Name, Container: l.Container, Previous: l.Previous})
+			if lo == nil || lo.Path != out.Path {
+				// A rotated log or a pod of another root under the same key.
+				lines = nil
+				tail, errs := l.Kept()
+				for _, x := range append(errs, tail...) {
+					lines = append(lines, LogLine{Line: x.Line, Text: x.Text})
+				}
+			}
+			out.Lines, out.Origin = l.Lines, "kept log lines"
+			var nums []int
+			for _, x := range lines {
+				nums = append(nums, x.Line)
+				if in.Line == 0 || x.Line >= in.Line-ctxLines && x.Line <= in.Line+ctxLines {
+					x.Text = clipRunes(x.Text, MaxLineRunes)
+					out.Items = append(out.Items, x)
+				}
+			}
+			slices.SortFunc(out.Items, func(a, b LogLine) int { return a.Line - b.Line })
+			out.Note = fmt.Sprintf("only some lines of this log were kept at the read (the archive is read once); kept: %s", ranges(nums))
+			if len(out.Items) > 0 {
+				out.From, out.To = out.Items[0].Line, out.Items[len(out.Items)-1].Line
+			}
+			return report.Value(s.in.Redactor, out), nil
+		}
+	}
+	// A journal: the groups' example lines.
+	var groups []LogLine
+	for _, g := range s.journalGroups(full) {
+		if in.Line == 0 || g.Source.Line >= in.Line-ctxLines && g.Source.Line <= in.Line+ctxLines {
+			groups = append(groups, LogLine{Line: g.Source.Line, Count: g.Count, Text: string(g.Unit) + ": " + g.Text})
+		}
+	}
+	if len(groups) > 0 {
+		slices.SortFunc(groups, func(a, b LogLine) int { return a.Line - b.Line })
+		out.Items, out.Origin = groups, "kept journal groups"
+		out.Note = "the journal is read once: only the first line of each group of repeated lines was kept, with its count; the text is the message without the journal prefix"
+		return report.Value(s.in.Redactor, out), nil
+	}
+	return nil, ferr
+}
+
+// journalGroups are the kept node-log groups cited at path.
+func (s *Server) journalGroups(path string) []*model.LogGroup {
+	var out []*model.LogGroup
+	seen := map[*model.LogGroup]bool{}
+	add := func(gs []*model.LogGroup) {
+		for _, g := range gs {
+			if g.Source.Path == path && !seen[g] {
+				seen[g] = true
+				out = append(out, g)
+			}
+		}
+	}
+	for _, gs := range s.in.Gather.NodeLog {
+		add(gs)
+	}
+	for _, p := range s.in.Gather.Pods {
+		add(p.NodeLog)
+	}
+	return out
+}
+
+// secretPath reports whether path is a file of Secrets or ConfigMaps.
+func secretPath(path string) bool {
+	lp := strings.ToLower(path)
+	return strings.Contains(lp, "secret") || strings.Contains(lp, "configmap")
+}
+
+// ranges writes sorted line numbers as "1-3, 7, 9-12" (at most 20 ranges).
+func ranges(nums []int) string {
+	slices.Sort(nums)
+	var parts []string
+	for i := 0; i < len(nums); {
+		j := i
+		for j+1 < len(nums) && nums[j+1] <= nums[j]+1 {
+			j++
+		}
+		if len(parts) == 20 {
+			parts = append(parts, "…")
+			break
+		}
+		if i == j {
+			parts = append(parts, fmt.Sprint(nums[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", nums[i], nums[j]))
+		}
+		i = j + 1
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}

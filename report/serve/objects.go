@@ -1,0 +1,437 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mgtriage/mgtriage/parser/model"
+	"github.com/mgtriage/mgtriage/report"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"k8s.io/apimachinery/pkg/labels"
+)
+
+// ---- get ----
+
+// GetIn selects objects of one kind.
+type GetIn struct {
+	Kind      string `json:"kind" jsonschema:"the resource, as kubectl names it: pods, deployments.apps, clusteroperators.config.openshift.io, Pod, node, ..."`
+	Namespace string `json:"namespace,omitempty" jsonschema:"the namespace; empty for cluster-scoped kinds or for every namespace"`
+	Name      string `json:"name,omitempty" jsonschema:"one object by name"`
+	Selector  string `json:"selector,omitempty" jsonschema:"a label selector (app=web,tier!=db); pods, nodes and namespaces carry labels"`
+	Output    string `json:"output,omitempty" jsonschema:"table (default) or yaml: the object's own text as gathered"`
+	Limit     int    `json:"limit,omitempty"`
+	Cursor    string `json:"cursor,omitempty"`
+}
+
+// GetOut is the objects found, with what the gather can say of the rest.
+type GetOut struct {
+	Kind string `json:"kind"`
+	// Coverage is "found", "absent" (its complete list was gathered and
+	// does not hold it), "not gathered" (nothing of the kind was gathered
+	// there: absence proves nothing) or "filtered" (the source lists only
+	// some objects of the kind).
+	Coverage string      `json:"coverage"`
+	Matched  int         `json:"matched"`
+	Items    []ObjectOut `json:"items"`
+	Next     string      `json:"next,omitempty"`
+	Note     string      `json:"note,omitempty"`
+}
+
+// ObjectOut is one object: its identity, where it was read, a table row
+// and, with output=yaml, its text.
+type ObjectOut struct {
+	Kind      string            `json:"kind"`
+	Namespace string            `json:"namespace,omitempty"`
+	Name      string            `json:"name"`
+	Path      string            `json:"path"`
+	Line      int               `json:"line"`
+	Row       map[string]string `json:"row,omitempty" jsonschema:"kubectl get columns for pods and nodes"`
+	Labels    []string          `json:"labels,omitempty"`
+	Keys      []string          `json:"keys,omitempty" jsonschema:"data key names of a ConfigMap or Secret (never values)"`
+	Text      string            `json:"text,omitempty" jsonschema:"the object's lines as gathered (output=yaml)"`
+	// Lines is the span of Text in the file: "12-80".
+	Lines string `json:"lines,omitempty"`
+	// Truncated says Text was cut at the answer budget; source pages on.
+	Truncated bool   `json:"truncated,omitempty"`
+	TextNote  string `json:"textNote,omitempty"`
+}
+
+func (s *Server) toolGet(ctx context.Context, _ *mcp.CallToolRequest, in GetIn) (*mcp.CallToolResult, *GetOut, error) {
+	out, err := s.Get(in)
+	return nil, out, err
+}
+
+// resolveKind finds the store's kind for what a user calls it: "pods",
+// "pod", "Pod", "deployments.apps", "deployment", "apps/deployments".
+func (s *Server) resolveKind(name string) (model.Kind, error) {
+	if name == "" {
+		return model.Kind{}, errors.New("give a kind: pods, nodes, deployments.apps, ...")
+	}
+	want := model.ParseKind(strings.ToLower(name))
+	var kinds []model.Kind
+	for _, ks := range s.in.Store.Summary() {
+		kinds = append(kinds, ks.Kind)
+	}
+	for _, k := range []model.Kind{model.Pods, model.Nodes, model.Events} {
+		if !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	forms := func(r string) []string { return []string{r, r + "s", r + "es", strings.TrimSuffix(r, "y") + "ies"} }
+	var hits []model.Kind
+	for _, k := range kinds {
+		if want.Group != "" && k.Group != want.Group {
+			continue
+		}
+		if slices.Contains(forms(want.Resource), k.Resource) {
+			hits = append(hits, k)
+		}
+	}
+	switch {
+	case len(hits) == 1:
+		return hits[0], nil
+	case len(hits) > 1:
+		// The core group wins, as kubectl's short names do.
+		for _, k := range hits {
+			if k.Group == "" {
+				return k, nil
+			}
+		}
+		var names []string
+		for _, k := range hits {
+			names = append(names, k.String())
+		}
+		return model.Kind{}, fmt.Errorf("kind %q is ambiguous: %s", clip(name, 60), strings.Join(names, ", "))
+	}
+	return want, nil
+}
+
+// Get is the get tool.
+func (s *Server) Get(in GetIn) (*GetOut, error) {
+	if err := checkArgs(map[string]string{"kind": in.Kind, "namespace": in.Namespace, "name": in.Name, "selector": in.Selector, "output": in.Output}); err != nil {
+		return nil, err
+	}
+	if in.Output != "" && in.Output != "table" && in.Output != "yaml" {
+		return nil, fmt.Errorf("output %q: choose table or yaml", clip(in.Output, 20))
+	}
+	k, err := s.resolveKind(in.Kind)
+	if err != nil {
+		return nil, err
+	}
+	if k == model.Events {
+		return nil, errors.New("events are answered by the events tool")
+	}
+	var sel labels.Selector
+	if in.Selector != "" {
+		if sel, err = labels.Parse(in.Selector); err != nil {
+			return nil, fmt.Errorf("selector: %v", err)
+		}
+	}
+	out := &GetOut{Kind: k.String()}
+	var objs []*model.Object
+	if in.Name != "" {
+		o, cov := s.in.Store.Get(k, in.Namespace, in.Name)
+		out.Coverage = cov.String()
+		if o != nil {
+			objs = []*model.Object{o}
+		}
+	} else {
+		var cov model.Coverage
+		objs, cov = s.in.Store.List(k, in.Namespace)
+		out.Coverage = cov.String()
+		if len(objs) > 0 {
+			out.Coverage = model.Found.String()
+		}
+	}
+	if sel != nil {
+		kept := objs[:0:0]
+		for _, o := range objs {
+			if o.Labels != nil && sel.Matches(labels.Set(o.Labels)) {
+				kept = append(kept, o)
+			}
+		}
+		if len(objs) > 0 && len(kept) == 0 && !slices.ContainsFunc(objs, func(o *model.Object) bool { return o.Labels != nil }) {
+			out.Note = fmt.Sprintf("the store keeps no labels of %s: a selector matches only pods, nodes and namespaces", k)
+		}
+		objs = kept
+	}
+	slices.SortFunc(objs, func(a, b *model.Object) int {
+		return strings.Compare(a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name)
+	})
+	out.Matched = len(objs)
+	if out.Coverage == "not gathered" && len(objs) == 0 {
+		out.Note = strings.TrimSpace(out.Note + fmt.Sprintf(" nothing of kind %s was gathered", k) + where(in.Namespace) + ": whether it exists is unknown")
+	}
+	budget := s.opt.AnswerBytes
+	var items []ObjectOut
+	for _, o := range objs {
+		items = append(items, s.objectRow(o))
+	}
+	page, next, err := page(items, in.Cursor, in.Limit, budget)
+	if err != nil {
+		return nil, err
+	}
+	if in.Output == "yaml" {
+		left := budget
+		for i := range page {
+			s.objectText(&page[i], objs[indexOf(objs, page[i])], left/max(1, len(page)-i))
+			left -= len(page[i].Text)
+		}
+	}
+	out.Items, out.Next = nonNil(page), next
+	return report.Value(s.in.Redactor, out), nil
+}
+
+func where(ns string) string {
+	if ns == "" {
+		return ""
+	}
+	return " in namespace " + ns
+}
+
+func indexOf(objs []*model.Object, o ObjectOut) int {
+	for i, x := range objs {
+		if x.Namespace == o.Namespace && x.Name == o.Name {
+			return i
+		}
+	}
+	return 0
+}
+
+// objectRow is o's identity, citation and table row.
+func (s *Server) objectRow(o *model.Object) ObjectOut {
+	out := ObjectOut{Kind: o.Kind.String(), Namespace: o.Namespace, Name: o.Name, Path: s.short(o.Source.Path), Line: o.Source.Line, Keys: o.Keys}
+	for _, k := range sortedKeys(o.Labels) {
+		if len(out.Labels) == 20 {
+			out.Labels = append(out.Labels, fmt.Sprintf("… %d more", len(o.Labels)-20))
+			break
+		}
+		out.Labels = append(out.Labels, k+"="+o.Labels[k])
+	}
+	switch o.Kind {
+	case model.Pods:
+		if p := s.pods[o.Namespace+"/"+o.Name]; p != nil {
+			out.Row = map[string]string{"READY": p.Ready, "STATUS": p.Status, "RESTARTS": p.Restarts, "AGE": p.Age, "NODE": p.Node}
+		}
+	case model.Nodes:
+		for _, n := range s.in.Report.Nodes {
+			if n.Name == o.Name {
+				out.Row = map[string]string{"STATUS": n.Ready, "ROLES": strings.Join(n.Roles, ","), "VERSION": n.KubeletVersion}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// objectText sets out.Text to o's lines as gathered, at most budget bytes.
+func (s *Server) objectText(out *ObjectOut, o *model.Object, budget int) {
+	if o.Kind == model.Secrets || o.Kind == model.ConfigMaps {
+		out.TextNote = "the values of Secrets and ConfigMaps never leave this server; keys lists their names"
+		return
+	}
+	lines, origin, err := s.fileLines(o.Source.Path)
+	if err != nil {
+		out.TextNote = err.Error()
+		return
+	}
+	line := o.Source.Line
+	if line == 0 {
+		out.TextNote = "the line of this object in its file is not known (an item of a JSON list); use source on the path to read the file"
+		return
+	}
+	from, to, ok := objectSpan(lines, line)
+	if !ok {
+		out.TextNote = fmt.Sprintf("line %d of %s does not begin an object", line, out.Path)
+		return
+	}
+	var b strings.Builder
+	for i := from; i <= to; i++ {
+		l := clipRunes(lines[i-1], MaxLineRunes)
+		if b.Len()+len(l)+1 > budget && i > from {
+			out.Truncated = true
+			out.TextNote = fmt.Sprintf("cut at line %d of %d-%d (the answer budget); source with path %s and line %d pages on", i-1, from, to, out.Path, i)
+			to = i - 1
+			break
+		}
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	out.Text, out.Lines = b.String(), fmt.Sprintf("%d-%d", from, to)
+	if !out.Truncated {
+		out.TextNote = origin
+	}
+}
+
+// MaxLineRunes bounds one quoted line.
+const MaxLineRunes = 4096
+
+func clipRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j] + "…"
+		}
+		i++
+	}
+	return s
+}
+
+// fileLines returns the lines of a file of the gather (path as the model
+// holds it) from the kept object files or, for a folder input, from the
+// folder, with a note saying which; the error says why neither has it.
+func (s *Server) fileLines(path string) ([]string, string, error) {
+	if b, err := s.in.Gather.Kept.Read(path); err == nil {
+		return splitLines(b), "from the object file kept at the read", nil
+	}
+	if s.in.Reread != nil {
+		b, err := s.in.Reread(path)
+		if err != nil {
+			return nil, "", fmt.Errorf("%s: %v", s.short(path), err)
+		}
+		return splitLines(b), "read from the input folder", nil
+	}
+	return nil, "", fmt.Errorf("%s was not kept: the archive is read once, and only object files within the kept budget are held (see overview kept)", s.short(path))
+}
+
+// ---- events ----
+
+// EventsIn selects events; every filter is optional.
+type EventsIn struct {
+	Kind      string `json:"kind,omitempty" jsonschema:"the involved object's kind: Pod, Node, Deployment, ..."`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name,omitempty" jsonschema:"the involved object's name"`
+	Type      string `json:"type,omitempty" jsonschema:"Normal or Warning"`
+	Reason    string `json:"reason,omitempty"`
+	Text      string `json:"text,omitempty" jsonschema:"text the message contains (case-insensitive)"`
+	Since     string `json:"since,omitempty" jsonschema:"RFC 3339 time: events that last happened at or after it"`
+	Until     string `json:"until,omitempty" jsonschema:"RFC 3339 time: events that first happened at or before it"`
+	Limit     int    `json:"limit,omitempty"`
+	Cursor    string `json:"cursor,omitempty"`
+}
+
+// EventsOut is a page of events, oldest first, with counts over all
+// matched.
+type EventsOut struct {
+	Matched  int        `json:"matched"`
+	ByReason []countBy  `json:"byReason" jsonschema:"reasons of the matched events with the sum of their counts, most first"`
+	Items    []EventOut `json:"items"`
+	Next     string     `json:"next,omitempty"`
+	Note     string     `json:"note,omitempty"`
+}
+
+// EventOut is one event.
+type EventOut struct {
+	Time      *time.Time `json:"time,omitempty"`
+	FirstTime *time.Time `json:"firstTime,omitempty"`
+	Type      string     `json:"type"`
+	Reason    string     `json:"reason"`
+	Count     int        `json:"count"`
+	Object    string     `json:"object" jsonschema:"the involved object, Kind/namespace/name"`
+	Message   string     `json:"message"`
+	Path      string     `json:"path"`
+	Line      int        `json:"line"`
+}
+
+func (s *Server) toolEvents(ctx context.Context, _ *mcp.CallToolRequest, in EventsIn) (*mcp.CallToolResult, *EventsOut, error) {
+	out, err := s.Events(in)
+	return nil, out, err
+}
+
+func parseTime(name, v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return t, fmt.Errorf("%s %q: give an RFC 3339 time such as 2026-01-02T15:04:05Z", name, clip(v, 40))
+	}
+	return t, nil
+}
+
+// Events is the events tool.
+func (s *Server) Events(in EventsIn) (*EventsOut, error) {
+	if err := checkArgs(map[string]string{"kind": in.Kind, "namespace": in.Namespace, "name": in.Name, "type": in.Type, "reason": in.Reason, "text": in.Text, "since": in.Since, "until": in.Until}); err != nil {
+		return nil, err
+	}
+	since, err := parseTime("since", in.Since)
+	if err != nil {
+		return nil, err
+	}
+	until, err := parseTime("until", in.Until)
+	if err != nil {
+		return nil, err
+	}
+	text := strings.ToLower(in.Text)
+	reasons := map[string]int{}
+	var all []EventOut
+	for _, e := range s.in.Gather.Events {
+		o := e.Object
+		ref := o.InvolvedObject
+		if ref == nil {
+			ref = &model.EventReference{}
+		}
+		last := e.When()
+		first := o.FirstTimestamp.Time()
+		if first.IsZero() {
+			first = last
+		}
+		switch {
+		case in.Kind != "" && !strings.EqualFold(ref.Kind, in.Kind),
+			in.Namespace != "" && ref.Namespace != in.Namespace,
+			in.Name != "" && ref.Name != in.Name,
+			in.Type != "" && !strings.EqualFold(o.Type, in.Type),
+			in.Reason != "" && o.Reason != in.Reason,
+			text != "" && !strings.Contains(strings.ToLower(o.Message), text),
+			!since.IsZero() && (last.IsZero() || last.Before(since)),
+			!until.IsZero() && (first.IsZero() || first.After(until)):
+			continue
+		}
+		ev := EventOut{Type: o.Type, Reason: o.Reason, Count: e.Count(), Message: clipRunes(o.Message, report.MaxEventMessageRunes),
+			Object: ref.Kind + "/" + ref.Namespace + "/" + ref.Name, Path: s.short(e.Source.Path), Line: e.Source.Line}
+		if ref.Namespace == "" {
+			ev.Object = ref.Kind + "/" + ref.Name
+		}
+		if l := e.MessageLine(); l > 0 {
+			ev.Line = l
+		}
+		if !last.IsZero() {
+			ev.Time = &last
+		}
+		if !first.IsZero() && !first.Equal(last) {
+			ev.FirstTime = &first
+		}
+		reasons[o.Reason] += ev.Count
+		all = append(all, ev)
+	}
+	slices.SortStableFunc(all, func(a, b EventOut) int {
+		switch {
+		case a.Time == nil && b.Time == nil:
+			return 0
+		case a.Time == nil:
+			return 1
+		case b.Time == nil:
+			return -1
+		}
+		return a.Time.Compare(*b.Time)
+	})
+	items, next, err := page(all, in.Cursor, in.Limit, s.opt.AnswerBytes)
+	if err != nil {
+		return nil, err
+	}
+	out := &EventsOut{Matched: len(all), ByReason: nonNil(counted(reasons, 20)), Items: nonNil(items), Next: next}
+	if len(all) == 0 {
+		cov := s.in.Store.Coverage(model.Events, in.Namespace)
+		if in.Namespace != "" && cov == model.NotGathered {
+			out.Note = "no events of namespace " + in.Namespace + " were gathered: their absence proves nothing"
+		}
+	}
+	return report.Value(s.in.Redactor, out), nil
+}
