@@ -290,4 +290,3 @@ func loopbackOnly(h http.Handler) http.Handler {
 		h.ServeHTTP(w, r)
 	})
 }
-

@@ -63,13 +63,13 @@ type Cluster struct {
 
 // InputOut describes the input and its collection.
 type InputOut struct {
-	Path        string          `json:"path"`
+	Path        string            `json:"path"`
 	Input       *report.InputFile `json:"file,omitempty"`
-	CollectedAt *time.Time      `json:"collectedAt,omitempty"`
-	Layouts     []report.Layout `json:"layouts"`
-	Files       int             `json:"files"`
-	Bytes       int64           `json:"bytes"`
-	Problems    int             `json:"problems" jsonschema:"files that could not be read or decoded"`
+	CollectedAt *time.Time        `json:"collectedAt,omitempty"`
+	Layouts     []report.Layout   `json:"layouts"`
+	Files       int               `json:"files"`
+	Bytes       int64             `json:"bytes"`
+	Problems    int               `json:"problems" jsonschema:"files that could not be read or decoded"`
 }
 
 // KeptData says what answers can draw on beyond the model.
