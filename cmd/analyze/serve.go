@@ -228,7 +228,11 @@ func runServe(ctx context.Context, o *serveOptions) error {
 		}
 		return err
 	}
-	return serveHTTP(ctx, o, m)
+	ln, err := net.Listen("tcp", o.Listen)
+	if err != nil {
+		return exitError{code: exitUsage, msg: fmt.Sprintf("--listen %s: %v", o.Listen, err)}
+	}
+	return serveHTTP(ctx, ln, m, o.IO.ErrOut)
 }
 
 func transportName(listen string) string {
@@ -242,19 +246,12 @@ type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
 
-// serveHTTP serves m over streamable HTTP at o.Listen until ctx ends. A
-// request whose Host or Origin is not loopback is refused (403), against
+// serveHTTP serves m over streamable HTTP on ln, at /mcp, until ctx ends.
+// A request whose Host or Origin is not loopback is refused (403), against
 // DNS rebinding and cross-site requests from a browser.
-func serveHTTP(ctx context.Context, o *serveOptions, m *mcp.Server) error {
-	ln, err := net.Listen("tcp", o.Listen)
-	if err != nil {
-		return exitError{code: exitUsage, msg: fmt.Sprintf("--listen %s: %v", o.Listen, err)}
-	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m }, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", loopbackOnly(h))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
-	fmt.Fprintf(o.IO.ErrOut, "analyze serve: listening on http://%s/mcp\n", ln.Addr())
+func serveHTTP(ctx context.Context, ln net.Listener, m *mcp.Server, errOut io.Writer) error {
+	srv := &http.Server{Handler: mcpHandler(m), ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	fmt.Fprintf(errOut, "analyze serve: listening on http://%s/mcp\n", ln.Addr())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
@@ -266,6 +263,15 @@ func serveHTTP(ctx context.Context, o *serveOptions, m *mcp.Server) error {
 	case err := <-done:
 		return err
 	}
+}
+
+// mcpHandler is the HTTP handler of m: streamable HTTP at /mcp, loopback
+// clients only.
+func mcpHandler(m *mcp.Server) http.Handler {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m }, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", loopbackOnly(h))
+	return mux
 }
 
 // loopbackOnly refuses a request whose Host, or Origin when it has one,
