@@ -288,15 +288,22 @@ func clipRunes(s string, n int) string {
 // holds it) from the kept object files or, for a folder input, from the
 // folder, with a note saying which; the error says why neither has it.
 func (s *Server) fileLines(path string) ([]string, string, error) {
+	if lines, origin, ok := s.cache.get(path); ok {
+		return lines, origin, nil
+	}
 	if b, err := s.in.Gather.Kept.Read(path); err == nil {
-		return splitLines(b), "from the object file kept at the read", nil
+		lines := splitLines(b)
+		s.cache.put(path, lines, "from the object file kept at the read", len(b))
+		return lines, "from the object file kept at the read", nil
 	}
 	if s.in.Reread != nil {
 		b, err := s.in.Reread(path)
 		if err != nil {
 			return nil, "", fmt.Errorf("%s: %v", s.short(path), err)
 		}
-		return splitLines(b), "read from the input folder", nil
+		lines := splitLines(b)
+		s.cache.put(path, lines, "read from the input folder", len(b))
+		return lines, "read from the input folder", nil
 	}
 	return nil, "", fmt.Errorf("%s was not kept: the archive is read once, and only object files within the kept budget are held (see overview kept)", s.short(path))
 }

@@ -70,6 +70,7 @@ type Server struct {
 	pods   map[string]*report.Pod
 	mpods  map[string]*model.Pod
 	handle map[string]int // finding handle → index in Report.Findings
+	cache  linesCache
 }
 
 // New indexes in for answering. in.Gather, in.Report and in.Table must be
@@ -205,3 +206,7 @@ func counted(m map[string]int, max int) []countBy {
 	}
 	return out
 }
+
+// RedactionMap returns the original → placeholder table of the answers
+// given so far (nil without --redact).
+func (s *Server) RedactionMap() map[string]string { return s.in.Redactor.Mapping() }
