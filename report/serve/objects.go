@@ -379,7 +379,25 @@ func (s *Server) Events(in EventsIn) (*EventsOut, error) {
 	text := strings.ToLower(in.Text)
 	reasons := map[string]int{}
 	var all []EventOut
-	for _, e := range s.in.Gather.Events {
+	events := s.in.Gather.Events
+	if in.Kind != "" && in.Name != "" {
+		// The gather's index of events by involved object (kind as the
+		// event spells it).
+		kind := in.Kind
+		for _, k := range []string{"Pod", "Node", "Deployment", "ReplicaSet", "DaemonSet", "StatefulSet", "Job", "CronJob", "Service", "PersistentVolumeClaim", "Namespace"} {
+			if strings.EqualFold(k, kind) {
+				kind = k
+			}
+		}
+		events = s.in.Gather.EventsOf(kind, in.Namespace, in.Name)
+		if kind == "Pod" {
+			events = nil
+			if p := s.mpods[in.Namespace+"/"+in.Name]; p != nil {
+				events = p.Events
+			}
+		}
+	}
+	for _, e := range events {
 		o := e.Object
 		ref := o.InvolvedObject
 		if ref == nil {

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -312,14 +313,20 @@ func (s *Server) Pod(in PodIn) (*PodOut, error) {
 			break
 		}
 	}
-	out.Timeline, out.Next, err = page(entries, in.Cursor, 0, s.opt.AnswerBytes)
-	if err != nil {
-		return nil, err
-	}
 	if mp := s.mpods[in.Namespace+"/"+in.Name]; mp != nil {
 		for _, l := range mp.Logs {
 			out.Logs = append(out.Logs, LogFile{Container: l.Container, Previous: l.Previous, Rotated: l.Rotated, Path: s.short(l.Path()), Lines: l.Lines})
 		}
+	}
+	// The timeline gets what the rest of the answer leaves of the budget
+	// (at least one entry).
+	rest, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	out.Timeline, out.Next, err = page(entries, in.Cursor, 0, s.opt.AnswerBytes-len(rest))
+	if err != nil {
+		return nil, err
 	}
 	out.Findings, out.Timeline, out.Logs = nonNil(out.Findings), nonNil(out.Timeline), nonNil(out.Logs)
 	return report.Value(s.in.Redactor, out), nil
