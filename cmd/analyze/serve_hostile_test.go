@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/mgtriage/mgtriage/report"
 	"github.com/mgtriage/mgtriage/report/serve"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -225,5 +227,35 @@ func leaks(out, orig string) bool {
 			return true
 		}
 		i = i + j + 1
+	}
+}
+
+// TestServeREADMESession replays the README's example session on the
+// sample, so that what it shows stays what the server answers.
+func TestServeREADMESession(t *testing.T) {
+	cs := inMemory(t, servedSample(t, sampleGather))
+	var po serve.PodOut
+	if e := call(t, cs, "pod", map[string]any{"namespace": "shop", "name": "uploader-6d7e8f9a0-cr8t1"}, &po); e != "" {
+		t.Fatal(e)
+	}
+	if po.Pod.Status != "ContainerCreating" || po.Pod.Ready != "0/1" || po.Pod.Stage != "PodReadyToStartContainers" || len(po.Findings) == 0 {
+		t.Fatalf("pod: %+v", po)
+	}
+	h := po.Findings[0]
+	if h.Handle != "F11" || h.RuleID != "sandbox-ovn-annotation" || h.Cites != "namespaces/shop/core/events.yaml:3083" {
+		t.Errorf("the pod's finding: %+v", h)
+	}
+	var fo serve.FindingsOut
+	call(t, cs, "findings", map[string]any{"handle": "F11"}, &fo)
+	if len(fo.Items) != 1 || !strings.Contains(fo.Items[0].Hint, "ovn-installed") ||
+		!slices.ContainsFunc(fo.Items[0].Evidence, func(e report.Evidence) bool {
+			return e.Path == "host_service_logs/masters/kubelet_service.log" && e.Line == 257
+		}) {
+		t.Errorf("findings F11: %+v", fo)
+	}
+	var so serve.SourceOut
+	call(t, cs, "source", map[string]any{"path": "host_service_logs/masters/kubelet_service.log", "line": 257, "context": 0}, &so)
+	if len(so.Items) != 1 || so.Items[0].Line != 257 || !strings.Contains(so.Items[0].Text, "ovn-installed") || !strings.Contains(so.Items[0].Text, "Failed to create sandbox for pod") {
+		t.Errorf("source kubelet_service.log:257: %+v", so)
 	}
 }

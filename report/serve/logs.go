@@ -292,7 +292,7 @@ func (s *Server) hostLog(in LogsIn) (*LogsOut, []LogLine, error) {
 type SourceIn struct {
 	Path    string `json:"path" jsonschema:"the path as cited (relative to the gather)"`
 	Line    int    `json:"line,omitempty" jsonschema:"the cited line (1-based); 0 or absent for the file's start"`
-	Context int    `json:"context,omitempty" jsonschema:"lines before and after (default 5, at most 100)"`
+	Context *int   `json:"context,omitempty" jsonschema:"lines before and after (default 5, at most 100)"`
 }
 
 // SourceOut is the lines around a citation.
@@ -323,12 +323,12 @@ func (s *Server) Source(in SourceIn) (*SourceOut, error) {
 	if in.Line < 0 {
 		return nil, errors.New("line must be 1 or more (0: the file's start)")
 	}
-	ctxLines := in.Context
-	switch {
-	case ctxLines < 0 || ctxLines > 100:
+	ctxLines := 5
+	if in.Context != nil {
+		ctxLines = *in.Context
+	}
+	if ctxLines < 0 || ctxLines > 100 {
 		return nil, errors.New("context must be 0 to 100 lines")
-	case ctxLines == 0:
-		ctxLines = 5
 	}
 	full := s.full(p)
 	out := &SourceOut{Path: s.short(full), Items: []LogLine{}}
