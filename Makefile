@@ -8,7 +8,7 @@ RACE      := $(shell command -v gcc >/dev/null 2>&1 && [ "$$($(GO) env CGO_ENABL
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 
-.PHONY: all build demo test vet docs docs-check fuzz bench bench-big golden crosscheck e2e clean
+.PHONY: all build demo test vet docs docs-check fuzz bench bench-big bench-serve golden crosscheck e2e clean
 
 all: build
 
@@ -90,6 +90,20 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	$(GO) run ./fixtures/bench -scales $(BENCH_SCALES) -real $(BENCH_REAL) -real-scales $(BENCH_REAL_SCALES) \
 	  -real-cache $(BENCH_REAL_CACHE) -runs $(BENCH_RUNS) -base '$(BENCH_BASE)' -write docs/performance.md
+
+## bench-serve: analyze serve against analyze on SERVE_INPUT (default: the ×10 scale of BENCH_REAL
+## as .tar.gz, made by ../shared/tools/scalegather into BENCH_REAL_CACHE): the first answer's wall
+## time against analyze's, later answers (median, p99, max) and peak RSS, median of BENCH_RUNS
+## alternating rounds. Never run by CI.
+SERVE_INPUT ?= $(BENCH_REAL_CACHE)/real-x10.tar.gz
+bench-serve: build
+	@if [ ! -f '$(SERVE_INPUT)' ]; then \
+	  if [ ! -d '$(BENCH_REAL)' ]; then echo "bench-serve: $(BENCH_REAL) is absent; give SERVE_INPUT=PATH"; exit 0; fi; \
+	  mkdir -p '$(BENCH_REAL_CACHE)' && tmp="$$(mktemp -d '$(BENCH_REAL_CACHE)/x10.XXXX')" && \
+	  python3 ../shared/tools/scalegather '$(BENCH_REAL)' 10 "$$tmp/mg" && \
+	  tar czf '$(SERVE_INPUT).tmp' -C "$$tmp/mg" . && mv '$(SERVE_INPUT).tmp' '$(SERVE_INPUT)' && rm -rf "$$tmp"; \
+	fi
+	$(GO) run ./fixtures/bench serve -analyze bin/analyze -input '$(SERVE_INPUT)' -runs $(BENCH_RUNS)
 
 ## bench-big: the analyzer on field-size gathers (never run by CI nor `make test`: the default
 ## sizes take a long while). BIGGATHER grows BIG_SRC's logs to each of BIG_SIZES (GiB
