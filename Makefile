@@ -102,7 +102,7 @@ bench-serve: build
 	  mkdir -p '$(BENCH_REAL_CACHE)' && tmp="$$(mktemp -d '$(BENCH_REAL_CACHE)/x10.XXXX')" && \
 	  python3 ../shared/tools/scalegather '$(BENCH_REAL)' 10 "$$tmp/mg" && \
 	  tar czf '$(SERVE_INPUT).tmp' -C "$$tmp/mg" . && mv '$(SERVE_INPUT).tmp' '$(SERVE_INPUT)' && rm -rf "$$tmp"; \
-	fi
+	fi; \
 	$(GO) run ./fixtures/bench serve -analyze bin/analyze -input '$(SERVE_INPUT)' -runs $(BENCH_RUNS)
 
 ## bench-big: the analyzer on field-size gathers (never run by CI nor `make test`: the default
