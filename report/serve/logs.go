@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mgtriage/mgtriage/parser/model"
+	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/report"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -255,8 +256,9 @@ func (s *Server) hostLog(in LogsIn) (*LogsOut, []LogLine, error) {
 		b, err := s.in.Reread(groups[0].Source.Path)
 		if err == nil {
 			out.Searched = "whole file"
-			out.Lines = strings.Count(string(b), "\n")
-			return out, numbered(splitLines(b)), nil
+			lines := splitLines(b)
+			out.Lines = len(lines)
+			return out, s.journalLines(lines, in.Host), nil
 		}
 		out.Note = fmt.Sprintf("the journal could not be read again (%v); the kept groups are searched", err)
 	}
@@ -284,6 +286,31 @@ func (s *Server) hostLog(in LogsIn) (*LogsOut, []LogLine, error) {
 		lines = append(lines, l)
 	}
 	return out, lines, nil
+}
+
+// journalLines numbers a journal file's lines and keeps those of host
+// (a service log of must-gather's host_service_logs holds every control
+// plane host's lines): a line whose journal prefix names another host is
+// left out, with the continuation lines after it.
+func (s *Server) journalLines(lines []string, host string) []LogLine {
+	ref := s.in.Gather.CollectedAt
+	key := model.HostKey(host)
+	var out []LogLine
+	keep := true
+	for i, l := range lines {
+		if j, ok := nodelog.ParseJournal([]byte(l), ref); ok {
+			keep = model.HostKey(string(j.Host)) == key
+			if keep {
+				t := j.Time
+				out = append(out, LogLine{Line: i + 1, Time: &t, Text: l})
+			}
+			continue
+		}
+		if keep {
+			out = append(out, LogLine{Line: i + 1, Text: l})
+		}
+	}
+	return out
 }
 
 // ---- source ----

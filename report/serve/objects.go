@@ -71,7 +71,11 @@ func (s *Server) resolveKind(name string) (model.Kind, error) {
 	if name == "" {
 		return model.Kind{}, errors.New("give a kind: pods, nodes, deployments.apps, ...")
 	}
-	want := model.ParseKind(strings.ToLower(name))
+	lower := strings.ToLower(name)
+	if full, ok := shortNames[lower]; ok {
+		lower = full
+	}
+	want := model.ParseKind(lower)
 	var kinds []model.Kind
 	for _, ks := range s.in.Store.Summary() {
 		kinds = append(kinds, ks.Kind)
@@ -108,6 +112,21 @@ func (s *Server) resolveKind(name string) (model.Kind, error) {
 		return model.Kind{}, fmt.Errorf("kind %q is ambiguous: %s", clip(name, 60), strings.Join(names, ", "))
 	}
 	return want, nil
+}
+
+// shortNames are kubectl's short names of the kinds a must-gather holds
+// (kubectl api-resources, SHORTNAMES).
+var shortNames = map[string]string{
+	"po": "pods", "no": "nodes", "ns": "namespaces", "cm": "configmaps", "svc": "services", "ep": "endpoints",
+	"pvc": "persistentvolumeclaims", "pv": "persistentvolumes", "sa": "serviceaccounts", "ev": "events",
+	"deploy": "deployments.apps", "ds": "daemonsets.apps", "rs": "replicasets.apps", "sts": "statefulsets.apps",
+	"cj": "cronjobs.batch", "rc": "replicationcontrollers", "limits": "limitranges", "quota": "resourcequotas",
+	"netpol": "networkpolicies.networking.k8s.io", "sc": "storageclasses.storage.k8s.io", "csr": "certificatesigningrequests.certificates.k8s.io",
+	"crd": "customresourcedefinitions.apiextensions.k8s.io", "pdb": "poddisruptionbudgets.policy", "hpa": "horizontalpodautoscalers.autoscaling",
+	"co": "clusteroperators.config.openshift.io", "clusteroperator": "clusteroperators.config.openshift.io",
+	"mcp": "machineconfigpools.machineconfiguration.openshift.io", "mc": "machineconfigs.machineconfiguration.openshift.io",
+	"dc": "deploymentconfigs.apps.openshift.io", "net-attach-def": "network-attachment-definitions.k8s.cni.cncf.io",
+	"csv": "clusterserviceversions.operators.coreos.com", "sub": "subscriptions.operators.coreos.com",
 }
 
 // Get is the get tool.
@@ -220,7 +239,11 @@ func (s *Server) objectRow(o *model.Object) ObjectOut {
 	case model.Nodes:
 		for _, n := range s.in.Report.Nodes {
 			if n.Name == o.Name {
-				out.Row = map[string]string{"STATUS": n.Ready, "ROLES": strings.Join(n.Roles, ","), "VERSION": n.KubeletVersion}
+				status := "NotReady" // kubectl's word for a Ready condition False or Unknown
+				if n.Ready == "True" {
+					status = "Ready"
+				}
+				out.Row = map[string]string{"STATUS": status, "ROLES": strings.Join(n.Roles, ","), "VERSION": n.KubeletVersion}
 				break
 			}
 		}
