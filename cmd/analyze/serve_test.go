@@ -181,6 +181,32 @@ func exerciseServer(t *testing.T, cs *mcp.ClientSession, want *report.Report) {
 		t.Errorf("events of %s: %d, report.json has %d", failing.Name, ev.Matched, len(failing.Events)+failing.EventsOmitted)
 	}
 
+	// events of the whole gather: more than one answer's bytes, paged by
+	// the byte budget to the last one, each page within it.
+	var events []serve.EventOut
+	cursor, pages = "", 0
+	for {
+		var page serve.EventsOut
+		args := map[string]any{}
+		if cursor != "" {
+			args["cursor"] = cursor
+		}
+		if e := call(t, cs, "events", args, &page); e != "" {
+			t.Fatal(e)
+		}
+		pages++
+		if b, _ := json.Marshal(page.Items); len(b) > serve.DefaultAnswerBytes+len(page.Items) {
+			t.Errorf("events page %d: %d bytes of items, over the %d budget", pages, len(b), serve.DefaultAnswerBytes)
+		}
+		events = append(events, page.Items...)
+		if cursor = page.Next; cursor == "" || pages > 100 {
+			break
+		}
+	}
+	if pages < 2 || len(events) != want.Summary.Events {
+		t.Errorf("events paged: %d pages, %d events; want several pages and %d events", pages, len(events), want.Summary.Events)
+	}
+
 	// source: every cited line of the first finding quotes what it cites.
 	for _, e := range want.Findings[0].Evidence {
 		if e.Line == 0 {
