@@ -154,6 +154,9 @@ func loadServed(ctx context.Context, o *serveOptions) (*serve.Server, error) {
 	if err != nil {
 		return nil, analysisFailed(&analyzeOptions{Output: "(none: serve writes nothing)"}, err)
 	}
+	// The server keeps the store: get reads it, and explain evaluates the
+	// rules again over the whole gather.
+	g.Objects = store
 	if res := <-in; res.err == nil {
 		r.Gather.Input = res.file
 	}

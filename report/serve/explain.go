@@ -1,10 +1,7 @@
 package serve
 
-// ExplainIn names a rule and, optionally, one subject.
-type ExplainIn struct {
-	Rule    string `json:"rule" jsonschema:"a rule id (see the findings' ruleId)"`
-	Subject string `json:"subject,omitempty" jsonschema:"a pod as namespace/name, or a node name; absent: every subject the rule considered"`
-}
+import "github.com/modelcontextprotocol/go-sdk/mcp"
 
-// ExplainOut is the rule's explanation.
-type ExplainOut struct{}
+// addExplain registers the explain tool (rules.Explain) once the rules
+// package offers it.
+func (s *Server) addExplain(*mcp.Server, func(string) *mcp.ToolAnnotations) {}

@@ -137,10 +137,7 @@ func (s *Server) MCP() *mcp.Server {
 		Description: "Lines of a container log (namespace, pod, container, previous) or of a node's journal (host, unit), by time window and RE2 pattern, paged. Says whether the whole log or only the lines kept by the analysis were searched."}, s.toolLogs)
 	mcp.AddTool(m, &mcp.Tool{Name: "source", Annotations: ro("Quote a citation"),
 		Description: "The lines around a cited path:line, so evidence can be quoted exactly; when the lines were not kept, says which lines of that file exist and why."}, s.toolSource)
-	if explainTool != nil {
-		mcp.AddTool(m, &mcp.Tool{Name: "explain", Annotations: ro("Explain a rule"),
-			Description: "Why a rule did or did not fire for each subject it considered: which matcher step or join decided, on what value, and the closest message for a near miss."}, explainTool(s))
-	}
+	s.addExplain(m, ro)
 	for _, res := range []struct{ name, mime, desc string }{
 		{"report.md", "text/markdown", "The Markdown report of the gather, as analyze writes it."},
 		{"report.json", "application/json", "The JSON report of the gather, as analyze writes it (schema in docs)."},
@@ -157,9 +154,6 @@ func (s *Server) MCP() *mcp.Server {
 	}
 	return m
 }
-
-// explainTool, when set, builds the explain tool's handler (explain.go).
-var explainTool func(*Server) mcp.ToolHandlerFor[ExplainIn, *ExplainOut]
 
 // Render writes the report as name ("report.md" or "report.json"), as
 // analyze writes it.
