@@ -87,10 +87,12 @@ func RedactDiff(d *Diff, names ...*Report) (*Diff, map[string]string) {
 			rd.learnFQDNs(reflect.ValueOf(r).Elem())
 		}
 	}
-	for _, p := range []string{d.Old.Path, d.New.Path} {
-		if !slices.ContainsFunc(rd.inputs, func(in redactInput) bool { return in.path == p }) {
-			rd.learnCluster(Gather{Path: p})
+	for _, side := range []DiffSide{d.Old, d.New} {
+		g := Gather{ClusterID: side.ClusterID}
+		if !slices.ContainsFunc(rd.inputs, func(in redactInput) bool { return in.path == side.Path }) {
+			g.Path = side.Path
 		}
+		rd.learnCluster(g)
 	}
 	rd.learnFQDNs(reflect.ValueOf(d).Elem())
 	out := rd.copy(reflect.ValueOf(d).Elem()).Addr().Interface().(*Diff)
