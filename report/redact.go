@@ -503,11 +503,13 @@ func (rd *redactor) redactString(s string) string {
 
 // addSegment finds name in s where it stands as a folder of a path: after
 // the start or a byte that is no part of a name (a separator, a space, a
-// quote), and before a path separator or the end.
+// quote) and before a path separator, or at the end after a separator, or
+// as the whole of s. A word of prose that is the same ("new") stays.
 func addSegment(s, name string, repl func() string, add adder) {
 	if name == "" {
 		return
 	}
+	sep := func(c byte) bool { return c == '/' || c == '\\' }
 	for i := 0; i < len(s); {
 		k := strings.Index(s[i:], name)
 		if k < 0 {
@@ -515,7 +517,9 @@ func addSegment(s, name string, repl func() string, add adder) {
 		}
 		j := i + k
 		end := j + len(name)
-		if (j == 0 || !isNameByte(s[j-1])) && (end == len(s) || s[end] == '/' || s[end] == '\\') {
+		before := j == 0 || !isNameByte(s[j-1])
+		after := end < len(s) && sep(s[end]) || end == len(s) && (j == 0 || sep(s[j-1]))
+		if before && after {
 			add(j, end, repl)
 			i = end
 			continue

@@ -49,3 +49,26 @@ func TestRedactArchiveFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactInputWordStays: an input given as a bare folder name ("new", as
+// in `analyze diff old new`) is replaced where it is a path's folder or the
+// whole string, not where the same word is prose.
+func TestRedactInputWordStays(t *testing.T) {
+	rd := newRedactor()
+	rd.learnCluster(Gather{Path: "new", Roots: []string{"must-gather.local.12/quay-io-x/"}})
+	for in, want := range map[string]string{
+		"new":                                  "input-1",
+		"open new/namespaces/a/pods.yaml: EOF": "open input-1/namespaces/a/pods.yaml: EOF",
+		"Created new replica set":              "Created new replica set",
+		"scaled to new":                        "scaled to new",
+		"see x/new":                            "see x/input-1",
+		"must-gather.local.12":                 "folder-1",
+		"must-gather.local.12/(files beside the gather root)": "folder-1/(files beside the gather root)",
+		"tar of must-gather.local.12 done":                    "tar of must-gather.local.12 done",
+		"must-gather.local.123/x":                             "must-gather.local.123/x",
+	} {
+		if got := rd.redactString(in); got != want {
+			t.Errorf("redactString(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
