@@ -24,9 +24,13 @@ func Compare(a, b *Snapshot, tool Tool, table RuleTable) (*Diff, error) {
 		d.Swapped = true
 		d.Notes = append(d.Notes, fmt.Sprintf("the second gather (%s) was collected before the first (%s): compared in time order, %s as OLD", a.Path, b.Path, a.Path))
 	}
-	if a.CollectedAt.IsZero() || b.CollectedAt.IsZero() {
+	switch {
+	case a.CollectedAt.IsZero() || b.CollectedAt.IsZero():
 		d.Notes = append(d.Notes, "a gather has no timestamp file: the time order is as given, and restart rates and how long a finding has failed are not computed")
-	} else {
+	case a.CollectedAt.Equal(b.CollectedAt):
+		d.SameCollection = true
+		d.Notes = append(d.Notes, SameCollectionNote(a.CollectedAt))
+	default:
 		d.IntervalSeconds = int64(b.CollectedAt.Sub(a.CollectedAt) / time.Second)
 	}
 	if by == "not verified" {
@@ -47,6 +51,14 @@ func Compare(a, b *Snapshot, tool Tool, table RuleTable) (*Diff, error) {
 	d.summarize()
 	d.Normalize()
 	return d, nil
+}
+
+// SameCollectionNote is the note of a Diff whose two gathers were collected
+// at the same time t (to the second): one collection given twice, such as a
+// folder and its own archive.
+func SameCollectionNote(t time.Time) string {
+	return "both gathers were collected at " + t.UTC().Format(time.RFC3339) +
+		": the same collection (given twice, such as a folder and its own archive); no time passed between them, so no duration is given, and a difference below comes from what each input holds, not from the cluster"
 }
 
 func side(s *Snapshot) DiffSide {
@@ -177,15 +189,14 @@ func compareFindings(a, b *Snapshot, config []scopedChange) []FindingChange {
 				fc.Config = configFor(n, config)
 			} else {
 				fc.State = StateStillFailing
-				since := a.CollectedAt
-				for _, t := range []time.Time{o.Since, n.Since} {
-					if !t.IsZero() && (since.IsZero() || t.Before(since)) {
-						since = t
-					}
-				}
-				if !since.IsZero() && !b.CollectedAt.IsZero() {
-					fc.Since = timePtr(since)
-					fc.FailingSeconds = int64(b.CollectedAt.Sub(since) / time.Second)
+				// What the two gathers observed, nothing more: the finding
+				// fired when OLD was collected and again when NEW was. An
+				// evidence time (a previous termination, an event's first
+				// time, a log line) is not when the failure began, and a
+				// gather compared with itself shows no time passing.
+				if !a.CollectedAt.IsZero() && b.CollectedAt.After(a.CollectedAt) {
+					fc.Since = timePtr(a.CollectedAt)
+					fc.FailingSeconds = int64(b.CollectedAt.Sub(a.CollectedAt) / time.Second)
 				}
 			}
 			out = append(out, fc)

@@ -69,9 +69,10 @@ func TestCompareFindingStates(t *testing.T) {
 		s.ClusterID = "c1"
 		s.Gathered["pods/shop"] = true
 	}
-	since := t0.Add(-time.Hour)
 	still := snapF("crashloop-back-off", "high", "Deployment/shop/api", "pods/shop")
-	still.Since = since
+	// Evidence an hour before OLD is not when the failure began: the two
+	// gathers, two hours apart, are all that is known.
+	still.Finding.Evidence = []Evidence{{Time: timePtr(t0.Add(-time.Hour)), Text: "Back-off restarting failed container"}}
 	a.Findings = []SnapFinding{
 		still,
 		snapF("image-pull-back-off", "high", "Deployment/shop/web", "pods/shop"), // → another cause in NEW
@@ -119,8 +120,11 @@ func TestCompareFindingStates(t *testing.T) {
 	if diff := cmp.Diff(wantCfg, cfg); diff != "" {
 		t.Errorf("config on the new finding's chain (-want +got):\n%s", diff)
 	}
-	if f := d.Findings[3]; f.FailingSeconds != int64(3*time.Hour/time.Second) || f.Since == nil || !f.Since.Equal(since) {
-		t.Errorf("still failing since %v for %ds, want %v for 3h", f.Since, f.FailingSeconds, since)
+	if f := d.Findings[3]; f.FailingSeconds != int64(2*time.Hour/time.Second) || f.Since == nil || !f.Since.Equal(t0) {
+		t.Errorf("still failing since %v for %ds, want OLD's gather time %v and the 2h between the gathers", f.Since, f.FailingSeconds, t0)
+	}
+	if d.SameCollection {
+		t.Errorf("gathers 2h apart are said to be the same collection")
 	}
 }
 
@@ -337,4 +341,46 @@ func FuzzReadDiffJSON(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCompareSameCollection: one collection given twice (a folder and its
+// own archive) is said to be the same collection in every format, and no
+// duration is given, whatever the findings' evidence times.
+func TestCompareSameCollection(t *testing.T) {
+	a, b := snap("must-gather.local.1", t0), snap("must-gather.local.1.tar.gz", t0)
+	for _, s := range []*Snapshot{a, b} {
+		s.ClusterID = "c1"
+		s.Gathered["pods/shop"] = true
+		f := snapF("container-restarted", "low", "Pod/shop/queue-0", "pods/shop")
+		f.Finding.Evidence = []Evidence{{Time: timePtr(t0.Add(-31 * time.Minute)), Text: "lastState terminated exitCode 137"}}
+		s.Findings = []SnapFinding{f}
+		s.Pods["shop/queue-0"] = &SnapPod{Namespace: "shop", Name: "queue-0", UID: "u1", Workload: "pod/shop/queue-0", Status: "Running", Ready: "1/1", Healthy: true, Restarts: map[string]int32{"app": 3}}
+	}
+	d, err := Compare(a, b, Tool{}, RuleTable{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.SameCollection || d.IntervalSeconds != 0 {
+		t.Errorf("same collection %v, interval %ds; want true, 0", d.SameCollection, d.IntervalSeconds)
+	}
+	for _, f := range d.Findings {
+		if f.FailingSeconds != 0 || f.Since != nil {
+			t.Errorf("%s %s: a duration (%ds since %v) between two copies of one collection", f.State, f.RuleID, f.FailingSeconds, f.Since)
+		}
+	}
+	for name, w := range map[string]func(io.Writer, *Diff) error{"md": WriteDiffMarkdown, "html": WriteDiffHTML, "json": WriteDiffJSON} {
+		var buf bytes.Buffer
+		if err := w(&buf, d); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if !strings.Contains(out, "the same collection") {
+			t.Errorf("%s does not say the same collection:\n%s", name, out)
+		}
+		for _, bad := range []string{"failing for", "fired in both", "Fired in both", "31m", "failingSeconds", `"since"`} {
+			if strings.Contains(out, bad) {
+				t.Errorf("%s holds %q: a duration two copies of one collection cannot show", name, bad)
+			}
+		}
+	}
 }

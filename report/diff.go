@@ -38,8 +38,13 @@ type Diff struct {
 	// Swapped is true when the inputs were given newest first and were put
 	// in time order.
 	Swapped bool `json:"swapped"`
-	// IntervalSeconds is NEW's gather time minus OLD's (0 when either is unknown).
+	// IntervalSeconds is NEW's gather time minus OLD's (0 when either is
+	// unknown or both are the same).
 	IntervalSeconds int64 `json:"intervalSeconds"`
+	// SameCollection is true when both gathers have a collection time and
+	// it is the same (to the second, as the timestamp file holds it): one
+	// collection given twice, such as a folder and its own .tar.gz.
+	SameCollection bool `json:"sameCollection,omitempty"`
 	// SameCluster says how the two were recognised as one cluster:
 	// "cluster ID", "node UIDs", "namespace UIDs" or "not verified".
 	SameCluster string           `json:"sameCluster" redact:"keep"`
@@ -59,7 +64,7 @@ type Diff struct {
 type DiffSide struct {
 	Path           string     `json:"path"`
 	CollectedAt    *time.Time `json:"collectedAt,omitempty"`
-	ClusterID      string     `json:"clusterID,omitempty" redact:"keep"`
+	ClusterID      string     `json:"clusterID,omitempty"`
 	ClusterVersion string     `json:"clusterVersion,omitempty" redact:"keep"`
 	Findings       int        `json:"findings"`
 	Pods           int        `json:"pods"`
@@ -91,10 +96,14 @@ type DiffSummary struct {
 // State is new, resolved, still-failing, changed (same subject, another
 // rule or severity) or not-comparable (the list that would hold the subject
 // was gathered in one gather only; Why says which). Old and New are the
-// finding in each gather (nil where it did not fire). FailingSeconds, for
-// still-failing, is NEW's gather time minus Since, the oldest evidence of
-// either gather (or OLD's gather time). Config lists the configuration that
-// changed along the finding's chain (node, pool, namespace, workload).
+// finding in each gather (nil where it did not fire). For still-failing,
+// Since is OLD's gather time and FailingSeconds NEW's gather time minus it:
+// the finding fired at both ends of that span (not necessarily throughout);
+// both are absent when either time is unknown or the two are the same
+// collection. No evidence time is used: a previous termination or an
+// event's first time is not when a failure began. Config lists the
+// configuration that changed along the finding's chain (node, pool,
+// namespace, workload).
 type FindingChange struct {
 	State          string         `json:"state" redact:"keep"`
 	Subject        string         `json:"subject"`

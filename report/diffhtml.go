@@ -77,7 +77,9 @@ func WriteDiffHTML(w io.Writer, d *Diff) error {
 	v := diffView{Diff: d, CSS: template.CSS(diffCSS), RunID: d.Run.RunID(), OldTime: tsOr(d.Old.CollectedAt), NewTime: tsOr(d.New.CollectedAt),
 		Interval: "unknown", Version: versionLine(d.Cluster),
 		OldWindow: windowText(d.Old), NewWindow: windowText(d.New)}
-	if d.IntervalSeconds > 0 {
+	if d.SameCollection {
+		v.Interval = "none: the same collection"
+	} else if d.IntervalSeconds > 0 {
 		v.Interval = durationText(time.Duration(d.IntervalSeconds) * time.Second)
 	}
 	if d.Events.UnseenSeconds > 0 {

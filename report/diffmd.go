@@ -63,7 +63,9 @@ func mdDiffHeader(d *Diff) string {
 		return fmt.Sprintf("- **%s:** %s, collected %s%s (%s, %s)", label, mdCode(s.Path), t, v, countNoun(s.Findings, "finding", "findings"), countNoun(s.Pods, "pod", "pods"))
 	}
 	out := line("OLD", d.Old) + "\n" + line("NEW", d.New)
-	if d.IntervalSeconds > 0 {
+	if d.SameCollection {
+		out += "\n- **Interval:** none: the same collection"
+	} else if d.IntervalSeconds > 0 {
 		out += "\n- **Interval:** " + durationText(time.Duration(d.IntervalSeconds)*time.Second)
 	}
 	out += "\n- **Same cluster by:** " + mdText(d.SameCluster)
@@ -95,12 +97,18 @@ func mdFindingLine(f FindingChange) string {
 		line += " — " + mdText(f.Why)
 	}
 	if f.FailingSeconds > 0 {
-		line += " — failing for at least " + durationText(time.Duration(f.FailingSeconds)*time.Second)
+		line += " — " + bothGathersText(f.FailingSeconds)
 	}
 	for _, c := range f.Config {
 		line += "; config: " + mdText(configLine(c))
 	}
 	return line
+}
+
+// bothGathersText says what a still-failing finding's FailingSeconds
+// means: it fired in both gathers, that far apart.
+func bothGathersText(seconds int64) string {
+	return "fired in both gathers, " + durationText(time.Duration(seconds)*time.Second) + " apart"
 }
 
 func configLine(c ConfigChange) string {
@@ -131,7 +139,7 @@ func mdDiffFindingsSection(p func(string, ...any), d *Diff) {
 		}
 		detail := f.Why
 		if f.FailingSeconds > 0 {
-			detail = "failing for at least " + durationText(time.Duration(f.FailingSeconds)*time.Second)
+			detail = bothGathersText(f.FailingSeconds)
 		}
 		for _, c := range f.Config {
 			detail += "; " + configLine(c)

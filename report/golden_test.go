@@ -45,7 +45,7 @@ func TestGolden(t *testing.T) {
 		{"report.md", MarkdownWriter(MarkdownOptions{})},
 		{"report.html", WriteHTML},
 		{"report.txt", TerminalWriter(TerminalOptions{})},
-		{"report-color.txt", TerminalWriter(TerminalOptions{Color: true, MaxFindings: 2})},
+		{"report-color.txt", TerminalWriter(TerminalOptions{Color: true, MaxFindings: 2, Reports: []string{"report.json"}})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // Redact returns a copy of r in which every string from the gather has its
@@ -49,7 +51,58 @@ func Redact(r *Report) (*Report, map[string]string) {
 	return out, rd.mapping
 }
 
-// redactor holds the placeholders given so far. It is used for one report.
+// RedactDiff returns a copy of d redacted as Redact redacts a report, with
+// one set of placeholders for both gathers: the cluster's own names are
+// learned from names (each side's Snapshot.Names, in order OLD, NEW) and
+// from d, so a value has the same placeholder in OLD and NEW, and the
+// second result, the mapping original → placeholder, covers both. The two
+// input paths become input-1 and input-2. d is not changed.
+func RedactDiff(d *Diff, names ...*Report) (*Diff, map[string]string) {
+	rd := newRedactor()
+	var hosts []string
+	for _, r := range names {
+		if r != nil {
+			hosts = append(hosts, reportHostNames(r)...)
+		}
+	}
+	for _, n := range d.Nodes {
+		hosts = append(hosts, n.Name)
+	}
+	for _, list := range [][]PodChange{d.Pods.NewlyUnhealthy, d.Pods.Recovered, d.Pods.Replaced, d.Pods.Gone} {
+		for _, p := range list {
+			hosts = append(hosts, p.Node)
+		}
+	}
+	var findings []Finding
+	for _, f := range d.Findings {
+		for _, x := range []*Finding{f.Old, f.New} {
+			if x != nil {
+				findings = append(findings, *x)
+			}
+		}
+	}
+	hosts = append(hosts, reportHostNames(&Report{Findings: findings})...)
+	rd.learnHosts(hosts)
+	for _, r := range names {
+		if r != nil {
+			rd.learnCluster(r.Gather)
+			rd.learnFQDNs(reflect.ValueOf(r).Elem())
+		}
+	}
+	for _, side := range []DiffSide{d.Old, d.New} {
+		g := Gather{ClusterID: side.ClusterID}
+		if !slices.ContainsFunc(rd.inputs, func(in redactInput) bool { return in.path == side.Path }) {
+			g.Path = side.Path
+		}
+		rd.learnCluster(g)
+	}
+	rd.learnFQDNs(reflect.ValueOf(d).Elem())
+	out := rd.copy(reflect.ValueOf(d).Elem()).Addr().Interface().(*Diff)
+	return out, rd.mapping
+}
+
+// redactor holds the placeholders given so far. It is used for one report
+// or one diff.
 type redactor struct {
 	mapping map[string]string // original → placeholder
 	byKey   map[string]string // kind + canonical value → placeholder
@@ -60,16 +113,25 @@ type redactor struct {
 	literals   map[string]string
 	domains    map[string]bool
 	maxLiteral int
-	// inputPath is the input path as given (and without a trailing
-	// separator), replaced wherever it occurs; inputName its base name,
-	// replaced where a whole string is it (a problem's path); both stand for
-	// inputPlaceholder.
-	inputPath, inputTrimmed, inputName, inputPlaceholder string
+	// inputs are the inputs learned: one for a report, two for a diff.
+	inputs []redactInput
+	// folders maps each folder above a gather root (the folder inside an
+	// archive, must-gather.local.<n>) to its placeholder (folder-N); it is
+	// replaced where it stands as a whole path segment.
+	folders map[string]string
+}
+
+// redactInput is one input of the run. path is the input path as given
+// (and trimmed, without a trailing separator), replaced wherever it occurs;
+// name its base name, replaced where a whole string is it (a problem's
+// path); all stand for placeholder.
+type redactInput struct {
+	path, trimmed, name, placeholder string
 }
 
 func newRedactor() *redactor {
 	return &redactor{mapping: map[string]string{}, byKey: map[string]string{}, counts: map[string]int{},
-		literals: map[string]string{}, domains: map[string]bool{}}
+		literals: map[string]string{}, domains: map[string]bool{}, folders: map[string]string{}}
 }
 
 // placeholder returns the placeholder of value of the given kind, making one
@@ -104,6 +166,15 @@ func (rd *redactor) addLiteral(name, p string) {
 // learn finds the node names and cluster domains before anything is replaced,
 // so placeholders are numbered in node order wherever a name first appears.
 func (rd *redactor) learn(r *Report) {
+	rd.learnHosts(reportHostNames(r))
+	rd.learnCluster(r.Gather)
+	rd.learnFQDNs(reflect.ValueOf(r).Elem())
+}
+
+// reportHostNames lists the node and host names a report names as such:
+// nodes, their Hostname and DNS addresses, the pods' nodes, the layouts'
+// nodes and the nodes named by findings.
+func reportHostNames(r *Report) []string {
 	var names []string
 	for _, n := range r.Nodes {
 		names = append(names, n.Name)
@@ -130,6 +201,12 @@ func (rd *redactor) learn(r *Report) {
 			}
 		}
 	}
+	return names
+}
+
+// learnHosts gives each host name its placeholder, and its short name and
+// domain theirs, in the order given.
+func (rd *redactor) learnHosts(names []string) {
 	var shorts []string
 	for _, n := range names {
 		n = strings.ToLower(strings.TrimSpace(n))
@@ -155,8 +232,12 @@ func (rd *redactor) learn(r *Report) {
 			rd.addLiteral(shorts[i], shorts[i+1])
 		}
 	}
-	rd.learnCluster(r.Gather)
-	walkStrings(reflect.ValueOf(r).Elem(), func(s string) {
+}
+
+// learnFQDNs learns the cluster's domains from its API and route host names
+// in any string of v that redaction would change.
+func (rd *redactor) learnFQDNs(v reflect.Value) {
+	walkStrings(v, func(s string) {
 		if !strings.Contains(s, "api") && !strings.Contains(s, "apps.") {
 			return
 		}
@@ -199,21 +280,43 @@ func (rd *redactor) learnCluster(g Gather) {
 		rd.addLiteral(id, rd.placeholder("cluster-id", id, g.ClusterID))
 	}
 	if p := strings.TrimSpace(g.Path); p != "" {
-		rd.inputPlaceholder = rd.placeholder("input", p, p)
-		rd.inputPath = p
-		rd.inputTrimmed = strings.TrimRight(p, `/\`)
-		if rd.inputTrimmed == "" {
-			rd.inputTrimmed = p
+		in := redactInput{placeholder: rd.placeholder("input", p, p), path: p, trimmed: strings.TrimRight(p, `/\`)}
+		if in.trimmed == "" {
+			in.trimmed = p
 		}
-		base := rd.inputTrimmed
-		if i := strings.LastIndexAny(base, `/\`); i >= 0 {
-			base = base[i+1:]
+		in.name = in.trimmed
+		if i := strings.LastIndexAny(in.name, `/\`); i >= 0 {
+			in.name = in.name[i+1:]
 		}
-		rd.inputName = base
+		rd.inputs = append(rd.inputs, in)
+	} else if g.Input != nil && g.Input.Name != "" {
+		rd.inputs = append(rd.inputs, redactInput{placeholder: rd.placeholder("input", g.Input.Name, g.Input.Name), name: g.Input.Name})
 	}
-	if g.Input != nil && g.Input.Name != "" && rd.inputPlaceholder == "" {
-		rd.inputPlaceholder = rd.placeholder("input", g.Input.Name, g.Input.Name)
-		rd.inputName = g.Input.Name
+	// The folders of each gather root but a must-gather's image folder and
+	// a namespace folder's namespace: the archive's own folder
+	// (must-gather.local.<n>, inspect.local.<n>, a sosreport's folder with
+	// its host name, a case number) shown in the roots, layouts, gather
+	// health and coverage.
+	for _, root := range g.Roots {
+		rd.learnFolders(root, true)
+	}
+	for _, l := range g.Layouts {
+		rd.learnFolders(l.Root, (l.Kind == model.LayoutMustGather && l.Image != "") || l.Kind == model.LayoutNamespace)
+	}
+}
+
+// learnFolders gives the folders of root its placeholders (folder-N); the
+// last one only when keepLast is false. A "namespaces" folder (above a
+// namespace folder) is the layout's own, not a name, and is kept.
+func (rd *redactor) learnFolders(root string, keepLast bool) {
+	segs := strings.FieldsFunc(root, func(r rune) bool { return r == '/' || r == '\\' })
+	if keepLast && len(segs) > 0 {
+		segs = segs[:len(segs)-1]
+	}
+	for _, seg := range segs {
+		if _, ok := rd.folders[seg]; !ok && seg != "." && seg != ".." && seg != "namespaces" {
+			rd.folders[seg] = rd.placeholder("folder", seg, seg)
+		}
 	}
 }
 
@@ -319,17 +422,29 @@ func (rd *redactor) redactString(s string) string {
 		spans = append(spans, span{start, end, repl})
 	}
 	lower := asciiLower(s)
-	if rd.inputPlaceholder != "" {
-		if s == rd.inputName || s == rd.inputPath || s == rd.inputTrimmed {
-			return rd.inputPlaceholder
+	for _, in := range rd.inputs {
+		if s == in.name || s == in.path || s == in.trimmed {
+			return in.placeholder
 		}
-		for _, p := range []string{rd.inputPath, rd.inputTrimmed} {
+	}
+	for _, in := range rd.inputs {
+		for _, p := range []string{in.path, in.trimmed} {
+			// A path with a separator is replaced wherever it occurs; one
+			// without (new, mg) only as a path's folder, so that the word
+			// elsewhere stays.
+			if !strings.ContainsAny(p, `/\`) {
+				addSegment(s, p, fixed(in.placeholder), add)
+				continue
+			}
 			for i := 0; p != "" && strings.Contains(s[i:], p); {
 				j := i + strings.Index(s[i:], p)
-				add(j, j+len(p), fixed(rd.inputPlaceholder))
+				add(j, j+len(p), fixed(in.placeholder))
 				i = j + len(p)
 			}
 		}
+	}
+	for name, p := range rd.folders {
+		addSegment(s, name, fixed(p), add)
 	}
 	for _, m := range keptRe.FindAllStringIndex(s, -1) {
 		add(m[0], m[1], nil)
@@ -386,6 +501,33 @@ func (rd *redactor) redactString(s string) string {
 		return s
 	}
 	return applySpans(s, spans)
+}
+
+// addSegment finds name in s where it stands as a folder of a path: after
+// the start or a byte that is no part of a name (a separator, a space, a
+// quote) and before a path separator, or at the end after a separator, or
+// as the whole of s. A word of prose that is the same ("new") stays.
+func addSegment(s, name string, repl func() string, add adder) {
+	if name == "" {
+		return
+	}
+	sep := func(c byte) bool { return c == '/' || c == '\\' }
+	for i := 0; i < len(s); {
+		k := strings.Index(s[i:], name)
+		if k < 0 {
+			return
+		}
+		j := i + k
+		end := j + len(name)
+		before := j == 0 || !isNameByte(s[j-1])
+		after := end < len(s) && sep(s[end]) || end == len(s) && (j == 0 || sep(s[j-1]))
+		if before && after {
+			add(j, end, repl)
+			i = end
+			continue
+		}
+		i = j + 1
+	}
 }
 
 // applySpans replaces the spans that do not overlap an earlier or longer one.

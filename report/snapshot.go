@@ -47,6 +47,11 @@ type Snapshot struct {
 	Events   []SnapEvent
 	// EventFirst and EventLast bound the times of the gather's events.
 	EventFirst, EventLast time.Time
+	// Names holds what redaction learns the gather's own names from
+	// (RedactDiff): the gather section's path, roots, layouts, nodes without
+	// logs and cluster identity (ID, infrastructure name, base domain, API
+	// URL), and each node's name and addresses. Nothing else is filled.
+	Names *Report
 }
 
 // VersionStep is one entry of the ClusterVersion history.
@@ -62,7 +67,7 @@ type VersionStep struct {
 // ns/name", "DaemonSet/ns/name on node", "node/<name>",
 // "clusteroperator/<name>" or the object's kind/ns/name; Container is the
 // container the finding names ("" for none). Scope is the Gathered key of
-// the list that would hold the subject. Since is the oldest evidence time.
+// the list that would hold the subject.
 type SnapFinding struct {
 	Finding   Finding
 	Subject   string
@@ -71,7 +76,6 @@ type SnapFinding struct {
 	Namespace string
 	Nodes     []string
 	Workload  string
-	Since     time.Time
 }
 
 // SnapPod is one pod's identity and state.
@@ -167,6 +171,7 @@ func TakeSnapshot(g *model.Gather, t *rules.Table, findings []rules.Finding) *Sn
 	for _, h := range g.ClusterHistory {
 		s.History = append(s.History, VersionStep{Version: h.Version, State: h.State, Started: timePtr(h.StartedTime.Time), Completed: timePtr(h.CompletionTime.Time)})
 	}
+	s.Names = redactNames(g)
 	st := g.Objects
 	s.snapCoverage(g)
 	for _, p := range g.Pods {
@@ -421,11 +426,6 @@ func (s *Snapshot) snapFinding(st *model.Store, f rules.Finding, short func(stri
 			sf.Workload, sf.Subject = w, w
 		}
 	}
-	for _, e := range f.Evidence {
-		if !e.Time.IsZero() && (sf.Since.IsZero() || e.Time.Before(sf.Since)) {
-			sf.Since = e.Time.UTC()
-		}
-	}
 	return sf
 }
 
@@ -439,3 +439,20 @@ func contains(list []string, s string) bool {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// redactNames is Snapshot.Names of g: the parts of the report Build would
+// make of g that hold the gather's own names.
+func redactNames(g *model.Gather) *Report {
+	r := &Report{Gather: Gather{Path: g.Input, Roots: g.Roots, ClusterID: g.ClusterID, InfrastructureName: g.InfrastructureName,
+		BaseDomain: g.BaseDomain, APIServerURL: g.APIServerURL, Health: Health{NodesWithoutLogs: g.Health.NodesWithoutLogs}}}
+	for _, l := range g.Layouts {
+		r.Gather.Layouts = append(r.Gather.Layouts, Layout{Root: l.Root, Kind: l.Kind, Node: l.Node})
+	}
+	for _, n := range g.Nodes {
+		r.Nodes = append(r.Nodes, buildNode(n))
+	}
+	for _, n := range g.JournalNodes {
+		r.Nodes = append(r.Nodes, buildNode(n))
+	}
+	return r
+}

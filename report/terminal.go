@@ -17,6 +17,10 @@ type TerminalOptions struct {
 	Color bool
 	// MaxFindings limits the findings table; 0 or less lists every finding.
 	MaxFindings int
+	// Reports names the report files written beside this output
+	// ("report.json"), where the findings the table leaves out are; empty
+	// when none was written.
+	Reports []string
 	// Width is the terminal's width in columns; the findings table fits it by
 	// cutting hints. 0 means 160 (output to a file or a pipe).
 	Width int
@@ -135,7 +139,11 @@ func WriteTerminal(w io.Writer, r *Report, opt TerminalOptions) error {
 		more += len(g.Findings)
 	}
 	if more > 0 {
-		fmt.Fprintf(&b, "… and %s in the Markdown and HTML reports.\n", countNoun(more, "more finding", "more findings"))
+		where := "not listed"
+		if len(opt.Reports) > 0 {
+			where = "in " + joinAnd(opt.Reports)
+		}
+		fmt.Fprintf(&b, "… and %s %s.\n", countNoun(more, "more finding", "more findings"), where)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -181,7 +181,7 @@ func gatherTime(g Gather) string {
 		s += " (no timestamp file; " + cleanLine(g.CollectedAtInferred) + ")"
 	}
 	if g.FinishedAt != nil && !g.FinishedAt.Before(*g.CollectedAt) {
-		s += fmt.Sprintf(", took %s", g.FinishedAt.Sub(*g.CollectedAt).Round(time.Second))
+		s += fmt.Sprintf(", collection took %s", g.FinishedAt.Sub(*g.CollectedAt).Round(time.Second))
 	}
 	return s
 }

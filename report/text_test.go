@@ -77,7 +77,7 @@ func TestGatherTime(t *testing.T) {
 	}{
 		{"none", Gather{}, "unknown (no readable timestamp file)"},
 		{"start only, in UTC", Gather{CollectedAt: &start}, "2024-05-01T10:00:00Z"},
-		{"with duration", Gather{CollectedAt: &start, FinishedAt: &end}, "2024-05-01T10:00:00Z, took 1m30s"},
+		{"with duration", Gather{CollectedAt: &start, FinishedAt: &end}, "2024-05-01T10:00:00Z, collection took 1m30s"},
 		{"end before start", Gather{CollectedAt: &end, FinishedAt: &start}, "2024-05-01T10:01:30Z"},
 		{"inferred", Gather{CollectedAt: &start, CollectedAtInferred: "inferred: the latest of 3 times in the gather (event 3)"},
 			"2024-05-01T10:00:00Z (no timestamp file; inferred: the latest of 3 times in the gather (event 3))"},

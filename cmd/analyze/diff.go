@@ -23,6 +23,10 @@ type diffOptions struct {
 	Output    string
 	Formats   []string
 	RulesPath string
+	// Redact replaces the gathers' own names in every report with one set
+	// of placeholders for both gathers; RedactMap receives the mapping.
+	Redact    bool
+	RedactMap string
 	loadOptions
 	hooks writeHooks // test seams of the write phase (writeHooks)
 }
@@ -39,7 +43,12 @@ unhealthy, recovered, replaced or gone, restarts between the two times, nodes, c
 ClusterOperators, MachineConfigPools and the events between the two gathers.
 
 Two gathers of different clusters are refused (exit 2). When NEW was collected before OLD, the two
-are compared in time order and the report says so.`,
+are compared in time order and the report says so. Two inputs collected at the same second (a
+folder and its own .tar.gz) are said to be the same collection, and no duration is given.
+
+With --redact, both gathers are redacted as 'analyze --redact' redacts one, with one set of
+placeholders: a node, address or domain has the same placeholder in OLD and NEW, and --redact-map
+writes the one mapping for both.`,
 		Args:          cobra.ExactArgs(2),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -52,6 +61,8 @@ are compared in time order and the report says so.`,
 	f.StringVarP(&opts.Output, "output", "o", "mgtriage-diff", "folder that receives the reports")
 	f.StringSliceVar(&opts.Formats, "format", []string{"md", "html", "json"}, "reports to write: any of md, html, json")
 	f.StringVar(&opts.RulesPath, "rules", "", "a rule file or folder that adds to or overrides the built-in rules")
+	f.BoolVar(&opts.Redact, "redact", false, "replace IP addresses, node and host names, the cluster's domains, name and ID, the input paths, e-mail addresses and secrets by placeholders in every report, with one set of placeholders for both gathers")
+	f.StringVar(&opts.RedactMap, "redact-map", "", "with --redact: write the one mapping of both gathers as JSON to this file, an object whose keys are the original values and whose values are their placeholders; keep it private")
 	f.StringVar(&opts.MaxRead, "max-read", fmt.Sprintf("%dGiB", parser.DefaultMaxReadBytes>>30), "stop reading each input after this many bytes, counted decompressed")
 	f.BoolVar(&opts.Stats, "stats", false, "print on stderr, for each input, the bytes read decompressed, the time, and how busy the decompressor was (100%: the analysis kept up with decompression)")
 	f.IntVar(&opts.MaxMembers, "max-members", parser.DefaultMaxMembers, "stop reading each input after this many files, folders and links")
@@ -69,6 +80,9 @@ func (o *diffOptions) validate() error {
 	}
 	if o.Output == "" {
 		return usageError{errors.New("-o/--output names no folder")}
+	}
+	if o.RedactMap != "" && !o.Redact {
+		return usageError{errors.New("--redact-map needs --redact")}
 	}
 	return o.loadOptions.validate()
 }
@@ -90,7 +104,7 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	if _, err := os.Stat(o.New); err != nil {
 		return inputError{fmt.Errorf("%s: %v", o.New, statReason(err))}
 	}
-	out, err := openOutput(ctx, o.Output, "diff.md, diff.html and diff.json", "", newRunID(), o.hooks, o.IO.ErrOut)
+	out, err := openOutput(ctx, o.Output, "diff.md, diff.html and diff.json", o.RedactMap, newRunID(), o.hooks, o.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -117,9 +131,19 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	if err != nil {
 		return err
 	}
+	var mapping map[string]string
+	if o.Redact {
+		d, mapping = report.RedactDiff(d, old.Names, cur.Names)
+	}
 	d.Run = &report.Run{ID: out.runID}
 	if err := writeDiffReports(ctx, o, out, d); err != nil {
 		return err
+	}
+	if err := writeRedactMap(o.RedactMap, mapping); err != nil {
+		return exitError{code: exitWrite, msg: err.Error()}
+	}
+	if d.SameCollection && d.New.CollectedAt != nil {
+		fmt.Fprintf(o.IO.Out, "the same collection: both inputs were collected at %s\n", d.New.CollectedAt.UTC().Format(time.RFC3339))
 	}
 	s := d.Summary
 	fmt.Fprintf(o.IO.Out, "%d new, %d changed, %d still failing, %d resolved, %d not comparable; pods: %d newly unhealthy, %d recovered, %d replaced, %d gone\n",

@@ -577,3 +577,15 @@ func writeFailed(dir string, err error) error {
 	}
 	return exitError{code: exitWrite, msg: fmt.Sprintf("reports not written: %s; the reports already in %s were left as they were, and this run's temporary files removed", why, dir)}
 }
+
+// reportFiles names the files a set writes for formats ("report.md",
+// "report.json"), in the order md, html, json.
+func reportFiles(set string, formats []string) []string {
+	var out []string
+	for _, f := range knownFormats {
+		if slices.Contains(formats, f) {
+			out = append(out, set+"."+f)
+		}
+	}
+	return out
+}

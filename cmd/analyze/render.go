@@ -105,7 +105,7 @@ func renderReport(w io.Writer, from string, b []byte, format string, maxKB int, 
 // renderDiff renders a diff.json with the writers of analyze diff.
 func renderDiff(w io.Writer, from string, b []byte, format string, redact bool) error {
 	if redact {
-		return usageError{errors.New("--redact: " + from + " is a diff.json of 'analyze diff', which render cannot redact; redact the two gathers' reports with 'analyze --redact' instead")}
+		return usageError{errors.New("--redact: " + from + " is a diff.json of 'analyze diff', which render cannot redact; run 'analyze diff --redact OLD NEW' on the two gathers instead")}
 	}
 	d, err := report.ReadDiffJSON(bytes.NewReader(b))
 	if err != nil {

@@ -298,7 +298,7 @@ func analyzeLoaded(ctx context.Context, o *analyzeOptions, out *outputDir, table
 		return exitError{code: exitWrite, msg: err.Error()}
 	}
 	color := o.IO.OutIsTerminal && !o.IO.NoColor
-	if err := report.WriteTerminal(o.IO.Out, r, report.TerminalOptions{Color: color, MaxFindings: o.Top, Width: o.IO.OutWidth}); err != nil {
+	if err := report.WriteTerminal(o.IO.Out, r, report.TerminalOptions{Color: color, MaxFindings: o.Top, Width: o.IO.OutWidth, Reports: reportFiles("report", o.Formats)}); err != nil {
 		return err
 	}
 	fmt.Fprintf(o.IO.ErrOut, "analyze: done in %s: %s; reports in %s\n", time.Since(start).Round(time.Millisecond), summary, o.Output)
