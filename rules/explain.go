@@ -290,7 +290,7 @@ func subjectName(s subject, h *hit) string {
 	case onNode:
 		return "node/" + s.Node.Object.Name
 	case onWorkload:
-		return s.Workload.Subject()
+		return strings.ToLower(s.Workload.Kind) + "/" + s.Workload.Object.Namespace + "/" + s.Workload.Object.Name
 	case onOperator:
 		return "clusteroperator/" + s.Operator.Name
 	}
