@@ -9,9 +9,16 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// Marshal returns the rule as YAML, in the form of a rule file entry.
+// Marshal returns rule r as a rule file of its own: `schemaVersion` and a
+// `rules` list holding r, keys in alphabetical order. `rules validate`
+// accepts it unchanged, and loaded with --rules it gives the same rule
+// (replacing the built-in one of its id).
 func Marshal(r *Rule) ([]byte, error) {
-	return yaml.Marshal(r)
+	body, err := yaml.Marshal([]*Rule{r})
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte(fmt.Sprintf("schemaVersion: %d\nrules:\n", SchemaVersion)), body...), nil
 }
 
 // Reference renders the rule reference (docs/rules.md) for table t: the
