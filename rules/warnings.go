@@ -87,6 +87,9 @@ func Warnings(path string) Errors {
 // the positions builtins lists) whose objects it takes.
 func localWarnings(t *Table, i int, r *Rule, categories map[string]bool, cats []string, taker *Rule, builtins []int) Errors {
 	var out Errors
+	if w := shapeWarning(r); w != "" {
+		out = append(out, ValidationError{File: r.File, Line: lineOf(r.fieldLines, "match.cause", r.Line), Rule: r.ID, Msg: w})
+	}
 	if !categories[r.Category] {
 		out = append(out, ValidationError{File: r.File, Line: r.Line, Rule: r.ID, Msg: fmt.Sprintf("category %q is used by no built-in rule (%s); its findings are grouped apart", r.Category, strings.Join(cats, ", "))})
 	}
