@@ -13,7 +13,8 @@ import (
 // cause or required join placed before the built-in rules of its group (it
 // takes their objects, proven causes included); a category no built-in rule
 // uses (reports group findings by category); a disable of an id that is not
-// a built-in rule. It returns nil when the files have errors (see Validate).
+// a built-in rule; a cause pattern that cannot match any message shape its
+// matcher reads (shapeWarning). It returns nil when the files have errors (see Validate).
 func Warnings(path string) Errors {
 	builtin := Builtin()
 	t := Builtin()
