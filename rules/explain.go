@@ -580,12 +580,21 @@ func closestLine(pattern string, ev []Evidence) *NearMiss {
 		res   []*regexp.Regexp // res[k] matches parts[:k+1]
 		rest  []*regexp.Regexp // rest[k] matches parts[k:]
 	}
+	// A group around the whole pattern or an alternative is looked into.
+	unwrap := func(re *syntax.Regexp) *syntax.Regexp {
+		for re.Op == syntax.OpCapture && len(re.Sub) == 1 {
+			re = re.Sub[0]
+		}
+		return re
+	}
+	re = unwrap(re)
 	branches := []*syntax.Regexp{re}
 	if re.Op == syntax.OpAlternate {
 		branches = re.Sub
 	}
 	var pres []prefix
 	for _, b := range branches {
+		b = unwrap(b)
 		parts := []*syntax.Regexp{b}
 		if b.Op == syntax.OpConcat {
 			parts = b.Sub

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"sigs.k8s.io/yaml"
 )
 
@@ -192,4 +193,35 @@ func TestExplainAgreesWithEvaluate(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestClosestLine: the near miss of a pattern in a group, and of a pattern
+// none of whose alternatives' start is in any line.
+func TestClosestLine(t *testing.T) {
+	ev := []Evidence{{Text: `Get "https://reg.example.com/v2/": x509: certificate signed by unknown authority`, Source: model.Source{Path: "p", Line: 3}}}
+	nm := closestLine(`(reg\.example\.com[^"]*x509)`, ev)
+	if nm == nil || nm.Matched != `reg\.example\.com[^"]*` || nm.Next != "x509" || nm.RestAt == "" || nm.Source != "p:3" {
+		t.Errorf("grouped pattern: %+v", nm)
+	}
+	if nm := closestLine(`zzz here|qqq there`, ev); nm != nil {
+		t.Errorf("no start in any line: %+v", nm)
+	}
+	if nm := closestLine(`(`, ev); nm != nil {
+		t.Errorf("a pattern that does not parse: %+v", nm)
+	}
+}
+
+// TestExplainTextHostile: what a gather holds reaches the terminal without
+// control characters, escape sequences or line breaks of its own.
+func TestExplainTextHostile(t *testing.T) {
+	e := &Explanation{Rule: "r", Title: "t", Matcher: "m", SubjectKind: "pod", Total: 1, Listed: true,
+		Subjects: []SubjectExplanation{{Subject: "ns/p\x1b[2J", Step: StepCause, Why: "w\nforged: line", Closest: &NearMiss{Source: "a:1", Message: "m\x1b]0;title\x07\u202e", Matched: "x", MatchedText: "x", Next: "y", StoppedAt: "\r\n"}}}}
+	var b bytes.Buffer
+	if err := e.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.ContainsAny(out, "\x1b\x07\r\u202e") || strings.Contains(out, "\nforged") {
+		t.Errorf("control characters reach the terminal:\n%q", out)
+	}
 }
