@@ -177,7 +177,7 @@ func evaluateTraced(t *Table, g *model.Gather, tr *tracer) []Finding {
 		for _, s := range c.subjects(r.matcher.on()) {
 			hits := r.matcher.match(c, s)
 			if tracing {
-				tr.matched(c, r, s, hits)
+				tr.matched(r, s, hits)
 			}
 			for _, h := range hits {
 				if tracing {
@@ -272,7 +272,7 @@ func fallbackFindings(c *evalContext, g *model.Gather, rules []*Rule, out []Find
 			}
 			hits := r.matcher.match(c, s)
 			if tracing {
-				c.trace.matched(c, r, s, hits)
+				c.trace.matched(r, s, hits)
 			}
 			for _, h := range hits {
 				if tracing {

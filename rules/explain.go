@@ -185,6 +185,9 @@ func Explain(t *Table, g *model.Gather, ruleID, subject string) (*Explanation, e
 			e.Listed = false
 			break
 		}
+		if subj, ok := tr.unread[s]; ok {
+			s.Value = describeSubject(subj)
+		}
 		e.Subjects = append(e.Subjects, *s)
 	}
 	return e, nil
@@ -262,6 +265,9 @@ type tracer struct {
 	considered int
 	names      []string
 	entries    []*SubjectExplanation
+	// unread holds the subject of each matcher-miss entry, whose state
+	// (describeSubject) is written only for the entries listed.
+	unread map[*SubjectExplanation]subject
 	// cur is the entry of the hit being fired; nil when it is filtered out.
 	cur *SubjectExplanation
 }
@@ -302,7 +308,7 @@ func subjectName(s subject, h *hit) string {
 
 // matched records that the matcher was run on s; with no hit, the matcher
 // decided.
-func (t *tracer) matched(c *evalContext, r *Rule, s subject, hits []hit) {
+func (t *tracer) matched(r *Rule, s subject, hits []hit) {
 	t.considered++
 	name := subjectName(s, nil)
 	if len(t.names) < 3 {
@@ -311,10 +317,14 @@ func (t *tracer) matched(c *evalContext, r *Rule, s subject, hits []hit) {
 	if len(hits) > 0 || !t.keeps(name) {
 		return
 	}
-	t.entries = append(t.entries, &SubjectExplanation{Subject: name, Step: StepMatcher,
+	e := &SubjectExplanation{Subject: name, Step: StepMatcher,
 		Why:     fmt.Sprintf("matcher %s selected nothing of this %s", r.Match.Matcher, s.kind),
-		Value:   describeSubject(c, s),
-		Pattern: matcherPattern(r)})
+		Pattern: matcherPattern(r)}
+	if t.unread == nil {
+		t.unread = map[*SubjectExplanation]subject{}
+	}
+	t.unread[e] = s
+	t.entries = append(t.entries, e)
 }
 
 // covered records a pod a fallback rule skips because findings name it.
@@ -521,7 +531,7 @@ func compactJSON(raw json.RawMessage) string {
 // describeSubject is the state of s a matcher reads, on one line, cut at
 // 1 KiB: a pod's STATUS and phase and each container's state; a node's
 // Ready condition.
-func describeSubject(c *evalContext, s subject) string {
+func describeSubject(s subject) string {
 	var b strings.Builder
 	switch s.kind {
 	case onPod:

@@ -225,3 +225,34 @@ func TestExplainTextHostile(t *testing.T) {
 		t.Errorf("control characters reach the terminal:\n%q", out)
 	}
 }
+
+// TestExplainNodeSubject: a node rule's subject is named by the node's name,
+// with or without "node/"; the rule fires on a node that is not Ready and
+// its matcher says what it read of one that is.
+func TestExplainNodeSubject(t *testing.T) {
+	table := Builtin()
+	rc := readCases(t, filepath.Join("testdata", "cases", "node-not-ready.yaml"))
+	g := rc.Fires[0].build(t)
+	for _, subject := range []string{"worker-2.ocp4.example.com", "node/worker-2.ocp4.example.com"} {
+		e, err := Explain(table, g, "node-not-ready", subject)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(e.Subjects) != 1 || !e.Subjects[0].Fired || e.Subjects[0].Subject != "node/worker-2.ocp4.example.com" || e.Subjects[0].Hint == "" {
+			t.Errorf("%s: %+v", subject, e.Subjects)
+		}
+	}
+	quiet := rc.Quiet[0].build(t)
+	e, err := Explain(table, quiet, "node-not-ready", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Subjects) == 0 {
+		t.Errorf("quiet case %q: no subject listed", rc.Quiet[0].Name)
+	}
+	for _, s := range e.Subjects {
+		if s.Fired || s.Step != StepMatcher || !strings.HasPrefix(s.Value, "Ready=True") {
+			t.Errorf("quiet case %q: %+v", rc.Quiet[0].Name, s)
+		}
+	}
+}
