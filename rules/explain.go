@@ -268,6 +268,8 @@ type tracer struct {
 	// unread holds the subject of each matcher-miss entry, whose state
 	// (describeSubject) is written only for the entries listed.
 	unread map[*SubjectExplanation]subject
+	// near is the rule's cause cut for closestLine, made on first need.
+	near *nearPattern
 	// cur is the entry of the hit being fired; nil when it is filtered out.
 	cur *SubjectExplanation
 }
@@ -414,7 +416,10 @@ func (t *tracer) causeMissed(r *Rule, ev []Evidence) {
 	}
 	t.cur.Step = StepCause
 	t.cur.Pattern = r.Match.Cause
-	nm := closestLine(r.Match.Cause, ev)
+	if t.near == nil {
+		t.near = newNearPattern(r.Match.Cause)
+	}
+	nm := t.near.closest(ev)
 	switch {
 	case len(ev) == 0:
 		t.cur.Why = "the cause pattern had no evidence line to run over"
@@ -581,14 +586,28 @@ func describeSubject(s subject) string {
 // matched text, then the earlier line. nil when no line holds the first part
 // of any alternative, or the pattern does not parse.
 func closestLine(pattern string, ev []Evidence) *NearMiss {
+	return newNearPattern(pattern).closest(ev)
+}
+
+// nearPattern is a pattern cut into its top-level alternatives, each into
+// its parts, with a regexp for each leading run of parts and for each
+// trailing run: compiled once, run over many lines (closest).
+type nearPattern struct {
+	branches []nearBranch
+}
+
+type nearBranch struct {
+	parts []*syntax.Regexp
+	res   []*regexp.Regexp // res[k] matches parts[:k+1]
+	rest  []*regexp.Regexp // rest[k] matches parts[k:]
+}
+
+// newNearPattern cuts pattern; one that does not parse has no alternative.
+func newNearPattern(pattern string) *nearPattern {
+	np := &nearPattern{}
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
-		return nil
-	}
-	type prefix struct {
-		parts []*syntax.Regexp
-		res   []*regexp.Regexp // res[k] matches parts[:k+1]
-		rest  []*regexp.Regexp // rest[k] matches parts[k:]
+		return np
 	}
 	// A group around the whole pattern or an alternative is looked into.
 	unwrap := func(re *syntax.Regexp) *syntax.Regexp {
@@ -602,29 +621,34 @@ func closestLine(pattern string, ev []Evidence) *NearMiss {
 	if re.Op == syntax.OpAlternate {
 		branches = re.Sub
 	}
-	var pres []prefix
 	for _, b := range branches {
 		b = unwrap(b)
 		parts := []*syntax.Regexp{b}
 		if b.Op == syntax.OpConcat {
 			parts = b.Sub
 		}
-		p := prefix{parts: parts}
+		p := nearBranch{parts: parts}
 		for k := range parts {
 			cat := &syntax.Regexp{Op: syntax.OpConcat, Sub: parts[:k+1]}
 			r, err := regexp.Compile(cat.String())
 			if err != nil {
 				break
 			}
-			p.res = append(p.res, r)
 			rest, err := regexp.Compile((&syntax.Regexp{Op: syntax.OpConcat, Sub: parts[k:]}).String())
 			if err != nil {
 				break
 			}
+			p.res = append(p.res, r)
 			p.rest = append(p.rest, rest)
 		}
-		pres = append(pres, p)
+		np.branches = append(np.branches, p)
 	}
+	return np
+}
+
+// closest is closestLine for the cut pattern.
+func (np *nearPattern) closest(ev []Evidence) *NearMiss {
+	pres := np.branches
 	var best *NearMiss
 	bestShare, bestRest, bestLen := 0.0, false, -1
 	for _, e := range ev {

@@ -3,6 +3,7 @@ package rules
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -254,5 +255,46 @@ func TestExplainNodeSubject(t *testing.T) {
 		if s.Fired || s.Step != StepMatcher || !strings.HasPrefix(s.Value, "Ready=True") {
 			t.Errorf("quiet case %q: %+v", rc.Quiet[0].Name, s)
 		}
+	}
+}
+
+// TestExplainBounded: past MaxExplained entries the list is cut, the total
+// and the counts by step still cover every subject, and the fired entries
+// come first.
+func TestExplainBounded(t *testing.T) {
+	var gc gatherCase
+	for i := 0; i < MaxExplained+10; i++ {
+		gc.Pods = append(gc.Pods, fmt.Sprintf(`
+metadata: {name: web-%02d}
+spec: {nodeName: worker-0, containers: [{name: web, image: "quay.io/acme/web:1"}]}
+status:
+  phase: Running
+  containerStatuses:
+  - {name: web, image: "quay.io/acme/web:1", ready: true, restartCount: 0, state: {running: {startedAt: "2026-11-20T08:00:00Z"}}}`, i))
+	}
+	gc.Pods = append(gc.Pods, `
+metadata: {name: zz-pull}
+spec: {nodeName: worker-0, containers: [{name: app, image: "quay.io/acme/app:1"}]}
+status:
+  phase: Pending
+  containerStatuses:
+  - {name: app, image: "quay.io/acme/app:1", ready: false, restartCount: 0, state: {waiting: {reason: ImagePullBackOff, message: 'Back-off pulling image "quay.io/acme/app:1"'}}}`)
+	g := gc.build(t)
+	e, err := Explain(Builtin(), g, "image-pull-failed", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Listed || len(e.Subjects) != MaxExplained || e.Total != MaxExplained+11 {
+		t.Errorf("listed %d of %d (all listed %v); want %d of %d", len(e.Subjects), e.Total, e.Listed, MaxExplained, MaxExplained+11)
+	}
+	sum := 0
+	for _, s := range e.Steps {
+		sum += s.Count
+	}
+	if sum != e.Total {
+		t.Errorf("steps count %d entries, total %d: %+v", sum, e.Total, e.Steps)
+	}
+	if first := e.Subjects[0]; first.Subject != "shop/zz-pull" || first.Step == StepMatcher {
+		t.Errorf("the pod the matcher selected is not listed first: %+v", first)
 	}
 }
