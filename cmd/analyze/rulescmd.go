@@ -16,7 +16,7 @@ func newRulesCmd(io IOStreams) *cobra.Command {
 	var rulesPath string
 	cmd := &cobra.Command{
 		Use:   "rules",
-		Short: "List, show and validate the rule table",
+		Short: "List, show, validate and explain the rule table",
 	}
 	cmd.PersistentFlags().StringVar(&rulesPath, "rules", "", "a rule file or folder applied over the built-in rules")
 	list := &cobra.Command{
