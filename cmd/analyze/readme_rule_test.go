@@ -97,3 +97,25 @@ func TestReadmeRuleExample(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesExplainErrors: an unknown rule is a usage error naming the close
+// ids, said before the gather is read; a path that does not exist is an
+// input error; an unknown subject names some the rule considered.
+func TestRulesExplainErrors(t *testing.T) {
+	code, _, stderr := run(t, "rules", "explain", "image-pul-x509", "/nonexistent")
+	if code != exitUsage || !strings.Contains(stderr, "close ids: image-pull-x509") {
+		t.Errorf("unknown rule: exit %d\n%s", code, stderr)
+	}
+	code, _, stderr = run(t, "rules", "explain", "image-pull-x509", filepath.Join(t.TempDir(), "nope"))
+	if code != exitInput {
+		t.Errorf("missing path: exit %d\n%s", code, stderr)
+	}
+	code, _, stderr = run(t, "rules", "explain", "image-pull-x509", "../../fixtures/ruleexample/input", "shop/nope")
+	if code != exitUsage || !strings.Contains(stderr, "shop/storefront-5c7d9f8b6-h4k2n") {
+		t.Errorf("unknown subject: exit %d\n%s", code, stderr)
+	}
+	code, out, stderr := run(t, "rules", "explain", "--json", "image-pull-x509", "../../fixtures/ruleexample/input")
+	if code != 0 || !strings.Contains(out, `"step": "cause"`) {
+		t.Errorf("--json: exit %d\n%s%s", code, out, stderr)
+	}
+}
