@@ -136,9 +136,14 @@ type Evidence struct {
 // Evaluate runs every rule of t over every pod and node of g, correlates the
 // findings (see Correlate) and returns them sorted by severity, rule id and
 // subject. It is pure: the same gather and table give the same findings.
-func Evaluate(t *Table, g *model.Gather) []Finding {
+func Evaluate(t *Table, g *model.Gather) []Finding { return evaluateTraced(t, g, nil) }
+
+// evaluateTraced is Evaluate, recording with tr, when not nil, what each step
+// decided for tr's rule (Explain): the one code path both take.
+func evaluateTraced(t *Table, g *model.Gather, tr *tracer) []Finding {
 	c := newEvalContext(g)
 	c.table = t
+	c.trace = tr
 	var out []Finding
 	taken := map[string]bool{} // group + object already claimed by an earlier rule
 	var fallbacks []*Rule
@@ -150,9 +155,13 @@ func Evaluate(t *Table, g *model.Gather) []Finding {
 			fallbacks = append(fallbacks, r)
 			continue
 		}
+		tracing := tr.on(r)
 		fire := func(subject string, h hit, mk func(hit) (Finding, bool)) {
 			key := r.Group + "\x00" + subject + "\x00" + h.Container
 			if r.Group != "" && taken[key] {
+				if tracing {
+					tr.groupTaken(r, subject, h.Container, out)
+				}
 				return
 			}
 			f, ok := mk(h)
@@ -166,7 +175,14 @@ func Evaluate(t *Table, g *model.Gather) []Finding {
 			out = append(out, f)
 		}
 		for _, s := range c.subjects(r.matcher.on()) {
-			for _, h := range r.matcher.match(c, s) {
+			hits := r.matcher.match(c, s)
+			if tracing {
+				tr.matched(r, s, hits)
+			}
+			for _, h := range hits {
+				if tracing {
+					tr.begin(s, h)
+				}
 				fire(s.key(h), h, func(h hit) (Finding, bool) { return c.fireOn(r, s, h) })
 			}
 		}
@@ -182,14 +198,22 @@ func Evaluate(t *Table, g *model.Gather) []Finding {
 // joins allow (see applyJoins), a node's, or one about the controller,
 // ClusterOperator or cluster object the hit names.
 func (c *evalContext) fireOn(r *Rule, s subject, h hit) (Finding, bool) {
+	f, ok := c.fireOnSubject(r, s, h)
+	if c.trace.on(r) {
+		c.trace.fired(r, f, ok)
+	}
+	return f, ok
+}
+
+func (c *evalContext) fireOnSubject(r *Rule, s subject, h hit) (Finding, bool) {
 	switch s.kind {
 	case onPod:
 		if !c.applyJoins(r, s.Pod, &h) {
 			return Finding{}, false
 		}
-		return r.fire(s.Pod, nil, h, c.readSignatures(s.Pod, &h), c.vocab)
+		return c.fireTraced(r, s.Pod, nil, h, c.readSignatures(s.Pod, &h))
 	case onNode:
-		return r.fire(nil, s.Node, h, c.readSignatures(nil, &h), c.vocab)
+		return c.fireTraced(r, nil, s.Node, h, c.readSignatures(nil, &h))
 	}
 	var sig *signatureMatch
 	if s.kind == onWorkload {
@@ -201,7 +225,7 @@ func (c *evalContext) fireOn(r *Rule, s subject, h hit) (Finding, bool) {
 		}
 		sig = c.readSignatures(nil, &h)
 	}
-	f, ok := r.fire(nil, nil, h, sig, c.vocab)
+	f, ok := c.fireTraced(r, nil, nil, h, sig)
 	switch s.kind {
 	case onWorkload:
 		f.Object, f.ObjectKind = s.Workload.Object, s.Workload.Kind
@@ -209,6 +233,16 @@ func (c *evalContext) fireOn(r *Rule, s subject, h hit) (Finding, bool) {
 		f.Operator = s.Operator
 	case onCluster:
 		f.Object, f.ObjectKind = h.object, h.objectKind
+	}
+	return f, ok
+}
+
+// fireTraced is r.fire, recording for Explain the evidence lines the
+// rule's cause pattern found nothing in when it does not fire.
+func (c *evalContext) fireTraced(r *Rule, p *model.Pod, n *model.Node, h hit, sig *signatureMatch) (Finding, bool) {
+	f, ok := r.fire(p, n, h, sig, c.vocab)
+	if !ok && c.trace.on(r) {
+		c.trace.causeMissed(r, h.Evidence)
 	}
 	return f, ok
 }
@@ -227,12 +261,28 @@ func fallbackFindings(c *evalContext, g *model.Gather, rules []*Rule, out []Find
 	}
 	var fs []Finding
 	for _, r := range rules {
+		tracing := c.trace.on(r)
 		for _, p := range g.Pods {
+			s := subject{kind: onPod, Pod: p}
 			if covered[p] {
+				if tracing {
+					c.trace.covered(s, out)
+				}
 				continue
 			}
-			for _, h := range r.matcher.match(c, subject{kind: onPod, Pod: p}) {
-				if f, ok := r.fire(p, nil, h, c.readSignatures(p, &h), c.vocab); ok {
+			hits := r.matcher.match(c, s)
+			if tracing {
+				c.trace.matched(r, s, hits)
+			}
+			for _, h := range hits {
+				if tracing {
+					c.trace.begin(s, h)
+				}
+				f, ok := c.fireTraced(r, p, nil, h, c.readSignatures(p, &h))
+				if tracing {
+					c.trace.fired(r, f, ok)
+				}
+				if ok {
 					c.vocab.apply(&f)
 					fs = append(fs, f)
 					covered[p] = true

@@ -54,6 +54,9 @@ type evalContext struct {
 	// table is the rule table being evaluated, whose signatures findings
 	// are read against (readSignatures).
 	table *Table
+	// trace records why one rule fired or not on each subject (Explain);
+	// nil when evaluating for a report.
+	trace *tracer
 }
 
 func newEvalContext(g *model.Gather) *evalContext {

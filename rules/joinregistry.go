@@ -399,12 +399,18 @@ func (c *evalContext) applyJoins(r *Rule, p *model.Pod, h *hit) bool {
 	for _, j := range r.joins {
 		if p == nil && !j.workloads {
 			if j.name == r.Require {
+				if c.trace.on(r) {
+					c.trace.joinFailed(j.name, joinResult{}, "the join does not run on a controller")
+				}
 				return false
 			}
 			continue
 		}
 		res := c.runJoin(j, p, h)
 		if j.name == r.Require && !res.Decided {
+			if c.trace.on(r) {
+				c.trace.joinFailed(j.name, res, "")
+			}
 			return false
 		}
 		if res.Decided && res.Cause != "" {

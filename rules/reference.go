@@ -9,9 +9,16 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// Marshal returns the rule as YAML, in the form of a rule file entry.
+// Marshal returns rule r as a rule file of its own: `schemaVersion` and a
+// `rules` list holding r, keys in alphabetical order. `rules validate`
+// accepts it unchanged, and loaded with --rules it gives the same rule
+// (replacing the built-in one of its id).
 func Marshal(r *Rule) ([]byte, error) {
-	return yaml.Marshal(r)
+	body, err := yaml.Marshal([]*Rule{r})
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte(fmt.Sprintf("schemaVersion: %d\nrules:\n", SchemaVersion)), body...), nil
 }
 
 // Reference renders the rule reference (docs/rules.md) for table t: the
@@ -29,7 +36,7 @@ func Reference(t *Table) []byte {
 		"`and`, `or`, `not`, `eq`, `ne`, `lt`, `le`, `gt`, `ge`, `len`, `index`, `slice`, `cap`", MaxRenderedText>>10, maxVarText>>10, MaxEvidenceText>>10)
 	fmt.Fprintf(&b, "- Rule files given with `--rules` (the file, or a folder's `*.yaml` together) hold at most %d MiB and %d rules and signatures; a file past the size is refused before it is parsed.\n\n", MaxRuleBytes>>20, MaxRules)
 	b.WriteString("Rules that share a `group` are alternatives for one object: the first in table order whose `cause` matches a line of evidence fires, so specific causes come before the fallback.\n\n")
-	b.WriteString(causeLimits)
+	fmt.Fprintf(&b, causeLimits, MaxExplained)
 	matchersReference(&b)
 	b.WriteString(joinsReference)
 	b.WriteString("### Joins\n\nA join takes no parameters: a rule names it in `joins:`; it reads the hit's pod, container and `.Message`.\n\n| join | what it reads and when it decides | kinds decoded for it | fills |\n|---|---|---|---|\n")
@@ -234,6 +241,33 @@ the whole evidence text. The evidence holds what the parser kept:
   ` + "`other`" + `). A pattern with no such literal of at least 3 characters widens nothing (` + "`[0-9]+ errors`" + ` keeps the lines
   holding ` + "` errors`" + `, ` + "`\\d+`" + ` keeps none more): give it a fixed word. The built-in rules' patterns are written for the fixed selection and widen
   nothing.
+
+Messages quote what they name: a pull failure reads ` + "`Failed to pull image \"HOST/REPO:TAG\": ... Get \"https://HOST/v2/\": dial tcp IP:443: i/o timeout`" + `,
+and a kubelet journal line escapes those quotes (` + "`\\\"`" + `). A pattern such as ` + "`HOST[^\"]*x509`" + ` stops at the first quote after the host
+and never reaches the words after the URL; ` + "`\\S*`" + ` or ` + "`.*?`" + ` cross it.
+` + "`rules validate`" + ` runs each user ` + "`cause`" + ` over a catalogue of the message shapes its matcher reads (the lines the built-in rules'
+cases give each matcher, by kind of line, host names and IPv4 addresses written as one placeholder; container-log lines
+only when the matcher's ` + "`logs`" + ` is on) and warns, at the pattern's line, when the pattern matches none of them while its
+start and its rest both match one of them apart: the shape a quote or a line break comes between.
+
+### Why a rule did not fire: ` + "`rules explain`" + `
+
+` + "`analyze rules explain RULE PATH [SUBJECT]`" + ` (with ` + "`--rules`" + ` for your files, ` + "`--json`" + ` for the same account as JSON) evaluates the
+table over the gather at PATH exactly as ` + "`analyze`" + ` does and lists, for each subject the rule considered (fired first, then the
+near misses, then the rest; at most %d, with the total), the step that decided:
+
+| step | what it means | value and pattern shown |
+|---|---|---|
+| ` + "`matcher`" + ` | the matcher selected nothing of the subject | the subject's state (kubectl STATUS, phase, each container's state; a node's Ready) and the matcher with its params |
+| ` + "`fallback`" + ` | a fallback rule skips a pod other findings name | the rules that name it |
+| ` + "`group`" + ` | an earlier rule of the group fired on the subject first | that rule |
+| ` + "`join`" + ` | the ` + "`require`" + `d join did not decide | what the join read, what the gather lacks |
+| ` + "`cause`" + ` | no evidence line matches the ` + "`cause`" + ` | the closest line (a near miss) with its ` + "`path:line`" + `, the leading part of the pattern that matched there, the text it matched, where it stopped and the part that did not match, and where the rest of the pattern matches further on |
+| ` + "`folded`" + ` | the rule fired, and a more specific finding on the same container and evidence took it (` + "`alsoMatched`" + `) | that finding's rule |
+| ` + "`fired`" + ` | the finding is in the report | its hint and first evidence line |
+
+SUBJECT is a pod's ` + "`namespace/name`" + `, or a node's name for node rules. A rule id that is not in the table is refused with the
+ids close to it.
 
 `
 

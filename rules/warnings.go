@@ -13,7 +13,8 @@ import (
 // cause or required join placed before the built-in rules of its group (it
 // takes their objects, proven causes included); a category no built-in rule
 // uses (reports group findings by category); a disable of an id that is not
-// a built-in rule. It returns nil when the files have errors (see Validate).
+// a built-in rule; a cause pattern that cannot match any message shape its
+// matcher reads (shapeWarning). It returns nil when the files have errors (see Validate).
 func Warnings(path string) Errors {
 	builtin := Builtin()
 	t := Builtin()
@@ -87,6 +88,9 @@ func Warnings(path string) Errors {
 // the positions builtins lists) whose objects it takes.
 func localWarnings(t *Table, i int, r *Rule, categories map[string]bool, cats []string, taker *Rule, builtins []int) Errors {
 	var out Errors
+	if w := shapeWarning(r); w != "" {
+		out = append(out, ValidationError{File: r.File, Line: lineOf(r.fieldLines, "match.cause", r.Line), Rule: r.ID, Msg: w})
+	}
 	if !categories[r.Category] {
 		out = append(out, ValidationError{File: r.File, Line: r.Line, Rule: r.ID, Msg: fmt.Sprintf("category %q is used by no built-in rule (%s); its findings are grouped apart", r.Category, strings.Join(cats, ", "))})
 	}

@@ -167,6 +167,12 @@ func TestRulesSubcommands(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "matcher: containerTerminated") {
 		t.Errorf("rules show: %d\n%s", code, out)
 	}
+	// What show prints is a rule file validate accepts as is.
+	shown := filepath.Join(t.TempDir(), "shown.yaml")
+	os.WriteFile(shown, []byte(out), 0o644)
+	if code, vout, _ := run(t, "rules", "validate", shown); code != 0 {
+		t.Errorf("rules validate of rules show: %d\n%s", code, vout)
+	}
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
 	os.WriteFile(bad, []byte("schemaVersion: 1\nrules:\n  - id: x\n    severity: nope\n"), 0o644)
 	code, out, _ = run(t, "rules", "validate", bad)

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/jedib0t/go-pretty/v6/table"
+	"github.com/mgtriage/mgtriage/parser"
+	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/rules"
 	"github.com/spf13/cobra"
 )
@@ -13,7 +16,7 @@ func newRulesCmd(io IOStreams) *cobra.Command {
 	var rulesPath string
 	cmd := &cobra.Command{
 		Use:   "rules",
-		Short: "List, show and validate the rule table",
+		Short: "List, show, validate and explain the rule table",
 	}
 	cmd.PersistentFlags().StringVar(&rulesPath, "rules", "", "a rule file or folder applied over the built-in rules")
 	list := &cobra.Command{
@@ -93,6 +96,69 @@ func newRulesCmd(io IOStreams) *cobra.Command {
 			return err
 		},
 	}
-	cmd.AddCommand(list, show, validate, docs)
+	cmd.AddCommand(list, show, validate, docs, newRulesExplainCmd(io, &rulesPath))
 	return cmd
+}
+
+// newRulesExplainCmd is `analyze rules explain RULE PATH [SUBJECT]`: it
+// reads the gather at PATH as analyze does (loadGather, the table's needs,
+// the same input limits) and prints rules.Explain's account of RULE.
+func newRulesExplainCmd(io IOStreams, rulesPath *string) *cobra.Command {
+	var lo loadOptions
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "explain RULE PATH [SUBJECT]",
+		Short: "Say why a rule fired or not on each pod or node of a gather",
+		Long: `explain evaluates the rule table over the gather at PATH exactly as analyze does and, for RULE,
+lists the subjects it considered (pods, or nodes for node rules) and for each the step that
+decided: the matcher and the state it read, the required join and what it lacked, an earlier rule
+of the group, or the cause pattern with the evidence line it came closest to matching, the part of
+the pattern that matched there and the part that did not. SUBJECT (a pod's namespace/name, or a
+node's name) keeps that subject alone. --rules applies your rule files first, so a rule of yours
+can be explained before you run it.`,
+		Args: cobra.RangeArgs(2, 3),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := lo.validate(); err != nil {
+				return err
+			}
+			t, err := loadTable(*rulesPath)
+			if err != nil {
+				return err
+			}
+			subject := ""
+			if len(args) == 3 {
+				subject = args[2]
+			}
+			// An unknown rule is said before the gather is read.
+			if _, err := rules.Explain(t, emptyGather(), args[0], ""); err != nil {
+				return usageError{err}
+			}
+			g, err := loadGather(cmd.Context(), io, args[1], lo, t.Needs(), nil)
+			if err != nil {
+				return err
+			}
+			e, err := rules.Explain(t, g, args[0], subject)
+			if err != nil {
+				return usageError{err}
+			}
+			if asJSON {
+				enc := json.NewEncoder(io.Out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(e)
+			}
+			return e.WriteText(io.Out)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&asJSON, "json", false, "print the explanation as JSON (the shape analyze serve's explain tool returns)")
+	f.StringVar(&lo.MaxRead, "max-read", fmt.Sprintf("%dGiB", parser.DefaultMaxReadBytes>>30), "stop reading the input after this many bytes, counted decompressed")
+	f.IntVar(&lo.MaxMembers, "max-members", parser.DefaultMaxMembers, "stop reading the input after this many files, folders and links")
+	return cmd
+}
+
+// emptyGather is a gather with nothing in it, frozen.
+func emptyGather() *model.Gather {
+	g := &model.Gather{}
+	g.Freeze()
+	return g
 }
