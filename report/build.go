@@ -123,17 +123,9 @@ func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool,
 	return r
 }
 
-// PathShortener returns the function that turns a path of the gather (relative
-// to the input, as model.Source holds it) into the path the reports cite: it
-// drops the single image folder from paths; with several image
-// folders paths stay whole so they remain unambiguous.
-func PathShortener(roots []string) func(string) string {
-	if len(roots) != 1 || roots[0] == "" {
-		return func(p string) string { return p }
-	}
-	root := roots[0]
-	return func(p string) string { return strings.TrimPrefix(p, root) }
-}
+// PathShortener is model.CitedPath: the path the reports cite for a path of
+// the gather.
+func PathShortener(roots []string) func(string) string { return model.CitedPath(roots) }
 
 func buildFinding(f rules.Finding, short func(string) string) Finding {
 	out := Finding{

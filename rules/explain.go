@@ -148,7 +148,7 @@ func Explain(t *Table, g *model.Gather, ruleID, subject string) (*Explanation, e
 		e.Steps = append(e.Steps, StepCount{Step: StepRule, Count: 1})
 		return e, nil
 	}
-	tr := &tracer{rule: r, only: subject}
+	tr := &tracer{rule: r, only: subject, cite: model.CitedPath(g.Roots)}
 	findings := evaluateTraced(t, g, tr)
 	if subject != "" && len(tr.entries) == 0 {
 		return nil, fmt.Errorf("rule %s considered no %s %q among its %d subjects%s", r.ID, e.SubjectKind, subject, tr.considered, tr.examples())
@@ -272,6 +272,18 @@ type tracer struct {
 	near *nearPattern
 	// cur is the entry of the hit being fired; nil when it is filtered out.
 	cur *SubjectExplanation
+	// cite is the path the reports cite for a path of the gather
+	// (model.CitedPath).
+	cite func(string) string
+}
+
+// at is src as the reports cite it: path:line.
+func (t *tracer) at(src model.Source) string {
+	p := src.Path
+	if t.cite != nil {
+		p = t.cite(p)
+	}
+	return p + ":" + fmt.Sprint(src.Line)
 }
 
 // on reports whether t records rule r.
@@ -401,7 +413,7 @@ func (t *tracer) joinFailed(name string, res joinResult, note string) {
 		if len(ev) == 4 {
 			break
 		}
-		ev = append(ev, e.Source.Path+":"+fmt.Sprint(e.Source.Line))
+		ev = append(ev, t.at(e.Source))
 	}
 	t.cur.Value = "not decided"
 	if len(ev) > 0 {
@@ -420,6 +432,11 @@ func (t *tracer) causeMissed(r *Rule, ev []Evidence) {
 		t.near = newNearPattern(r.Match.Cause)
 	}
 	nm := t.near.closest(ev)
+	if nm != nil && t.cite != nil {
+		if i := strings.LastIndexByte(nm.Source, ':'); i > 0 {
+			nm.Source = t.cite(nm.Source[:i]) + nm.Source[i:]
+		}
+	}
 	switch {
 	case len(ev) == 0:
 		t.cur.Why = "the cause pattern had no evidence line to run over"
@@ -444,7 +461,7 @@ func (t *tracer) fired(r *Rule, f Finding, ok bool) {
 	if ok {
 		t.cur.Step, t.cur.Fired, t.cur.Hint = StepFired, true, f.Hint
 		if len(f.Evidence) > 0 {
-			t.cur.Source = f.Evidence[0].Source.Path + ":" + fmt.Sprint(f.Evidence[0].Source.Line)
+			t.cur.Source = t.at(f.Evidence[0].Source)
 		}
 		t.cur.Why = "the rule fired"
 	} else if t.cur.Step == "" {

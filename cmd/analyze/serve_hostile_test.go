@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/mgtriage/mgtriage/report"
 	"github.com/mgtriage/mgtriage/report/serve"
+	"github.com/mgtriage/mgtriage/rules"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -257,5 +259,25 @@ func TestServeREADMESession(t *testing.T) {
 	call(t, cs, "source", map[string]any{"path": "host_service_logs/masters/kubelet_service.log", "line": 257, "context": 0}, &so)
 	if len(so.Items) != 1 || so.Items[0].Line != 257 || !strings.Contains(so.Items[0].Text, "ovn-installed") || !strings.Contains(so.Items[0].Text, "Failed to create sandbox for pod") {
 		t.Errorf("source kubelet_service.log:257: %+v", so)
+	}
+
+	// explain: the same explanation as analyze rules explain --json.
+	var ex serve.ExplainOut
+	if e := call(t, cs, "explain", map[string]any{"rule": "sandbox-ovn-annotation", "subject": "shop/uploader-6d7e8f9a0-cr8t1"}, &ex); e != "" {
+		t.Fatal(e)
+	}
+	code, stdout, stderr := run(t, "rules", "explain", "--json", "sandbox-ovn-annotation", sampleGather, "shop/uploader-6d7e8f9a0-cr8t1")
+	if code != 0 {
+		t.Fatalf("rules explain: exit %d: %s", code, stderr)
+	}
+	var cli rules.Explanation
+	if err := json.Unmarshal([]byte(stdout), &cli); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(cli, ex.Explanation); diff != "" {
+		t.Errorf("explain tool against rules explain --json (-cli +tool):\n%s", diff)
+	}
+	if ex.Fired != 1 || len(ex.Subjects) != 1 || ex.Subjects[0].Source != "namespaces/shop/core/events.yaml:3083" {
+		t.Errorf("explain: %+v", ex)
 	}
 }

@@ -1,6 +1,9 @@
 package model
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Distributions of Gather.Distribution.
 const (
@@ -104,4 +107,16 @@ type Health struct {
 	// found, failed or had their output truncated, and which plugins hit
 	// their timeout, from its manifest (model.SosRun), one sentence each.
 	SosCommands []string
+}
+
+// CitedPath returns the function that turns a path of the gather (relative
+// to the input, as Source holds it) into the path reports and answers cite:
+// with a single gather root it drops that root (the image folder of a
+// must-gather); with several, paths stay whole so they remain unambiguous.
+func CitedPath(roots []string) func(string) string {
+	if len(roots) != 1 || roots[0] == "" {
+		return func(p string) string { return p }
+	}
+	root := roots[0]
+	return func(p string) string { return strings.TrimPrefix(p, root) }
 }

@@ -1,7 +1,66 @@
 package serve
 
-import "github.com/modelcontextprotocol/go-sdk/mcp"
+import (
+	"context"
+	"sync"
 
-// addExplain registers the explain tool (rules.Explain) once the rules
-// package offers it.
-func (s *Server) addExplain(*mcp.Server, func(string) *mcp.ToolAnnotations) {}
+	"github.com/mgtriage/mgtriage/report"
+	"github.com/mgtriage/mgtriage/rules"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ExplainIn names a rule and, optionally, one subject.
+type ExplainIn struct {
+	Rule    string `json:"rule" jsonschema:"a rule id (see the findings' ruleId, or analyze rules list)"`
+	Subject string `json:"subject,omitempty" jsonschema:"a pod as namespace/name, or a node name; absent: every subject the rule considered"`
+}
+
+// ExplainOut is rules.Explain's explanation: the same as analyze rules
+// explain --json prints, one implementation.
+type ExplainOut struct {
+	rules.Explanation
+}
+
+// explainCache keeps the explanations given, by rule and subject: each is
+// one evaluation of the table over the gather, the same every time.
+type explainCache struct {
+	mu  sync.Mutex
+	out map[[2]string]*ExplainOut
+}
+
+// maxExplainCached bounds the explanations kept.
+const maxExplainCached = 64
+
+// addExplain registers the explain tool.
+func (s *Server) addExplain(m *mcp.Server, ro func(string) *mcp.ToolAnnotations) {
+	mcp.AddTool(m, &mcp.Tool{Name: "explain", Annotations: ro("Explain a rule"),
+		Description: "Why a rule did or did not fire on each subject it considered: which step decided (matcher, join, cause pattern, ...), on what value and against what pattern, and for a near miss the closest evidence line. The same explanation as analyze rules explain."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in ExplainIn) (*mcp.CallToolResult, *ExplainOut, error) {
+			out, err := s.Explain(in)
+			return nil, out, err
+		})
+}
+
+// Explain is the explain tool: why in.Rule did or did not fire on each
+// subject it considered (rules.Explain).
+func (s *Server) Explain(in ExplainIn) (*ExplainOut, error) {
+	if err := checkArgs(map[string]string{"rule": in.Rule, "subject": in.Subject}); err != nil {
+		return nil, err
+	}
+	key := [2]string{in.Rule, in.Subject}
+	s.explain.mu.Lock()
+	defer s.explain.mu.Unlock() // one evaluation at a time: it reads the gather's lazily built indices
+	if out := s.explain.out[key]; out != nil {
+		return out, nil
+	}
+	e, err := rules.Explain(s.in.Table, s.in.Gather, in.Rule, in.Subject)
+	if err != nil {
+		return nil, err
+	}
+	out := report.Value(s.in.Redactor, &ExplainOut{Explanation: *e})
+	if s.explain.out == nil || len(s.explain.out) >= maxExplainCached {
+		s.explain.out = map[[2]string]*ExplainOut{}
+	}
+	s.explain.out[key] = out
+	return out, nil
+}

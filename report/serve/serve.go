@@ -70,7 +70,8 @@ type Server struct {
 	pods   map[string]*report.Pod
 	mpods  map[string]*model.Pod
 	handle map[string]int // finding handle → index in Report.Findings
-	cache  linesCache
+	cache   linesCache
+	explain explainCache
 }
 
 // New indexes in for answering. in.Gather, in.Report and in.Table must be
