@@ -63,13 +63,13 @@ type Options struct {
 // Server answers about one analysed gather. Its methods are the tools;
 // MCP returns them registered on an mcp.Server.
 type Server struct {
-	in     Input
-	opt    Options
-	short  func(string) string
-	root   string // the single gather root that short drops, "" when none
-	pods   map[string]*report.Pod
-	mpods  map[string]*model.Pod
-	handle map[string]int // finding handle → index in Report.Findings
+	in      Input
+	opt     Options
+	short   func(string) string
+	root    string // the single gather root that short drops, "" when none
+	pods    map[string]*report.Pod
+	mpods   map[string]*model.Pod
+	handle  map[string]int // finding handle → index in Report.Findings
 	cache   linesCache
 	explain explainCache
 }
