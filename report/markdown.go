@@ -186,8 +186,10 @@ func (d *mdDoc) podsCut() bool {
 // bound or not) gather problems, node rows and gather health lines down to
 // a few; the findings from the lowest severity up, the top finding
 // excepted, each first without remediation, docs and most evidence, then
-// to its heading and one line; the coverage, gather health, problem and
-// node lines; the commands to ask for; the low and info findings' entries;
+// to its heading and one line (low and info findings; the coverage, gather
+// health and problem lines; medium findings; the other findings' details;
+// the node rows; the other findings to one line); the commands to ask
+// for; the low and info findings' entries;
 // the pod rows (the summary then names every failing workload with its
 // count of pods); the cluster and gather lines; the summary's hints; the
 // other finding entries; the top finding's remediation and details (its
@@ -228,16 +230,20 @@ func (d *mdDoc) fit(limit int) {
 	drop(d.nodes, 20, nil)
 	drop(d.health, 10, nil)
 	if f.forms != nil {
-		for _, rank := range []int{low, medium, 0} {
-			shorten(f, 1, 1, rankAtLeast(rank))
-			shorten(f, 1, 2, rankAtLeast(rank))
-			if rank == low {
-				drop(d.coverage, 0, nil)
-				drop(d.health, 0, nil)
-				drop(d.problems, 0, nil)
-				drop(d.nodes, 0, nil)
-			}
-		}
+		shorten(f, 1, 1, rankAtLeast(low))
+		shorten(f, 1, 2, rankAtLeast(low))
+	}
+	drop(d.coverage, 0, nil)
+	drop(d.health, 0, nil)
+	drop(d.problems, 0, nil)
+	if f.forms != nil {
+		shorten(f, 1, 1, rankAtLeast(medium))
+		shorten(f, 1, 2, rankAtLeast(medium))
+		shorten(f, 1, 1, nil)
+	}
+	drop(d.nodes, 0, nil)
+	if f.forms != nil {
+		shorten(f, 1, 2, nil)
 	}
 	drop(d.ask, 0, nil)
 	drop(f, 1, rankAtLeast(low))

@@ -519,3 +519,80 @@ func TestMarkdownHealth(t *testing.T) {
 		t.Errorf("empty health: %q", h.title+h.head)
 	}
 }
+
+func TestTruncateWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"app containers only start after every init container succeeds (0 restarts so far).", 74, "app containers only start after every init container succeeds…"},
+		{"one two three", 8, "one two…"},
+		{"one two three", 9, "one two…"},
+		{"one, two three", 8, "one…"},
+		{"a (b c d e f) g", 9, "a…"},
+		{"supercalifragilistic", 8, "superca…"},
+		{"容器が 再起動しました", 6, "容器が…"},
+	}
+	for _, tt := range tests {
+		if got := truncateWords(tt.in, tt.n); got != tt.want {
+			t.Errorf("truncateWords(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+		if got := truncateWords(tt.in, tt.n); chars(got) > max(tt.n, 0) && chars(tt.in) > tt.n {
+			t.Errorf("truncateWords(%q, %d) = %q is longer than %d", tt.in, tt.n, got, tt.n)
+		}
+	}
+}
+
+func TestMarkdownWorkloadsLine(t *testing.T) {
+	r := &Report{Pods: []Pod{
+		{Namespace: "shop", Name: "web-7d9f-a", Owner: "ReplicaSet/web-7d9f"},
+		{Namespace: "shop", Name: "web-7d9f-b", Owner: "ReplicaSet/web-7d9f"},
+		{Namespace: "shop", Name: "db-0", Owner: "StatefulSet/db"},
+		{Namespace: "shop", Name: "ok-1", Owner: "ReplicaSet/ok", Healthy: true},
+		{Namespace: "batch", Name: "loader|x", Owner: ""},
+	}}
+	want := "**Not healthy, by workload** (4 pods, pods of each in brackets; the pod table is cut): shop: ReplicaSet/web-7d9f (2), StatefulSet/db (1); batch: Pod/loader\\|x (1).\n\n"
+	if got := mdWorkloadsLine(r); got != want {
+		t.Errorf("mdWorkloadsLine =\n%q\nwant\n%q", got, want)
+	}
+	if got := mdWorkloadsLine(&Report{Pods: []Pod{{Name: "a", Healthy: true}}}); got != "" {
+		t.Errorf("every pod healthy, but %q", got)
+	}
+}
+
+func TestFoldNote(t *testing.T) {
+	at := func(s string) *time.Time {
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &v
+	}
+	tests := []struct {
+		name string
+		ev   []Evidence
+		want []string
+	}{
+		{"one line once", []Evidence{{Path: "a", Text: "x"}}, []string{""}},
+		{"one line repeated", []Evidence{{Path: "a", Text: "x", Count: 4}}, []string{"  [repeated 4 times]"}},
+		{"no times, counts summed", []Evidence{{Path: "a", Text: "id 0a1b2c3d"}, {Path: "a", Text: "id 9f8e7d6c", Count: 3}}, []string{" (×4)"}},
+		{"one day", []Evidence{{Path: "a", Text: "t 1", Time: at("2026-11-20T10:14:55Z")}, {Path: "a", Text: "t 2", Time: at("2026-11-20T10:01:02Z")}}, []string{" (×2, 10:01:02–10:14:55)"}},
+		{"two days", []Evidence{{Path: "a", Text: "t 1", Time: at("2026-11-20T23:59:00Z")}, {Path: "a", Text: "t 2", Time: at("2026-11-21T00:01:00Z")}}, []string{" (×2, 2026-11-20 23:59:00–2026-11-21 00:01:00)"}},
+		{"same second", []Evidence{{Path: "a", Text: "t 1", Time: at("2026-11-20T10:00:00Z")}, {Path: "a", Text: "t 2", Time: at("2026-11-20T10:00:00Z")}}, []string{" (×2, 10:00:00)"}},
+		{"other path or kind not folded", []Evidence{{Path: "a", Text: "t 1"}, {Path: "b", Text: "t 2"}, {Path: "a", Kind: "event", Text: "t 3"}}, []string{"", "", ""}},
+		{"words differ", []Evidence{{Path: "a", Text: "pull failed"}, {Path: "a", Text: "push failed"}}, []string{"", ""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, f := range foldEvidence(tt.ev) {
+				got = append(got, f.foldNote())
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
