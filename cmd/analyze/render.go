@@ -59,7 +59,7 @@ func newRenderCmd(io IOStreams) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&from, "from", "", "a report.json written by analyze, or a diff.json written by analyze diff")
 	cmd.Flags().StringVar(&format, "format", "md", "md, html or json")
-	markdownBoundFlags(cmd.Flags(), &maxChars, "a report's Markdown (a diff's Markdown has none)")
+	markdownBoundFlags(cmd.Flags(), &maxChars, "a report's Markdown", "; a diff's Markdown has none")
 	cmd.Flags().BoolVar(&redact, "redact", false, "replace IP addresses, node and host names, the cluster's domains, name and ID, the input path, e-mail addresses and secrets by placeholders (report.json only)")
 	return cmd
 }
@@ -123,12 +123,13 @@ func renderDiff(w io.Writer, from string, b []byte, format string, redact bool) 
 	return report.WriteDiffJSON(w, d)
 }
 
-// markdownBoundFlags adds --md-max-chars, the bound of the Markdown named by what in
-// characters (Unicode code points), default report.DefaultMarkdownMaxChars,
-// and --md-max-kb, its older alias in KiB: N sets the bound to N×1024
-// characters. Of the two, the one given last counts.
-func markdownBoundFlags(f *pflag.FlagSet, chars *int, what string) {
-	f.IntVar(chars, "md-max-chars", report.DefaultMarkdownMaxChars, "upper bound of "+what+" in characters (Unicode code points; 0: no bound)")
+// markdownBoundFlags adds --md-max-chars, the bound of the Markdown named by
+// what in characters (Unicode code points), default
+// report.DefaultMarkdownMaxChars, and --md-max-kb, its older alias in KiB:
+// N sets the bound to N×1024 characters. Of the two, the one given last
+// counts. note ends the help text of --md-max-chars.
+func markdownBoundFlags(f *pflag.FlagSet, chars *int, what, note string) {
+	f.IntVar(chars, "md-max-chars", report.DefaultMarkdownMaxChars, "upper bound of "+what+" in characters (Unicode code points; 0: no bound"+note+")")
 	f.Var(kbAlias{chars}, "md-max-kb", "alias of --md-max-chars in KiB: N sets the bound to N×1024 characters")
 }
 
@@ -142,7 +143,10 @@ func (k kbAlias) Set(s string) error {
 	if err != nil {
 		return fmt.Errorf("%q is not a whole number", s)
 	}
-	if n < 0 || n > math.MaxInt/1024 {
+	if n > math.MaxInt/1024 {
+		return fmt.Errorf("%d KiB is more than this system counts", n)
+	}
+	if n < 0 {
 		*k.chars = -1 // refused by the bound check, which names both flags
 		return nil
 	}

@@ -219,3 +219,14 @@ func TestRenderMarkdownBound(t *testing.T) {
 		t.Errorf("a negative bound: exit %d: %s", code, stderr)
 	}
 }
+
+// TestMarkdownBoundFlagErrors: a negative or unreadable bound is a usage
+// error (exit 64) that names the flag, before the input is read.
+func TestMarkdownBoundFlagErrors(t *testing.T) {
+	for _, args := range [][]string{{"--md-max-chars", "-1"}, {"--md-max-kb", "-1"}, {"--md-max-kb", "x"}, {"--md-max-kb", "99999999999999999"}} {
+		code, _, stderr := run(t, append([]string{"/nonexistent", "-o", t.TempDir()}, args...)...)
+		if code != exitUsage || !strings.Contains(stderr, args[0]) {
+			t.Errorf("%v: exit %d: %s", args, code, stderr)
+		}
+	}
+}
