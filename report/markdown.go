@@ -44,7 +44,7 @@ const (
 	mdShortEvidenceLines = 3
 	mdObjects            = 20  // objects listed per finding
 	mdAllNodesUpTo       = 20  // above this, only nodes that are not healthy are listed
-	mdWorkloads          = 100 // workloads the summary names when the pod table is cut
+	mdWorkloads          = 400 // workloads the summary names when the pod table is cut
 )
 
 // WriteMarkdown writes r as GitHub-flavoured Markdown that also reads well as
@@ -147,15 +147,24 @@ type mdDoc struct {
 	pods, nodes, problems    *mdSection
 	ask                      *mdSection
 	// workloads is the summary's paragraph naming the workloads of the pods
-	// that are not healthy, written when fit left out pod rows.
-	workloads string
-	limit     int  // the bound in characters that made cuts, for the note
-	over      bool // only the header and the summary counts are written
+	// that are not healthy, written when fit left out pod rows;
+	// workloadForms are its shorter forms, naming fewer.
+	workloads     string
+	workloadForms []string
+	limit         int  // the bound in characters that made cuts, for the note
+	over          bool // only the header and the summary counts are written
 }
 
 func markdownDoc(r *Report) *mdDoc {
 	d := &mdDoc{summary: mdSummary(r), findings: mdFindings(r), gather: mdGather(r), health: mdHealth(r), coverage: mdCoverage(r),
-		pods: mdPods(r), nodes: mdNodes(r), problems: mdProblems(r), ask: mdAsk(r), workloads: mdWorkloadsLine(r)}
+		pods: mdPods(r), nodes: mdNodes(r), problems: mdProblems(r), ask: mdAsk(r), workloads: mdWorkloadsLine(r, mdWorkloads)}
+	if d.workloads != "" {
+		for _, n := range []int{100, 30, 10, 0} {
+			if w := mdWorkloadsLine(r, n); chars(w) < chars(d.workloads) {
+				d.workloadForms = append(d.workloadForms, w)
+			}
+		}
+	}
 	for _, g := range groupFindings(r.Findings) {
 		d.groupSizes = append(d.groupSizes, len(g.Findings))
 		d.ranks = append(d.ranks, SeverityRank(g.Findings[0].Severity))
@@ -192,8 +201,9 @@ func (d *mdDoc) podsCut() bool {
 // for; the low and info findings' entries;
 // the pod rows (the summary then names every failing workload with its
 // count of pods); the cluster and gather lines; the summary's hints; the
-// other finding entries; the top finding's remediation and details (its
-// evidence stays); the summary's lines; the top finding. When even the
+// other finding entries; the workloads the summary names beyond the ones
+// with most pods (the rest counted); the top finding's remediation and
+// details (its evidence stays); the summary's lines; the top finding. When even the
 // header and the summary's counts are over limit, only they are written
 // (d.over), with a note that says so.
 func (d *mdDoc) fit(limit int) {
@@ -253,6 +263,9 @@ func (d *mdDoc) fit(limit int) {
 		shorten(d.summary, 0, 1, nil)
 	}
 	drop(f, 1, nil)
+	for len(d.workloadForms) > 0 && d.podsCut() && over() {
+		d.workloads, d.workloadForms = d.workloadForms[0], d.workloadForms[1:]
+	}
 	if f.forms != nil {
 		shorten(f, 0, 2, nil)
 	}
@@ -534,17 +547,17 @@ func mdSummaryShortLine(g findingGroup) string {
 // out pod rows: every workload of the pods that are not healthy with its
 // count of pods, by namespace ("shop: ReplicaSet/web-7d9f (2),
 // StatefulSet/db (1)"), the namespaces and the workloads in each with most
-// pods first; at most mdWorkloads named, the rest counted. A pod's
-// workload is its controller as the pod names it (Kind/name, Pod.Owner), or
-// the pod itself (Pod/name) when it has none. "" when every pod is healthy.
-func mdWorkloadsLine(r *Report) string {
+// pods first. At most limit workloads are named, those with most pods; the
+// rest are counted. A pod's workload is its controller as the pod names it
+// (Kind/name, Pod.Owner), or the pod itself (Pod/name) when it has none.
+// "" when every pod is healthy.
+func mdWorkloadsLine(r *Report, limit int) string {
 	type workload struct {
-		name string
-		pods int
+		ns, name string
+		pods     int
 	}
-	byNS := map[string][]*workload{}
+	var all []*workload
 	at := map[string]*workload{}
-	var nss []string
 	nsPods := map[string]int{}
 	pods := 0
 	for _, p := range r.Pods {
@@ -559,12 +572,9 @@ func mdWorkloadsLine(r *Report) string {
 		}
 		w := at[ns+"\x00"+name]
 		if w == nil {
-			if byNS[ns] == nil {
-				nss = append(nss, ns)
-			}
-			w = &workload{name: name}
+			w = &workload{ns: ns, name: name}
 			at[ns+"\x00"+name] = w
-			byNS[ns] = append(byNS[ns], w)
+			all = append(all, w)
 		}
 		w.pods++
 		nsPods[ns]++
@@ -572,28 +582,29 @@ func mdWorkloadsLine(r *Report) string {
 	if pods == 0 {
 		return ""
 	}
-	sort.SliceStable(nss, func(i, j int) bool { return nsPods[nss[i]] > nsPods[nss[j]] })
-	var groups []string
-	named, total := 0, len(at)
-	restPods := 0
-	for _, ns := range nss {
-		ws := byNS[ns]
-		sort.SliceStable(ws, func(i, j int) bool { return ws[i].pods > ws[j].pods })
-		var names []string
-		for _, w := range ws {
-			if named == mdWorkloads {
-				restPods += w.pods
-				continue
-			}
-			named++
-			names = append(names, fmt.Sprintf("%s (%d)", mdText(w.name), w.pods))
-		}
-		if len(names) > 0 {
-			groups = append(groups, mdText(orDot(ns))+": "+strings.Join(names, ", "))
-		}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].pods > all[j].pods })
+	named := all[:min(limit, len(all))]
+	rest := 0
+	for _, w := range all[len(named):] {
+		rest += w.pods
 	}
-	if named < total {
-		groups = append(groups, fmt.Sprintf("and %s with %s", countNoun(total-named, "more workload", "more workloads"), countNoun(restPods, "pod", "pods")))
+	// Named ones by namespace, most pods first, each namespace's in order.
+	sort.SliceStable(named, func(i, j int) bool { return nsPods[named[i].ns] > nsPods[named[j].ns] })
+	var groups []string
+	for i := 0; i < len(named); {
+		j := i
+		var names []string
+		for ; j < len(named) && named[j].ns == named[i].ns; j++ {
+			names = append(names, fmt.Sprintf("%s (%d)", mdText(named[j].name), named[j].pods))
+		}
+		groups = append(groups, mdText(orDot(named[i].ns))+": "+strings.Join(names, ", "))
+		i = j
+	}
+	switch {
+	case len(named) == 0:
+		groups = append(groups, fmt.Sprintf("%s, named in report.html", countNoun(len(all), "workload", "workloads")))
+	case len(named) < len(all):
+		groups = append(groups, fmt.Sprintf("and %s with %s", countNoun(len(all)-len(named), "more workload", "more workloads"), countNoun(rest, "pod", "pods")))
 	}
 	return fmt.Sprintf("**Not healthy, by workload** (%s, pods of each in brackets; the pod table is cut): %s.\n\n", countNoun(pods, "pod", "pods"), strings.Join(groups, "; "))
 }
