@@ -190,22 +190,26 @@ func (d *mdDoc) podsCut() bool {
 }
 
 // fit shortens and leaves out parts until the document, with its cut note,
-// is at most limit characters. The order, each step only while the
-// document is over: (near-identical evidence lines are folded already,
-// bound or not) gather problems, node rows and gather health lines down to
-// a few; the findings from the lowest severity up, the top finding
-// excepted, each first without remediation, docs and most evidence, then
-// to its heading and one line (low and info findings; the coverage, gather
-// health and problem lines; medium findings; the other findings' details;
-// the node rows; the other findings to one line); the commands to ask
-// for; the low and info findings' entries;
-// the pod rows (the summary then names every failing workload with its
-// count of pods); the cluster and gather lines; the summary's hints; the
-// other finding entries; the workloads the summary names beyond the ones
-// with most pods (the rest counted); the top finding's remediation and
-// details (its evidence stays); the summary's lines; the top finding. When even the
-// header and the summary's counts are over limit, only they are written
-// (d.over), with a note that says so.
+// is at most limit characters (code points). Near-identical evidence lines
+// are folded already, bound or not. Then, each step only while the
+// document is over:
+//
+//  1. gather problems, node rows and gather health lines down to a few;
+//  2. the low and info findings: first without remediation, docs and most
+//     evidence, then each its heading and one line;
+//  3. the coverage, gather health and problem lines;
+//  4. the medium findings as in 2; the other findings but the top one
+//     without their details; the node rows; those findings to one line;
+//  5. the commands to ask for; the low and info findings' entries;
+//  6. the pod rows (the summary then names every failing workload with
+//     its count of pods);
+//  7. the cluster and gather lines; the summary's hints; the other
+//     finding entries; the top finding's remediation and details (its
+//     evidence stays); the workloads the summary names beyond those with
+//     most pods (the rest counted); the summary's lines; the top finding.
+//
+// When even the header and the summary's counts are over limit, only they
+// are written (d.over), with a note that says so.
 func (d *mdDoc) fit(limit int) {
 	if chars(d.String()) <= limit {
 		return
@@ -263,11 +267,11 @@ func (d *mdDoc) fit(limit int) {
 		shorten(d.summary, 0, 1, nil)
 	}
 	drop(f, 1, nil)
-	for len(d.workloadForms) > 0 && d.podsCut() && over() {
-		d.workloads, d.workloadForms = d.workloadForms[0], d.workloadForms[1:]
-	}
 	if f.forms != nil {
 		shorten(f, 0, 2, nil)
+	}
+	for len(d.workloadForms) > 0 && d.podsCut() && over() {
+		d.workloads, d.workloadForms = d.workloadForms[0], d.workloadForms[1:]
 	}
 	drop(d.summary, 0, nil)
 	drop(f, 0, nil)
