@@ -75,8 +75,10 @@ type mdSection struct {
 	// level[i] is how many of them it used (0: items[i] is the full form).
 	forms     [][]string
 	level     []int
+	short     int // kept items in a shorter form
 	kept      int
 	keptChars int    // characters of items[:kept]
+	fixed     int    // characters of title, head and tail
 	unit, one string // what an item is, plural and singular, for the cut note; "" when none can be cut
 	// keepHead: with every item cut, head and tail are still written (the summary's counts).
 	keepHead bool
@@ -95,7 +97,7 @@ func (s *mdSection) size() int {
 	if s.cutAll() {
 		return 0
 	}
-	return chars(s.title) + chars(s.head) + s.keptChars + chars(s.tail)
+	return s.fixed + s.keptChars
 }
 
 // shorten puts item i in its next shorter form; false when it has none.
@@ -106,6 +108,9 @@ func (s *mdSection) shorten(i int) bool {
 	next := s.forms[i][s.level[i]]
 	if i < s.kept {
 		s.keptChars += chars(next) - chars(s.items[i])
+		if s.level[i] == 0 {
+			s.short++
+		}
 	}
 	s.items[i] = next
 	s.level[i]++
@@ -113,14 +118,15 @@ func (s *mdSection) shorten(i int) bool {
 }
 
 // shortened counts the kept items in a shorter form.
-func (s *mdSection) shortened() int {
-	n := 0
-	for i := 0; i < s.kept && i < len(s.level); i++ {
-		if s.level[i] > 0 {
-			n++
-		}
+func (s *mdSection) shortened() int { return s.short }
+
+// drop leaves out the last kept item.
+func (s *mdSection) drop() {
+	s.kept--
+	s.keptChars -= chars(s.items[s.kept])
+	if s.kept < len(s.level) && s.level[s.kept] > 0 {
+		s.short--
 	}
-	return n
 }
 
 // setForms gives item i its shorter forms.
@@ -140,6 +146,7 @@ type mdDoc struct {
 	summary, findings *mdSection
 	groupSizes        []int
 	ranks             []int
+	groupsBefore      []int // findings in the entries before entry i; len(groupSizes)+1
 	// gather's lines point at the health and coverage sections ("see
 	// Coverage"); when fit leaves every line of one out, they point at
 	// report.html instead.
@@ -149,15 +156,17 @@ type mdDoc struct {
 	// workloads is the summary's paragraph naming the workloads of the pods
 	// that are not healthy, written when fit left out pod rows;
 	// workloadForms are its shorter forms, naming fewer.
-	workloads     string
-	workloadForms []string
-	limit         int  // the bound in characters that made cuts, for the note
-	over          bool // only the header and the summary counts are written
+	workloads      string
+	workloadsChars int
+	workloadForms  []string
+	limit          int  // the bound in characters that made cuts, for the note
+	over           bool // only the header and the summary counts are written
 }
 
 func markdownDoc(r *Report) *mdDoc {
 	d := &mdDoc{summary: mdSummary(r), findings: mdFindings(r), gather: mdGather(r), health: mdHealth(r), coverage: mdCoverage(r),
 		pods: mdPods(r), nodes: mdNodes(r), problems: mdProblems(r), ask: mdAsk(r), workloads: mdWorkloadsLine(r, mdWorkloads)}
+	d.workloadsChars = chars(d.workloads)
 	if d.workloads != "" {
 		for _, n := range []int{100, 30, 10, 0} {
 			if w := mdWorkloadsLine(r, n); chars(w) < chars(d.workloads) {
@@ -165,12 +174,14 @@ func markdownDoc(r *Report) *mdDoc {
 			}
 		}
 	}
+	d.groupsBefore = []int{0}
 	for _, g := range groupFindings(r.Findings) {
 		d.groupSizes = append(d.groupSizes, len(g.Findings))
 		d.ranks = append(d.ranks, SeverityRank(g.Findings[0].Severity))
+		d.groupsBefore = append(d.groupsBefore, d.groupsBefore[len(d.groupsBefore)-1]+len(g.Findings))
 	}
 	d.sections = []*mdSection{
-		{head: RunComment(r.Run.RunID()) + mdHeader(r)},
+		newSection("", RunComment(r.Run.RunID())+mdHeader(r), "", "", "", nil),
 		d.summary,
 		d.gather,
 		d.ask,
@@ -222,8 +233,7 @@ func (d *mdDoc) fit(limit int) {
 	}
 	drop := func(s *mdSection, keep int, want func(i int) bool) {
 		for s.unit != "" && s.kept > keep && over() && (want == nil || want(s.kept-1)) {
-			s.kept--
-			s.keptChars -= chars(s.items[s.kept])
+			s.drop()
 		}
 	}
 	shorten := func(s *mdSection, from, level int, want func(i int) bool) {
@@ -272,6 +282,7 @@ func (d *mdDoc) fit(limit int) {
 	}
 	for len(d.workloadForms) > 0 && d.podsCut() && over() {
 		d.workloads, d.workloadForms = d.workloadForms[0], d.workloadForms[1:]
+		d.workloadsChars = chars(d.workloads)
 	}
 	drop(d.summary, 0, nil)
 	drop(f, 0, nil)
@@ -288,7 +299,7 @@ func (d *mdDoc) size() int {
 		n += s.size()
 	}
 	if d.podsCut() {
-		n += chars(d.workloads)
+		n += d.workloadsChars
 	}
 	return n
 }
@@ -322,13 +333,9 @@ func (d *mdDoc) moreLine() string {
 	if k >= len(d.groupSizes) {
 		return ""
 	}
-	rest, below := 0, 0
-	for i, n := range d.groupSizes[k:] {
-		rest += n
-		if k+i < m {
-			below += n
-		}
-	}
+	n := len(d.groupSizes)
+	rest := d.groupsBefore[n] - d.groupsBefore[k]
+	below := d.groupsBefore[max(k, min(m, n))] - d.groupsBefore[k]
 	what := countNoun(rest, "finding", "findings")
 	if k > 0 {
 		what = "… and " + countNoun(rest, "more finding", "more findings")
@@ -438,7 +445,8 @@ func newSection(title, head, tail, unit, one string, items []string) *mdSection 
 	for _, it := range items {
 		n += chars(it)
 	}
-	return &mdSection{title: title, head: head, tail: tail, items: items, kept: len(items), keptChars: n, unit: unit, one: one}
+	return &mdSection{title: title, head: head, tail: tail, items: items, kept: len(items), keptChars: n, unit: unit, one: one,
+		fixed: chars(title) + chars(head) + chars(tail)}
 }
 
 func joinAnd(s []string) string {
