@@ -741,7 +741,11 @@ const (
 	mdTopEvidence
 )
 
-// mdInHTML ends a finding entry fit shortened: where the rest is.
+// mdLeftOutRemediation stands for the remediation and docs of a finding
+// fit shortened.
+const mdLeftOutRemediation = "**Remediation** and **Docs**: left out to fit the size bound; see report.html.\n\n"
+
+// mdInHTML ends a finding entry fit shortened to one line: where the rest is.
 const mdInHTML = "hint, remediation and all evidence are in report.html"
 
 // mdFindingGroup writes several low or info findings of one rule as one
@@ -780,6 +784,9 @@ func mdFindingGroup(n int, g findingGroup, form mdForm) string {
 	lines := mdGroupEvidenceLines
 	if form == mdShort {
 		lines = mdShortEvidenceLines
+		if len(f.Remediation)+len(f.Docs) > 0 {
+			b.WriteString(mdLeftOutRemediation)
+		}
 	} else {
 		mdRemediationDocs(&b, f, " (first of them)")
 	}
@@ -875,6 +882,9 @@ func mdFinding(n int, f Finding, form mdForm) string {
 	lines := mdEvidenceLines
 	if form == mdShort {
 		lines = mdShortEvidenceLines
+		if len(f.Remediation)+len(f.Docs) > 0 {
+			b.WriteString(mdLeftOutRemediation)
+		}
 	} else {
 		mdRemediationDocs(&b, f, "")
 	}
