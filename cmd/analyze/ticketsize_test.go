@@ -230,3 +230,44 @@ func TestMarkdownBoundFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestTicketEveryBound renders the sample's report.json at bounds from
+// 1,000 to 50,000 characters: each file keeps its bound (or, below what
+// the title and summary counts need, says so), says its cut at the top,
+// and while the pod table is cut names every failing workload or counts
+// the ones it does not name.
+func TestTicketEveryBound(t *testing.T) {
+	f, err := os.Open(filepath.Join("testdata", "sample-report.json"))
+	must(t, err)
+	defer f.Close()
+	r, err := report.ReadJSON(f)
+	must(t, err)
+	var full strings.Builder
+	must(t, report.WriteMarkdown(&full, r, report.MarkdownOptions{}))
+	for bound := 1000; bound <= 50000; bound += 997 {
+		var b strings.Builder
+		must(t, report.WriteMarkdown(&b, r, report.MarkdownOptions{MaxChars: bound}))
+		md := b.String()
+		n := utf8.RuneCountInString(md)
+		switch {
+		case utf8.RuneCountInString(full.String()) <= bound:
+			if md != full.String() {
+				t.Errorf("%d: the report fits but was changed", bound)
+			}
+			continue
+		case strings.Contains(md, "**Over the size bound:**"):
+			continue
+		case n > bound:
+			t.Errorf("%d: %d characters", bound, n)
+		}
+		note := strings.Index(md, "**Shortened to fit "+strconv.Itoa(bound)+" characters:**")
+		if note < 0 || note > strings.Index(md, "## Summary") {
+			t.Errorf("%d: no cut note above the summary", bound)
+		}
+		if strings.Contains(md, "pod rows (the summary names their workloads)") {
+			if !regexp.MustCompile(`\*\*Not healthy, by workload\*\* \(15 pods, pods of each in brackets; the pod table is cut\): (shop: .*\(1\)|15 workloads, named in report\.html)[.;]`).MatchString(md) {
+				t.Errorf("%d: pod rows cut, but no workloads line:\n%s", bound, md)
+			}
+		}
+	}
+}
