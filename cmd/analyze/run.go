@@ -24,13 +24,15 @@ import (
 
 // analyzeOptions are the flags and arguments of the main command.
 type analyzeOptions struct {
-	IO            IOStreams
-	Path          string
-	Output        string
-	Formats       []string
-	RulesPath     string
-	MarkdownMaxKB int
-	FailOn        string
+	IO        IOStreams
+	Path      string
+	Output    string
+	Formats   []string
+	RulesPath string
+	// MarkdownMaxChars bounds report.md in characters (--md-max-chars,
+	// or --md-max-kb converted).
+	MarkdownMaxChars int
+	FailOn           string
 	// Strict exits exitDamaged when a stream of the input is damaged or
 	// truncated (model.Gather.Faults), after the reports are written.
 	Strict bool
@@ -70,8 +72,8 @@ func (o *analyzeOptions) validate() error {
 	if o.Top < 0 {
 		return usageError{errors.New("--top must be 0 or more")}
 	}
-	if o.MarkdownMaxKB < 0 {
-		return usageError{errors.New("--md-max-kb must be 0 or more")}
+	if o.MarkdownMaxChars < 0 {
+		return usageError{errors.New("--md-max-chars (or --md-max-kb) must be 0 or more")}
 	}
 	if o.RedactMap != "" && !o.Redact {
 		return usageError{errors.New("--redact-map needs --redact")}
@@ -407,7 +409,7 @@ func writeReports(ctx context.Context, o *analyzeOptions, out *outputDir, r *rep
 			case "json":
 				return report.WriteJSON(w, r)
 			case "md":
-				return report.WriteMarkdown(w, r, report.MarkdownOptions{MaxKB: o.MarkdownMaxKB})
+				return report.WriteMarkdown(w, r, report.MarkdownOptions{MaxChars: o.MarkdownMaxChars})
 			case "html":
 				return report.WriteHTML(w, r)
 			}
