@@ -680,6 +680,19 @@ func mdGather(r *Report) *mdSection {
 		input += fmt.Sprintf(" (%s, %s)", countNoun(g.Files, "file", "files"), humanBytes(g.Bytes))
 	}
 	lines = append(lines, fmt.Sprintf("- **Read from:** %s\n", input))
+	if c := g.Coverage.Combined; len(c) > 0 {
+		// Which parts of the upload were read as one cluster, and why: the
+		// ticket must say it even when the Coverage section is cut.
+		var parts []string
+		for i, p := range c {
+			if i == 3 {
+				parts = append(parts, fmt.Sprintf("and %d more", len(c)-3))
+				break
+			}
+			parts = append(parts, truncateWords(cleanLine(p), 400))
+		}
+		lines = append(lines, fmt.Sprintf("- **Combined:** %s (see Coverage)\n", mdText(strings.Join(parts, "; "))))
+	}
 	s := r.Summary
 	lines = append(lines, fmt.Sprintf("- **Pods:** %s; %s; %s\n",
 		mdText(withNote(fmt.Sprintf("%d, %d not healthy", s.Pods, s.UnhealthyPods), limitNote(s, model.CutPods))),

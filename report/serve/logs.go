@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -12,7 +11,6 @@ import (
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/report"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // ---- logs ----
@@ -66,11 +64,6 @@ type LogLine struct {
 // MaxPatternBytes bounds an RE2 pattern.
 const MaxPatternBytes = 512
 
-func (s *Server) toolLogs(ctx context.Context, _ *mcp.CallToolRequest, in LogsIn) (*mcp.CallToolResult, *LogsOut, error) {
-	out, err := s.Logs(in)
-	return nil, out, err
-}
-
 // Logs is the logs tool.
 func (s *Server) Logs(in LogsIn) (*LogsOut, error) {
 	if err := checkArgs(map[string]string{"namespace": in.Namespace, "pod": in.Pod, "container": in.Container, "host": in.Host, "unit": in.Unit, "since": in.Since, "until": in.Until}); err != nil {
@@ -86,11 +79,7 @@ func (s *Server) Logs(in LogsIn) (*LogsOut, error) {
 			return nil, fmt.Errorf("pattern: %v (RE2 syntax)", err)
 		}
 	}
-	since, err := parseTime("since", in.Since)
-	if err != nil {
-		return nil, err
-	}
-	until, err := parseTime("until", in.Until)
+	since, until, err := parseWindow(in.Since, in.Until)
 	if err != nil {
 		return nil, err
 	}
@@ -334,11 +323,6 @@ type SourceOut struct {
 	// input folder, or the log lines the analysis kept.
 	Origin string `json:"origin"`
 	Note   string `json:"note,omitempty"`
-}
-
-func (s *Server) toolSource(ctx context.Context, _ *mcp.CallToolRequest, in SourceIn) (*mcp.CallToolResult, *SourceOut, error) {
-	out, err := s.Source(in)
-	return nil, out, err
 }
 
 // Source is the source tool.
