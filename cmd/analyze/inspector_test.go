@@ -64,6 +64,9 @@ func (in inspector) call(t *testing.T, target []string, out any, flags ...string
 	defer cancel()
 	args := append(append([]string{in.cli, "--cli"}, target...), flags...)
 	cmd := exec.CommandContext(ctx, in.node, args...)
+	// On a timeout only the launcher is killed: bound the wait for the
+	// inspector proper and the server that hold its output open.
+	cmd.WaitDelay = 10 * time.Second
 	// cli.js starts the CLI proper as the "node" on PATH: this one.
 	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(in.node)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	// inspector-cli 1.0.3 checks for "../package.json" from the working
