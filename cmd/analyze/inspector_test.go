@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -213,6 +214,24 @@ func TestServeWithMCPInspector(t *testing.T) {
 		})
 	}
 
+	// The same client over streamable HTTP: the loopback guard (Host and
+	// Origin) lets it in.
+	parallel("streamable HTTP", func(t *testing.T) {
+		http := []string{serveOnLoopback(t, target[0], target[2]), "--transport", "http"}
+		var tools mcp.ListToolsResult
+		in.call(t, http, &tools, "--method", "tools/list")
+		if len(tools.Tools) != len(servedTools) {
+			t.Errorf("over HTTP the inspector lists %d tools, want %d", len(tools.Tools), len(servedTools))
+		}
+		var ov serve.OverviewOut
+		if res, text := in.callTool(t, http, "overview", &ov); res.IsError {
+			t.Fatalf("overview over HTTP: %s", text)
+		}
+		if diff := cmp.Diff(want.Summary, ov.Counts); diff != "" {
+			t.Errorf("overview counts over HTTP differ from report.json summary (-json +inspector):\n%s", diff)
+		}
+	})
+
 	parallel("resources/list", func(t *testing.T) {
 		var resources mcp.ListResourcesResult
 		in.call(t, target, &resources, "--method", "resources/list")
@@ -225,4 +244,53 @@ func TestServeWithMCPInspector(t *testing.T) {
 			t.Errorf("resources the inspector lists (-want +got):\n%s", diff)
 		}
 	})
+}
+
+// serveOnLoopback starts bin serve --listen 127.0.0.1:0 on the gather at
+// path and returns the URL it says it listens on; the server is stopped
+// when t ends.
+func serveOnLoopback(t *testing.T, bin, path string) string {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", path)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	const marker = "listening on "
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		sent := false
+		var lines []string
+		for sc.Scan() { // to the end, so that the server never blocks on stderr
+			line := sc.Text()
+			if _, url, ok := strings.Cut(line, marker); ok && !sent {
+				found <- strings.TrimSpace(url)
+				sent = true
+			}
+			if len(lines) < 20 {
+				lines = append(lines, line)
+			}
+		}
+		if !sent {
+			found <- "exited: " + strings.Join(lines, "\n")
+		}
+	}()
+	select {
+	case url := <-found:
+		if !strings.HasPrefix(url, "http://127.0.0.1:") {
+			t.Fatalf("serve --listen 127.0.0.1:0: no %q line: %s", marker, clip(url))
+		}
+		return url
+	case <-time.After(2 * time.Minute):
+		t.Fatal("serve --listen 127.0.0.1:0: not listening after 2 minutes")
+	}
+	return ""
 }
