@@ -242,7 +242,7 @@ func transportName(listen string) string {
 	if listen == "" {
 		return "stdio"
 	}
-	return "http://" + listen + "/mcp"
+	return "streamable HTTP"
 }
 
 type nopWriteCloser struct{ io.Writer }
