@@ -62,7 +62,7 @@ type ObjectOut struct {
 // "pod", "Pod", "deployments.apps", "deployment", "apps/deployments".
 func (s *Server) resolveKind(name string) (model.Kind, error) {
 	if name == "" {
-		return model.Kind{}, errors.New("give a kind: pods, nodes, deployments.apps, ...")
+		return model.Kind{}, errors.New("give a kind, such as pods, nodes or deployments.apps")
 	}
 	lower := strings.ToLower(name)
 	if full, ok := shortNames[lower]; ok {
