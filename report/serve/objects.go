@@ -188,9 +188,10 @@ func (s *Server) Get(in GetIn) (*GetOut, error) {
 		return nil, err
 	}
 	if in.Output == "yaml" {
+		start, _ := parseCursor(in.Cursor) // checked by page
 		left := budget
 		for i := range page {
-			s.objectText(&page[i], objs[indexOf(objs, page[i])], left/max(1, len(page)-i))
+			s.objectText(&page[i], objs[start+i], left/max(1, len(page)-i))
 			left -= len(page[i].Text)
 		}
 	}
@@ -203,15 +204,6 @@ func where(ns string) string {
 		return ""
 	}
 	return " in namespace " + ns
-}
-
-func indexOf(objs []*model.Object, o ObjectOut) int {
-	for i, x := range objs {
-		if x.Namespace == o.Namespace && x.Name == o.Name {
-			return i
-		}
-	}
-	return 0
 }
 
 // objectRow is o's identity, citation and table row.
