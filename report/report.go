@@ -22,8 +22,9 @@ import (
 const SchemaVersion = 1
 
 // SchemaMinor counts the additions made within SchemaVersion (1:
-// gather.coverage; 2: ask, timelines and window; 3: run).
-const SchemaMinor = 3
+// gather.coverage; 2: ask, timelines and window; 3: run; 4:
+// findings[].subject).
+const SchemaMinor = 4
 
 // Severity names, from the most to the least urgent.
 const (
@@ -249,11 +250,17 @@ type Summary struct {
 // that prove it. Hint and Remediation are already expanded from the rule's
 // templates with the evidence's values.
 type Finding struct {
-	RuleID      string     `json:"ruleId" redact:"keep"`
-	RuleVersion int        `json:"ruleVersion"`
-	Severity    string     `json:"severity" redact:"keep"`
-	Title       string     `json:"title" redact:"keep"`
-	Category    string     `json:"category,omitempty" redact:"keep"`
+	RuleID      string `json:"ruleId" redact:"keep"`
+	RuleVersion int    `json:"ruleVersion"`
+	Severity    string `json:"severity" redact:"keep"`
+	Title       string `json:"title" redact:"keep"`
+	Category    string `json:"category,omitempty" redact:"keep"`
+	// Subject is what the finding is about across gathers, the identity
+	// that survives a rollout (SnapFinding.Subject): "Deployment/ns/name"
+	// for a workload's pods, "pod/ns/name" for a pod with a stable name,
+	// "node/name", "clusteroperator/name" or "Kind/ns/name"; empty in
+	// reports of older versions.
+	Subject     string     `json:"subject,omitempty"`
 	Hint        string     `json:"hint"`
 	Remediation []string   `json:"remediation"`
 	Docs        []string   `json:"docs" redact:"keep"`
