@@ -56,6 +56,9 @@ type analyzeOptions struct {
 // run replaces or removes; diff writes the first three (diffFormats).
 var knownFormats = []string{"md", "html", "json", "sarif"}
 
+// defaultFormats are the reports analyze and diff write without --format.
+var defaultFormats = []string{"md", "html", "json"}
+
 func (o *analyzeOptions) validate() error {
 	if len(o.Formats) == 0 {
 		return usageError{errors.New("--format needs at least one of md, html, json, sarif")}
