@@ -320,3 +320,34 @@ func TestSARIFFingerprintSurvivesRollout(t *testing.T) {
 		}
 	}
 }
+
+// TestSARIFCorpus: the SARIF of every gather of the shared corpus is valid
+// SARIF 2.1.0 with one result per finding. Skipped under -short and when the
+// corpus is absent.
+func TestSARIFCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus gathers: not in -short")
+	}
+	entries, err := os.ReadDir(corpusRoot)
+	if err != nil {
+		t.Skipf("corpus absent: %v", err)
+	}
+	sch := sarifSchema(t)
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		t.Run(e.Name(), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			code, _, stderr := run(t, filepath.Join(corpusRoot, e.Name()), "-o", out, "--format", "json,sarif")
+			b, err := os.ReadFile(filepath.Join(out, "report.sarif"))
+			if err != nil {
+				t.Skipf("no report (exit %d): %s", code, stderr)
+			}
+			results := sarifRun(t, validateSARIF(t, sch, b))["results"].([]any)
+			if n := len(readReport(t, out).Findings); len(results) != n {
+				t.Errorf("%d results for %d findings", len(results), n)
+			}
+		})
+	}
+}
