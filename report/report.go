@@ -250,22 +250,22 @@ type Summary struct {
 // that prove it. Hint and Remediation are already expanded from the rule's
 // templates with the evidence's values.
 type Finding struct {
-	RuleID      string `json:"ruleId" redact:"keep"`
-	RuleVersion int    `json:"ruleVersion"`
-	Severity    string `json:"severity" redact:"keep"`
-	Title       string `json:"title" redact:"keep"`
-	Category    string `json:"category,omitempty" redact:"keep"`
-	// Subject is what the finding is about across gathers, the identity
-	// that survives a rollout (SnapFinding.Subject): "Deployment/ns/name"
-	// for a workload's pods, "pod/ns/name" for a pod with a stable name,
-	// "node/name", "clusteroperator/name" or "Kind/ns/name"; empty in
-	// reports of older versions.
-	Subject     string     `json:"subject,omitempty"`
+	RuleID      string     `json:"ruleId" redact:"keep"`
+	RuleVersion int        `json:"ruleVersion"`
+	Severity    string     `json:"severity" redact:"keep"`
+	Title       string     `json:"title" redact:"keep"`
+	Category    string     `json:"category,omitempty" redact:"keep"`
 	Hint        string     `json:"hint"`
 	Remediation []string   `json:"remediation"`
 	Docs        []string   `json:"docs" redact:"keep"`
 	Objects     []Object   `json:"objects"`
 	Evidence    []Evidence `json:"evidence"`
+	// Subject is what the finding is about across gathers, the identity
+	// that survives a rollout (SnapFinding.Subject): "Deployment/ns/name"
+	// for a workload's pods, "pod/ns/name" for a pod with a stable name,
+	// "node/name", "clusteroperator/name" or "Kind/ns/name"; empty in
+	// reports of older versions.
+	Subject string `json:"subject,omitempty"`
 	// Missing names evidence the gather lacks that would decide the cause.
 	Missing []string `json:"missing,omitempty"`
 	// GroupedBy says what the objects share when one finding covers several
