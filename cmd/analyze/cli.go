@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -208,7 +209,7 @@ Every flag and the output folder are checked before the input is read.
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.Output, "output", "o", "mgtriage-report", "folder that receives the reports")
-	f.StringSliceVar(&opts.Formats, "format", []string{"md", "html", "json"}, "reports to write: any of md, html, json")
+	f.StringSliceVar(&opts.Formats, "format", slices.Clone(defaultFormats), "reports to write: any of md, html, json, sarif (SARIF 2.1.0 for code-scanning dashboards)")
 	f.StringVar(&opts.RulesPath, "rules", "", "a rule file or folder that adds to or overrides the built-in rules")
 	markdownBoundFlags(f, &opts.MarkdownMaxChars, "report.md", "")
 	f.StringVar(&opts.FailOn, "fail-on", "", "exit 1 when a finding at or above this severity exists (critical, high, medium, low, info; any case)")

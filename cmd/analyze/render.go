@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/mgtriage/mgtriage/report"
@@ -24,15 +25,15 @@ func newRenderCmd(io IOStreams) *cobra.Command {
 	var maxChars int
 	var redact bool
 	cmd := &cobra.Command{
-		Use:   "render --from report.json|diff.json --format md|html|json",
-		Short: "Re-render a saved report.json (or a diff.json of 'analyze diff') as Markdown, HTML or JSON on stdout",
+		Use:   "render --from report.json|diff.json --format md|html|json|sarif",
+		Short: "Re-render a saved report.json (or a diff.json of 'analyze diff') as Markdown, HTML, JSON or SARIF on stdout",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if from == "" {
 				return usageError{fmt.Errorf("--from is required")}
 			}
-			if format != "md" && format != "html" && format != "json" {
-				return usageError{fmt.Errorf("--format %q: choose md, html or json", format)}
+			if !slices.Contains(knownFormats, format) {
+				return usageError{fmt.Errorf("--format %q: choose md, html, json or sarif", format)}
 			}
 			if maxChars < 0 {
 				return usageError{fmt.Errorf("--md-max-chars (or --md-max-kb) must be 0 or more")}
@@ -58,7 +59,7 @@ func newRenderCmd(io IOStreams) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&from, "from", "", "a report.json written by analyze, or a diff.json written by analyze diff")
-	cmd.Flags().StringVar(&format, "format", "md", "md, html or json")
+	cmd.Flags().StringVar(&format, "format", "md", "md, html, json or sarif (a report.json only)")
 	markdownBoundFlags(cmd.Flags(), &maxChars, "a report's Markdown", "; a diff's Markdown has none")
 	cmd.Flags().BoolVar(&redact, "redact", false, "replace IP addresses, node and host names, the cluster's domains, name and ID, the input path, e-mail addresses and secrets by placeholders (report.json only)")
 	return cmd
@@ -101,6 +102,8 @@ func renderReport(w io.Writer, from string, b []byte, format string, maxChars in
 		return report.WriteMarkdown(w, r, report.MarkdownOptions{MaxChars: maxChars})
 	case "html":
 		return report.WriteHTML(w, r)
+	case "sarif":
+		return report.WriteSARIF(w, r)
 	}
 	return report.WriteJSON(w, r)
 }
@@ -109,6 +112,9 @@ func renderReport(w io.Writer, from string, b []byte, format string, maxChars in
 func renderDiff(w io.Writer, from string, b []byte, format string, redact bool) error {
 	if redact {
 		return usageError{errors.New("--redact: " + from + " is a diff.json of 'analyze diff', which render cannot redact; run 'analyze diff --redact OLD NEW' on the two gathers instead")}
+	}
+	if format == "sarif" {
+		return usageError{errors.New("--format sarif: " + from + " is a diff.json of 'analyze diff'; SARIF is made of one analysis: render the report.json of either gather")}
 	}
 	d, err := report.ReadDiffJSON(bytes.NewReader(b))
 	if err != nil {

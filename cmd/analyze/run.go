@@ -51,15 +51,21 @@ type analyzeOptions struct {
 	hooks writeHooks // test seams of the write phase (writeHooks)
 }
 
-var knownFormats = []string{"md", "html", "json"}
+// knownFormats are the formats of a report set, in the order reportFiles
+// names them: every file analyze writes (report.<format>) and that a later
+// run replaces or removes; diff writes the first three (diffFormats).
+var knownFormats = []string{"md", "html", "json", "sarif"}
+
+// defaultFormats are the reports analyze and diff write without --format.
+var defaultFormats = []string{"md", "html", "json"}
 
 func (o *analyzeOptions) validate() error {
 	if len(o.Formats) == 0 {
-		return usageError{errors.New("--format needs at least one of md, html, json")}
+		return usageError{errors.New("--format needs at least one of md, html, json, sarif")}
 	}
 	for _, f := range o.Formats {
 		if !slices.Contains(knownFormats, f) {
-			return usageError{fmt.Errorf("--format %q: choose from md, html, json", f)}
+			return usageError{fmt.Errorf("--format %q: choose from md, html, json, sarif", f)}
 		}
 	}
 	if o.FailOn != "" {
@@ -412,6 +418,8 @@ func writeReports(ctx context.Context, o *analyzeOptions, out *outputDir, r *rep
 				return report.WriteMarkdown(w, r, report.MarkdownOptions{MaxChars: o.MarkdownMaxChars})
 			case "html":
 				return report.WriteHTML(w, r)
+			case "sarif":
+				return report.WriteSARIF(w, r)
 			}
 			return nil
 		})
