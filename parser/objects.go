@@ -80,12 +80,19 @@ func decodeUnstructured(data []byte, lm loadMem) (any, error) {
 	return &model.Unstructured{Content: *m}, nil
 }
 
+// askable reports whether kind k may be decoded as Unstructured when asked
+// for: never ConfigMaps and Secrets (the store holds no values of theirs),
+// nor the kinds the model reads on its own paths (pods, nodes, events).
+func askable(k model.Kind) bool {
+	return !keyKinds[k] && k != model.Pods && k != model.Nodes && k != model.Events
+}
+
 // DecodeStoreObjectAsked is DecodeStoreObject for a run that asks for kind
 // k by name (Needs.Decode): a kind with no Go type is decoded into a
 // *model.Unstructured, as a load asked for it does.
 func DecodeStoreObjectAsked(k model.Kind, data []byte) (*model.Object, error) {
 	decode := typedKinds[k]
-	if decode == nil {
+	if decode == nil && askable(k) {
 		decode = decodeUnstructured
 	}
 	return objectOf(k, data, decode, nil, loadMem{})
@@ -270,7 +277,7 @@ func (b *builder) readObjects(p string, c classified, data []byte) []error {
 	if b.decodeKinds == nil || b.decodeKinds[k] {
 		decode = typedKinds[k]
 	}
-	if decode == nil && b.decodeKinds[k] {
+	if decode == nil && b.decodeKinds[k] && askable(k) {
 		// A kind with no Go type that a rule asks for by name (a
 		// `where:` expression's lookup): its content as JSON values.
 		decode = decodeUnstructured

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/yaml"
 
+	"github.com/mgtriage/mgtriage/parser"
 	"github.com/mgtriage/mgtriage/parser/model"
 )
 
@@ -43,31 +45,20 @@ func celCase(t *testing.T, text string) *model.Gather {
 	return gc.build(t)
 }
 
-// handlerRule fires on a crash-looping virt-handler pod when a running
-// virtual machine instance (a kind the built-in table never decodes) is
-// placed on the pod's node; its let: names them in the hint.
-const handlerRule = `schemaVersion: 1
-rules:
-  - id: cnv-handler-down-under-vms
-    version: 1
-    severity: high
-    category: workload
-    title: virt-handler crash-loops on a node that runs virtual machines
-    match:
-      matcher: containerWaiting
-      params: {reasons: [CrashLoopBackOff]}
-    where: |
-      subject.namespace == "openshift-cnv" && "kubevirt.io" in subject.labels &&
-        subject.labels["kubevirt.io"] == "virt-handler" &&
-        lookupAll("virtualmachineinstances.kubevirt.io", "*", "").items.exists(v,
-          has(v.status.nodeName) && v.status.nodeName == subject.node && v.status.phase == "Running")
-    let:
-      vms: >-
-        lookupAll("virtualmachineinstances.kubevirt.io", "*", "").items.filter(v,
-        has(v.status.nodeName) && v.status.nodeName == subject.node).map(v, v.metadata.namespace + "/" + v.metadata.name)
-    hint: "virt-handler {{.Pod}} on {{.Node}} crash-loops while virtual machines run there: {{.vms}}."
-    remediation: ["Read the previous log of {{.Pod}}; the VMs {{.vms}} on {{.Node}} cannot be migrated or managed until it runs."]
-`
+// handlerRuleFile holds a rule written only in YAML and CEL: it fires on a
+// crash-looping virt-handler pod when a running virtual machine instance (a
+// kind the built-in table never decodes) is placed on the pod's node; its
+// let: names them in the hint.
+const handlerRuleFile = "../fixtures/celrule/rules/cnv.yaml"
+
+func handlerRule(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(handlerRuleFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
 
 const handlerPod = `
       - |
@@ -92,7 +83,7 @@ func vmi(name, node, phase string) string {
 }
 
 func TestWhere(t *testing.T) {
-	tbl := celTable(t, handlerRule)
+	tbl := celTable(t, handlerRule(t))
 	cases := []struct {
 		name, gather string
 		fires        bool
@@ -232,7 +223,7 @@ rules:
 
 // TestWhereExplainFalse: a where: that gives false is the deciding step.
 func TestWhereExplainFalse(t *testing.T) {
-	tbl := celTable(t, handlerRule)
+	tbl := celTable(t, handlerRule(t))
 	g := celCase(t, "pods:"+handlerPod+"objects:"+vmi("web-vm", "worker-2", "Running"))
 	ex, err := Explain(tbl, g, "cnv-handler-down-under-vms", "openshift-cnv/virt-handler-x7k2p")
 	if err != nil {
@@ -320,7 +311,7 @@ rules:
 // TestWhereNeeds: the kinds a where: or let: looks up by name are in the
 // table's declaration of needs; Secrets and ConfigMaps never are.
 func TestWhereNeeds(t *testing.T) {
-	tbl := celTable(t, handlerRule+`  - id: cel-needs
+	tbl := celTable(t, handlerRule(t)+`  - id: cel-needs
     version: 1
     severity: low
     category: workload
@@ -369,5 +360,45 @@ func TestCELFunctions(t *testing.T) {
 		if !strings.Contains(got, "\n"+own) {
 			t.Errorf("the list lacks %s", own)
 		}
+	}
+}
+
+// TestWhereThroughParser: the fixture's rule fires on a gather read from
+// disk whose VirtualMachineInstances the parser decodes because the table
+// declares their kind, and stays quiet when the VM runs on another node.
+func TestWhereThroughParser(t *testing.T) {
+	tbl := celTable(t, handlerRule(t))
+	needs := tbl.Needs()
+	for _, tc := range []struct {
+		dir   string
+		fires bool
+	}{{"fires", true}, {"quiet", false}} {
+		t.Run(tc.dir, func(t *testing.T) {
+			g, err := parser.LoadWith(context.Background(), filepath.Join("..", "fixtures", "celrule", tc.dir), parser.Options{Needs: &needs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o, cov := g.Objects.Get(model.Kind{Group: "kubevirt.io", Resource: "virtualmachineinstances"}, "shop", "db-vm")
+			if u, ok := o.Typed.(*model.Unstructured); cov != model.Found || !ok {
+				t.Fatalf("db-vm: coverage %s, typed %T: want found and decoded", cov, o.Typed)
+			} else if meta := u.Content["metadata"].(map[string]any); meta["annotations"] != nil {
+				t.Errorf("annotations kept: %v", meta)
+			}
+			var got *Finding
+			for _, f := range Evaluate(tbl, g) {
+				if f.Rule.ID == "cnv-handler-down-under-vms" {
+					got = &f
+				}
+			}
+			if (got != nil) != tc.fires {
+				t.Fatalf("fired = %v, want %v (problems: %v)", got != nil, tc.fires, g.Problems)
+			}
+			if got != nil {
+				want := "virt-handler virt-handler-x7k2p on worker-1 crash-loops while virtual machines run there: shop/db-vm."
+				if got.Hint != want {
+					t.Errorf("hint:\n got %q\nwant %q", got.Hint, want)
+				}
+			}
+		})
 	}
 }
