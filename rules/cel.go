@@ -27,7 +27,7 @@ import (
 // declares three variables and four functions, all generic:
 //
 //	subject  map(string, dyn)     the subject's fields (subjectValue)
-//	vars     map(string, string)  the hit's template values ({{.Pod}}, {{.Reason}}, ...)
+//	vars     map(string, string)  the template values ({{.Pod}}, {{.Reason}}, ...), "" where the hit fills none
 //	joins    map(string, dyn)     per join of the rule: decided, cause, fix, missing
 //	lookup(kind, namespace, name)          -> {coverage, object}
 //	lookupAll(kind, namespace, selector)   -> {coverage, items, truncated}
@@ -530,6 +530,20 @@ func joinsValue(r *Rule, h *hit) map[string]any {
 	return out
 }
 
+// celVars is the vars an expression reads: every template value (VarNames),
+// "" where the hit fills none, so that vars.Decided == "" holds rather than
+// failing on a missing key.
+func celVars(v Vars) map[string]string {
+	out := make(map[string]string, len(varNames)+len(v))
+	for _, n := range varNames {
+		out[n] = ""
+	}
+	for k, s := range v {
+		out[k] = s
+	}
+	return out
+}
+
 // errWhereType is a where: that gave something other than true or false.
 var errWhereType = errors.New("the expression did not give true or false")
 
@@ -543,7 +557,7 @@ func (c *evalContext) passesWhere(r *Rule, s subject, h *hit) bool {
 	}
 	act, err := cel.FunctionVars(map[string]any{
 		"subject": c.subjectValue(s, h),
-		"vars":    map[string]string(h.Vars),
+		"vars":    celVars(h.Vars),
 		"joins":   joinsValue(r, h),
 	}, c.lookupFuncs())
 	if err != nil {

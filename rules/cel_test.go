@@ -127,7 +127,7 @@ rules:
     category: workload
     title: T
     match: {matcher: containerWaiting, params: {reasons: [CrashLoopBackOff]}}
-    where: absent(lookup("configmaps", subject.namespace, "handler-config"))
+    where: absent(lookup("configmaps", subject.namespace, "handler-config")) && vars.Reason == "CrashLoopBackOff" && vars.Decided == ""
     let:
       cov: lookup("configmaps", subject.namespace, "handler-config").coverage
     hint: "{{.Pod}}: {{.cov}}"
@@ -231,6 +231,9 @@ func TestWhereExplainFalse(t *testing.T) {
 	}
 	if len(ex.Subjects) != 1 || ex.Subjects[0].Step != StepWhere || ex.Subjects[0].Why != "the where: expression gave false" {
 		t.Errorf("explain: %+v", ex.Subjects)
+	}
+	if diff := cmp.Diff([]StepCount{{Step: StepWhere, Count: 1}}, ex.Steps); diff != "" {
+		t.Errorf("step counts (-want +got):\n%s", diff)
 	}
 }
 

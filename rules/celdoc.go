@@ -61,7 +61,8 @@ An expression reads three variables:
   node: §kind§, §name§, §labels§, §conditions§ (§type§, §status§, §reason§, §message§), §object§. A controller or a cluster
   object: §kind§, §namespace§, §name§, §object§. A ClusterOperator: §kind§, §name§, §available§, §degraded§, §progressing§,
   §message§.
-- §vars§: the hit's template values as strings (§vars.Reason§, §vars.ExitCode§, §vars.Decided§: the values the hint reads).
+- §vars§: the template values as strings, the ones the hint reads (§vars.Reason§, §vars.ExitCode§, §vars.Decided§); a
+  value the hit does not fill is §""§.
 - §joins§: per join the rule names, §decided§, §cause§, §fix§ and §missing§ (what the gather lacks to decide).
 
 and the object store through generic lookups only (no product has a function of its own):
