@@ -87,7 +87,8 @@ pinned in §rules/testdata/cel/functions.golden§.
 expression's line in the rule file, CEL's column within it: CEL places a call at its parenthesis and a field at its
 dot); §where:§ must give true or false. At run time an expression stops at a cost of %[2]d (CEL's units, about one per
 value visited) or on an error (a key a map lacks: guard with §has(x.f)§ or §"k" in m§); the rule then does not fire on
-that subject, the analysis goes on, and the report's gather problems name the rule and the first subject.
+that subject (a §let:§ that stops leaves its value empty), the analysis goes on, and the report's gather problems
+name the rule, the expression's line and the first subject.
 §rules explain§ shows a subject a §where:§ decided as step §where§.
 
 `
