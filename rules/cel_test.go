@@ -489,3 +489,38 @@ rules:
 		t.Errorf("problem:\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestWhereRuleTakesNotEveryObject: a user rule with a where: placed in a
+// built-in group is a condition like a cause: no warning that it takes the
+// group's objects, and it shadows no later rule.
+func TestWhereRuleTakesNotEveryObject(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "site.yaml")
+	if err := os.WriteFile(p, []byte(`schemaVersion: 1
+rules:
+  - id: site-pending-where
+    version: 1
+    severity: high
+    title: Pending
+    category: scheduling
+    group: scheduling
+    match: {matcher: podUnschedulable}
+    where: subject.namespace == "shop"
+    hint: "x"
+    remediation: ["y"]
+  - id: site-pending-later
+    version: 1
+    severity: high
+    title: Pending too
+    category: scheduling
+    group: scheduling
+    match: {matcher: podUnschedulable}
+    where: subject.namespace == "web"
+    hint: "x"
+    remediation: ["y"]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ws := Warnings(p); len(ws) > 0 {
+		t.Errorf("warnings: %v", ws)
+	}
+}
