@@ -70,37 +70,25 @@ func specPath[T any](stack []T, key func(T) string) bool {
 // spec and metadata) of the YAML object that starts at line start (1-based) of data, where lines holds the offset of every line's
 // start. The object ends at the first later line indented no deeper than its
 // first line's key column, or at the end of data. It never reads more than
-// maxFieldScan lines.
+// maxFieldScan lines. A JSON file (isJSON) is read by scanJSONFieldLines.
 func scanFieldLines(data []byte, lines []int, start int) model.FieldLines {
 	if start < 1 || start > len(lines) {
 		return nil
+	}
+	if isJSON(data) {
+		return scanJSONFieldLines(data, lines, start)
 	}
 	type frame struct {
 		indent  int
 		key     string
 		element bool
 	}
-	out := model.FieldLines{}
-	raw := map[string]int{}
-	names := map[string]string{} // "status.conditions[3]" → "PodScheduled"
+	x := newFieldIndex()
 	var stack []frame
 	counts := map[string]int{}
-	nStatus, nSpec := 0, 0
-	keep := func(path string, n int, spec bool) {
-		if _, ok := raw[path]; ok {
-			raw[path] = n
-			return
-		}
-		if spec && nSpec < maxSpecFieldLines {
-			nSpec++
-			raw[path] = n
-		} else if !spec && nStatus < maxFieldLines-maxSpecFieldLines {
-			nStatus++
-			raw[path] = n
-		}
-	}
 	objDash := -1 // column of the dash that starts a list-item object
 	key := func(f frame) string { return f.key }
+	var keys []string
 	for n := start; n <= len(lines) && n < start+maxFieldScan; n++ {
 		end := len(data)
 		if n < len(lines) {
@@ -142,31 +130,79 @@ func scanFieldLines(data []byte, lines []int, start int) model.FieldLines {
 			counts[parent]++
 			stack = append(stack, frame{indent: lead, key: "[" + strconv.Itoa(counts[parent]) + "]", element: true})
 		}
-		name := string(k)
-		stack = append(stack, frame{indent: indent, key: name})
-		path := pathOf(stack, key)
-		spec := !strings.HasPrefix(path, "status")
-		el := strings.TrimSuffix(path, "."+name)
-		if item && (!spec || specPath(stack[:len(stack)-1], key)) {
-			keep(el, n, spec) // the element itself
+		stack = append(stack, frame{indent: indent, key: string(k)})
+		keys = keys[:0]
+		for _, f := range stack {
+			keys = append(keys, f.key)
 		}
-		if spec && !specPath(stack, key) {
-			continue
-		}
-		if !spec && !statusFieldKeys[name] {
-			continue
-		}
-		keep(path, n, spec)
-		if (name == "name" || name == "type") && strings.HasSuffix(el, "]") {
-			names[el] = strings.Trim(strings.TrimSpace(string(text[len(k)+1:])), `"'`)
-		}
+		x.add(keys, n, item, func() string { return strings.Trim(strings.TrimSpace(string(text[len(k)+1:])), `"'`) })
 	}
-	// Every element of a path that has a name is named, the deepest first,
-	// so that naming one leaves the text of the elements above it as it was:
-	// "status.containerStatuses[2].volumeMounts[1].name" becomes
-	// "status.containerStatuses[app].volumeMounts[config].name".
-	els := make([]string, 0, len(names))
-	for el := range names {
+	return x.lines()
+}
+
+// fieldIndex collects the field lines of one object, whatever its file's
+// form (block YAML: scanFieldLines, JSON: scanJSONFieldLines): the paths
+// worth a line (statusFieldKeys, specPath), at most maxFieldLines of them,
+// and the name or type of each list element, which names the element's
+// paths in lines.
+type fieldIndex struct {
+	raw            map[string]int
+	names          map[string]string // "status.conditions[3]" → "PodScheduled"
+	nStatus, nSpec int
+}
+
+func newFieldIndex() *fieldIndex {
+	return &fieldIndex{raw: map[string]int{}, names: map[string]string{}}
+}
+
+func (x *fieldIndex) keep(path string, n int, spec bool) {
+	if _, ok := x.raw[path]; ok {
+		x.raw[path] = n
+		return
+	}
+	if spec && x.nSpec < maxSpecFieldLines {
+		x.nSpec++
+		x.raw[path] = n
+	} else if !spec && x.nStatus < maxFieldLines-maxSpecFieldLines {
+		x.nStatus++
+		x.raw[path] = n
+	}
+}
+
+// add records the key that ends keys (the path from the object's top, list
+// elements as "[i]", 1-based) at line n. item says the key is the first of
+// a list element (keys[len(keys)-2] is the element), whose line is then the
+// element's too. value returns the key's scalar value, read only for a name
+// or type that names an element.
+func (x *fieldIndex) add(keys []string, n int, item bool, value func() string) {
+	id := func(s string) string { return s }
+	name := keys[len(keys)-1]
+	path := pathOf(keys, id)
+	spec := !strings.HasPrefix(path, "status")
+	el := strings.TrimSuffix(path, "."+name)
+	if item && (!spec || specPath(keys[:len(keys)-1], id)) {
+		x.keep(el, n, spec) // the element itself
+	}
+	if spec && !specPath(keys, id) {
+		return
+	}
+	if !spec && !statusFieldKeys[name] {
+		return
+	}
+	x.keep(path, n, spec)
+	if (name == "name" || name == "type") && strings.HasSuffix(el, "]") {
+		x.names[el] = value()
+	}
+}
+
+// lines returns the paths kept with every element of a path that has a
+// name named, the deepest first, so that naming one leaves the text of the
+// elements above it as it was: "status.containerStatuses[2].volumeMounts[1].name"
+// becomes "status.containerStatuses[app].volumeMounts[config].name".
+func (x *fieldIndex) lines() model.FieldLines {
+	out := model.FieldLines{}
+	els := make([]string, 0, len(x.names))
+	for el := range x.names {
 		els = append(els, el)
 	}
 	sort.Slice(els, func(i, j int) bool {
@@ -175,10 +211,10 @@ func scanFieldLines(data []byte, lines []int, start int) model.FieldLines {
 		}
 		return els[i] < els[j]
 	})
-	for p, n := range raw {
+	for p, n := range x.raw {
 		for _, el := range els {
 			if i := strings.LastIndexByte(el, '['); i >= 0 && strings.HasPrefix(p, el) && (len(p) == len(el) || p[len(el)] == '.') {
-				p = el[:i] + "[" + names[el] + "]" + p[len(el):]
+				p = el[:i] + "[" + x.names[el] + "]" + p[len(el):]
 			}
 		}
 		out[p] = n
@@ -237,12 +273,27 @@ func worthFieldLines(p *corev1.Pod) bool {
 	return false
 }
 
+// podFieldLines returns the field lines of pod o, the object that starts at
+// line (1-based) of data, a pod list or a pod's own file in block YAML or
+// JSON (scanFieldLines), when the pod is worth them (worthFieldLines); nil
+// otherwise or when its line is not known (0).
+func podFieldLines(o *corev1.Pod, data []byte, lines *lineIndex, line int) model.FieldLines {
+	if line < 1 || !worthFieldLines(o) {
+		return nil
+	}
+	return scanFieldLines(data, lines.of(data), line)
+}
+
 // keyLine returns the line of the top-level key of the list-item object that
-// starts at line start ("- apiVersion: v1"), or 0 when the object has no such
-// key in block style. It reads at most maxFieldScan lines.
+// starts at line start ("- apiVersion: v1", or in a JSON file the object
+// whose '{' is the first at or after that line's start), or 0 when the
+// object has no such key in block style. It reads at most maxFieldScan lines.
 func keyLine(data []byte, lines []int, start int, key string) int {
 	if start < 1 || start > len(lines) {
 		return 0
+	}
+	if isJSON(data) {
+		return jsonKeyLine(data, lines, start, key)
 	}
 	first := data[lines[start-1]:]
 	dash := len(first) - len(bytes.TrimLeft(first, " "))

@@ -955,9 +955,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 			}
 			b.parts.add(o)
 			pod := &model.Pod{Object: *o, Source: model.Source{Path: p, Line: line}, Partial: partial}
-			if line > 0 && worthFieldLines(o) {
-				pod.Fields = scanFieldLines(data, lines.of(data), line)
-			}
+			pod.Fields = podFieldLines(o, data, &lines, line)
 			pods = append(pods, pod)
 			return true
 		})
@@ -990,9 +988,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		pod := &model.Pod{Object: *o, Source: model.Source{Path: p, Line: 1}}
 		b.live.addPods([]*model.Pod{pod})
 		b.mu.Lock()
-		if worthFieldLines(o) && !isJSON(data) {
-			pod.Fields = scanFieldLines(data, lineStarts(data), 1)
-		}
+		pod.Fields = podFieldLines(o, data, &lineIndex{}, 1)
 		b.filePods[k] = append(b.filePods[k], pod)
 		b.mu.Unlock()
 	case kindEventList:

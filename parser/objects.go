@@ -261,8 +261,13 @@ func (b *builder) readObjects(p string, c classified, data []byte) []error {
 		if doc.Items == nil && !strings.HasSuffix(doc.Kind, "List") {
 			return errList(add(data, 1))
 		}
-		for _, it := range doc.Items {
-			if err := add(it, 0); err != nil {
+		itemLines := jsonItemLines(data, lineStarts(data))
+		for i, it := range doc.Items {
+			line := 0
+			if len(itemLines) == len(doc.Items) {
+				line = itemLines[i]
+			}
+			if err := add(it, line); err != nil {
 				errs = append(errs, err)
 			}
 		}
