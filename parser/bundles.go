@@ -222,7 +222,7 @@ func (b *builder) readClusterOperator(p, name string, data []byte) []error {
 		o.Name = name
 	}
 	b.mu.Lock()
-	op := operatorSummary(o, model.Source{Path: p, Line: 1})
+	op := operatorSummary(o, model.Source{Path: p, Line: 1}, data, &lineIndex{})
 	b.g.Operators = append(b.g.Operators, op)
 	b.mu.Unlock()
 	b.live.addOperators([]model.Operator{op})

@@ -198,7 +198,8 @@ func (x *fieldIndex) add(keys []string, n int, item bool, value func() string) {
 // lines returns the paths kept with every element of a path that has a
 // name named, the deepest first, so that naming one leaves the text of the
 // elements above it as it was: "status.containerStatuses[2].volumeMounts[1].name"
-// becomes "status.containerStatuses[app].volumeMounts[config].name".
+// becomes "status.containerStatuses[app].volumeMounts[config].name". When
+// two elements have one name, the path names the first.
 func (x *fieldIndex) lines() model.FieldLines {
 	out := model.FieldLines{}
 	els := make([]string, 0, len(x.names))
@@ -217,7 +218,12 @@ func (x *fieldIndex) lines() model.FieldLines {
 				p = el[:i] + "[" + x.names[el] + "]" + p[len(el):]
 			}
 		}
-		out[p] = n
+		// Two elements of one name (a ClusterOperator's relatedObjects)
+		// name one path: the first in the file keeps it, whatever the
+		// order of the map.
+		if m, ok := out[p]; !ok || n < m {
+			out[p] = n
+		}
 	}
 	return out
 }
@@ -282,6 +288,21 @@ func podFieldLines(o *corev1.Pod, data []byte, lines *lineIndex, line int) model
 		return nil
 	}
 	return scanFieldLines(data, lines.of(data), line)
+}
+
+// nodeFieldLines is podFieldLines for a node: its field lines when one of
+// its conditions is not healthy (Ready not True, or another condition
+// True), which node evidence cites; nil otherwise.
+func nodeFieldLines(o *corev1.Node, data []byte, lines *lineIndex, line int) model.FieldLines {
+	if line < 1 {
+		return nil
+	}
+	for _, c := range o.Status.Conditions {
+		if (c.Type == corev1.NodeReady) != (c.Status == corev1.ConditionTrue) {
+			return scanFieldLines(data, lines.of(data), line)
+		}
+	}
+	return nil
 }
 
 // keyLine returns the line of the top-level key of the list-item object that

@@ -1016,13 +1016,16 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		if why := subjectProblem(o); why != "" {
 			return errors.New(why)
 		}
+		n := &model.Node{Object: *o, Source: model.Source{Path: p, Line: 1}, Fields: nodeFieldLines(o, data, &lineIndex{}, 1)}
 		b.mu.Lock()
-		b.addNode(&model.Node{Object: *o, Source: model.Source{Path: p, Line: 1}})
+		b.addNode(n)
 		b.mu.Unlock()
 	case kindNodeList:
 		var nodes []*model.Node
+		lines := lineIndex{pool: &b.scratch.lineStarts}
+		defer lines.release()
 		errs = decodeItemsLean(data, b.listMem(p), func(o *corev1.Node, line int, _ bool) bool {
-			nodes = append(nodes, &model.Node{Object: *o, Source: model.Source{Path: p, Line: line}})
+			nodes = append(nodes, &model.Node{Object: *o, Source: model.Source{Path: p, Line: line}, Fields: nodeFieldLines(o, data, &lines, line)})
 			return true
 		})
 		b.mu.Lock()
@@ -1033,8 +1036,10 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 	case kindClusterOperators:
 		var ops []model.Operator
 		apiserver := ""
+		lines := lineIndex{pool: &b.scratch.lineStarts}
+		defer lines.release()
 		errs = decodeItemsLean(data, b.listMem(p), func(o *openshift.ClusterOperator, line int, _ bool) bool {
-			ops = append(ops, operatorSummary(o, model.Source{Path: p, Line: line}))
+			ops = append(ops, operatorSummary(o, model.Source{Path: p, Line: line}, data, &lines))
 			if o.Name == "kube-apiserver" {
 				apiserver = o.Version("kube-apiserver")
 			}

@@ -47,15 +47,11 @@ func joinTerminationMessage(c *evalContext, p *model.Pod, h *hit) joinResult {
 		res.RuledOut = true
 		return res
 	}
-	list := "containerStatuses"
-	if cs.list == "spec.initContainers" {
-		list = "initContainerStatuses"
-	}
-	msg, label, field := "", "termination message", "status."+list+"["+cs.Name+"].state.terminated.message"
+	msg, label, field := "", "termination message", cs.statusPath()+".state.terminated.message"
 	if t := cs.Status.State.Terminated; t != nil && strings.TrimSpace(t.Message) != "" {
 		msg = t.Message
 	} else if t := cs.Status.LastTerminationState.Terminated; t != nil {
-		msg, label, field = t.Message, "last termination message", "status."+list+"["+cs.Name+"].lastState.terminated.message"
+		msg, label, field = t.Message, "last termination message", cs.statusPath()+".lastState.terminated.message"
 	}
 	said := saidLine(msg)
 	if said == "" {

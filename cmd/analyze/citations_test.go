@@ -163,6 +163,7 @@ func checkCitations(t *testing.T, input string) (n, zero, one, objStart int, bad
 				why = nil
 				if start {
 					objStart++
+					t.Logf("object start: %s\n\ttext: %s", where, clipCite(c.ev.Text, 120))
 				}
 				break
 			}

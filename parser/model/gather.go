@@ -425,6 +425,10 @@ type Node struct {
 	Object      corev1.Node
 	Source      Source
 	JournalOnly bool
+	// Fields are the lines of its status fields in its file (see
+	// FieldLines), for a node with a condition that is not healthy
+	// (Ready not True, or another condition True); nil otherwise.
+	Fields FieldLines
 }
 
 // Operator is a ClusterOperator's name and its Available/Degraded/Progressing
@@ -434,6 +438,9 @@ type Operator struct {
 	Available, Degraded, Progressing string
 	Message                          string
 	Source                           Source
+	// Fields are the lines of its status fields in its file (see
+	// FieldLines): "status.conditions[Degraded].message".
+	Fields FieldLines
 }
 
 // ContainerLog is one container log file: its line count and, for a
