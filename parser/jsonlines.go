@@ -246,15 +246,19 @@ func jsonKeyLine(data []byte, lines []int, start int, key string) int {
 // jsonItemLines returns the 1-based line of each element of the top-level
 // "items" array of a JSON List document (the line of the element's first
 // byte); nil when data holds no such array or it does not read to its end.
-func jsonItemLines(data []byte, lines []int) []int {
+// It counts lines as it goes, without an index of the whole file.
+func jsonItemLines(data []byte) []int {
 	var out []int
 	inItems := false
+	off, line := 0, 1 // the line of offset off
 	end := walkJSON(data, 0, func(ev *jsonEvent) bool {
 		switch {
 		case len(ev.Path) == 0:
 			inItems = ev.Key == "items" && ev.Open == '['
 		case len(ev.Path) == 1 && inItems && ev.Index > 0:
-			out = append(out, lineAt(lines, ev.Off))
+			line += bytes.Count(data[off:ev.Off], []byte{'\n'})
+			off = ev.Off
+			out = append(out, line)
 		}
 		return true
 	})

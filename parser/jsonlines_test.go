@@ -82,7 +82,7 @@ const fieldPodsJSON = `{
 func TestScanJSONFieldLines(t *testing.T) {
 	data := []byte(fieldPodsJSON)
 	lines := lineStarts(data)
-	if got := jsonItemLines(data, lines); !cmp.Equal(got, []int{4, 57}) {
+	if got := jsonItemLines(data); !cmp.Equal(got, []int{4, 57}) {
 		t.Errorf("jsonItemLines = %v, want [4 57]", got)
 	}
 	got := scanFieldLines(data, lines, 4)
@@ -133,7 +133,7 @@ func FuzzWalkJSON(f *testing.F) {
 			}
 			return true
 		})
-		for _, n := range jsonItemLines(data, lines) {
+		for _, n := range jsonItemLines(data) {
 			if n < 1 || n > len(lines) {
 				t.Fatalf("item line %d outside %d lines", n, len(lines))
 			}

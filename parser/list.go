@@ -439,7 +439,7 @@ func decodeItemsWith[T any](data []byte, lean bool, lm loadMem, add func(obj *T,
 	// position-aware walk finds as many as the decode did.
 	var itemLines []int
 	if isJSON(data) {
-		if l := jsonItemLines(data, lineStarts(data)); len(l) == len(list.Items) {
+		if l := jsonItemLines(data); len(l) == len(list.Items) {
 			itemLines = l
 		}
 	}

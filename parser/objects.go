@@ -261,7 +261,7 @@ func (b *builder) readObjects(p string, c classified, data []byte) []error {
 		if doc.Items == nil && !strings.HasSuffix(doc.Kind, "List") {
 			return errList(add(data, 1))
 		}
-		itemLines := jsonItemLines(data, lineStarts(data))
+		itemLines := jsonItemLines(data)
 		for i, it := range doc.Items {
 			line := 0
 			if len(itemLines) == len(doc.Items) {
