@@ -19,20 +19,28 @@ const (
 	maxFieldScan      = 20000
 )
 
-// statusFieldKeys are the keys worth a line under status (and its lists).
+// statusFieldKeys are the keys worth a line under status (and its lists):
+// a pod's phase, conditions and container states, a node's or a
+// ClusterOperator's conditions, and a node's allocatable and capacity (with
+// every resource under them, see fieldIndex.add).
 var statusFieldKeys = map[string]bool{
 	"status": true, "phase": true, "reason": true, "message": true, "conditions": true, "type": true,
 	"containerStatuses": true, "initContainerStatuses": true, "name": true, "restartCount": true, "ready": true,
 	"state": true, "lastState": true, "waiting": true, "running": true, "terminated": true, "exitCode": true, "signal": true,
+	"allocatable": true, "capacity": true,
 }
+
+// statusSkipLists are the lists under status that take no line: a node's
+// hundred images and its volumes, a ClusterOperator's related objects.
+var statusSkipLists = map[string]bool{"images": true, "volumesAttached": true, "volumesInUse": true, "relatedObjects": true}
 
 // specFieldKeys are the keys worth a line under spec, metadataFieldKeys
 // under metadata: the parts of a pod's own manifest that joins cite (its
 // probes' ports against the ports it declares, the nodeName it was bound by,
 // its finalizers and deletion; the security context a container runs with,
-// its mounts and working directory, the volumes behind them). A path under
-// spec is indexed only when every key on it is one of these, so a
-// container's env takes no room.
+// its mounts and working directory, the volumes behind them), and a node's
+// taints and cordon. A path under spec is indexed only when every key on it
+// is one of these, so a container's env takes no room.
 var (
 	specFieldKeys = map[string]bool{
 		"containers": true, "initContainers": true, "name": true,
@@ -42,6 +50,7 @@ var (
 		"volumeMounts": true, "mountPath": true, "readOnly": true, "subPath": true, "workingDir": true, "terminationMessagePolicy": true,
 		"volumes": true, "configMap": true, "secret": true, "secretName": true, "projected": true, "downwardAPI": true,
 		"persistentVolumeClaim": true, "claimName": true, "emptyDir": true, "hostPath": true,
+		"taints": true, "key": true, "value": true, "effect": true, "unschedulable": true,
 	}
 	metadataFieldKeys = map[string]bool{"finalizers": true, "deletionTimestamp": true, "deletionGracePeriodSeconds": true}
 )
@@ -180,13 +189,18 @@ func (x *fieldIndex) add(keys []string, n int, item bool, value func() string) {
 	path := pathOf(keys, id)
 	spec := !strings.HasPrefix(path, "status")
 	el := strings.TrimSuffix(path, "."+name)
+	if !spec && len(keys) > 1 && statusSkipLists[keys[1]] {
+		return
+	}
 	if item && (!spec || specPath(keys[:len(keys)-1], id)) {
 		x.keep(el, n, spec) // the element itself
 	}
 	if spec && !specPath(keys, id) {
 		return
 	}
-	if !spec && !statusFieldKeys[name] {
+	// Every resource a node's allocatable or capacity names has a line.
+	resource := len(keys) == 3 && keys[0] == "status" && (keys[1] == "allocatable" || keys[1] == "capacity")
+	if !spec && !statusFieldKeys[name] && !resource {
 		return
 	}
 	x.keep(path, n, spec)
@@ -290,19 +304,15 @@ func podFieldLines(o *corev1.Pod, data []byte, lines *lineIndex, line int) model
 	return scanFieldLines(data, lines.of(data), line)
 }
 
-// nodeFieldLines is podFieldLines for a node: its field lines when one of
-// its conditions is not healthy (Ready not True, or another condition
-// True), which node evidence cites; nil otherwise.
-func nodeFieldLines(o *corev1.Node, data []byte, lines *lineIndex, line int) model.FieldLines {
+// nodeFieldLines is podFieldLines for a node, the object at line of data:
+// the lines of its conditions, allocatable and capacity resources, taints
+// and cordon, which node evidence cites (a few dozen paths a node); nil
+// when its line is not known.
+func nodeFieldLines(data []byte, lines *lineIndex, line int) model.FieldLines {
 	if line < 1 {
 		return nil
 	}
-	for _, c := range o.Status.Conditions {
-		if (c.Type == corev1.NodeReady) != (c.Status == corev1.ConditionTrue) {
-			return scanFieldLines(data, lines.of(data), line)
-		}
-	}
-	return nil
+	return scanFieldLines(data, lines.of(data), line)
 }
 
 // keyLine returns the line of the top-level key of the list-item object that

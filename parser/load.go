@@ -1016,7 +1016,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		if why := subjectProblem(o); why != "" {
 			return errors.New(why)
 		}
-		n := &model.Node{Object: *o, Source: model.Source{Path: p, Line: 1}, Fields: nodeFieldLines(o, data, &lineIndex{}, 1)}
+		n := &model.Node{Object: *o, Source: model.Source{Path: p, Line: 1}, Fields: nodeFieldLines(data, &lineIndex{}, 1)}
 		b.mu.Lock()
 		b.addNode(n)
 		b.mu.Unlock()
@@ -1025,7 +1025,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		lines := lineIndex{pool: &b.scratch.lineStarts}
 		defer lines.release()
 		errs = decodeItemsLean(data, b.listMem(p), func(o *corev1.Node, line int, _ bool) bool {
-			nodes = append(nodes, &model.Node{Object: *o, Source: model.Source{Path: p, Line: line}, Fields: nodeFieldLines(o, data, &lines, line)})
+			nodes = append(nodes, &model.Node{Object: *o, Source: model.Source{Path: p, Line: line}, Fields: nodeFieldLines(data, &lines, line)})
 			return true
 		})
 		b.mu.Lock()

@@ -378,7 +378,9 @@ func summaryOnLine(line, text string) bool {
 	if utf8.RuneCountInString(v) > 24 {
 		v = string([]rune(v)[:24])
 	}
-	return strings.Contains(flat(text), v) || strings.Contains(text, key+"=") || strings.Contains(text, key+": ")
+	// The value, or the field by name ("allocatable memory 4.7Gi" cites
+	// "memory: 4911884Ki").
+	return strings.Contains(flat(text), v) || regexp.MustCompile(`\b`+regexp.QuoteMeta(key)+`\b`).MatchString(text)
 }
 
 // enclosingItem returns the text of the list item (a YAML `- ` item of a

@@ -425,9 +425,9 @@ type Node struct {
 	Object      corev1.Node
 	Source      Source
 	JournalOnly bool
-	// Fields are the lines of its status fields in its file (see
-	// FieldLines), for a node with a condition that is not healthy
-	// (Ready not True, or another condition True); nil otherwise.
+	// Fields are the lines of its fields in its file (see FieldLines):
+	// "status.conditions[Ready].message", "status.allocatable.cpu",
+	// "spec.taints[1]", "spec.unschedulable"; nil when not known.
 	Fields FieldLines
 }
 
