@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mgtriage/mgtriage/parser/internal/jsonpos"
 	"github.com/mgtriage/mgtriage/parser/model"
 )
 
@@ -127,7 +128,7 @@ func FuzzWalkJSON(f *testing.F) {
 	f.Add([]byte(`[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[`), 1)
 	f.Fuzz(func(t *testing.T, data []byte, start int) {
 		lines := lineStarts(data)
-		walkJSON(data, start, func(ev *jsonEvent) bool {
+		jsonpos.Walk(data, start, func(ev *jsonpos.Event) bool {
 			if ev.Off < 0 || ev.Off >= len(data) {
 				t.Fatalf("offset %d outside %d bytes", ev.Off, len(data))
 			}
