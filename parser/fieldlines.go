@@ -37,7 +37,7 @@ var statusSkipLists = map[string]bool{"images": true, "volumesAttached": true, "
 // specFieldKeys are the keys worth a line under spec, metadataFieldKeys
 // under metadata: the parts of a pod's own manifest that joins cite (its
 // probes' ports against the ports it declares, the nodeName it was bound by,
-// its finalizers and deletion; the security context a container runs with,
+// its finalizers, deletion and annotations; the security context a container runs with,
 // its mounts and working directory, the volumes behind them), and a node's
 // taints and cordon. A path under spec is indexed only when every key on it
 // is one of these, so a container's env takes no room.
@@ -52,7 +52,11 @@ var (
 		"persistentVolumeClaim": true, "claimName": true, "emptyDir": true, "hostPath": true,
 		"taints": true, "key": true, "value": true, "effect": true, "unschedulable": true,
 	}
-	metadataFieldKeys = map[string]bool{"finalizers": true, "deletionTimestamp": true, "deletionGracePeriodSeconds": true}
+	metadataFieldKeys = map[string]bool{"finalizers": true, "deletionTimestamp": true, "deletionGracePeriodSeconds": true, "annotations": true}
+	// annotationFieldKeys are the annotations worth a line (a pod may hold
+	// dozens; these are the ones joins read): the Multus networks a pod
+	// asks for.
+	annotationFieldKeys = map[string]bool{"k8s.v1.cni.cncf.io/networks": true}
 )
 
 // specPath reports whether the path of stack is one of spec and metadata
@@ -63,7 +67,9 @@ func specPath[T any](stack []T, key func(T) string) bool {
 	}
 	switch key(stack[0]) {
 	case "metadata":
-		return len(stack) == 2 && metadataFieldKeys[key(stack[1])]
+		// The annotations a join cites are indexed by their key:
+		// "metadata.annotations.k8s.v1.cni.cncf.io/networks".
+		return len(stack) == 2 && metadataFieldKeys[key(stack[1])] || len(stack) == 3 && key(stack[1]) == "annotations" && annotationFieldKeys[key(stack[2])]
 	case "spec":
 		for _, f := range stack[1:] {
 			if k := key(f); !strings.HasPrefix(k, "[") && !specFieldKeys[k] {
