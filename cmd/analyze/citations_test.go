@@ -40,10 +40,13 @@ var citationFixtures = []string{
 // path:line the findings' evidence cites inside the gather (archive members
 // through parser.Walk, never extracted) and checks that the line exists (no
 // line 0), that it holds the quoted text (a summary: the cited field, whose
-// value the summary names), and that a status, spec or object citation in a
-// list file lies inside an item that names one of the finding's objects.
-// Line 1 passes only on these same terms. It logs the citations checked per
-// gather.
+// value or name the summary names), and that a status, spec or object
+// citation in a list file lies inside an item that names one of the
+// finding's objects. Line 1 passes only on these same terms, or as the first
+// line of a whole object the summary is about (a store object of a kind whose
+// fields have no lines, a pod without field lines): those are counted per
+// gather, and in the corpus gathers, where every citation reaches its field,
+// they fail. It logs the citations checked per gather.
 func TestCitationsLandOnTheirLine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("analyses every fixture and corpus gather: not in -short")
@@ -81,6 +84,9 @@ func TestCitationsLandOnTheirLine(t *testing.T) {
 			t.Logf("%s: %d citations checked, %d at line 0, %d at line 1, %d at the first line of the object they summarise, %d failing", name, n, zero, one, start, len(bad))
 			for _, b := range bad {
 				t.Error(b)
+			}
+			if strings.HasPrefix(in, corpusRoot) && start > 0 {
+				t.Errorf("%s: %d citations at the first line of an object rather than its field (listed above with -v)", name, start)
 			}
 		})
 	}
