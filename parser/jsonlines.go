@@ -73,15 +73,13 @@ func jsonKeyLine(data []byte, lines []int, start int, key string) int {
 func jsonItemLines(data []byte) []int {
 	var out []int
 	inItems := false
-	off, line := 0, 1 // the line of offset off
+	lines := jsonpos.NewCounter(data)
 	end := jsonpos.Walk(data, 0, func(ev *jsonpos.Event) bool {
 		switch {
 		case len(ev.Path) == 0:
 			inItems = ev.Key == "items" && ev.Open == '['
 		case len(ev.Path) == 1 && inItems && ev.Index > 0:
-			line += bytes.Count(data[off:ev.Off], []byte{'\n'})
-			off = ev.Off
-			out = append(out, line)
+			out = append(out, lines.Line(ev.Off))
 		}
 		return true
 	})

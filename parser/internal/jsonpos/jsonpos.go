@@ -211,3 +211,24 @@ func KeyLine(data []byte, path ...string) int {
 	})
 	return line
 }
+
+// Counter gives the 1-based line of offsets of data, counting line breaks
+// as it goes: offsets asked in increasing order cost one pass over data.
+type Counter struct {
+	data      []byte
+	off, line int
+}
+
+// NewCounter returns a Counter at the start of data.
+func NewCounter(data []byte) *Counter { return &Counter{data: data, line: 1} }
+
+// Line returns the line of offset off (clamped to data).
+func (c *Counter) Line(off int) int {
+	off = min(max(off, 0), len(c.data))
+	if off < c.off {
+		c.off, c.line = 0, 1
+	}
+	c.line += bytes.Count(c.data[c.off:off], []byte{'\n'})
+	c.off = off
+	return c.line
+}
