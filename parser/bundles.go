@@ -167,6 +167,7 @@ type anyEvent struct {
 func decodeAnyEvents(p, ns string, data []byte, lm loadMem) ([]*model.Event, []error) {
 	var events []*model.Event
 	refs := eventRefs{}
+	lines := lineIndex{}
 	errs := decodeItemsLean(data, lm, func(o *anyEvent, line int, _ bool) bool {
 		e := o.Event
 		if e.Namespace == "" {
@@ -178,7 +179,11 @@ func decodeAnyEvents(p, ns string, data []byte, lm loadMem) ([]*model.Event, []e
 		if e.InvolvedObject.Namespace == "" && e.InvolvedObject.Kind != "" && e.InvolvedObject.Kind != "Node" {
 			e.InvolvedObject.Namespace = e.Namespace
 		}
-		events = append(events, &model.Event{Object: eventObjectOf(&e, lm.strs, refs), Source: model.Source{Path: p, Line: line}, At: model.StampOf(eventTime(&e))})
+		ev := &model.Event{Object: eventObjectOf(&e, lm.strs, refs), Source: model.Source{Path: p, Line: line}, At: model.StampOf(eventTime(&e))}
+		if line > 0 {
+			ev.SetMessageLine(keyLine(data, lines.of(data), line, "message"))
+		}
+		events = append(events, ev)
 		return true
 	})
 	return events, errs
@@ -217,7 +222,7 @@ func (b *builder) readClusterOperator(p, name string, data []byte) []error {
 		o.Name = name
 	}
 	b.mu.Lock()
-	op := operatorSummary(o, model.Source{Path: p, Line: 1})
+	op := operatorSummary(o, model.Source{Path: p, Line: 1}, data, &lineIndex{})
 	b.g.Operators = append(b.g.Operators, op)
 	b.mu.Unlock()
 	b.live.addOperators([]model.Operator{op})
@@ -230,6 +235,7 @@ func (b *builder) readPodCaptures(p, root string, data []byte) []error {
 	kind, list := jsonKind(data)
 	if list {
 		var pods []*model.Pod
+		lines := lineIndex{}
 		errs := decodeItemsLean(data, b.mem(), func(o *corev1.Pod, line int, partial bool) bool {
 			if o.Name == "" || o.Kind != "" && o.Kind != "Pod" {
 				return true
@@ -238,7 +244,7 @@ func (b *builder) readPodCaptures(p, root string, data []byte) []error {
 				return false
 			}
 			b.parts.add(o)
-			pods = append(pods, &model.Pod{Object: *o, Source: model.Source{Path: p, Line: line}, Partial: partial})
+			pods = append(pods, &model.Pod{Object: *o, Source: model.Source{Path: p, Line: line}, Partial: partial, Fields: podFieldLines(o, data, &lines, line)})
 			return true
 		})
 		b.addCapturedPods(root, pods)
@@ -255,7 +261,7 @@ func (b *builder) readPodCaptures(p, root string, data []byte) []error {
 		return []error{errors.New(why)}
 	}
 	b.parts.add(o)
-	b.addCapturedPods(root, []*model.Pod{{Object: *o, Source: model.Source{Path: p, Line: 1}}})
+	b.addCapturedPods(root, []*model.Pod{{Object: *o, Source: model.Source{Path: p, Line: 1}, Fields: podFieldLines(o, data, &lineIndex{}, 1)}})
 	return nil
 }
 

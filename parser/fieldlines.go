@@ -19,20 +19,28 @@ const (
 	maxFieldScan      = 20000
 )
 
-// statusFieldKeys are the keys worth a line under status (and its lists).
+// statusFieldKeys are the keys worth a line under status (and its lists):
+// a pod's phase, conditions and container states, a node's or a
+// ClusterOperator's conditions, and a node's allocatable and capacity (with
+// every resource under them, see fieldIndex.add).
 var statusFieldKeys = map[string]bool{
 	"status": true, "phase": true, "reason": true, "message": true, "conditions": true, "type": true,
 	"containerStatuses": true, "initContainerStatuses": true, "name": true, "restartCount": true, "ready": true,
 	"state": true, "lastState": true, "waiting": true, "running": true, "terminated": true, "exitCode": true, "signal": true,
+	"allocatable": true, "capacity": true,
 }
+
+// statusSkipLists are the lists under status that take no line: a node's
+// hundred images and its volumes, a ClusterOperator's related objects.
+var statusSkipLists = map[string]bool{"images": true, "volumesAttached": true, "volumesInUse": true, "relatedObjects": true}
 
 // specFieldKeys are the keys worth a line under spec, metadataFieldKeys
 // under metadata: the parts of a pod's own manifest that joins cite (its
 // probes' ports against the ports it declares, the nodeName it was bound by,
-// its finalizers and deletion; the security context a container runs with,
-// its mounts and working directory, the volumes behind them). A path under
-// spec is indexed only when every key on it is one of these, so a
-// container's env takes no room.
+// its finalizers, deletion and annotations; the security context a container runs with,
+// its mounts and working directory, the volumes behind them), and a node's
+// taints and cordon. A path under spec is indexed only when every key on it
+// is one of these, so a container's env takes no room.
 var (
 	specFieldKeys = map[string]bool{
 		"containers": true, "initContainers": true, "name": true,
@@ -42,8 +50,13 @@ var (
 		"volumeMounts": true, "mountPath": true, "readOnly": true, "subPath": true, "workingDir": true, "terminationMessagePolicy": true,
 		"volumes": true, "configMap": true, "secret": true, "secretName": true, "projected": true, "downwardAPI": true,
 		"persistentVolumeClaim": true, "claimName": true, "emptyDir": true, "hostPath": true,
+		"taints": true, "key": true, "value": true, "effect": true, "unschedulable": true,
 	}
-	metadataFieldKeys = map[string]bool{"finalizers": true, "deletionTimestamp": true, "deletionGracePeriodSeconds": true}
+	metadataFieldKeys = map[string]bool{"finalizers": true, "deletionTimestamp": true, "deletionGracePeriodSeconds": true, "annotations": true}
+	// annotationFieldKeys are the annotations worth a line (a pod may hold
+	// dozens; these are the ones joins read): the Multus networks a pod
+	// asks for.
+	annotationFieldKeys = map[string]bool{"k8s.v1.cni.cncf.io/networks": true}
 )
 
 // specPath reports whether the path of stack is one of spec and metadata
@@ -54,7 +67,9 @@ func specPath[T any](stack []T, key func(T) string) bool {
 	}
 	switch key(stack[0]) {
 	case "metadata":
-		return len(stack) == 2 && metadataFieldKeys[key(stack[1])]
+		// The annotations a join cites are indexed by their key:
+		// "metadata.annotations.k8s.v1.cni.cncf.io/networks".
+		return len(stack) == 2 && metadataFieldKeys[key(stack[1])] || len(stack) == 3 && key(stack[1]) == "annotations" && annotationFieldKeys[key(stack[2])]
 	case "spec":
 		for _, f := range stack[1:] {
 			if k := key(f); !strings.HasPrefix(k, "[") && !specFieldKeys[k] {
@@ -70,37 +85,25 @@ func specPath[T any](stack []T, key func(T) string) bool {
 // spec and metadata) of the YAML object that starts at line start (1-based) of data, where lines holds the offset of every line's
 // start. The object ends at the first later line indented no deeper than its
 // first line's key column, or at the end of data. It never reads more than
-// maxFieldScan lines.
+// maxFieldScan lines. A JSON file (isJSON) is read by scanJSONFieldLines.
 func scanFieldLines(data []byte, lines []int, start int) model.FieldLines {
 	if start < 1 || start > len(lines) {
 		return nil
+	}
+	if isJSON(data) {
+		return scanJSONFieldLines(data, lines, start)
 	}
 	type frame struct {
 		indent  int
 		key     string
 		element bool
 	}
-	out := model.FieldLines{}
-	raw := map[string]int{}
-	names := map[string]string{} // "status.conditions[3]" → "PodScheduled"
+	x := newFieldIndex()
 	var stack []frame
 	counts := map[string]int{}
-	nStatus, nSpec := 0, 0
-	keep := func(path string, n int, spec bool) {
-		if _, ok := raw[path]; ok {
-			raw[path] = n
-			return
-		}
-		if spec && nSpec < maxSpecFieldLines {
-			nSpec++
-			raw[path] = n
-		} else if !spec && nStatus < maxFieldLines-maxSpecFieldLines {
-			nStatus++
-			raw[path] = n
-		}
-	}
 	objDash := -1 // column of the dash that starts a list-item object
 	key := func(f frame) string { return f.key }
+	var keys []string
 	for n := start; n <= len(lines) && n < start+maxFieldScan; n++ {
 		end := len(data)
 		if n < len(lines) {
@@ -142,31 +145,85 @@ func scanFieldLines(data []byte, lines []int, start int) model.FieldLines {
 			counts[parent]++
 			stack = append(stack, frame{indent: lead, key: "[" + strconv.Itoa(counts[parent]) + "]", element: true})
 		}
-		name := string(k)
-		stack = append(stack, frame{indent: indent, key: name})
-		path := pathOf(stack, key)
-		spec := !strings.HasPrefix(path, "status")
-		el := strings.TrimSuffix(path, "."+name)
-		if item && (!spec || specPath(stack[:len(stack)-1], key)) {
-			keep(el, n, spec) // the element itself
+		stack = append(stack, frame{indent: indent, key: string(k)})
+		keys = keys[:0]
+		for _, f := range stack {
+			keys = append(keys, f.key)
 		}
-		if spec && !specPath(stack, key) {
-			continue
-		}
-		if !spec && !statusFieldKeys[name] {
-			continue
-		}
-		keep(path, n, spec)
-		if (name == "name" || name == "type") && strings.HasSuffix(el, "]") {
-			names[el] = strings.Trim(strings.TrimSpace(string(text[len(k)+1:])), `"'`)
-		}
+		x.add(keys, n, item, func() string { return strings.Trim(strings.TrimSpace(string(text[len(k)+1:])), `"'`) })
 	}
-	// Every element of a path that has a name is named, the deepest first,
-	// so that naming one leaves the text of the elements above it as it was:
-	// "status.containerStatuses[2].volumeMounts[1].name" becomes
-	// "status.containerStatuses[app].volumeMounts[config].name".
-	els := make([]string, 0, len(names))
-	for el := range names {
+	return x.lines()
+}
+
+// fieldIndex collects the field lines of one object, whatever its file's
+// form (block YAML: scanFieldLines, JSON: scanJSONFieldLines): the paths
+// worth a line (statusFieldKeys, specPath), at most maxFieldLines of them,
+// and the name or type of each list element, which names the element's
+// paths in lines.
+type fieldIndex struct {
+	raw            map[string]int
+	names          map[string]string // "status.conditions[3]" → "PodScheduled"
+	nStatus, nSpec int
+}
+
+func newFieldIndex() *fieldIndex {
+	return &fieldIndex{raw: map[string]int{}, names: map[string]string{}}
+}
+
+func (x *fieldIndex) keep(path string, n int, spec bool) {
+	if _, ok := x.raw[path]; ok {
+		x.raw[path] = n
+		return
+	}
+	if spec && x.nSpec < maxSpecFieldLines {
+		x.nSpec++
+		x.raw[path] = n
+	} else if !spec && x.nStatus < maxFieldLines-maxSpecFieldLines {
+		x.nStatus++
+		x.raw[path] = n
+	}
+}
+
+// add records the key that ends keys (the path from the object's top, list
+// elements as "[i]", 1-based) at line n. item says the key is the first of
+// a list element (keys[len(keys)-2] is the element), whose line is then the
+// element's too. value returns the key's scalar value, read only for a name
+// or type that names an element.
+func (x *fieldIndex) add(keys []string, n int, item bool, value func() string) {
+	id := func(s string) string { return s }
+	name := keys[len(keys)-1]
+	path := pathOf(keys, id)
+	spec := !strings.HasPrefix(path, "status")
+	el := strings.TrimSuffix(path, "."+name)
+	if !spec && len(keys) > 1 && statusSkipLists[keys[1]] {
+		return
+	}
+	if item && (!spec || specPath(keys[:len(keys)-1], id)) {
+		x.keep(el, n, spec) // the element itself
+	}
+	if spec && !specPath(keys, id) {
+		return
+	}
+	// Every resource a node's allocatable or capacity names has a line.
+	resource := len(keys) == 3 && keys[0] == "status" && (keys[1] == "allocatable" || keys[1] == "capacity")
+	if !spec && !statusFieldKeys[name] && !resource {
+		return
+	}
+	x.keep(path, n, spec)
+	if (name == "name" || name == "type") && strings.HasSuffix(el, "]") {
+		x.names[el] = value()
+	}
+}
+
+// lines returns the paths kept with every element of a path that has a
+// name named, the deepest first, so that naming one leaves the text of the
+// elements above it as it was: "status.containerStatuses[2].volumeMounts[1].name"
+// becomes "status.containerStatuses[app].volumeMounts[config].name". When
+// two elements have one name, the path names the first.
+func (x *fieldIndex) lines() model.FieldLines {
+	out := model.FieldLines{}
+	els := make([]string, 0, len(x.names))
+	for el := range x.names {
 		els = append(els, el)
 	}
 	sort.Slice(els, func(i, j int) bool {
@@ -175,13 +232,18 @@ func scanFieldLines(data []byte, lines []int, start int) model.FieldLines {
 		}
 		return els[i] < els[j]
 	})
-	for p, n := range raw {
+	for p, n := range x.raw {
 		for _, el := range els {
 			if i := strings.LastIndexByte(el, '['); i >= 0 && strings.HasPrefix(p, el) && (len(p) == len(el) || p[len(el)] == '.') {
-				p = el[:i] + "[" + names[el] + "]" + p[len(el):]
+				p = el[:i] + "[" + x.names[el] + "]" + p[len(el):]
 			}
 		}
-		out[p] = n
+		// Two elements of one name (a ClusterOperator's relatedObjects)
+		// name one path: the first in the file keeps it, whatever the
+		// order of the map.
+		if m, ok := out[p]; !ok || n < m {
+			out[p] = n
+		}
 	}
 	return out
 }
@@ -237,12 +299,38 @@ func worthFieldLines(p *corev1.Pod) bool {
 	return false
 }
 
+// podFieldLines returns the field lines of pod o, the object that starts at
+// line (1-based) of data, a pod list or a pod's own file in block YAML or
+// JSON (scanFieldLines), when the pod is worth them (worthFieldLines); nil
+// otherwise or when its line is not known (0).
+func podFieldLines(o *corev1.Pod, data []byte, lines *lineIndex, line int) model.FieldLines {
+	if line < 1 || !worthFieldLines(o) {
+		return nil
+	}
+	return scanFieldLines(data, lines.of(data), line)
+}
+
+// nodeFieldLines is podFieldLines for a node, the object at line of data:
+// the lines of its conditions, allocatable and capacity resources, taints
+// and cordon, which node evidence cites (a few dozen paths a node); nil
+// when its line is not known.
+func nodeFieldLines(data []byte, lines *lineIndex, line int) model.FieldLines {
+	if line < 1 {
+		return nil
+	}
+	return scanFieldLines(data, lines.of(data), line)
+}
+
 // keyLine returns the line of the top-level key of the list-item object that
-// starts at line start ("- apiVersion: v1"), or 0 when the object has no such
-// key in block style. It reads at most maxFieldScan lines.
+// starts at line start ("- apiVersion: v1", or in a JSON file the object
+// whose '{' is the first at or after that line's start), or 0 when the
+// object has no such key in block style. It reads at most maxFieldScan lines.
 func keyLine(data []byte, lines []int, start int, key string) int {
 	if start < 1 || start > len(lines) {
 		return 0
+	}
+	if isJSON(data) {
+		return jsonKeyLine(data, lines, start, key)
 	}
 	first := data[lines[start-1]:]
 	dash := len(first) - len(bytes.TrimLeft(first, " "))

@@ -232,3 +232,47 @@ status:
 		t.Fatalf("field lines (-want +got):\n%s", diff)
 	}
 }
+
+// TestScanFieldLinesNodeAndAnnotations checks the fields node evidence and
+// the Multus join cite: a node's conditions, allocatable resources (every
+// resource name), taints and cordon, without its images; a pod's Multus
+// networks annotation, without its other annotations.
+func TestScanFieldLinesNodeAndAnnotations(t *testing.T) {
+	node := []byte(`apiVersion: v1
+kind: Node
+metadata:
+  annotations:
+    k8s.v1.cni.cncf.io/networks: fh-data
+    kubectl.kubernetes.io/last-applied-configuration: '{}'
+  name: gpu-0
+spec:
+  taints:
+  - effect: NoSchedule
+    key: nvidia.com/gpu
+  unschedulable: true
+status:
+  allocatable:
+    cpu: 3500m
+    nvidia.com/gpu: "1"
+  conditions:
+  - message: kubelet is posting ready status
+    reason: KubeletReady
+    status: "True"
+    type: Ready
+  images:
+  - names:
+    - quay.io/a@sha256:1
+    sizeBytes: 1
+`)
+	got := scanFieldLines(node, lineStarts(node), 1)
+	want := model.FieldLines{
+		"metadata.annotations": 4, "metadata.annotations.k8s.v1.cni.cncf.io/networks": 5,
+		"spec.taints": 9, "spec.taints[1]": 10, "spec.taints[1].effect": 10, "spec.taints[1].key": 11, "spec.unschedulable": 12,
+		"status": 13, "status.allocatable": 14, "status.allocatable.cpu": 15, "status.allocatable.nvidia.com/gpu": 16,
+		"status.conditions": 17, "status.conditions[Ready]": 18, "status.conditions[Ready].message": 18,
+		"status.conditions[Ready].reason": 19, "status.conditions[Ready].status": 20, "status.conditions[Ready].type": 21,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("field lines (-want +got):\n%s", diff)
+	}
+}

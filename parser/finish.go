@@ -589,8 +589,14 @@ func ParseKubeVersion(s string) podstatus.Version {
 	return podstatus.Version{Major: major, Minor: minor}
 }
 
-func operatorSummary(o *openshift.ClusterOperator, src model.Source) model.Operator {
+// operatorSummary is the model's view of ClusterOperator o, the object at
+// src in data (lines: data's line index), with the field lines of its
+// status (scanFieldLines) when its line is known.
+func operatorSummary(o *openshift.ClusterOperator, src model.Source, data []byte, lines *lineIndex) model.Operator {
 	op := model.Operator{Name: o.Name, Source: src}
+	if src.Line > 0 {
+		op.Fields = scanFieldLines(data, lines.of(data), src.Line)
+	}
 	op.Available, _ = o.Condition("Available")
 	op.Progressing, _ = o.Condition("Progressing")
 	var degradedMsg, availMsg string

@@ -123,7 +123,9 @@ func FuzzDecodeItems(f *testing.F) {
 			_ = ev.Count()
 		})
 		_ = decodeItems(data, loadMem{}, func(n *corev1.Node, _ int) {})
-		_ = decodeItems(data, loadMem{}, func(o *openshift.ClusterOperator, _ int) { operatorSummary(o, model.Source{}) })
+		_ = decodeItems(data, loadMem{}, func(o *openshift.ClusterOperator, line int) {
+			operatorSummary(o, model.Source{Line: line}, data, &lineIndex{})
+		})
 		if p, err := decodeObject[corev1.Pod](data, loadMem{}); err == nil {
 			podstatus.Compute(p, now, podstatus.Version{Major: 1, Minor: 29})
 			podstatus.StartupStage(p)

@@ -435,12 +435,24 @@ func decodeItemsWith[T any](data []byte, lean bool, lm loadMem, add func(obj *T,
 		errs = perItem(false)
 		return append(errs, brk.error(len(items), err))
 	}
+	// A JSON List's items are cited at the line of their '{' when the
+	// position-aware walk finds as many as the decode did.
+	var itemLines []int
+	if isJSON(data) {
+		if l := jsonItemLines(data); len(l) == len(list.Items) {
+			itemLines = l
+		}
+	}
 	for i := range list.Items {
 		if why := subjectCheck(lean, &list.Items[i]); why != "" {
 			errs = append(errs, fmt.Errorf("item %d of the list: %s", i+1, why))
 			continue
 		}
-		if !add(&list.Items[i], 0, false) {
+		line := 0
+		if itemLines != nil {
+			line = itemLines[i]
+		}
+		if !add(&list.Items[i], line, false) {
 			return errs
 		}
 	}

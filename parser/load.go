@@ -966,9 +966,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 			}
 			b.parts.add(o)
 			pod := &model.Pod{Object: *o, Source: model.Source{Path: p, Line: line}, Partial: partial}
-			if line > 0 && worthFieldLines(o) {
-				pod.Fields = scanFieldLines(data, lines.of(data), line)
-			}
+			pod.Fields = podFieldLines(o, data, &lines, line)
 			pods = append(pods, pod)
 			return true
 		})
@@ -1001,9 +999,7 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		pod := &model.Pod{Object: *o, Source: model.Source{Path: p, Line: 1}}
 		b.live.addPods([]*model.Pod{pod})
 		b.mu.Lock()
-		if worthFieldLines(o) && !isJSON(data) {
-			pod.Fields = scanFieldLines(data, lineStarts(data), 1)
-		}
+		pod.Fields = podFieldLines(o, data, &lineIndex{}, 1)
 		b.filePods[k] = append(b.filePods[k], pod)
 		b.mu.Unlock()
 	case kindEventList:
@@ -1031,13 +1027,16 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 		if why := subjectProblem(o); why != "" {
 			return errors.New(why)
 		}
+		n := &model.Node{Object: *o, Source: model.Source{Path: p, Line: 1}, Fields: nodeFieldLines(data, &lineIndex{}, 1)}
 		b.mu.Lock()
-		b.addNode(&model.Node{Object: *o, Source: model.Source{Path: p, Line: 1}})
+		b.addNode(n)
 		b.mu.Unlock()
 	case kindNodeList:
 		var nodes []*model.Node
+		lines := lineIndex{pool: &b.scratch.lineStarts}
+		defer lines.release()
 		errs = decodeItemsLean(data, b.listMem(p), func(o *corev1.Node, line int, _ bool) bool {
-			nodes = append(nodes, &model.Node{Object: *o, Source: model.Source{Path: p, Line: line}})
+			nodes = append(nodes, &model.Node{Object: *o, Source: model.Source{Path: p, Line: line}, Fields: nodeFieldLines(data, &lines, line)})
 			return true
 		})
 		b.mu.Lock()
@@ -1048,8 +1047,10 @@ func (b *builder) decodeHeavy(p string, c classified, data []byte) error {
 	case kindClusterOperators:
 		var ops []model.Operator
 		apiserver := ""
+		lines := lineIndex{pool: &b.scratch.lineStarts}
+		defer lines.release()
 		errs = decodeItemsLean(data, b.listMem(p), func(o *openshift.ClusterOperator, line int, _ bool) bool {
-			ops = append(ops, operatorSummary(o, model.Source{Path: p, Line: line}))
+			ops = append(ops, operatorSummary(o, model.Source{Path: p, Line: line}, data, &lines))
 			if o.Name == "kube-apiserver" {
 				apiserver = o.Version("kube-apiserver")
 			}

@@ -310,8 +310,13 @@ func (b *builder) readObjects(p string, c classified, data []byte) []error {
 		if doc.Items == nil && !strings.HasSuffix(doc.Kind, "List") {
 			return errList(add(data, 1))
 		}
-		for _, it := range doc.Items {
-			if err := add(it, 0); err != nil {
+		itemLines := jsonItemLines(data)
+		for i, it := range doc.Items {
+			line := 0
+			if len(itemLines) == len(doc.Items) {
+				line = itemLines[i]
+			}
+			if err := add(it, line); err != nil {
 				errs = append(errs, err)
 			}
 		}
@@ -325,7 +330,13 @@ func (b *builder) readObjects(p string, c classified, data []byte) []error {
 		defer release()
 		var whole error
 		if !ok || hasAnchor(data) {
-			if whole = b.readObjectsWhole(data, add); whole == nil || ok || len(items) == 0 {
+			var itemLines []int
+			if ok {
+				for _, it := range items {
+					itemLines = append(itemLines, it.Line)
+				}
+			}
+			if whole = b.readObjectsWhole(data, itemLines, add); whole == nil || ok || len(items) == 0 {
 				return errList(whole)
 			}
 			// A List in block form that breaks off mid-way: the items
@@ -356,8 +367,11 @@ func (b *builder) readObjects(p string, c classified, data []byte) []error {
 }
 
 // readObjectsWhole decodes a list that is not in block form (flow style,
-// a single object in a list's place) through the YAML library.
-func (b *builder) readObjectsWhole(data []byte, add func([]byte, int) error) error {
+// a single object in a list's place, or items whose aliases refer to
+// anchors in other items) through the YAML library. itemLines are the lines
+// of the items where the block split found them (nil: not known); they are
+// cited when the decode finds as many items.
+func (b *builder) readObjectsWhole(data []byte, itemLines []int, add func([]byte, int) error) error {
 	var doc struct {
 		Kind  string            `json:"kind"`
 		Items []json.RawMessage `json:"items"`
@@ -368,8 +382,12 @@ func (b *builder) readObjectsWhole(data []byte, add func([]byte, int) error) err
 	if doc.Items == nil && !strings.HasSuffix(doc.Kind, "List") {
 		return add(data, 1)
 	}
-	for _, it := range doc.Items {
-		if err := add(it, 0); err != nil {
+	for i, it := range doc.Items {
+		line := 0
+		if len(itemLines) == len(doc.Items) {
+			line = itemLines[i]
+		}
+		if err := add(it, line); err != nil {
 			return err
 		}
 	}

@@ -129,11 +129,11 @@ func TestPhantomItems(t *testing.T) {
 			wantProblems: []string{pods + ": line 14: the list breaks off here (error converting YAML to JSON: yaml: line 15: could not find expected ':'); the 1 item before it read, the 1 item from line 14 on not read"},
 		},
 		{
-			// JSON has no item lines: the item is named by its place.
+			// A JSON list's items have the line of their '{' (all on line 1 here); a problem names the item by its place.
 			name:         "JSON list",
 			file:         pods,
 			body:         `{"apiVersion":"v1","kind":"PodList","items":[{"apiVersion":"v1","kind":"Pod"},{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-1","namespace":"shop"}}]}`,
-			wantSubjects: []string{"pod shop/web-1 line 0"},
+			wantSubjects: []string{"pod shop/web-1 line 1"},
 			wantProblems: []string{pods + ": item 1 of the list: a Pod without metadata.name and metadata.namespace: not read as a pod"},
 		},
 		{

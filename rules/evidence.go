@@ -343,11 +343,7 @@ func (c *evalContext) fieldEvidence(p *model.Pod, text string, paths ...string) 
 // state, most telling first: the waiting message or reason, the terminated
 // reason, the restart count of a container that restarted.
 func containerFieldPaths(cs containerRef) []string {
-	list := "containerStatuses"
-	if cs.list == "spec.initContainers" {
-		list = "initContainerStatuses"
-	}
-	base := "status." + list + "[" + cs.Name + "]"
+	base := cs.statusPath()
 	st := cs.Status
 	var out []string
 	switch {

@@ -123,7 +123,7 @@ func joinCNIAgent(c *evalContext, p *model.Pod, h *hit) joinResult {
 			res.Cause = fmt.Sprintf("The network plugin's node agent on %s was down when the sandbox failures began (%s): container %s of %s/%s terminated at %s (%s, exit code %d) and ran again at %s, %d restart%s in all. CNI calls on the node fail while it restarts; the pod's own configuration is not the cause.",
 				node, fmtTime(first), cs.Name, o.Namespace, o.Name, fmtTime(down), orDash(t.Reason), t.ExitCode, fmtTime(up), st.RestartCount, plural(int(st.RestartCount)))
 			res.Fix = fmt.Sprintf("Find why %s restarted (`oc -n %s logs %s -c %s --previous`); once it runs, delete the stuck pod so it gets a new sandbox.", o.Name, o.Namespace, o.Name, cs.Name)
-			res.Evidence = append(res.Evidence, objectEvidence(o, fmt.Sprintf("container %s lastState terminated %s exitCode %d at %s; restartCount %d", cs.Name, orDash(t.Reason), t.ExitCode, fmtTime(down), st.RestartCount)))
+			res.Evidence = append(res.Evidence, c.objectFieldEvidence(o, fmt.Sprintf("container %s lastState terminated %s exitCode %d at %s; restartCount %d", cs.Name, orDash(t.Reason), t.ExitCode, fmtTime(down), st.RestartCount), containerStatusPaths(cs.Name, ".lastState.terminated.reason", "")...))
 			return res
 		}
 	}
@@ -140,7 +140,7 @@ func joinCNIAgent(c *evalContext, p *model.Pod, h *hit) joinResult {
 		res.Cause = fmt.Sprintf("The network plugin's node agent on %s is down: container %s of %s/%s is %s after %d restart%s (its last run, %s to %s, ended %s with exit code %d) while the sandboxes fail there (%s to %s). CNI calls on the node fail until the agent runs again; the pod's own configuration is not the cause.",
 			node, d.name, d.o.Namespace, d.o.Name, state, d.st.RestartCount, plural(int(d.st.RestartCount)), fmtTime(t.StartedAt.Time), fmtTime(t.FinishedAt.Time), orDash(t.Reason), t.ExitCode, fmtTime(first), fmtTime(last))
 		res.Fix = fmt.Sprintf("Find why %s keeps failing (`oc -n %s logs %s -c %s --previous`, `oc -n %s describe pod %s`); once it runs, delete the stuck pod so it gets a new sandbox.", d.o.Name, d.o.Namespace, d.o.Name, d.name, d.o.Namespace, d.o.Name)
-		res.Evidence = append(res.Evidence, objectEvidence(d.o, fmt.Sprintf("container %s %s; lastState terminated %s exitCode %d at %s; restartCount %d", d.name, state, orDash(t.Reason), t.ExitCode, fmtTime(t.FinishedAt.Time), d.st.RestartCount)))
+		res.Evidence = append(res.Evidence, c.objectFieldEvidence(d.o, fmt.Sprintf("container %s %s; lastState terminated %s exitCode %d at %s; restartCount %d", d.name, state, orDash(t.Reason), t.ExitCode, fmtTime(t.FinishedAt.Time), d.st.RestartCount), containerStatusPaths(d.name, ".state.waiting.reason", ".lastState.terminated.reason", "")...))
 	}
 	return res
 }

@@ -51,7 +51,7 @@ func joinContainerCommand(c *evalContext, p *model.Pod, h *hit) joinResult {
 		return joinResult{}
 	}
 	res.Decided = true
-	res.Evidence = append(res.Evidence, c.statusEvidence(p, fmt.Sprintf("%s: image %s, command %s, args %s", field, spec.Image, quoteArgs(spec.Command, 6), quoteArgs(spec.Args, 6))))
+	res.Evidence = append(res.Evidence, c.fieldEvidence(p, fmt.Sprintf("%s: image %s, command %s, args %s", field, spec.Image, quoteArgs(spec.Command, 6), quoteArgs(spec.Args, 6)), field))
 	switch {
 	case shells[base]:
 		res.Cause += fmt.Sprintf(" The command runs %s, and the image %s has no shell (distroless and scratch images hold only their program).", base, spec.Image)

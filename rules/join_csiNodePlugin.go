@@ -139,7 +139,7 @@ func joinCSINodePlugin(c *evalContext, p *model.Pod, h *hit) joinResult {
 			res.Decided = true
 			res.Cause = fmt.Sprintf("The CSI driver %s is not registered on node %s because its node plugin DaemonSet %s/%s does not tolerate the node's taint %s, so it runs no pod there (%s; desiredNumberScheduled %d). Attach works (controller side), but every mount on %s fails.", driver, node, o.Namespace, o.Name, taintList(taints), where, ds.Status.DesiredNumberScheduled, node)
 			res.Fix = fmt.Sprintf("Add a toleration for %s to DaemonSet %s (for operator-managed plugins, in the operator's plugin toleration setting, e.g. CSI_PLUGIN_TOLERATIONS of ODF/Rook), or do not schedule pods that use %s on %s.", taintList(taints), o.Name, driver, node)
-			res.Evidence = append(res.Evidence, objectEvidence(o, "tolerations "+tolerationList(ds.Spec.Template.Spec.Tolerations)+"; "+where), objectEvidence(nodeObj, "taints "+taintList(n.Spec.Taints)))
+			res.Evidence = append(res.Evidence, objectEvidence(o, "tolerations "+tolerationList(ds.Spec.Template.Spec.Tolerations)+"; "+where), c.objectFieldEvidence(nodeObj, "taints "+taintList(n.Spec.Taints), "spec.taints"))
 			return res
 		case !selOK:
 			res.Decided = true

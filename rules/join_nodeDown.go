@@ -26,7 +26,7 @@ func joinNodeDown(c *evalContext, p *model.Pod, h *hit) joinResult {
 			}
 			down = true
 			facts = append(facts, fmt.Sprintf("node %s is Ready=%s since %s (%s: %s)", node, cond.Status, fmtTime(cond.LastTransitionTime.Time), cond.Reason, strings.TrimSpace(cond.Message)))
-			res.Evidence = append(res.Evidence, objectEvidence(nodeObj, fmt.Sprintf("condition Ready=%s reason=%s since %s", cond.Status, cond.Reason, fmtTime(cond.LastTransitionTime.Time))))
+			res.Evidence = append(res.Evidence, c.objectFieldEvidence(nodeObj, fmt.Sprintf("condition Ready=%s reason=%s since %s", cond.Status, cond.Reason, fmtTime(cond.LastTransitionTime.Time)), "status.conditions[Ready].reason", "status.conditions[Ready]"))
 		}
 	} else if cov == model.NotGathered {
 		res.notGathered(objectsGap(model.Nodes, ""), "Node "+node+", so its Ready condition could not be read")

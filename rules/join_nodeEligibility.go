@@ -74,10 +74,10 @@ func joinNodeEligibility(c *evalContext, p *model.Pod, h *hit) joinResult {
 					taintKeys = append(taintKeys, model.TaintText(t))
 				}
 			}
-			res.Evidence = append(res.Evidence, objectEvidence(v.obj, "taints "+taintList(v.taints)+" not tolerated by the pod"))
+			res.Evidence = append(res.Evidence, c.objectFieldEvidence(v.obj, "taints "+taintList(v.taints)+" not tolerated by the pod", "spec.taints"))
 		case v.cordoned:
 			cordoned = append(cordoned, v.node.Name)
-			res.Evidence = append(res.Evidence, objectEvidence(v.obj, "spec.unschedulable: true (cordoned)"))
+			res.Evidence = append(res.Evidence, c.objectFieldEvidence(v.obj, "spec.unschedulable: true (cordoned)", "spec.unschedulable"))
 		default:
 			free = append(free, v.node.Name)
 		}

@@ -143,7 +143,7 @@ func joinNodeNameBypass(c *evalContext, p *model.Pod, h *hit) joinResult {
 	}
 	if n := model.Typed[corev1.Node](nodeObj); n != nil && resName != "" {
 		if q, ok := n.Status.Allocatable[corev1.ResourceName(resName)]; ok {
-			res.Evidence = append(res.Evidence, objectEvidence(nodeObj, fmt.Sprintf("allocatable %s %s", resName, q.String())))
+			res.Evidence = append(res.Evidence, c.objectFieldEvidence(nodeObj, fmt.Sprintf("allocatable %s %s", resName, q.String()), "status.allocatable."+resName))
 		}
 	} else if cov == model.NotGathered {
 		res.notGathered(objectsGap(model.Nodes, ""), "Node "+node+", so its allocatable could not be read")

@@ -109,7 +109,7 @@ func joinNodeOOM(c *evalContext, p *model.Pod, h *hit) joinResult {
 			}
 		}
 		res.Cause += over
-		res.Evidence = append(res.Evidence, objectEvidence(nodeObj, fmt.Sprintf("allocatable memory %s, capacity %s, MemoryPressure %s", humanBytes(alloc), humanBytes(n.Status.Capacity[corev1.ResourceMemory]), nodeConditionStatus(n, corev1.NodeMemoryPressure))))
+		res.Evidence = append(res.Evidence, c.objectFieldEvidence(nodeObj, fmt.Sprintf("allocatable memory %s, capacity %s, MemoryPressure %s", humanBytes(alloc), humanBytes(n.Status.Capacity[corev1.ResourceMemory]), nodeConditionStatus(n, corev1.NodeMemoryPressure)), "status.allocatable.memory"))
 	}
 	return res
 }

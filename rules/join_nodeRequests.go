@@ -75,7 +75,7 @@ func joinNodeRequests(c *evalContext, p *model.Pod, h *hit) joinResult {
 			if bestNode == "" || free.Cmp(bestFree) > 0 {
 				bestFree, bestNode = free, v.node.Name
 			}
-			res.Evidence = append(res.Evidence, objectEvidence(v.obj, fmt.Sprintf("allocatable %s %s, requested by its gathered pods %s", r, alloc.String(), used.String())))
+			res.Evidence = append(res.Evidence, c.objectFieldEvidence(v.obj, fmt.Sprintf("allocatable %s %s, requested by its gathered pods %s", r, alloc.String(), used.String()), fmt.Sprintf("status.allocatable.%s", r)))
 		}
 		if candidates == 0 {
 			decided = false

@@ -49,7 +49,7 @@ func joinPodCapacity(c *evalContext, p *model.Pod, h *hit) joinResult {
 			full = append(full, fmt.Sprintf("%s (%d allocatable; the gather holds %s bound to it)", v.node.Name, allocatable.Value(), countOf(running, "pod", "pods")))
 		}
 		fullNodes = append(fullNodes, v)
-		res.Evidence = append(res.Evidence, objectEvidence(v.obj, fmt.Sprintf("status.allocatable.pods: %d, capacity cpu %s; the gather holds %s bound to it", allocatable.Value(), v.node.Status.Capacity.Cpu().String(), countOf(running, "pod", "pods"))))
+		res.Evidence = append(res.Evidence, c.objectFieldEvidence(v.obj, fmt.Sprintf("status.allocatable.pods: %d, capacity cpu %s; the gather holds %s bound to it", allocatable.Value(), v.node.Status.Capacity.Cpu().String(), countOf(running, "pod", "pods")), "status.allocatable.pods"))
 	}
 	if len(fullNodes) == 0 {
 		return joinResult{}

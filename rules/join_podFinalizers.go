@@ -65,7 +65,7 @@ func joinPodFinalizers(c *evalContext, p *model.Pod, h *hit) joinResult {
 			for _, cond := range n.Status.Conditions {
 				if cond.Type == corev1.NodeReady {
 					ready = string(cond.Status)
-					nodeEv = append(nodeEv, objectEvidence(nodeObj, fmt.Sprintf("condition Ready=%s since %s", cond.Status, fmtTime(cond.LastTransitionTime.Time))))
+					nodeEv = append(nodeEv, c.objectFieldEvidence(nodeObj, fmt.Sprintf("condition Ready=%s since %s", cond.Status, fmtTime(cond.LastTransitionTime.Time)), "status.conditions[Ready].status", "status.conditions[Ready]"))
 				}
 			}
 		}

@@ -16,17 +16,18 @@ func joinScriptToolMissing(c *evalContext, p *model.Pod, h *hit) joinResult {
 		return joinResult{}
 	}
 	var st *corev1.ContainerStatus
+	status := ""
 	for _, cs := range containers(p, nil) {
 		if cs.Name == h.Container {
-			st = cs.Status
+			st, status = cs.Status, cs.statusPath()
 		}
 	}
 	if st == nil {
 		return joinResult{}
 	}
-	t := st.State.Terminated
+	t, exit := st.State.Terminated, status+".state.terminated.exitCode"
 	if t == nil {
-		t = st.LastTerminationState.Terminated
+		t, exit = st.LastTerminationState.Terminated, status+".lastState.terminated.exitCode"
 	}
 	if t == nil {
 		return joinResult{Missing: []string{fmt.Sprintf("a termination of container %s, so whether the missing program ended its run (exit 127) could not be checked", h.Container)}}
@@ -38,7 +39,7 @@ func joinScriptToolMissing(c *evalContext, p *model.Pod, h *hit) joinResult {
 	}
 	res := joinResult{Decided: true}
 	res.Cause = fmt.Sprintf("Its last run ended with exit code 127 at %s, the shell's code for a program it could not find.", fmtTime(t.FinishedAt.Time))
-	res.Evidence = append(res.Evidence, c.statusEvidence(p, fmt.Sprintf("container %s: terminated exitCode 127 at %s", h.Container, fmtTime(t.FinishedAt.Time))))
+	res.Evidence = append(res.Evidence, c.fieldEvidence(p, fmt.Sprintf("container %s: terminated exitCode 127 at %s", h.Container, fmtTime(t.FinishedAt.Time)), exit))
 	script := h.Vars["Script"]
 	if !strings.HasPrefix(script, "/") {
 		return res
@@ -55,7 +56,7 @@ func joinScriptToolMissing(c *evalContext, p *model.Pod, h *hit) joinResult {
 		res.Cause += fmt.Sprintf(" The script is not the image's own: %s mounts %s at %s%s, so it was written apart from the image and calls a program this image does not have.",
 			field, src, m.MountPath, pick(m.SubPath != "", " (subPath "+m.SubPath+")", ""))
 		res.Fix = fmt.Sprintf("Make the script in %s match the image (the image's own entrypoint shows what it has), or install the program it calls in the image.", src)
-		res.Evidence = append(res.Evidence, c.statusEvidence(p, fmt.Sprintf("%s.volumeMounts: %s at %s from %s", field, m.Name, m.MountPath, src)))
+		res.Evidence = append(res.Evidence, c.fieldEvidence(p, fmt.Sprintf("%s.volumeMounts: %s at %s from %s", field, m.Name, m.MountPath, src), field+".volumeMounts["+m.Name+"].mountPath", field+".volumeMounts["+m.Name+"]"))
 		break
 	}
 	return res

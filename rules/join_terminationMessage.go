@@ -47,15 +47,11 @@ func joinTerminationMessage(c *evalContext, p *model.Pod, h *hit) joinResult {
 		res.RuledOut = true
 		return res
 	}
-	list := "containerStatuses"
-	if cs.list == "spec.initContainers" {
-		list = "initContainerStatuses"
-	}
-	msg, label, field := "", "termination message", "status."+list+"["+cs.Name+"].state.terminated.message"
+	msg, label, field := "", "termination message", cs.statusPath()+".state.terminated.message"
 	if t := cs.Status.State.Terminated; t != nil && strings.TrimSpace(t.Message) != "" {
 		msg = t.Message
 	} else if t := cs.Status.LastTerminationState.Terminated; t != nil {
-		msg, label, field = t.Message, "last termination message", "status."+list+"["+cs.Name+"].lastState.terminated.message"
+		msg, label, field = t.Message, "last termination message", cs.statusPath()+".lastState.terminated.message"
 	}
 	said := saidLine(msg)
 	if said == "" {
@@ -78,7 +74,7 @@ func joinTerminationMessage(c *evalContext, p *model.Pod, h *hit) joinResult {
 	}
 	field = cs.specPath() + ".terminationMessagePolicy"
 	if cs.Spec.TerminationMessagePolicy == corev1.TerminationMessageFallbackToLogsOnError {
-		res.Evidence = append(res.Evidence, c.fieldEvidence(p, fmt.Sprintf("%s %s: terminationMessagePolicy: FallbackToLogsOnError", cs.Kind, cs.Name), field))
+		res.Evidence = append(res.Evidence, c.fieldEvidence(p, fmt.Sprintf("%s %s: terminationMessagePolicy: FallbackToLogsOnError", cs.Kind, cs.Name), field, cs.specPath()))
 		res.Cause += " The message holds the last lines of its log (terminationMessagePolicy: FallbackToLogsOnError), so it stands even where the gather has no log of the container."
 		return res
 	}
@@ -86,7 +82,7 @@ func joinTerminationMessage(c *evalContext, p *model.Pod, h *hit) joinResult {
 	if path == "" {
 		path = corev1.TerminationMessagePathDefault
 	}
-	res.Evidence = append(res.Evidence, c.fieldEvidence(p, fmt.Sprintf("%s %s: terminationMessagePolicy: %s, terminationMessagePath: %s", cs.Kind, cs.Name, orDash(string(cs.Spec.TerminationMessagePolicy)), path), field))
+	res.Evidence = append(res.Evidence, c.fieldEvidence(p, fmt.Sprintf("%s %s: terminationMessagePolicy: %s, terminationMessagePath: %s", cs.Kind, cs.Name, orDash(string(cs.Spec.TerminationMessagePolicy)), path), field, cs.specPath()))
 	res.Cause += fmt.Sprintf(" The program wrote it to %s as it exited.", path)
 	return res
 }

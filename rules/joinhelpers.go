@@ -161,6 +161,40 @@ func objectEvidence(o *model.Object, text string) Evidence {
 	return Evidence{Source: o.Source, Kind: EvidenceObject, Text: o.Ref() + ": " + text}
 }
 
+// objectFieldEvidence is objectEvidence cited at the line of the first of
+// paths the object's file shows, for a pod or a node of the store (their
+// model.FieldLines: "status.allocatable.cpu", "spec.taints"), else at the
+// object's first line.
+func (c *evalContext) objectFieldEvidence(o *model.Object, text string, paths ...string) Evidence {
+	ev := objectEvidence(o, text)
+	var fields model.FieldLines
+	switch {
+	case o.Pod() != nil && o.Pod().Source == o.Source:
+		fields = o.Pod().Fields
+	case o.Kind == model.Nodes && c.gather != nil:
+		if n := c.gather.NodeNamed(o.Name); n != nil && n.Source == o.Source {
+			fields = n.Fields
+		}
+	}
+	if line := fields.Line(paths...); line > 0 {
+		ev.Source.Line = line
+	}
+	return ev
+}
+
+// containerStatusPaths are the paths of a pod's container named name
+// followed by the given fields, in containerStatuses then
+// initContainerStatuses (the container's kind is not known to the caller).
+func containerStatusPaths(name string, fields ...string) []string {
+	var out []string
+	for _, list := range []string{"status.containerStatuses[", "status.initContainerStatuses["} {
+		for _, f := range fields {
+			out = append(out, list+name+"]"+f)
+		}
+	}
+	return out
+}
+
 // notGathered phrases a missing second object: "X: not in the gather, so Y".
 // It is never said of an object that a gathered list lacks (that is absent).
 // unreadable phrases an object that the gather holds but that could not be

@@ -29,6 +29,16 @@ func (r containerRef) specPath() string {
 	return r.list + "[" + r.Name + "]"
 }
 
+// statusPath is the field path of the container's status, as
+// model.FieldLines names it: "status.containerStatuses[app]",
+// "status.initContainerStatuses[setup]".
+func (r containerRef) statusPath() string {
+	if r.list == "spec.initContainers" {
+		return "status.initContainerStatuses[" + r.Name + "]"
+	}
+	return "status.containerStatuses[" + r.Name + "]"
+}
+
 // runAsUser is the UID the container is set to run as: its own
 // securityContext.runAsUser, else the pod's; nil when neither sets one (the
 // image's USER applies). field is the path of the field that sets it.

@@ -310,11 +310,7 @@ func (m *containerTerminated) match(c *evalContext, s subject) []hit {
 		h.Vars["Reason"] = t.Reason
 		h.Vars["ExitCode"] = fmt.Sprint(t.ExitCode)
 		h.Vars["ExitMeaning"] = podstatus.ExitMeaning(t.ExitCode, t.Signal, t.Reason)
-		list := "containerStatuses"
-		if cs.list == "spec.initContainers" {
-			list = "initContainerStatuses"
-		}
-		base := "status." + list + "[" + cs.Name + "]." + which + ".terminated"
+		base := cs.statusPath() + "." + which + ".terminated"
 		var text strings.Builder
 		fmt.Fprintf(&text, "%s %s %s.terminated: reason=%s exitCode=%d finishedAt=%s; restartCount=%d; resources: %s",
 			cs.Kind, cs.Name, which, t.Reason, t.ExitCode, fmtTime(t.FinishedAt.Time), cs.Status.RestartCount, resourcesText(cs.Spec))
@@ -401,8 +397,8 @@ func (m *containerNotReady) match(c *evalContext, s subject) []hit {
 		}
 		probe, settings := probeText(cs.Spec)
 		h.Vars["Probe"], h.Vars["ProbeSettings"] = probe, settings
-		h.Evidence = append(h.Evidence, c.statusEvidence(p, fmt.Sprintf("%s %s running since %s, ready=false, started=%v; %s",
-			cs.Kind, cs.Name, fmtTime(cs.Status.State.Running.StartedAt.Time), boolPtr(cs.Status.Started), settings)))
+		h.Evidence = append(h.Evidence, c.fieldEvidence(p, fmt.Sprintf("%s %s running since %s, ready=false, started=%v; %s",
+			cs.Kind, cs.Name, fmtTime(cs.Status.State.Running.StartedAt.Time), boolPtr(cs.Status.Started), settings), cs.specPath()+".readinessProbe", cs.statusPath()))
 		h.Evidence = append(h.Evidence, c.containerEvidence(p, cs, false)...)
 		out = append(out, h)
 	}

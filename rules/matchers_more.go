@@ -46,7 +46,7 @@ func (m *eventReason) match(c *evalContext, s subject) []hit {
 			h.Vars["Reason"], h.Vars["Message"] = e.Object.Reason, strings.TrimSpace(e.Object.Message)
 		}
 	}
-	h.Evidence = append([]Evidence{c.statusEvidence(p, fmt.Sprintf("phase=%s STATUS=%s stage=%s", p.Object.Status.Phase, p.Columns.Status, p.Stage.Name))}, ev...)
+	h.Evidence = append([]Evidence{c.fieldEvidence(p, fmt.Sprintf("phase=%s STATUS=%s stage=%s", p.Object.Status.Phase, p.Columns.Status, p.Stage.Name), "status.phase")}, ev...)
 	return []hit{h}
 }
 
@@ -83,7 +83,7 @@ func (m *podNodeLog) match(c *evalContext, s subject) []hit {
 		return nil
 	}
 	h := hit{Vars: c.podVars(p)}
-	h.Evidence = append([]Evidence{c.statusEvidence(p, fmt.Sprintf("phase=%s STATUS=%s stage=%s", p.Object.Status.Phase, p.Columns.Status, p.Stage.Name))}, ev...)
+	h.Evidence = append([]Evidence{c.fieldEvidence(p, fmt.Sprintf("phase=%s STATUS=%s stage=%s", p.Object.Status.Phase, p.Columns.Status, p.Stage.Name), "status.phase")}, ev...)
 	return []hit{h}
 }
 
@@ -269,7 +269,11 @@ func (m *nodeCondition) match(c *evalContext, s subject) []hit {
 		h := hit{Vars: c.nodeVars(n)}
 		h.Vars["Reason"], h.Vars["Message"] = cond.Reason, cond.Message
 		h.Vars["Stage"] = fmtTime(cond.LastTransitionTime.Time)
-		h.Evidence = append(h.Evidence, Evidence{Source: n.Source, Kind: EvidenceStatus, Quote: cond.Message,
+		src := n.Source
+		if line := conditionLine(n.Fields, string(cond.Type)); line > 0 {
+			src.Line = line
+		}
+		h.Evidence = append(h.Evidence, Evidence{Source: src, Kind: EvidenceStatus, Quote: cond.Message,
 			Text: fmt.Sprintf("node %s condition %s=%s reason=%s since %s: %s", n.Object.Name, cond.Type, cond.Status, cond.Reason, fmtTime(cond.LastTransitionTime.Time), cond.Message)})
 		for _, g := range c.gather.NodeLogOf(n.Object.Name) {
 			if g.Class != nodelog.ClassAPI && g.Class != nodelog.ClassCertificate && g.Class != nodelog.ClassPLEG && g.Class != nodelog.ClassNetworkNotReady && g.Class != nodelog.ClassEviction && g.Class != nodelog.ClassNodeNotReady {
@@ -405,7 +409,27 @@ func (m *operatorCondition) match(c *evalContext, s subject) []hit {
 		return nil
 	}
 	h := hit{Vars: Vars{"Owner": op.Name, "Status": m.Type + "=" + status, "Message": op.Message}}
-	h.Evidence = append(h.Evidence, Evidence{Source: op.Source, Kind: EvidenceStatus, Quote: op.Message,
+	// Cited at the condition whose message is quoted (operatorSummary's
+	// choice: Degraded when True, else Available), else the one matched.
+	src, cited := op.Source, m.Type
+	switch {
+	case op.Degraded == "True":
+		cited = "Degraded"
+	case op.Available != "True" && op.Message != "":
+		cited = "Available"
+	}
+	if line := conditionLine(op.Fields, cited); line > 0 {
+		src.Line = line
+	}
+	h.Evidence = append(h.Evidence, Evidence{Source: src, Kind: EvidenceStatus, Quote: op.Message,
 		Text: fmt.Sprintf("clusteroperator %s: Available=%s Degraded=%s Progressing=%s: %s", op.Name, op.Available, op.Degraded, op.Progressing, op.Message)})
 	return []hit{h}
+}
+
+// conditionLine returns the line of the status condition of type typ in
+// fields (its message, else its reason, else the condition itself), 0 when
+// the file's lines are not known.
+func conditionLine(fields model.FieldLines, typ string) int {
+	c := "status.conditions[" + typ + "]"
+	return fields.Line(c+".message", c+".reason", c)
 }

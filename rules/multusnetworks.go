@@ -141,5 +141,5 @@ func nadLookup(h *hit) (name, ns string, ok bool) {
 
 // annotationEvidence cites the pod's networks annotation.
 func (c *evalContext) annotationEvidence(p *model.Pod, n multusNetworks) Evidence {
-	return c.statusEvidence(p, fmt.Sprintf("metadata.annotations[%s]: %s", multusNetworksKey, clip(n.Value, 300)))
+	return c.fieldEvidence(p, fmt.Sprintf("metadata.annotations[%s]: %s", multusNetworksKey, clip(n.Value, 300)), "metadata.annotations."+multusNetworksKey, "metadata.annotations")
 }

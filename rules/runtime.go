@@ -91,7 +91,7 @@ func runtimeEvidence(p *model.Pod, container string) []Evidence {
 			text += " finished " + r.Finished.UTC().Format(time.RFC3339)
 		}
 		ev = append(ev, Evidence{Source: r.Source, Kind: EvidenceStatus, Time: r.Finished, Text: text})
-		if r.Inspect.Path != "" && r.Inspect != r.Source {
+		if r.Inspect.Path != "" && r.Inspect.Path != r.Source.Path {
 			ev = append(ev, Evidence{Source: r.Inspect, Kind: EvidenceStatus, Text: "crictl inspect of container " + r.ID})
 		}
 	}

@@ -399,10 +399,6 @@ func (c *evalContext) terminationMessageLines(p *model.Pod, container string) []
 	if !ok {
 		return nil
 	}
-	list := "containerStatuses"
-	if cs.list == "spec.initContainers" {
-		list = "initContainerStatuses"
-	}
 	var out []sigLine
 	add := func(t *corev1.ContainerStateTerminated, label, state string) {
 		if t == nil || strings.TrimSpace(t.Message) == "" {
@@ -411,7 +407,7 @@ func (c *evalContext) terminationMessageLines(p *model.Pod, container string) []
 		var b strings.Builder
 		writeTerminationMessage(&b, label, t.Message)
 		text := b.String()
-		ev := c.fieldEvidence(p, text, "status."+list+"["+cs.Name+"]."+state+".terminated.message")
+		ev := c.fieldEvidence(p, text, cs.statusPath()+"."+state+".terminated.message")
 		ev.Quote = strings.TrimPrefix(text, label)
 		out = append(out, sigLine{Evidence: ev})
 	}

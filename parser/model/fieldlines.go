@@ -5,7 +5,7 @@ package model
 // 5" on line 256) rather than the object's first line. Paths are dotted, list
 // elements named by their name or type:
 // "status.containerStatuses[api].restartCount",
-// "status.conditions[PodScheduled].message". Only block-style YAML is indexed;
+// "status.conditions[PodScheduled].message". Block-style YAML and JSON are indexed;
 // a flow mapping ("state: {waiting: {...}}") is known by its key's line.
 type FieldLines map[string]int
 

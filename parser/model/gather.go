@@ -428,6 +428,10 @@ type Node struct {
 	Object      corev1.Node
 	Source      Source
 	JournalOnly bool
+	// Fields are the lines of its fields in its file (see FieldLines):
+	// "status.conditions[Ready].message", "status.allocatable.cpu",
+	// "spec.taints[1]", "spec.unschedulable"; nil when not known.
+	Fields FieldLines
 }
 
 // Operator is a ClusterOperator's name and its Available/Degraded/Progressing
@@ -437,6 +441,9 @@ type Operator struct {
 	Available, Degraded, Progressing string
 	Message                          string
 	Source                           Source
+	// Fields are the lines of its status fields in its file (see
+	// FieldLines): "status.conditions[Degraded].message".
+	Fields FieldLines
 }
 
 // ContainerLog is one container log file: its line count and, for a

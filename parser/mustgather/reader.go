@@ -6,10 +6,12 @@ import (
 	"path"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/mgtriage/mgtriage/parser/internal/jsonpos"
 	"github.com/mgtriage/mgtriage/parser/load"
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
@@ -204,12 +206,13 @@ func (r *Reader) readAlerts(p string, data []byte) error {
 	}
 	var out []model.Alert
 	dropped, criticals := 0, 0
-	for _, g := range doc.Data.Groups {
-		for _, rule := range g.Rules {
+	lines := alertLines(data)
+	for gi, g := range doc.Data.Groups {
+		for ri, rule := range g.Rules {
 			if rule.Type != "alerting" {
 				continue
 			}
-			for _, a := range rule.Alerts {
+			for ai, a := range rule.Alerts {
 				if a.State != "firing" && a.State != "pending" {
 					continue
 				}
@@ -220,17 +223,23 @@ func (r *Reader) readAlerts(p string, data []byte) error {
 				if a.Labels["severity"] == "critical" {
 					criticals++
 				}
-				msg := a.Annotations["summary"]
+				msg, key := a.Annotations["summary"], "summary"
 				for _, k := range []string{"description", "message"} {
 					if msg == "" {
-						msg = a.Annotations[k]
+						msg, key = a.Annotations[k], k
 					}
+				}
+				at := alertAt{gi + 1, ri + 1, ai + 1, key}
+				line := lines[at]
+				if line == 0 {
+					at.key = ""
+					line = lines[at]
 				}
 				sev := a.Labels["severity"]
 				if sev == "" {
 					sev = rule.Labels["severity"]
 				}
-				out = append(out, model.Alert{Name: rule.Name, State: a.State, Severity: sev, Labels: a.Labels, Message: r.l.CutText(msg), ActiveAt: a.ActiveAt.UTC(), Source: model.Source{Path: p}})
+				out = append(out, model.Alert{Name: rule.Name, State: a.State, Severity: sev, Labels: a.Labels, Message: r.l.CutText(msg), ActiveAt: a.ActiveAt.UTC(), Source: model.Source{Path: p, Line: line}})
 			}
 		}
 	}
@@ -242,6 +251,52 @@ func (r *Reader) readAlerts(p string, data []byte) error {
 		return fmt.Errorf("alert limit reached: %d firing or pending alerts kept, %d more not analysed", maxAlerts, dropped)
 	}
 	return nil
+}
+
+// alertAt names an alert of a rules dump by its place (1-based: group, rule,
+// alert) and an annotation key of it ("" for the alert itself).
+type alertAt struct {
+	group, rule, alert int
+	key                string
+}
+
+// alertLines returns the lines of the alerts of a Prometheus rules dump
+// (data.groups[].rules[].alerts[]) and of their summary, description and
+// message annotations, by place.
+func alertLines(data []byte) map[alertAt]int {
+	out := map[alertAt]int{}
+	lines := jsonpos.NewCounter(data)
+	// index reads an element frame of a walk's path: "[3]" is 3.
+	index := func(frame string) int {
+		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(frame, "["), "]"))
+		if err != nil {
+			return 0
+		}
+		return n
+	}
+	place := func(path []string) (alertAt, bool) {
+		if len(path) < 6 || path[0] != "data" || path[1] != "groups" || path[3] != "rules" || path[5] != "alerts" {
+			return alertAt{}, false
+		}
+		at := alertAt{group: index(path[2]), rule: index(path[4])}
+		return at, at.group > 0 && at.rule > 0
+	}
+	jsonpos.Walk(data, 0, func(ev *jsonpos.Event) bool {
+		switch {
+		case len(ev.Path) == 6 && ev.Index > 0:
+			if at, ok := place(ev.Path); ok {
+				at.alert = ev.Index
+				out[at] = lines.Line(ev.Off)
+			}
+		case len(ev.Path) == 8 && ev.Path[7] == "annotations" && (ev.Key == "summary" || ev.Key == "description" || ev.Key == "message"):
+			if at, ok := place(ev.Path); ok {
+				at.alert, at.key = index(ev.Path[6]), ev.Key
+				out[at] = lines.Line(ev.Off)
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // readEtcd reads one file of etcd_info/: endpoint_health.json, alarm_list.json

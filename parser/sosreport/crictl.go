@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mgtriage/mgtriage/parser/internal/jsonpos"
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 )
@@ -205,11 +206,18 @@ type crictlInspect struct {
 	} `json:"info"`
 }
 
+// lineOr1 is n, or 1 when n is 0 (a line not found).
+func lineOr1(n int) int {
+	return max(n, 1)
+}
+
 // ParseCrictlInspect reads the JSON of `crictl inspect <container>`: status
 // state (CONTAINER_RUNNING, CONTAINER_EXITED, CONTAINER_CREATED,
 // CONTAINER_UNKNOWN), exit code, reason, message, times (RFC 3339 text, or
 // nanoseconds since the epoch), metadata name and attempt, and the
-// io.kubernetes.pod.* and io.kubernetes.container.name labels.
+// io.kubernetes.pod.* and io.kubernetes.container.name labels. The
+// container is cited at the line of its status.metadata.name, the inspect
+// file at the line of its status.id (line 1 when the file has none).
 func ParseCrictlInspect(data []byte, path string) (model.RuntimeContainer, error) {
 	var in crictlInspect
 	if err := json.Unmarshal(data, &in); err != nil {
@@ -220,7 +228,8 @@ func ParseCrictlInspect(data []byte, path string) (model.RuntimeContainer, error
 	rc := model.RuntimeContainer{ID: st.ID, Name: st.Metadata.Name, Attempt: st.Metadata.Attempt, Reason: st.Reason,
 		Message: st.Message, ExitCode: st.ExitCode, Inspected: true,
 		PodName: labels["io.kubernetes.pod.name"], PodNamespace: labels["io.kubernetes.pod.namespace"], PodUID: labels["io.kubernetes.pod.uid"],
-		Source: model.Source{Path: path, Line: 1}, Inspect: model.Source{Path: path, Line: 1}}
+		Source:  model.Source{Path: path, Line: lineOr1(jsonpos.KeyLine(data, "status", "metadata", "name"))},
+		Inspect: model.Source{Path: path, Line: lineOr1(jsonpos.KeyLine(data, "status", "id"))}}
 	if rc.Name == "" {
 		rc.Name = labels["io.kubernetes.container.name"]
 	}

@@ -99,7 +99,8 @@ func TestParseCrictlInspect(t *testing.T) {
 		Created:  time.Date(2026, 11, 20, 9, 26, 44, 1, time.UTC),
 		Started:  time.Date(2026, 11, 20, 9, 26, 44, 332211009, time.UTC),
 		Finished: time.Date(2026, 11, 20, 9, 27, 51, 908070605, time.UTC),
-		Source:   model.Source{Path: "i", Line: 1}, Inspect: model.Source{Path: "i", Line: 1}}
+		// Cited at its metadata.name and, the inspect file, at its status.id.
+		Source: model.Source{Path: "i", Line: 4}, Inspect: model.Source{Path: "i", Line: 3}}
 	if d := cmp.Diff(want, got, cmpopts.IgnoreFields(model.RuntimeContainer{}, "Inspected", "CreatedFromTable")); d != "" {
 		t.Errorf("(-want +got)\n%s", d)
 	}
