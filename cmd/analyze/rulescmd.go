@@ -14,17 +14,19 @@ import (
 
 func newRulesCmd(io IOStreams) *cobra.Command {
 	var rulesPath string
+	var trust []string
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "List, show, validate and explain the rule table",
 	}
-	cmd.PersistentFlags().StringVar(&rulesPath, "rules", "", "a rule file or folder applied over the built-in rules")
+	cmd.PersistentFlags().StringVar(&rulesPath, "rules", "", "a rule file or folder, or a rule pack, applied over the built-in rules")
+	cmd.PersistentFlags().StringArrayVar(&trust, "trust", nil, "a minisign public key file, or a folder of *.pub keys, that packs must be signed with (repeatable)")
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the rules in evaluation order",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			t, err := loadTable(rulesPath)
+			t, err := loadTable(rulesPath, trust...)
 			if err != nil {
 				return err
 			}
@@ -44,7 +46,7 @@ func newRulesCmd(io IOStreams) *cobra.Command {
 		Short: "Show one rule as YAML",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := loadTable(rulesPath)
+			t, err := loadTable(rulesPath, trust...)
 			if err != nil {
 				return err
 			}
@@ -88,7 +90,7 @@ func newRulesCmd(io IOStreams) *cobra.Command {
 		Short: "Print the rule reference (docs/rules.md) generated from the table",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			t, err := loadTable(rulesPath)
+			t, err := loadTable(rulesPath, trust...)
 			if err != nil {
 				return err
 			}
@@ -96,7 +98,7 @@ func newRulesCmd(io IOStreams) *cobra.Command {
 			return err
 		},
 	}
-	cmd.AddCommand(list, show, validate, docs, newRulesExplainCmd(io, &rulesPath))
+	cmd.AddCommand(list, show, validate, docs, newRulesExplainCmd(io, &rulesPath), newRulesTestCmd(io, &trust), newRulesPackCmd(io), newRulesManifestCmd(io))
 	return cmd
 }
 
