@@ -1,6 +1,9 @@
 package main
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"crypto/rand"
 	"encoding/json"
 	"encoding/xml"
@@ -326,5 +329,40 @@ func TestTrustWithoutPack(t *testing.T) {
 	code, _, stderr = run(t, gather, "-o", filepath.Join(t.TempDir(), "o"), "--trust", pub)
 	if code != exitUsage {
 		t.Errorf("--trust without --rules: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestPackRefusedAtTheCommandLine: a hostile pack archive given to analyze
+// or `rules test` is refused with exit 2 and the member named; `rules
+// validate` takes a pack and cites a broken rule at PACK:rules/FILE:LINE.
+func TestPackRefusedAtTheCommandLine(t *testing.T) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	for _, h := range []*tar.Header{{Name: "pack.yaml", Typeflag: tar.TypeReg, Size: 1, Mode: 0o644}, {Name: "../../etc/cron.d/x", Typeflag: tar.TypeReg, Size: 1, Mode: 0o644}} {
+		must(t, tw.WriteHeader(h))
+		_, err := tw.Write([]byte("x"))
+		must(t, err)
+	}
+	must(t, tw.Close())
+	must(t, zw.Close())
+	evil := filepath.Join(t.TempDir(), "evil.tar.gz")
+	must(t, os.WriteFile(evil, buf.Bytes(), 0o644))
+	code, _, stderr := run(t, tinyGather(t), "-o", filepath.Join(t.TempDir(), "o"), "--rules", evil)
+	if code != exitInput || !strings.Contains(stderr, `member "../../etc/cron.d/x": ".." leaves the pack`) {
+		t.Errorf("analyze --rules evil.tar.gz: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr = run(t, "rules", "test", evil); code != exitInput {
+		t.Errorf("rules test evil.tar.gz: exit %d\n%s", code, stderr)
+	}
+	dir := writePack(t, "")
+	code, out, stderr := run(t, "rules", "validate", dir)
+	if code != 0 || !strings.Contains(out, "valid pack acme-catalog 1.2.0") {
+		t.Errorf("rules validate PACK: exit %d\n%s%s", code, out, stderr)
+	}
+	bad := writePack(t, strings.Replace(packRule, "severity: high", "severity: dire", 1))
+	code, _, stderr = run(t, "rules", "validate", bad)
+	if code != exitUsage || !strings.Contains(stderr, bad+":rules/acme.yaml:5: rule acme-boom:") {
+		t.Errorf("rules validate of a broken pack: exit %d\n%s", code, stderr)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/mgtriage/mgtriage/parser"
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/rules"
+	"github.com/mgtriage/mgtriage/rules/pack"
 	"github.com/spf13/cobra"
 )
 
@@ -65,9 +66,17 @@ func newRulesCmd(io IOStreams) *cobra.Command {
 	}
 	validate := &cobra.Command{
 		Use:   "validate PATH",
-		Short: "Check rule files (a file or folder) and print every error with file:line",
+		Short: "Check rule files (a file or folder) or a rule pack and print every error with file:line",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if pack.IsPack(args[0]) {
+				pk, err := applyPack(rules.Builtin(), args[0], trust)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(io.Out, "%s: valid pack %s %s (%s)\n", args[0], pk.Name, pk.Version, count(len(pk.RuleFiles()), "rule file", "rule files"))
+				return nil
+			}
 			errs := rules.Validate(args[0])
 			if len(errs) == 0 {
 				warnings := rules.Warnings(args[0])
