@@ -98,6 +98,7 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	if err != nil {
 		return err
 	}
+	warnPacks(o.IO.ErrOut, table)
 	if _, err := os.Stat(o.Old); err != nil {
 		return inputError{fmt.Errorf("%s: %v", o.Old, statReason(err))}
 	}

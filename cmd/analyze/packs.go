@@ -166,13 +166,13 @@ one fails; --junit FILE writes the results as JUnit XML for a CI.`,
 					status = "FAIL"
 					failed++
 				}
-				fmt.Fprintf(streams.Out, "%s %s %s\n", status, c.rule, c.name())
+				fmt.Fprintf(streams.Out, "%s %s %s\n", status, report.CleanText(c.rule), report.CleanText(c.name()))
 				if c.failure != "" {
 					fmt.Fprintf(streams.Out, "     %s\n", report.CleanText(c.failure))
 				}
 			}
 			for _, id := range untested(pk, t) {
-				fmt.Fprintf(streams.ErrOut, "analyze: warning: pack %s: rule %s has no test\n", pk.Name, id)
+				fmt.Fprintf(streams.ErrOut, "analyze: warning: pack %s: rule %s has no test\n", pk.Name, report.CleanText(id))
 			}
 			fmt.Fprintf(streams.Out, "%s %s: %d passed, %d failed\n", pk.Name, pk.Version, len(cases)-failed, failed)
 			if junit != "" {

@@ -281,6 +281,25 @@ func TestPackTrust(t *testing.T) {
 				if !strings.Contains(string(md), "acme-catalog 1.2.0") {
 					t.Errorf("report.md does not name the pack:\n%.2000s", md)
 				}
+				html, err := os.ReadFile(filepath.Join(args[2], "report.html"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var rep struct {
+					Rules struct {
+						Packs []struct{ Name, Version, Digest string }
+					}
+				}
+				js, err := os.ReadFile(filepath.Join(args[2], "report.json"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := json.Unmarshal(js, &rep); err != nil || len(rep.Rules.Packs) != 1 || rep.Rules.Packs[0].Name != "acme-catalog" || !strings.HasPrefix(rep.Rules.Packs[0].Digest, "sha256:") {
+					t.Errorf("report.json rules.packs: %v %+v", err, rep.Rules.Packs)
+				}
+				if !strings.Contains(string(html), "pack acme-catalog 1.2.0") {
+					t.Errorf("report.html does not name the pack")
+				}
 				if c.trust == "" && !strings.Contains(stderr, "analyze: warning: pack ") {
 					t.Errorf("no warning on stderr without --trust:\n%s", stderr)
 				}
