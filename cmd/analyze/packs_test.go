@@ -385,3 +385,25 @@ func TestPackRefusedAtTheCommandLine(t *testing.T) {
 		t.Errorf("rules validate of a broken pack: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestReadmePackExample: README.md's pack.yaml, with writePack's rule and
+// gathers, passes `rules test`.
+func TestReadmePackExample(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	must(t, err)
+	_, after, ok := strings.Cut(string(data), "<!-- pack-example")
+	if !ok {
+		t.Fatal("README.md has no pack-example marker")
+	}
+	_, block, ok := strings.Cut(after, "```yaml\n")
+	if !ok {
+		t.Fatal("no yaml block after the pack-example marker")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	dir := writePack(t, "")
+	must(t, os.WriteFile(filepath.Join(dir, "pack.yaml"), []byte(block), 0o644))
+	code, out, stderr := run(t, "rules", "test", dir)
+	if code != 0 || !strings.Contains(out, "acme-catalog 1.2.0: 2 passed, 0 failed") {
+		t.Errorf("rules test with README's pack.yaml: exit %d\n%s%s", code, out, stderr)
+	}
+}
