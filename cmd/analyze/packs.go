@@ -62,6 +62,19 @@ func warnPacks(w io.Writer, t *rules.Table) {
 	}
 }
 
+// ruleWarnings are rules.Warnings of the rule file or folder at path, or of
+// a pack's rule files (read once more, after its signature is checked).
+func ruleWarnings(path string, trust []string) rules.Errors {
+	if !pack.IsPack(path) {
+		return rules.Warnings(path)
+	}
+	pk, err := openPack(path, trust)
+	if err != nil {
+		return nil
+	}
+	return rules.WarningsFiles(pk.RuleFiles())
+}
+
 // newRulesPackCmd is `analyze rules pack DIR -o FILE`: the deterministic
 // .tar.gz of a folder pack, its rules validated first, and its digest on
 // stdout.

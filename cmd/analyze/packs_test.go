@@ -379,6 +379,11 @@ func TestPackRefusedAtTheCommandLine(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "valid pack acme-catalog 1.2.0") {
 		t.Errorf("rules validate PACK: exit %d\n%s%s", code, out, stderr)
 	}
+	odd := writePack(t, strings.Replace(packRule, "category: crash-loop", "category: acme-stuff", 1))
+	code, out, stderr = run(t, "rules", "validate", odd)
+	if code != 0 || !strings.Contains(out, "warning: "+odd+":rules/acme.yaml:") || !strings.Contains(out, "(1 rule file, 1 warning)") {
+		t.Errorf("rules validate of a pack with a new category: exit %d\n%s%s", code, out, stderr)
+	}
 	bad := writePack(t, strings.Replace(packRule, "severity: high", "severity: dire", 1))
 	code, _, stderr = run(t, "rules", "validate", bad)
 	if code != exitUsage || !strings.Contains(stderr, bad+":rules/acme.yaml:5: rule acme-boom:") {
