@@ -124,7 +124,7 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 		return err
 	}
 	d, err := report.Compare(old, cur, report.Tool{Name: "mgtriage", Version: version},
-		report.RuleTable{SchemaVersion: table.SchemaVersion, Version: table.Version, Released: table.Released, Count: len(table.Rules)})
+		report.TableOf(table))
 	var mismatch *report.ClusterMismatchError
 	if errors.As(err, &mismatch) {
 		return exitError{code: exitInput, msg: err.Error()}
