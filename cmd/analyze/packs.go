@@ -57,7 +57,7 @@ func openPack(path string, trust []string) (*pack.Pack, error) {
 func warnPacks(w io.Writer, t *rules.Table) {
 	for _, p := range t.Packs {
 		if p.Warning != "" {
-			fmt.Fprintf(w, "analyze: warning: %s\n", report.CleanText(p.Warning))
+			fmt.Fprintf(w, "analyze: warning: pack %s %s: %s\n", report.CleanText(p.Name), report.CleanText(p.Version), report.CleanText(p.Warning))
 		}
 	}
 }

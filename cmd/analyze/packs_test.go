@@ -129,7 +129,7 @@ func TestRulesTestPack(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "acme-catalog 1.2.0: 2 passed, 0 failed") {
 		t.Fatalf("rules test: exit %d\n%s%s", code, out, stderr)
 	}
-	if !strings.Contains(stderr, "is not signed") {
+	if !strings.Contains(stderr, "analyze: warning: pack acme-catalog 1.2.0: not signed; its rules were used unchecked") {
 		t.Errorf("an unsigned pack loads without a warning:\n%s", stderr)
 	}
 	archive := filepath.Join(t.TempDir(), "acme.tar.gz")
@@ -237,15 +237,15 @@ func TestPackTrust(t *testing.T) {
 			code   int
 			want   string // in stderr (refusals, warnings) or, exit 0 and "signed", in report.md
 		}{
-			{"unsigned", nil, false, "", 0, "is not signed"},
+			{"unsigned", nil, false, "", 0, "not signed; its rules were used unchecked"},
 			{"unsigned trust", nil, false, pub, exitInput, "it is not signed"},
-			{"signed", &priv, false, "", 0, "but no key to check it was given"},
+			{"signed", &priv, false, "", 0, "not checked (no --trust key)"},
 			{"signed trust", &priv, false, pub, 0, "signed by key"},
 			{"signed trust folder", &priv, false, filepath.Dir(pub), 0, "signed by key"},
 			{"tampered", &priv, true, "", 0, ""},
 			{"tampered trust", &priv, true, pub, exitInput, "does not verify with trusted key"},
 			{"wrong key trust", &other, false, pub, exitInput, "which is not among the trusted keys"},
-			{"wrong key", &other, false, "", 0, "no key to check it was given"},
+			{"wrong key", &other, false, "", 0, "not checked (no --trust key)"},
 		}
 		for _, c := range cases {
 			t.Run(f.name+"/"+c.name, func(t *testing.T) {
