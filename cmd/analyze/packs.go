@@ -22,8 +22,8 @@ import (
 // or folders of *.pub), its signature checked before any rule is read, and
 // applies its rules over t. A refused pack (unsigned under --trust, a
 // signature that does not verify, a key not trusted) and a pack that cannot
-// be read are inputErrors (exit 2); rules that are not valid a usageError,
-// as for rule files.
+// be read are inputErrors (exit 2); rules that are not valid, or a --trust
+// value that names no minisign public key, a usageError, as for rule files.
 func applyPack(t *rules.Table, path string, trust []string) (*pack.Pack, error) {
 	pk, err := openPack(path, trust)
 	if err != nil {
@@ -41,7 +41,7 @@ func openPack(path string, trust []string) (*pack.Pack, error) {
 	if len(trust) > 0 {
 		k, err := pack.LoadKeys(trust)
 		if err != nil {
-			return nil, inputError{err}
+			return nil, usageError{err} // a --trust value that names no key
 		}
 		keys = k
 	}

@@ -349,6 +349,10 @@ func TestTrustWithoutPack(t *testing.T) {
 	if code != exitUsage {
 		t.Errorf("--trust without --rules: exit %d\n%s", code, stderr)
 	}
+	code, _, stderr = run(t, gather, "-o", filepath.Join(t.TempDir(), "o"), "--rules", writePack(t, ""), "--trust", filepath.Join(dir, "site.yaml"))
+	if code != exitUsage || !strings.Contains(stderr, "not a minisign public key") {
+		t.Errorf("--trust naming no key: exit %d\n%s", code, stderr)
+	}
 }
 
 // TestPackRefusedAtTheCommandLine: a hostile pack archive given to analyze
