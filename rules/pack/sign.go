@@ -87,8 +87,11 @@ func verify(pk *Pack, r *raw, trust *Keys) error {
 		return &RefusedError{Path: pk.Path, Why: fmt.Sprintf(format, args...)}
 	}
 	sigName := pk.Path + sigSuffix
-	if r.form == FormFolder {
+	switch r.form {
+	case FormFolder:
 		sigName = filepath.Join(pk.Path, SignatureFile)
+	case FormOCI:
+		sigName = "(the layout's *" + sigSuffix + " layer)"
 	}
 	if r.signature == nil {
 		if trust.Len() > 0 {
