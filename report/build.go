@@ -33,7 +33,7 @@ func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool,
 		SchemaVersion: SchemaVersion,
 		SchemaMinor:   SchemaMinor,
 		Tool:          tool,
-		Rules:         RuleTable{SchemaVersion: t.SchemaVersion, Version: t.Version, Released: t.Released, Count: len(t.Rules)},
+		Rules:         TableOf(t),
 		Gather: Gather{
 			Path:               g.Input,
 			Roots:              g.Roots,
@@ -385,4 +385,14 @@ func summarize(r *Report, g *model.Gather) Summary {
 	}
 	s.Limits = summaryLimits(r.Gather.Coverage.Cuts)
 	return s
+}
+
+// TableOf identifies t as a report names it: its schema, version, release,
+// rule count and the packs applied over it.
+func TableOf(t *rules.Table) RuleTable {
+	rt := RuleTable{SchemaVersion: t.SchemaVersion, Version: t.Version, Released: t.Released, Count: len(t.Rules)}
+	for _, p := range t.Packs {
+		rt.Packs = append(rt.Packs, RulePack{Name: p.Name, Version: p.Version, Digest: p.Digest, Signed: p.Signed, KeyID: p.KeyID, Warning: p.Warning})
+	}
+	return rt
 }

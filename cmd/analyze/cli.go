@@ -35,9 +35,11 @@ const (
 // exitCodesHelp is the exit code table of --help and README.md.
 const exitCodesHelp = `Exit codes:
   0   analysis done, reports written
-  1   --fail-on: a finding at or above that severity exists (reports written)
+  1   --fail-on: a finding at or above that severity exists (reports written); rules test:
+      a test of the pack failed
   2   input not analysable: PATH missing, unreadable, or no gather in it; or parts that are
-      not one cluster (each listed with its identity and why; --split analyses each)
+      not one cluster (each listed with its identity and why; --split analyses each); or a
+      rule pack refused (unsigned under --trust, a bad signature, an untrusted key, hostile)
   3   reports not written (-o or --redact-map cannot be written: an existing file, a folder
       that cannot be created or written in, or one another run holds; or the disk filled up:
       the reports already in -o are left as they were)
@@ -210,7 +212,8 @@ Every flag and the output folder are checked before the input is read.
 	f := cmd.Flags()
 	f.StringVarP(&opts.Output, "output", "o", "mgtriage-report", "folder that receives the reports")
 	f.StringSliceVar(&opts.Formats, "format", slices.Clone(defaultFormats), "reports to write: any of md, html, json, sarif (SARIF 2.1.0 for code-scanning dashboards)")
-	f.StringVar(&opts.RulesPath, "rules", "", "a rule file or folder that adds to or overrides the built-in rules")
+	f.StringVar(&opts.RulesPath, "rules", "", "a rule file or folder, or a rule pack (a folder with pack.yaml, its .tar.gz or an OCI image layout), that adds to or overrides the built-in rules")
+	f.StringArrayVar(&opts.Trust, "trust", nil, "a minisign public key file, or a folder of *.pub keys, that the --rules pack must be signed with (repeatable); unsigned packs are then refused")
 	markdownBoundFlags(f, &opts.MarkdownMaxChars, "report.md", "")
 	f.StringVar(&opts.FailOn, "fail-on", "", "exit 1 when a finding at or above this severity exists (critical, high, medium, low, info; any case)")
 	f.IntVar(&opts.Top, "top", 10, "findings listed on stdout, the most severe first (0: every finding)")
