@@ -46,6 +46,9 @@ func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool,
 			Bytes:              g.Bytes,
 		},
 	}
+	for _, p := range t.Packs {
+		r.Rules.Packs = append(r.Rules.Packs, RulePack{Name: p.Name, Version: p.Version, Digest: p.Digest, Signed: p.Signed, KeyID: p.KeyID, Warning: p.Warning})
+	}
 	for _, f := range g.Faults {
 		r.Gather.Faults = append(r.Gather.Faults, StreamFault{Kind: string(f.Kind), Stream: short(f.Stream), Format: f.Format, Error: f.Error, Stopped: f.Stopped})
 	}

@@ -478,6 +478,9 @@ func htmlOverview(r *Report) []htmlField {
 	if r.Rules.Released != "" {
 		rules += ", released " + cleanLine(r.Rules.Released)
 	}
+	for _, p := range r.Rules.Packs {
+		rules += "; pack " + cleanLine(p.Words())
+	}
 	s := r.Summary
 	fields := []htmlField{
 		{"Cluster version", versionWords(g).ClusterVersion},

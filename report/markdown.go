@@ -482,6 +482,9 @@ func mdHeader(r *Report) string {
 		tool += " (" + countNoun(r.Rules.Count, "rule", "rules") + ")"
 	}
 	b.WriteString("- **Tool:** " + tool + "\n")
+	for _, p := range r.Rules.Packs {
+		b.WriteString("- **Rule pack:** " + mdText(p.Words()) + "\n")
+	}
 	if r.Window != nil {
 		b.WriteString("- **Incident window:** " + mdText(r.Window.Words()) + "\n")
 	}

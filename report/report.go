@@ -22,8 +22,8 @@ import (
 const SchemaVersion = 1
 
 // SchemaMinor counts the additions made within SchemaVersion (1:
-// gather.coverage; 2: ask, timelines and window; 3: run).
-const SchemaMinor = 3
+// gather.coverage; 2: ask, timelines and window; 3: run; 4: rules.packs).
+const SchemaMinor = 4
 
 // Severity names, from the most to the least urgent.
 const (
@@ -132,6 +132,41 @@ type RuleTable struct {
 	Version       string `json:"version"`
 	Released      string `json:"released,omitempty"`
 	Count         int    `json:"count"`
+	// Packs are the rule packs applied over the table, in the order given
+	// (schemaMinor 4).
+	Packs []RulePack `json:"packs,omitempty"`
+}
+
+// RulePack names a rule pack the findings may come from: its name,
+// version, digest ("sha256:<hex>") and how far it was checked.
+type RulePack struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Digest  string `json:"digest"`
+	// Signed is true when a trusted key (--trust) verified its signature;
+	// KeyID is the signing key's minisign id.
+	Signed bool   `json:"signed"`
+	KeyID  string `json:"keyId,omitempty"`
+	// Warning says why the pack's rules were used unchecked (not signed, or
+	// no trusted key vouched for it).
+	Warning string `json:"warning,omitempty"`
+}
+
+// Words is the pack as a header line prints it: "acme 1.2.0
+// (sha256:0123456789ab…, signed by key 8A…)" or "… (warning: …)".
+func (p RulePack) Words() string {
+	digest := p.Digest
+	if len(digest) > len("sha256:")+12 {
+		digest = digest[:len("sha256:")+12] + "…"
+	}
+	s := p.Name + " " + p.Version + " (" + digest
+	switch {
+	case p.Signed:
+		s += ", signed by key " + p.KeyID
+	case p.Warning != "":
+		s += ", warning: " + p.Warning
+	}
+	return s + ")"
 }
 
 // Gather describes the input. CollectedAt is the gather's start and the "now"

@@ -51,6 +51,7 @@ func Reference(t *Table) []byte {
 	}
 	b.WriteString("\n")
 	signaturesReference(&b, t)
+	b.WriteString(packsReference)
 	b.WriteString("## Rules\n\n| id | version | severity | category | title |\n|---|---|---|---|---|\n")
 	for _, r := range t.Rules {
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %d | %s | %s | %s |\n", r.ID, r.ID, r.Version, r.Severity, r.Category, r.Title)

@@ -48,6 +48,33 @@ type Table struct {
 	// Local lists the user rule files applied with Override; a report then
 	// shows the table version as "<version>+local".
 	Local []string
+	// Packs are the rule packs applied over the table, in the order given
+	// (rules/pack fills it); a report names each.
+	Packs []PackRef
+}
+
+// PackRef names a rule pack applied over the table, as a report prints it.
+type PackRef struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	// Digest is "sha256:<hex>": of the archive for a .tar.gz or an OCI
+	// layout's layer, of the canonical manifest for a folder.
+	Digest string `json:"digest"`
+	// Signed is true when a trusted key verified the pack's signature;
+	// KeyID is that key's minisign id (16 hex digits).
+	Signed bool   `json:"signed"`
+	KeyID  string `json:"keyId,omitempty"`
+	// Warning is what the user must hear about the pack's trust (not
+	// signed, or signed by a key no --trust key vouches for); empty when a
+	// trusted key verified it.
+	Warning string `json:"warning,omitempty"`
+}
+
+// File is one rule file held in memory: Name (a path as the user knows it,
+// cited in errors) and its bytes.
+type File struct {
+	Name string
+	Data []byte
 }
 
 // Rule is one entry of the table. Rules with the same Group are alternatives
@@ -252,8 +279,7 @@ func (t *Table) Override(path string) Errors {
 	if err != nil {
 		return Errors{{File: path, Msg: err.Error()}}
 	}
-	user := &Table{}
-	var errs Errors
+	var mem []File
 	budget := ruleBytesLimit
 	for _, f := range files {
 		data, err := readRuleFile(f, budget)
@@ -261,9 +287,26 @@ func (t *Table) Override(path string) Errors {
 			return Errors{{File: f, Msg: err.Error()}}
 		}
 		budget -= int64(len(data))
-		errs = append(errs, user.add(f, data, false)...)
+		mem = append(mem, File{Name: f, Data: data})
+	}
+	return t.OverrideFiles(mem)
+}
+
+// OverrideFiles is Override over rule files already read (a pack's, read
+// from its archive): the same checks, limits and merge. Every field a rule
+// file may hold passes through as from a path.
+func (t *Table) OverrideFiles(files []File) Errors {
+	user := &Table{}
+	var errs Errors
+	var total int64
+	for _, f := range files {
+		total += int64(len(f.Data))
+		if total > ruleBytesLimit {
+			return Errors{{File: f.Name, Msg: fmt.Sprintf("larger than the %s limit on rule files (the file, or a folder's files together); refused before parsing: keep the rules you need", mib(ruleBytesLimit))}}
+		}
+		errs = append(errs, user.add(f.Name, f.Data, false)...)
 		if n := len(user.Rules) + len(user.Signatures); n > rulesLimit {
-			return Errors{{File: f, Msg: fmt.Sprintf("more than %d rules and signatures, the limit for the rule files of one path together: keep the ones you need", rulesLimit)}}
+			return Errors{{File: f.Name, Msg: fmt.Sprintf("more than %d rules and signatures, the limit for the rule files of one path together: keep the ones you need", rulesLimit)}}
 		}
 	}
 	errs = append(errs, user.compile()...)
@@ -287,7 +330,9 @@ func (t *Table) Override(path string) Errors {
 		}
 	}
 	t.Rules = kept
-	t.Local = append(t.Local, files...)
+	for _, f := range files {
+		t.Local = append(t.Local, f.Name)
+	}
 	if !strings.HasSuffix(t.Version, "+local") {
 		t.Version += "+local"
 	}

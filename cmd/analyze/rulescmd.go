@@ -9,22 +9,25 @@ import (
 	"github.com/mgtriage/mgtriage/parser"
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/rules"
+	"github.com/mgtriage/mgtriage/rules/pack"
 	"github.com/spf13/cobra"
 )
 
 func newRulesCmd(io IOStreams) *cobra.Command {
 	var rulesPath string
+	var trust []string
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "List, show, validate and explain the rule table",
 	}
-	cmd.PersistentFlags().StringVar(&rulesPath, "rules", "", "a rule file or folder applied over the built-in rules")
+	cmd.PersistentFlags().StringVar(&rulesPath, "rules", "", "a rule file or folder, or a rule pack, applied over the built-in rules")
+	cmd.PersistentFlags().StringArrayVar(&trust, "trust", nil, "a minisign public key file, or a folder of *.pub keys, that packs must be signed with (repeatable)")
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the rules in evaluation order",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			t, err := loadTable(rulesPath)
+			t, err := loadTable(rulesPath, trust...)
 			if err != nil {
 				return err
 			}
@@ -44,7 +47,7 @@ func newRulesCmd(io IOStreams) *cobra.Command {
 		Short: "Show one rule as YAML",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := loadTable(rulesPath)
+			t, err := loadTable(rulesPath, trust...)
 			if err != nil {
 				return err
 			}
@@ -63,9 +66,17 @@ func newRulesCmd(io IOStreams) *cobra.Command {
 	}
 	validate := &cobra.Command{
 		Use:   "validate PATH",
-		Short: "Check rule files (a file or folder) and print every error with file:line",
+		Short: "Check rule files (a file or folder) or a rule pack and print every error with file:line",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if pack.IsPack(args[0]) {
+				pk, err := applyPack(rules.Builtin(), args[0], trust)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(io.Out, "%s: valid pack %s %s (%s)\n", args[0], pk.Name, pk.Version, count(len(pk.RuleFiles()), "rule file", "rule files"))
+				return nil
+			}
 			errs := rules.Validate(args[0])
 			if len(errs) == 0 {
 				warnings := rules.Warnings(args[0])
@@ -88,7 +99,7 @@ func newRulesCmd(io IOStreams) *cobra.Command {
 		Short: "Print the rule reference (docs/rules.md) generated from the table",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			t, err := loadTable(rulesPath)
+			t, err := loadTable(rulesPath, trust...)
 			if err != nil {
 				return err
 			}
@@ -96,7 +107,7 @@ func newRulesCmd(io IOStreams) *cobra.Command {
 			return err
 		},
 	}
-	cmd.AddCommand(list, show, validate, docs, newRulesExplainCmd(io, &rulesPath))
+	cmd.AddCommand(list, show, validate, docs, newRulesExplainCmd(io, &rulesPath), newRulesTestCmd(io, &trust), newRulesPackCmd(io), newRulesManifestCmd(io))
 	return cmd
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/report"
 	"github.com/mgtriage/mgtriage/rules"
+	"github.com/mgtriage/mgtriage/rules/pack"
 )
 
 // analyzeOptions are the flags and arguments of the main command.
@@ -29,6 +30,9 @@ type analyzeOptions struct {
 	Output    string
 	Formats   []string
 	RulesPath string
+	// Trust are minisign public key files, or folders of *.pub keys, that
+	// the pack at RulesPath must be signed with (--trust).
+	Trust []string
 	// MarkdownMaxChars bounds report.md in characters (--md-max-chars,
 	// or --md-max-kb converted).
 	MarkdownMaxChars int
@@ -145,10 +149,22 @@ func parseSize(s string) (int64, error) {
 	return n * unit, nil
 }
 
-// loadTable returns the built-in rule table with the user's rules applied.
-func loadTable(path string) (*rules.Table, error) {
+// loadTable returns the built-in rule table with the user's rules applied:
+// a rule file or folder, or a pack (applyPack) checked with the keys at
+// trust. With trust, only a signed pack is accepted (exit 2 otherwise).
+func loadTable(path string, trust ...string) (*rules.Table, error) {
 	t := rules.Builtin()
-	if path == "" {
+	switch {
+	case path != "" && pack.IsPack(path):
+		if _, err := applyPack(t, path, trust); err != nil {
+			return nil, err
+		}
+		return t, nil
+	case len(trust) > 0 && path == "":
+		return nil, usageError{errors.New("--trust checks the signature of a pack given with --rules; no --rules was given")}
+	case len(trust) > 0:
+		return nil, inputError{fmt.Errorf("%s refused: with --trust only signed packs are used, and %s is a rule file or folder, not a pack (a folder with pack.yaml, a .tar.gz or an OCI image layout)", path, path)}
+	case path == "":
 		return t, nil
 	}
 	if errs := t.Override(path); len(errs) > 0 {
@@ -161,7 +177,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	table, err := loadTable(o.RulesPath)
+	table, err := loadTable(o.RulesPath, o.Trust...)
 	if err != nil {
 		return err
 	}
@@ -180,7 +196,8 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	o.skipDirs = []string{o.Output}
 	input := make(chan inputResult, 1)
 	go func() { input <- identifyInput(o.Path) }()
-	if o.RulesPath != "" {
+	warnPacks(o.IO.ErrOut, table)
+	if o.RulesPath != "" && !pack.IsPack(o.RulesPath) {
 		// What validate warns about also matters when the rules are used: a
 		// catch-all rule silently takes the objects of proven causes.
 		for _, w := range rules.Warnings(o.RulesPath) {
