@@ -59,6 +59,27 @@ func TestODFPackTests(t *testing.T) {
 	}
 }
 
+// TestODFPackSigned: the ODF pack packed with `rules pack` and signed with
+// minisign loads under --trust and its rule fires on its failing gather.
+func TestODFPackSigned(t *testing.T) {
+	dir := t.TempDir()
+	archive := filepath.Join(dir, "odf-0.1.0.tar.gz")
+	if code, out, stderr := run(t, "rules", "pack", odfPack, "-o", archive); code != 0 {
+		t.Fatalf("rules pack: exit %d\n%s%s", code, out, stderr)
+	}
+	priv, pub := testKey(t, filepath.Join(dir, "keys"), "odf-team")
+	signFile(t, priv, archive, archive+".minisig")
+	out := filepath.Join(dir, "out")
+	code, _, stderr := run(t, filepath.Join(odfPack, "tests", "osd-down"), "--rules", archive, "--trust", pub, "-o", out, "--format", "json")
+	data, err := os.ReadFile(filepath.Join(out, "report.json"))
+	if err != nil {
+		t.Fatalf("exit %d, no report.json: %s", code, stderr)
+	}
+	if strings.Contains(stderr, "not signed") || !strings.Contains(string(data), `"ruleId": "odf-osd-down-crashloop"`) {
+		t.Errorf("signed pack under --trust: exit %d\n%s", code, stderr)
+	}
+}
+
 // TestODFPackNotBuiltIn: the example pack lives beside the table and is not
 // embedded: the built-in table holds none of its rules.
 func TestODFPackNotBuiltIn(t *testing.T) {
