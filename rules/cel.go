@@ -27,7 +27,7 @@ import (
 // declares three variables and four functions, all generic:
 //
 //	subject  map(string, dyn)     the subject's fields (subjectValue)
-//	vars     map(string, string)  the hit's template values ({{.Pod}}, {{.Reason}}, ...)
+//	vars     map(string, string)  the template values ({{.Pod}}, {{.Reason}}, ...), "" where the hit fills none
 //	joins    map(string, dyn)     per join of the rule: decided, cause, fix, missing
 //	lookup(kind, namespace, name)          -> {coverage, object}
 //	lookupAll(kind, namespace, selector)   -> {coverage, items, truncated}
@@ -264,12 +264,13 @@ type subjectID struct {
 }
 
 type celRuleError struct {
-	first string
-	more  int
+	first, then string
+	more        int
 }
 
-// noteError records a runtime error of rule r's expression on subject name.
-func (st *celState) noteError(r *Rule, name string, err error) {
+// noteError records a runtime error of rule r's expression field ("where",
+// "let.vms") on subject name.
+func (st *celState) noteError(r *Rule, field, name string, err error) {
 	if st.errs == nil {
 		st.errs = map[*Rule]*celRuleError{}
 	}
@@ -277,7 +278,11 @@ func (st *celState) noteError(r *Rule, name string, err error) {
 		e.more++
 		return
 	}
-	st.errs[r] = &celRuleError{first: fmt.Sprintf("rule %s (%s:%d): %s stopped on %s: %s", r.ID, r.File, r.Line, "where", name, clip(err.Error(), 512))}
+	then := "the rule did not fire there"
+	if field != "where" {
+		then = "the finding has the value empty"
+	}
+	st.errs[r] = &celRuleError{first: fmt.Sprintf("rule %s (%s:%d): %s stopped on %s: %s", r.ID, r.File, lineOf(r.fieldLines, field, r.Line), field, name, clip(err.Error(), 512)), then: then}
 	st.order = append(st.order, r)
 }
 
@@ -290,7 +295,7 @@ func (st *celState) problems() []model.Problem {
 		if e.more > 0 {
 			msg += fmt.Sprintf(" (and on %d more subjects)", e.more)
 		}
-		out = append(out, model.Problem{Path: r.File, Error: msg + "; the rule did not fire there"})
+		out = append(out, model.Problem{Path: r.File, Error: msg + "; " + e.then})
 	}
 	return out
 }
@@ -530,6 +535,20 @@ func joinsValue(r *Rule, h *hit) map[string]any {
 	return out
 }
 
+// celVars is the vars an expression reads: every template value (VarNames),
+// "" where the hit fills none, so that vars.Decided == "" holds rather than
+// failing on a missing key.
+func celVars(v Vars) map[string]string {
+	out := make(map[string]string, len(varNames)+len(v))
+	for _, n := range varNames {
+		out[n] = ""
+	}
+	for k, s := range v {
+		out[k] = s
+	}
+	return out
+}
+
 // errWhereType is a where: that gave something other than true or false.
 var errWhereType = errors.New("the expression did not give true or false")
 
@@ -543,11 +562,11 @@ func (c *evalContext) passesWhere(r *Rule, s subject, h *hit) bool {
 	}
 	act, err := cel.FunctionVars(map[string]any{
 		"subject": c.subjectValue(s, h),
-		"vars":    map[string]string(h.Vars),
+		"vars":    celVars(h.Vars),
 		"joins":   joinsValue(r, h),
 	}, c.lookupFuncs())
 	if err != nil {
-		c.cel.noteError(r, subjectName(s, h), err)
+		c.cel.noteError(r, "where", subjectName(s, h), err)
 		return false
 	}
 	out, _, err := r.where.prg.Eval(act)
@@ -562,7 +581,7 @@ func (c *evalContext) passesWhere(r *Rule, s subject, h *hit) bool {
 		}
 	}
 	if err != nil {
-		c.cel.noteError(r, subjectName(s, h), err)
+		c.cel.noteError(r, "where", subjectName(s, h), err)
 		if c.trace.on(r) {
 			c.trace.whereFalse(r, err)
 		}
@@ -574,7 +593,7 @@ func (c *evalContext) passesWhere(r *Rule, s subject, h *hit) bool {
 	for _, l := range r.lets {
 		v, _, err := l.prg.Eval(act)
 		if err != nil {
-			c.cel.noteError(r, subjectName(s, h), fmt.Errorf("let %s: %w", l.name, err))
+			c.cel.noteError(r, "let."+l.name, subjectName(s, h), err)
 			h.Vars[l.name] = ""
 			continue
 		}

@@ -127,7 +127,7 @@ rules:
     category: workload
     title: T
     match: {matcher: containerWaiting, params: {reasons: [CrashLoopBackOff]}}
-    where: absent(lookup("configmaps", subject.namespace, "handler-config"))
+    where: absent(lookup("configmaps", subject.namespace, "handler-config")) && vars.Reason == "CrashLoopBackOff" && vars.Decided == ""
     let:
       cov: lookup("configmaps", subject.namespace, "handler-config").coverage
     hint: "{{.Pod}}: {{.cov}}"
@@ -203,7 +203,7 @@ rules:
 		msgs = append(msgs, p.Error)
 	}
 	joined := strings.Join(msgs, "\n")
-	for _, want := range []string{"rule cel-missing-key", "no such key", "rule cel-too-costly", "cost limit"} {
+	for _, want := range []string{"rule cel-missing-key", "no such key", "rule cel-too-costly", "cost limit", "the rule did not fire there"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("gather problems lack %q:\n%s", want, joined)
 		}
@@ -231,6 +231,9 @@ func TestWhereExplainFalse(t *testing.T) {
 	}
 	if len(ex.Subjects) != 1 || ex.Subjects[0].Step != StepWhere || ex.Subjects[0].Why != "the where: expression gave false" {
 		t.Errorf("explain: %+v", ex.Subjects)
+	}
+	if diff := cmp.Diff([]StepCount{{Step: StepWhere, Count: 1}}, ex.Steps); diff != "" {
+		t.Errorf("step counts (-want +got):\n%s", diff)
 	}
 }
 
@@ -400,5 +403,124 @@ func TestWhereThroughParser(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestWhereNodeSubjectAndSelector: a node rule reads the node's labels and
+// conditions; lookupAll selects pods by label; a let: gives a number.
+func TestWhereNodeSubjectAndSelector(t *testing.T) {
+	const rule = `schemaVersion: 1
+rules:
+  - id: cel-node
+    version: 1
+    severity: low
+    category: node
+    title: T
+    match: {matcher: nodeCondition, params: {type: Ready, statuses: ["False", Unknown]}}
+    where: |
+      "node-role.kubernetes.io/worker" in subject.labels &&
+        subject.conditions.exists(c, c.type == "Ready" && c.reason == "KubeletNotReady") &&
+        lookupAll("pods", "openshift-cnv", "kubevirt.io=virt-handler").items.exists(p, p.spec.nodeName == subject.name)
+    let:
+      handlers: size(lookupAll("pods", "*", "kubevirt.io in (virt-handler)").items)
+    hint: "{{.Node}} ({{.handlers}} handlers)"
+    remediation: [x]
+`
+	tbl := celTable(t, rule)
+	node := func(name, role string) string {
+		return `
+      - |
+        metadata: {name: ` + name + `, labels: {node-role.kubernetes.io/` + role + `: ""}}
+        status: {conditions: [{type: Ready, status: "False", reason: KubeletNotReady, message: "PLEG is not healthy"}]}
+`
+	}
+	for _, tc := range []struct {
+		name, gather string
+		fires        bool
+	}{
+		{"a worker with a handler", "pods:" + handlerPod + "nodes:" + node("worker-1", "worker"), true},
+		{"a master with a handler", "pods:" + handlerPod + "nodes:" + node("worker-1", "master"), false},
+		{"a worker without one", "pods:" + handlerPod + "nodes:" + node("worker-2", "worker"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := celCase(t, tc.gather)
+			var hint string
+			for _, f := range Evaluate(tbl, g) {
+				if f.Rule.ID == "cel-node" {
+					hint = f.Hint
+				}
+			}
+			if (hint != "") != tc.fires {
+				t.Fatalf("fired = %v, want %v (problems %v)", hint != "", tc.fires, g.Problems)
+			}
+			if tc.fires && hint != "worker-1 (1 handlers)" {
+				t.Errorf("hint %q", hint)
+			}
+		})
+	}
+}
+
+// TestWhereProblemWords: the gather problem of an expression that stopped
+// names the rule, its file:line, the expression and the subject.
+func TestWhereProblemWords(t *testing.T) {
+	tbl := celTable(t, `schemaVersion: 1
+rules:
+  - id: cel-let-fails
+    version: 1
+    severity: low
+    category: workload
+    title: T
+    match: {matcher: containerWaiting, params: {reasons: [CrashLoopBackOff]}}
+    where: "true"
+    let:
+      owner: subject.labels.app
+    hint: "{{.owner}}"
+    remediation: [x]
+`)
+	g := celCase(t, "pods:"+handlerPod)
+	Evaluate(tbl, g)
+	if len(g.Problems) != 1 {
+		t.Fatalf("problems: %v", g.Problems)
+	}
+	got := strings.TrimPrefix(g.Problems[0].Error, "rule cel-let-fails (")
+	got = got[strings.Index(got, ".yaml"):]
+	want := ".yaml:11): let.owner stopped on openshift-cnv/virt-handler-x7k2p: no such key: app; the finding has the value empty"
+	if got != want {
+		t.Errorf("problem:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestWhereRuleTakesNotEveryObject: a user rule with a where: placed in a
+// built-in group is a condition like a cause: no warning that it takes the
+// group's objects, and it shadows no later rule.
+func TestWhereRuleTakesNotEveryObject(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "site.yaml")
+	if err := os.WriteFile(p, []byte(`schemaVersion: 1
+rules:
+  - id: site-pending-where
+    version: 1
+    severity: high
+    title: Pending
+    category: scheduling
+    group: scheduling
+    match: {matcher: podUnschedulable}
+    where: subject.namespace == "shop"
+    hint: "x"
+    remediation: ["y"]
+  - id: site-pending-later
+    version: 1
+    severity: high
+    title: Pending too
+    category: scheduling
+    group: scheduling
+    match: {matcher: podUnschedulable}
+    where: subject.namespace == "web"
+    hint: "x"
+    remediation: ["y"]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ws := Warnings(p); len(ws) > 0 {
+		t.Errorf("warnings: %v", ws)
 	}
 }

@@ -61,7 +61,8 @@ An expression reads three variables:
   node: §kind§, §name§, §labels§, §conditions§ (§type§, §status§, §reason§, §message§), §object§. A controller or a cluster
   object: §kind§, §namespace§, §name§, §object§. A ClusterOperator: §kind§, §name§, §available§, §degraded§, §progressing§,
   §message§.
-- §vars§: the hit's template values as strings (§vars.Reason§, §vars.ExitCode§, §vars.Decided§: the values the hint reads).
+- §vars§: the template values as strings, the ones the hint reads (§vars.Reason§, §vars.ExitCode§, §vars.Decided§); a
+  value the hit does not fill is §""§.
 - §joins§: per join the rule names, §decided§, §cause§, §fix§ and §missing§ (what the gather lacks to decide).
 
 and the object store through generic lookups only (no product has a function of its own):
@@ -86,7 +87,8 @@ pinned in §rules/testdata/cel/functions.golden§.
 expression's line in the rule file, CEL's column within it: CEL places a call at its parenthesis and a field at its
 dot); §where:§ must give true or false. At run time an expression stops at a cost of %[2]d (CEL's units, about one per
 value visited) or on an error (a key a map lacks: guard with §has(x.f)§ or §"k" in m§); the rule then does not fire on
-that subject, the analysis goes on, and the report's gather problems name the rule and the first subject.
+that subject (a §let:§ that stops leaves its value empty), the analysis goes on, and the report's gather problems
+name the rule, the expression's line and the first subject.
 §rules explain§ shows a subject a §where:§ decided as step §where§.
 
 `

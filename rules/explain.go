@@ -166,7 +166,7 @@ func Explain(t *Table, g *model.Gather, ruleID, subject string) (*Explanation, e
 			e.Fired++
 		}
 	}
-	for _, st := range []string{StepFired, StepFolded, StepCause, StepJoin, StepGroup, StepFallback, StepMatcher} {
+	for _, st := range []string{StepFired, StepFolded, StepCause, StepWhere, StepJoin, StepGroup, StepFallback, StepMatcher} {
 		if counts[st] > 0 {
 			e.Steps = append(e.Steps, StepCount{Step: st, Count: counts[st]})
 		}
