@@ -28,7 +28,7 @@ func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool,
 		SchemaVersion: SchemaVersion,
 		SchemaMinor:   SchemaMinor,
 		Tool:          tool,
-		Rules:         RuleTable{SchemaVersion: t.SchemaVersion, Version: t.Version, Released: t.Released, Count: len(t.Rules)},
+		Rules:         TableOf(t),
 		Gather: Gather{
 			Path:               g.Input,
 			Roots:              g.Roots,
@@ -45,9 +45,6 @@ func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool,
 			Files:              g.Files,
 			Bytes:              g.Bytes,
 		},
-	}
-	for _, p := range t.Packs {
-		r.Rules.Packs = append(r.Rules.Packs, RulePack{Name: p.Name, Version: p.Version, Digest: p.Digest, Signed: p.Signed, KeyID: p.KeyID, Warning: p.Warning})
 	}
 	for _, f := range g.Faults {
 		r.Gather.Faults = append(r.Gather.Faults, StreamFault{Kind: string(f.Kind), Stream: short(f.Stream), Format: f.Format, Error: f.Error, Stopped: f.Stopped})
@@ -380,4 +377,14 @@ func summarize(r *Report, g *model.Gather) Summary {
 	}
 	s.Limits = summaryLimits(r.Gather.Coverage.Cuts)
 	return s
+}
+
+// TableOf identifies t as a report names it: its schema, version, release,
+// rule count and the packs applied over it.
+func TableOf(t *rules.Table) RuleTable {
+	rt := RuleTable{SchemaVersion: t.SchemaVersion, Version: t.Version, Released: t.Released, Count: len(t.Rules)}
+	for _, p := range t.Packs {
+		rt.Packs = append(rt.Packs, RulePack{Name: p.Name, Version: p.Version, Digest: p.Digest, Signed: p.Signed, KeyID: p.KeyID, Warning: p.Warning})
+	}
+	return rt
 }

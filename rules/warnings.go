@@ -16,13 +16,26 @@ import (
 // a built-in rule; a cause pattern that cannot match any message shape its
 // matcher reads (shapeWarning). It returns nil when the files have errors (see Validate).
 func Warnings(path string) Errors {
-	builtin := Builtin()
-	t := Builtin()
-	if errs := t.Override(path); len(errs) > 0 {
+	names, err := ruleFiles(path)
+	if err != nil {
 		return nil
 	}
-	files, err := ruleFiles(path)
-	if err != nil {
+	var files []File
+	for _, f := range names {
+		data, err := readRuleFile(f, ruleBytesLimit)
+		if err != nil {
+			return nil
+		}
+		files = append(files, File{Name: f, Data: data})
+	}
+	return WarningsFiles(files)
+}
+
+// WarningsFiles is Warnings over rule files already read (a pack's).
+func WarningsFiles(files []File) Errors {
+	builtin := Builtin()
+	t := Builtin()
+	if errs := t.OverrideFiles(files); len(errs) > 0 {
 		return nil
 	}
 	known := map[string]bool{}
@@ -34,12 +47,8 @@ func Warnings(path string) Errors {
 	var out Errors
 	// Disables of unknown ids: read the user files again (Override drops them).
 	for _, f := range files {
-		data, err := readRuleFile(f, ruleBytesLimit)
-		if err != nil {
-			continue
-		}
 		user := &Table{}
-		user.add(f, data, false)
+		user.add(f.Name, f.Data, false)
 		for _, r := range user.Rules {
 			if r.Disabled && !known[r.ID] {
 				out = append(out, ValidationError{File: r.File, Line: r.Line, Rule: r.ID, Msg: "disables a rule that is not in the built-in table: nothing is switched off"})

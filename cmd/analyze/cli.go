@@ -34,9 +34,11 @@ const (
 // exitCodesHelp is the exit code table of --help and README.md.
 const exitCodesHelp = `Exit codes:
   0   analysis done, reports written
-  1   --fail-on: a finding at or above that severity exists (reports written)
+  1   --fail-on: a finding at or above that severity exists (reports written); rules test:
+      a test of the pack failed
   2   input not analysable: PATH missing, unreadable, or no gather in it; or parts that are
-      not one cluster (each listed with its identity and why; --split analyses each)
+      not one cluster (each listed with its identity and why; --split analyses each); or a
+      rule pack refused (unsigned under --trust, a bad signature, an untrusted key, hostile)
   3   reports not written (-o or --redact-map cannot be written: an existing file, a folder
       that cannot be created or written in, or one another run holds; or the disk filled up:
       the reports already in -o are left as they were)

@@ -98,6 +98,7 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	if err != nil {
 		return err
 	}
+	warnPacks(o.IO.ErrOut, table)
 	if _, err := os.Stat(o.Old); err != nil {
 		return inputError{fmt.Errorf("%s: %v", o.Old, statReason(err))}
 	}
@@ -123,7 +124,7 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 		return err
 	}
 	d, err := report.Compare(old, cur, report.Tool{Name: "mgtriage", Version: version},
-		report.RuleTable{SchemaVersion: table.SchemaVersion, Version: table.Version, Released: table.Released, Count: len(table.Rules)})
+		report.TableOf(table))
 	var mismatch *report.ClusterMismatchError
 	if errors.As(err, &mismatch) {
 		return exitError{code: exitInput, msg: err.Error()}

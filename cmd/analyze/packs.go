@@ -22,8 +22,8 @@ import (
 // or folders of *.pub), its signature checked before any rule is read, and
 // applies its rules over t. A refused pack (unsigned under --trust, a
 // signature that does not verify, a key not trusted) and a pack that cannot
-// be read are inputErrors (exit 2); rules that are not valid a usageError,
-// as for rule files.
+// be read are inputErrors (exit 2); rules that are not valid, or a --trust
+// value that names no minisign public key, a usageError, as for rule files.
 func applyPack(t *rules.Table, path string, trust []string) (*pack.Pack, error) {
 	pk, err := openPack(path, trust)
 	if err != nil {
@@ -41,7 +41,7 @@ func openPack(path string, trust []string) (*pack.Pack, error) {
 	if len(trust) > 0 {
 		k, err := pack.LoadKeys(trust)
 		if err != nil {
-			return nil, inputError{err}
+			return nil, usageError{err} // a --trust value that names no key
 		}
 		keys = k
 	}
@@ -57,9 +57,22 @@ func openPack(path string, trust []string) (*pack.Pack, error) {
 func warnPacks(w io.Writer, t *rules.Table) {
 	for _, p := range t.Packs {
 		if p.Warning != "" {
-			fmt.Fprintf(w, "analyze: warning: %s\n", report.CleanText(p.Warning))
+			fmt.Fprintf(w, "analyze: warning: pack %s %s: %s\n", report.CleanText(p.Name), report.CleanText(p.Version), report.CleanText(p.Warning))
 		}
 	}
+}
+
+// ruleWarnings are rules.Warnings of the rule file or folder at path, or of
+// a pack's rule files (read once more, after its signature is checked).
+func ruleWarnings(path string, trust []string) rules.Errors {
+	if !pack.IsPack(path) {
+		return rules.Warnings(path)
+	}
+	pk, err := openPack(path, trust)
+	if err != nil {
+		return nil
+	}
+	return rules.WarningsFiles(pk.RuleFiles())
 }
 
 // newRulesPackCmd is `analyze rules pack DIR -o FILE`: the deterministic
@@ -166,13 +179,13 @@ one fails; --junit FILE writes the results as JUnit XML for a CI.`,
 					status = "FAIL"
 					failed++
 				}
-				fmt.Fprintf(streams.Out, "%s %s %s\n", status, c.rule, c.name())
+				fmt.Fprintf(streams.Out, "%s %s %s\n", status, report.CleanText(c.rule), report.CleanText(c.name()))
 				if c.failure != "" {
 					fmt.Fprintf(streams.Out, "     %s\n", report.CleanText(c.failure))
 				}
 			}
 			for _, id := range untested(pk, t) {
-				fmt.Fprintf(streams.ErrOut, "analyze: warning: pack %s: rule %s has no test\n", pk.Name, id)
+				fmt.Fprintf(streams.ErrOut, "analyze: warning: pack %s: rule %s has no test\n", pk.Name, report.CleanText(id))
 			}
 			fmt.Fprintf(streams.Out, "%s %s: %d passed, %d failed\n", pk.Name, pk.Version, len(cases)-failed, failed)
 			if junit != "" {

@@ -129,7 +129,7 @@ func TestRulesTestPack(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "acme-catalog 1.2.0: 2 passed, 0 failed") {
 		t.Fatalf("rules test: exit %d\n%s%s", code, out, stderr)
 	}
-	if !strings.Contains(stderr, "is not signed") {
+	if !strings.Contains(stderr, "analyze: warning: pack acme-catalog 1.2.0: not signed; its rules were used unchecked") {
 		t.Errorf("an unsigned pack loads without a warning:\n%s", stderr)
 	}
 	archive := filepath.Join(t.TempDir(), "acme.tar.gz")
@@ -237,15 +237,15 @@ func TestPackTrust(t *testing.T) {
 			code   int
 			want   string // in stderr (refusals, warnings) or, exit 0 and "signed", in report.md
 		}{
-			{"unsigned", nil, false, "", 0, "is not signed"},
+			{"unsigned", nil, false, "", 0, "not signed; its rules were used unchecked"},
 			{"unsigned trust", nil, false, pub, exitInput, "it is not signed"},
-			{"signed", &priv, false, "", 0, "but no key to check it was given"},
+			{"signed", &priv, false, "", 0, "not checked (no --trust key)"},
 			{"signed trust", &priv, false, pub, 0, "signed by key"},
 			{"signed trust folder", &priv, false, filepath.Dir(pub), 0, "signed by key"},
 			{"tampered", &priv, true, "", 0, ""},
 			{"tampered trust", &priv, true, pub, exitInput, "does not verify with trusted key"},
 			{"wrong key trust", &other, false, pub, exitInput, "which is not among the trusted keys"},
-			{"wrong key", &other, false, "", 0, "no key to check it was given"},
+			{"wrong key", &other, false, "", 0, "not checked (no --trust key)"},
 		}
 		for _, c := range cases {
 			t.Run(f.name+"/"+c.name, func(t *testing.T) {
@@ -280,6 +280,25 @@ func TestPackTrust(t *testing.T) {
 				}
 				if !strings.Contains(string(md), "acme-catalog 1.2.0") {
 					t.Errorf("report.md does not name the pack:\n%.2000s", md)
+				}
+				html, err := os.ReadFile(filepath.Join(args[2], "report.html"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var rep struct {
+					Rules struct {
+						Packs []struct{ Name, Version, Digest string }
+					}
+				}
+				js, err := os.ReadFile(filepath.Join(args[2], "report.json"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := json.Unmarshal(js, &rep); err != nil || len(rep.Rules.Packs) != 1 || rep.Rules.Packs[0].Name != "acme-catalog" || !strings.HasPrefix(rep.Rules.Packs[0].Digest, "sha256:") {
+					t.Errorf("report.json rules.packs: %v %+v", err, rep.Rules.Packs)
+				}
+				if !strings.Contains(string(html), "pack acme-catalog 1.2.0") {
+					t.Errorf("report.html does not name the pack")
 				}
 				if c.trust == "" && !strings.Contains(stderr, "analyze: warning: pack ") {
 					t.Errorf("no warning on stderr without --trust:\n%s", stderr)
@@ -330,6 +349,10 @@ func TestTrustWithoutPack(t *testing.T) {
 	if code != exitUsage {
 		t.Errorf("--trust without --rules: exit %d\n%s", code, stderr)
 	}
+	code, _, stderr = run(t, gather, "-o", filepath.Join(t.TempDir(), "o"), "--rules", writePack(t, ""), "--trust", filepath.Join(dir, "site.yaml"))
+	if code != exitUsage || !strings.Contains(stderr, "not a minisign public key") {
+		t.Errorf("--trust naming no key: exit %d\n%s", code, stderr)
+	}
 }
 
 // TestPackRefusedAtTheCommandLine: a hostile pack archive given to analyze
@@ -360,9 +383,36 @@ func TestPackRefusedAtTheCommandLine(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "valid pack acme-catalog 1.2.0") {
 		t.Errorf("rules validate PACK: exit %d\n%s%s", code, out, stderr)
 	}
+	odd := writePack(t, strings.Replace(packRule, "category: crash-loop", "category: acme-stuff", 1))
+	code, out, stderr = run(t, "rules", "validate", odd)
+	if code != 0 || !strings.Contains(out, "warning: "+odd+":rules/acme.yaml:") || !strings.Contains(out, "(1 rule file, 1 warning)") {
+		t.Errorf("rules validate of a pack with a new category: exit %d\n%s%s", code, out, stderr)
+	}
 	bad := writePack(t, strings.Replace(packRule, "severity: high", "severity: dire", 1))
 	code, _, stderr = run(t, "rules", "validate", bad)
 	if code != exitUsage || !strings.Contains(stderr, bad+":rules/acme.yaml:5: rule acme-boom:") {
 		t.Errorf("rules validate of a broken pack: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestReadmePackExample: README.md's pack.yaml, with writePack's rule and
+// gathers, passes `rules test`.
+func TestReadmePackExample(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	must(t, err)
+	_, after, ok := strings.Cut(string(data), "<!-- pack-example")
+	if !ok {
+		t.Fatal("README.md has no pack-example marker")
+	}
+	_, block, ok := strings.Cut(after, "```yaml\n")
+	if !ok {
+		t.Fatal("no yaml block after the pack-example marker")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	dir := writePack(t, "")
+	must(t, os.WriteFile(filepath.Join(dir, "pack.yaml"), []byte(block), 0o644))
+	code, out, stderr := run(t, "rules", "test", dir)
+	if code != 0 || !strings.Contains(out, "acme-catalog 1.2.0: 2 passed, 0 failed") {
+		t.Errorf("rules test with README's pack.yaml: exit %d\n%s%s", code, out, stderr)
 	}
 }

@@ -74,7 +74,11 @@ func newRulesCmd(io IOStreams) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(io.Out, "%s: valid pack %s %s (%s)\n", args[0], pk.Name, pk.Version, count(len(pk.RuleFiles()), "rule file", "rule files"))
+				warnings := rules.WarningsFiles(pk.RuleFiles())
+				for _, w := range warnings {
+					fmt.Fprintf(io.Out, "warning: %s\n", w.Error())
+				}
+				fmt.Fprintf(io.Out, "%s: valid pack %s %s (%s, %s)\n", args[0], pk.Name, pk.Version, count(len(pk.RuleFiles()), "rule file", "rule files"), count(len(warnings), "warning", "warnings"))
 				return nil
 			}
 			errs := rules.Validate(args[0])

@@ -197,10 +197,10 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	input := make(chan inputResult, 1)
 	go func() { input <- identifyInput(o.Path) }()
 	warnPacks(o.IO.ErrOut, table)
-	if o.RulesPath != "" && !pack.IsPack(o.RulesPath) {
+	if o.RulesPath != "" {
 		// What validate warns about also matters when the rules are used: a
 		// catch-all rule silently takes the objects of proven causes.
-		for _, w := range rules.Warnings(o.RulesPath) {
+		for _, w := range ruleWarnings(o.RulesPath, o.Trust) {
 			fmt.Fprintf(o.IO.ErrOut, "analyze: warning: %s\n", w.Error())
 		}
 	}

@@ -134,6 +134,7 @@ func loadServed(ctx context.Context, o *serveOptions) (*serve.Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	warnPacks(o.IO.ErrOut, table)
 	if err := o.validate(); err != nil {
 		return nil, err
 	}

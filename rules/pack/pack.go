@@ -82,10 +82,11 @@ type Pack struct {
 	Signed  bool
 	Trusted bool
 	KeyID   string
-	// Warnings are what a user should hear on loading it (unsigned, signed
-	// by a key nobody trusted).
-	Warnings []string
-	files    files
+	// Warning is what a user must hear on loading it, as stderr and the
+	// report's header say it: not signed, or signed by a key no trusted
+	// key vouches for; empty when a trusted key verified it.
+	Warning string
+	files   files
 }
 
 // Options tell Open what to check.
@@ -279,7 +280,7 @@ func IsPack(p string) bool {
 
 // Ref is how a report names the pack.
 func (pk *Pack) Ref() rules.PackRef {
-	return rules.PackRef{Name: pk.Name, Version: pk.Version, Digest: pk.Digest, Signed: pk.Signed && pk.Trusted, KeyID: pk.KeyID, Warning: strings.Join(pk.Warnings, "; ")}
+	return rules.PackRef{Name: pk.Name, Version: pk.Version, Digest: pk.Digest, Signed: pk.Signed && pk.Trusted, KeyID: pk.KeyID, Warning: pk.Warning}
 }
 
 // Apply adds the pack's rules over t (rules.Table.OverrideFiles) and names

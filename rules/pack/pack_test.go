@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -171,7 +172,9 @@ func marshalRules(t *testing.T, tb *rules.Table) []string {
 // the layout have the same digest, the one Build returns; Build gives the
 // same bytes twice.
 func TestFormsLoadTheSameRules(t *testing.T) {
-	dir := writeDir(t, testFiles())
+	fs := testFiles()
+	fs[".git/HEAD"] = "ref: refs/heads/main\n" // not part of the pack
+	dir := writeDir(t, fs)
 	archive, digest, err := Build(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -248,6 +251,15 @@ func TestOCISigned(t *testing.T) {
 	pk, err := Open(layout, Options{Trust: keys})
 	if err != nil || !pk.Signed || !pk.Trusted || pk.Form != FormOCI {
 		t.Fatalf("signed layout: %v %+v", err, pk)
+	}
+	// The minisign command signs a hash of the file (HashEdDSA), as
+	// minisign.Reader does: it verifies alike.
+	r := minisign.NewReader(bytes.NewReader(archive))
+	if _, err := io.Copy(io.Discard, r); err != nil {
+		t.Fatal(err)
+	}
+	if pk, err := Open(ociLayout(t, archive, r.Sign(priv)), Options{Trust: keys}); err != nil || !pk.Signed {
+		t.Errorf("prehashed signature: %v", err)
 	}
 	unsigned := ociLayout(t, archive, nil)
 	if _, err := Open(unsigned, Options{Trust: keys}); !isRefused(err) {

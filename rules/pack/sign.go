@@ -87,14 +87,17 @@ func verify(pk *Pack, r *raw, trust *Keys) error {
 		return &RefusedError{Path: pk.Path, Why: fmt.Sprintf(format, args...)}
 	}
 	sigName := pk.Path + sigSuffix
-	if r.form == FormFolder {
+	switch r.form {
+	case FormFolder:
 		sigName = filepath.Join(pk.Path, SignatureFile)
+	case FormOCI:
+		sigName = "(the layout's *" + sigSuffix + " layer)"
 	}
 	if r.signature == nil {
 		if trust.Len() > 0 {
 			return refuse("it is not signed (no %s), and --trust accepts only packs signed by a trusted key", sigName)
 		}
-		pk.Warnings = append(pk.Warnings, fmt.Sprintf("pack %s is not signed; its rules are used unchecked (sign it, and pass --trust KEY to require signed packs)", pk.Path))
+		pk.Warning = "not signed; its rules were used unchecked (sign it, and pass --trust KEY to require signed packs)"
 		return nil
 	}
 	var sig minisign.Signature
@@ -114,7 +117,7 @@ func verify(pk *Pack, r *raw, trust *Keys) error {
 		return nil
 	}
 	if r.shipped == nil {
-		pk.Warnings = append(pk.Warnings, fmt.Sprintf("pack %s is signed by key %s, but no key to check it was given (--trust) or shipped with it; its rules are used unchecked", pk.Path, pk.KeyID))
+		pk.Warning = fmt.Sprintf("signed by key %s, not checked (no --trust key); its rules were used unchecked", pk.KeyID)
 		return nil
 	}
 	key, err := parseKey(r.shipped)
@@ -128,6 +131,6 @@ func verify(pk *Pack, r *raw, trust *Keys) error {
 		return refuse("its signature %s does not verify with key %s: the pack was changed after signing", sigName, pk.KeyID)
 	}
 	pk.Signed = true
-	pk.Warnings = append(pk.Warnings, fmt.Sprintf("pack %s is signed by key %s, which no --trust key vouches for: it is intact, its origin is not checked", pk.Path, pk.KeyID))
+	pk.Warning = fmt.Sprintf("signed by key %s, intact, but no --trust key vouches for it", pk.KeyID)
 	return nil
 }

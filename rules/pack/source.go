@@ -111,15 +111,25 @@ func readArchive(p string, lim Limits) (*raw, error) {
 }
 
 // readFolder reads a folder pack within lim: regular files and folders only
-// (a link is refused), pack.minisig and pack.pub set aside as its signature
+// (a link is refused; files and folders whose name starts with "." such as
+// .git are not part of the pack), pack.minisig and pack.pub set aside as its signature
 // and key; what is signed is the folder's manifest (Manifest).
 func readFolder(root string, lim Limits) (*raw, error) {
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r // a link to the pack's folder is followed; links inside it are not
+	}
 	out := files{}
 	var total int64
 	members := 0
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if p != root && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		members++
 		if members > lim.Members {
