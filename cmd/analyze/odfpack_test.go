@@ -59,6 +59,31 @@ func TestODFPackTests(t *testing.T) {
 	}
 }
 
+// TestODFPackBrokenRuleFails: a copy of the ODF pack whose OSD rule reads a
+// health check Ceph never reports fails `rules test` (exit 1) on its fire
+// test, and only there.
+func TestODFPackBrokenRuleFails(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "odf")
+	copyTree(t, odfPack, dir)
+	p := filepath.Join(dir, "rules", "odf.yaml")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := strings.Replace(string(b), `"OSD_DOWN" in c.status.ceph.details)`, `"OSD_GONE" in c.status.ceph.details)`, 1)
+	if broken == string(b) {
+		t.Fatal("the OSD rule's where: no longer reads OSD_DOWN; update this test")
+	}
+	if err := os.WriteFile(p, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := run(t, "rules", "test", dir)
+	if code != exitFindings || !strings.Contains(out, "FAIL odf-osd-down-crashloop fires on tests/osd-down\n     did not fire") ||
+		strings.Count(out, "FAIL ") != 1 {
+		t.Errorf("a broken rule: exit %d\n%s", code, out)
+	}
+}
+
 // TestODFPackSigned: the ODF pack packed with `rules pack` and signed with
 // minisign loads under --trust and its rule fires on its failing gather.
 func TestODFPackSigned(t *testing.T) {
