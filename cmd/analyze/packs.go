@@ -168,6 +168,9 @@ one fails; --junit FILE writes the results as JUnit XML for a CI.`,
 				return err
 			}
 			warnPacks(streams.ErrOut, t)
+			if len(pk.Tests) == 0 {
+				return exitError{code: exitFindings, msg: fmt.Sprintf("pack %s has no tests: add tests to its pack.yaml (a gather on which each rule fires, one on which it stays quiet)", report.CleanText(pk.Name))}
+			}
 			cases, err := runPackTests(cmd.Context(), pk, t)
 			if err != nil {
 				return err

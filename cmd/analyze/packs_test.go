@@ -166,6 +166,16 @@ func TestRulesTestPack(t *testing.T) {
 		t.Errorf("missing words: exit %d\n%s", code, out)
 	}
 
+	// A pack without tests fails.
+	untested := writePack(t, "")
+	spec, err := os.ReadFile(filepath.Join(untested, "pack.yaml"))
+	must(t, err)
+	head, _, _ := strings.Cut(string(spec), "tests:")
+	must(t, os.WriteFile(filepath.Join(untested, "pack.yaml"), []byte(head), 0o644))
+	if code, _, stderr := run(t, "rules", "test", untested); code != exitFindings || !strings.Contains(stderr, "has no tests") {
+		t.Errorf("a pack without tests: exit %d\n%s", code, stderr)
+	}
+
 	// A rule that fires everywhere fails its quiet test.
 	loud := writePack(t, strings.Replace(packRule, "panic: (boom)", "(panic|listening)", 1), "Fix the boom setting")
 	code, out, _ = run(t, "rules", "test", loud)
