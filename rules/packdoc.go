@@ -22,4 +22,7 @@ const packsReference = "## Rule packs\n\n" +
 	"the report's header; a signature that does not verify (with a trusted key, or the key shipped as `<archive>.pub` or " +
 	"`pack.pub`) always refuses the pack (exit 2).\n" +
 	"- A pack archive is read in memory within limits (64 MiB stored, 128 MiB of files, 16 MiB per file, 20,000 members); " +
-	"a link, a special file, an absolute path or `..` refuses it.\n\n"
+	"a link, a special file, an absolute path or `..` refuses it.\n" +
+	"- An example pack, not embedded in the binary: `rules/packs/odf` (OpenShift Data Foundation), three rules in YAML and " +
+	"CEL that join a CephCluster's or StorageCluster's status with a failing OSD, monitor or application pod, with gathers " +
+	"in odf-must-gather's layout that make each fire and stay quiet; `analyze rules test rules/packs/odf` runs them.\n\n"
