@@ -182,13 +182,19 @@ func rereadConfined(root *os.Root, p string) ([]byte, error) {
 	if p == "" || path.IsAbs(p) || strings.Contains(p, "\x00") {
 		return nil, errors.New("not a path of the gather")
 	}
-	f, err := root.Open(p)
+	// Stat first, and open without blocking: a FIFO or device must not
+	// hang the answer (opening a FIFO waits for a writer); the Stat of the
+	// open file then refuses one that replaced the file in between.
+	st, err := root.Stat(p)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("cannot be read: %v", err)
+		return nil, fmt.Errorf("cannot be read: %v", pathErr(err))
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	f, err := root.OpenFile(p, os.O_RDONLY|openNoBlock, 0)
+	if err != nil {
+		return nil, fmt.Errorf("cannot be read: %v", pathErr(err))
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
@@ -211,6 +217,15 @@ func rereadConfined(root *os.Root, p string) ([]byte, error) {
 		return nil, fmt.Errorf("is over %d MiB; only kept lines are searched", MaxRereadBytes>>20)
 	}
 	return b, nil
+}
+
+// pathErr is err without the path an *os.PathError repeats.
+func pathErr(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 func runServe(ctx context.Context, o *serveOptions) error {

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// callWithin calls a tool and fails the test when it has not answered
+// within d (a call that blocks, e.g. opening a FIFO, must not hang the
+// server).
+func callWithin(t *testing.T, cs *mcp.ClientSession, d time.Duration, name string, args map[string]any) (string, bool) {
+	t.Helper()
+	type answer struct {
+		text  string
+		isErr bool
+	}
+	done := make(chan answer, 1)
+	go func() {
+		text, isErr := rawCall(t, cs, name, args)
+		done <- answer{text, isErr}
+	}()
+	select {
+	case a := <-done:
+		return a.text, a.isErr
+	case <-time.After(d):
+		t.Fatalf("%s %v: no answer within %s", name, args, d)
+	}
+	return "", false
+}
+
+// TestServeBreakerFolderFiles: source and logs on a folder input refuse
+// what is not a regular file of the folder (a FIFO, a directory, a link
+// out of it) quickly, and never block on opening it.
+func TestServeBreakerFolderFiles(t *testing.T) {
+	dir, outside := hostileServeGather(t)
+	root := filepath.Join(dir, "quay-io-image")
+	s := servedSample(t, dir)
+	cs := inMemory(t, s)
+	// Made after the load, as a folder may change under a running server.
+	fifo := filepath.Join(root, "namespaces/shop/core/pipe.yaml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	// The container log the logs tool rereads, replaced by a FIFO.
+	logPath := filepath.Join(root, "namespaces/shop/pods/catalog-1/catalog/catalog/logs/previous.log")
+	if err := os.Remove(logPath); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(logPath, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A link to a directory out of the folder, and a link to a link out.
+	if err := os.Symlink(filepath.Dir(outside), filepath.Join(root, "namespaces/shop/core/up")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("leak.yaml", filepath.Join(root, "namespaces/shop/core/leak2.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		// Unblock an open that did block, so that the test ends.
+		for _, p := range []string{fifo, logPath} {
+			if f, err := os.OpenFile(p, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				f.Close()
+			}
+		}
+	})
+	var all strings.Builder
+	for _, q := range []map[string]any{
+		{"path": "namespaces/shop/core/pipe.yaml", "line": 1},
+		{"path": "namespaces/shop/core", "line": 1},
+		{"path": "namespaces/shop/core/up/" + filepath.Base(outside)},
+		{"path": "namespaces/shop/core/leak2.yaml"},
+		{"path": "namespaces/shop/core/pods.yaml/"},
+		{"path": "namespaces/shop/core/pods.yaml "},
+		{"path": "namespaces/shop/core/pods\uff0eyaml"},
+		{"path": "namespaces/shop/%2e%2e/%2e%2e/" + filepath.Base(outside)},
+		{"path": "namespaces/shop/\u2024\u2024/" + filepath.Base(outside)},
+		{"path": "namespaces/shop/core/pods.yaml", "line": 1 << 62, "context": 100},
+		{"path": "namespaces/shop/core/pods.yaml", "line": 3, "context": -1},
+		{"path": "namespaces/shop/core/pods.yaml", "line": 3, "context": 1 << 40},
+	} {
+		text, _ := callWithin(t, cs, 5*time.Second, "source", q)
+		all.WriteString(text + "\n")
+	}
+	text, _ := callWithin(t, cs, 5*time.Second, "logs", map[string]any{"namespace": "shop", "pod": "catalog-1", "container": "catalog", "previous": true})
+	all.WriteString(text)
+	if !strings.Contains(text, "kept lines") {
+		t.Errorf("logs over a FIFO: want the kept lines searched, got %s", clipText(text))
+	}
+	if strings.Contains(all.String(), "TOP-SECRET-HOST-FILE") {
+		t.Error("a file outside the input reached an answer")
+	}
+}
