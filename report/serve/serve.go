@@ -124,19 +124,19 @@ func (s *Server) MCP() *mcp.Server {
 		f := false
 		return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &f, DestructiveHint: &f}
 	}
-	mcp.AddTool(m, &mcp.Tool{Name: "overview", Annotations: ro("Gather overview"),
+	addTool(m, &mcp.Tool{Name: "overview", Annotations: ro("Gather overview"),
 		Description: "The gather at a glance: cluster, input, what was read (coverage), counts, and the top findings with their handles. Call first."}, s.toolOverview)
-	mcp.AddTool(m, &mcp.Tool{Name: "findings", Annotations: ro("Findings"),
+	addTool(m, &mcp.Tool{Name: "findings", Annotations: ro("Findings"),
 		Description: "The findings, filtered by severity, rule, namespace, node, workload or text, paged. Each has a handle, the hint that states the cause, the objects it is about and its evidence as path:line."}, s.toolFindings)
-	mcp.AddTool(m, &mcp.Tool{Name: "pod", Annotations: ro("One pod"),
+	addTool(m, &mcp.Tool{Name: "pod", Annotations: ro("One pod"),
 		Description: "One pod: the kubectl columns at gather time (READY, STATUS, RESTARTS, AGE), its startup stage, containers with state, exit code, probes and back-off, the findings about it, and its timeline (paged)."}, s.toolPod)
-	mcp.AddTool(m, &mcp.Tool{Name: "get", Annotations: ro("Get objects"),
+	addTool(m, &mcp.Tool{Name: "get", Annotations: ro("Get objects"),
 		Description: "Objects of the store by kind and namespace/name or label selector, as table rows or as the object's text (output=yaml), with the path:line they were read from. Coverage says whether the kind was gathered, so an object not found is known absent or unknown. Secret and ConfigMap values are never shown, only key names."}, s.toolGet)
-	mcp.AddTool(m, &mcp.Tool{Name: "events", Annotations: ro("Events"),
+	addTool(m, &mcp.Tool{Name: "events", Annotations: ro("Events"),
 		Description: "Events by involved object (kind, namespace, name), type, reason, text or time window, oldest first, with counts by reason, paged."}, s.toolEvents)
-	mcp.AddTool(m, &mcp.Tool{Name: "logs", Annotations: ro("Logs"),
+	addTool(m, &mcp.Tool{Name: "logs", Annotations: ro("Logs"),
 		Description: "Lines of a container log (namespace, pod, container, previous) or of a node's journal (host, unit), by time window and RE2 pattern, paged. Says whether the whole log or only the lines kept by the analysis were searched."}, s.toolLogs)
-	mcp.AddTool(m, &mcp.Tool{Name: "source", Annotations: ro("Quote a citation"),
+	addTool(m, &mcp.Tool{Name: "source", Annotations: ro("Quote a citation"),
 		Description: "The lines around a cited path:line, so evidence can be quoted exactly; when the lines were not kept, says which lines of that file exist and why."}, s.toolSource)
 	s.addExplain(m, ro)
 	for _, res := range []struct{ name, mime, desc string }{
@@ -145,7 +145,12 @@ func (s *Server) MCP() *mcp.Server {
 	} {
 		name := res.name
 		m.AddResource(&mcp.Resource{URI: "mgtriage://report/" + name, Name: name, MIMEType: res.mime, Description: res.desc},
-			func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			func(ctx context.Context, req *mcp.ReadResourceRequest) (_ *mcp.ReadResourceResult, err error) {
+				defer func() {
+					if r := recover(); r != nil {
+						err = fmt.Errorf("mgtriage failed while rendering %s (panic: %s); please report it", name, clip(fmt.Sprint(r), 200))
+					}
+				}()
 				var b strings.Builder
 				if err := s.Render(&b, name); err != nil {
 					return nil, err
@@ -154,6 +159,28 @@ func (s *Server) MCP() *mcp.Server {
 			})
 	}
 	return m
+}
+
+// addTool registers a tool whose handler never takes the server down: the
+// SDK does not recover a panic in a handler (the process would end with
+// every session), so a panic is answered as a tool error that names the
+// tool.
+func addTool[In, Out any](m *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
+	mcp.AddTool(m, t, recovered(t.Name, h))
+}
+
+// recovered wraps h so that a panic in it is returned as an error.
+func recovered[In, Out any](name string, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				var zero Out
+				res, out = nil, zero
+				err = fmt.Errorf("mgtriage failed while answering (%s tool: panic: %s); please report it with the question asked", name, clip(fmt.Sprint(r), 200))
+			}
+		}()
+		return h(ctx, req, in)
+	}
 }
 
 // Render writes the report as name ("report.md" or "report.json"), as
