@@ -97,3 +97,125 @@ func TestServeBreakerFolderFiles(t *testing.T) {
 		t.Error("a file outside the input reached an answer")
 	}
 }
+
+// mixedSecretFiles are object files, under paths that do not name Secrets
+// or ConfigMaps, that hold Secret and ConfigMap values next to other
+// objects: a List of mixed kinds (oc get all,secrets -o yaml), the same as
+// pretty JSON and as one JSON line, and a flow-style item.
+var mixedSecretFiles = map[string]string{
+	"namespaces/shop/core/mixed.yaml": `apiVersion: v1
+items:
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: mixed-1
+    namespace: shop
+  spec:
+    containers:
+    - name: c
+      env:
+      - name: X
+        valueFrom:
+          secretKeyRef:
+            name: db
+            key: password
+- apiVersion: v1
+  data:
+    password: U0VDUkVULVlBTUwtTElTVA==
+    plain: SECRET-YAML-LIST-PLAIN
+  kind: Secret
+  metadata:
+    name: db
+    namespace: shop
+  type: Opaque
+- apiVersion: v1
+  data:
+    app.conf: |
+      token=CONFIGMAP-YAML-BLOCK
+  kind: ConfigMap
+  metadata:
+    name: conf
+    namespace: shop
+- {apiVersion: v1, kind: Secret, metadata: {name: flow, namespace: shop}, stringData: {k: SECRET-FLOW-STYLE}}
+kind: List
+`,
+	"namespaces/shop/apps/mixed.json": `{
+  "apiVersion": "v1",
+  "items": [
+    {
+      "apiVersion": "v1",
+      "data": {
+        "password": "SECRET-JSON-PRETTY"
+      },
+      "kind": "Secret",
+      "metadata": {
+        "name": "db2",
+        "namespace": "shop"
+      }
+    }
+  ],
+  "kind": "List"
+}
+`,
+	"cluster-scoped-resources/core/oneline.json": `{"apiVersion":"v1","items":[{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"shop"},"data":{"k":"CONFIGMAP-JSON-ONE-LINE"}}],"kind":"List"}` + "\n",
+	"namespaces/shop/core/secret-free-name.yaml": `apiVersion: v1
+kind: Secret
+metadata:
+  name: lone
+  namespace: shop
+data:
+  k: SECRET-LONE-OBJECT
+`,
+}
+
+// TestServeBreakerSecretsInOtherFiles: Secret and ConfigMap values never
+// leave the server, wherever the gather holds them: get output=yaml and
+// source quote no line of a Secret or ConfigMap object, from an archive's
+// kept files or a folder's files.
+func TestServeBreakerSecretsInOtherFiles(t *testing.T) {
+	dir := tinyGather(t)
+	root := filepath.Join(dir, "quay-io-image")
+	writeFiles(t, root, mixedSecretFiles)
+	members := map[string]string{}
+	if err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		members[filepath.ToSlash(rel)] = string(b)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	archive := writeTarGz(t, members)
+	for _, in := range []string{dir, archive} {
+		cs := inMemory(t, servedSample(t, in))
+		var all strings.Builder
+		ask := func(tool string, args map[string]any) {
+			text, _ := rawCall(t, cs, tool, args)
+			all.WriteString(text + "\n")
+		}
+		for _, kind := range []string{"secrets", "configmaps", "pods", "List"} {
+			ask("get", map[string]any{"kind": kind, "namespace": "shop", "output": "yaml"})
+			ask("get", map[string]any{"kind": kind, "output": "yaml"})
+		}
+		for p, body := range mixedSecretFiles {
+			for line := 1; line <= strings.Count(body, "\n"); line++ {
+				ask("source", map[string]any{"path": p, "line": line, "context": 0})
+			}
+			ask("source", map[string]any{"path": p, "context": 100})
+		}
+		out := all.String()
+		for _, leak := range []string{"U0VDUkVULVlBTUwtTElTVA==", "SECRET-YAML-LIST-PLAIN", "CONFIGMAP-YAML-BLOCK", "SECRET-FLOW-STYLE",
+			"SECRET-JSON-PRETTY", "CONFIGMAP-JSON-ONE-LINE", "SECRET-LONE-OBJECT"} {
+			if strings.Contains(out, leak) {
+				t.Errorf("%s: the value %s reached an answer", filepath.Base(in), leak)
+			}
+		}
+		// The pod of the mixed list is still quoted.
+		if !strings.Contains(out, "secretKeyRef") {
+			t.Errorf("%s: the pod item of the mixed list was not quoted", filepath.Base(in))
+		}
+	}
+}

@@ -310,12 +310,14 @@ func clipRunes(s string, n int) string {
 // fileLines returns the lines of a file of the gather (path as the model
 // holds it) from the kept object files or, for a folder input, from the
 // folder, with a note saying which; the error says why neither has it.
+// The lines of Secret and ConfigMap objects are MaskedLine.
 func (s *Server) fileLines(path string) ([]string, string, error) {
 	if lines, origin, ok := s.cache.get(path); ok {
 		return lines, origin, nil
 	}
 	if b, err := s.in.Gather.Kept.Read(path); err == nil {
 		lines := splitLines(b)
+		maskSecretObjects(b, lines)
 		s.cache.put(path, lines, "from the object file kept at the read", len(b))
 		return lines, "from the object file kept at the read", nil
 	}
@@ -325,6 +327,7 @@ func (s *Server) fileLines(path string) ([]string, string, error) {
 			return nil, "", fmt.Errorf("%s: %v", s.short(path), err)
 		}
 		lines := splitLines(b)
+		maskSecretObjects(b, lines)
 		s.cache.put(path, lines, "read from the input folder", len(b))
 		return lines, "read from the input folder", nil
 	}
