@@ -219,3 +219,31 @@ func TestServeBreakerSecretsInOtherFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestServeBreakerGetEveryNamespace: get without a namespace lists the
+// objects of every namespace (the store's "" is the cluster scope only),
+// and finds one by name alone.
+func TestServeBreakerGetEveryNamespace(t *testing.T) {
+	cs := inMemory(t, servedSample(t, tinyGather(t)))
+	for _, args := range []map[string]any{
+		{"kind": "pods"},
+		{"kind": "pods", "name": "catalog-1"},
+		{"kind": "po", "namespace": "shop", "name": "catalog-1"},
+	} {
+		var out struct {
+			Coverage string `json:"coverage"`
+			Items    []struct{ Namespace, Name string }
+		}
+		if e := call(t, cs, "get", args, &out); e != "" {
+			t.Fatal(e)
+		}
+		if out.Coverage != "found" || len(out.Items) == 0 || out.Items[0].Name != "catalog-1" || out.Items[0].Namespace != "shop" {
+			t.Errorf("get %v: %+v, want shop/catalog-1 found", args, out)
+		}
+	}
+	var out struct{ Coverage string }
+	call(t, cs, "get", map[string]any{"kind": "pods", "name": "no-such-pod"}, &out)
+	if out.Coverage != "absent" {
+		t.Errorf("get pods no-such-pod: coverage %q, want absent (pods were gathered)", out.Coverage)
+	}
+}

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -152,15 +153,24 @@ func (s *Server) Get(in GetIn) (*GetOut, error) {
 	}
 	out := &GetOut{Kind: k.String()}
 	var objs []*model.Object
-	if in.Name != "" {
+	if in.Name != "" && in.Namespace != "" {
 		o, cov := s.in.Store.Get(k, in.Namespace, in.Name)
 		out.Coverage = cov.String()
 		if o != nil {
 			objs = []*model.Object{o}
 		}
 	} else {
+		// No namespace: every namespace and the cluster scope (the store's
+		// "" is the cluster scope only).
+		ns := cmp.Or(in.Namespace, "*")
 		var cov model.Coverage
-		objs, cov = s.in.Store.List(k, in.Namespace)
+		objs, cov = s.in.Store.List(k, ns)
+		if in.Name != "" {
+			objs = slices.DeleteFunc(objs, func(o *model.Object) bool { return o.Name != in.Name })
+			if len(objs) == 0 && cov == model.Found {
+				cov = model.Absent
+			}
+		}
 		out.Coverage = cov.String()
 		if len(objs) > 0 {
 			out.Coverage = model.Found.String()
