@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/mgtriage/mgtriage/report/serve"
+	"github.com/mgtriage/mgtriage/rules"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -245,5 +250,90 @@ func TestServeBreakerGetEveryNamespace(t *testing.T) {
 	call(t, cs, "get", map[string]any{"kind": "pods", "name": "no-such-pod"}, &out)
 	if out.Coverage != "absent" {
 		t.Errorf("get pods no-such-pod: coverage %q, want absent (pods were gathered)", out.Coverage)
+	}
+}
+
+// bigRowsGather is tinyGather with a ConfigMap of 20000 keys and pods
+// with 30 labels of 5000 bytes each.
+func bigRowsGather(t *testing.T) string {
+	dir := tinyGather(t)
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: big\n    namespace: shop\n  data:\n")
+	for i := range 20000 {
+		fmt.Fprintf(&b, "    key-%06d-%s: v\n", i, strings.Repeat("k", 40))
+	}
+	b.WriteString("kind: ConfigMapList\n")
+	var p strings.Builder
+	p.WriteString("apiVersion: v1\nitems:\n")
+	for i := range 3 {
+		fmt.Fprintf(&p, "- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: lab-%d\n    namespace: other\n    labels:\n", i)
+		for j := range 30 {
+			fmt.Fprintf(&p, "      l%d: %s\n", j, strings.Repeat("v", 5000))
+		}
+		p.WriteString("  spec:\n    nodeName: worker-0\n    containers:\n    - name: c\n      image: x\n  status:\n    phase: Running\n")
+	}
+	p.WriteString("kind: PodList\n")
+	writeFiles(t, filepath.Join(dir, "quay-io-image"), map[string]string{"namespaces/shop/core/configmaps.yaml": b.String(), "namespaces/other/core/pods.yaml": p.String()})
+	return dir
+}
+
+// TestServeBreakerAnswerBudget: no answer goes much over the answer
+// budget, however large the gather's objects (a ConfigMap of 20000 keys,
+// labels of kilobytes) or a rule's explanation; what is left out pages on
+// or is counted.
+func TestServeBreakerAnswerBudget(t *testing.T) {
+	const budget = serve.DefaultAnswerBytes
+	cs := inMemory(t, servedSample(t, bigRowsGather(t)))
+	for _, args := range []map[string]any{
+		{"kind": "configmaps"},
+		{"kind": "pods"},
+		{"kind": "pods", "namespace": "other", "output": "yaml"},
+		{"kind": "pods", "output": "yaml", "limit": 500},
+	} {
+		text, isErr := rawCall(t, cs, "get", args)
+		if isErr || len(text) > budget+budget/4 {
+			t.Errorf("get %v: %d bytes (error %v), budget %d", args, len(text), isErr, budget)
+		}
+		if args["kind"] == "configmaps" && !strings.Contains(text, "more keys") {
+			t.Errorf("get configmaps: the keys left out are not counted")
+		}
+	}
+
+	// explain pages its subjects; the pages add up to the whole explanation.
+	small := inMemory(t, servedSample(t, sampleGather, func(o *serveOptions) { o.AnswerBytes = 2048 }))
+	var subjects []rules.SubjectExplanation
+	cursor, pages := "", 0
+	for {
+		args := map[string]any{"rule": "sandbox-ovn-annotation"}
+		if cursor != "" {
+			args["cursor"] = cursor
+		}
+		text, isErr := rawCall(t, small, "explain", args)
+		if isErr || len(text) > 2048+2048/2+4096 {
+			t.Fatalf("explain page %d: %d bytes, error %v", pages, len(text), isErr)
+		}
+		var ex serve.ExplainOut
+		if err := json.Unmarshal([]byte(text), &ex); err != nil {
+			t.Fatal(err)
+		}
+		subjects = append(subjects, ex.Subjects...)
+		pages++
+		if cursor = ex.Next; cursor == "" || pages > 60 {
+			break
+		}
+	}
+	code, stdout, stderr := run(t, "rules", "explain", "--json", "sandbox-ovn-annotation", sampleGather)
+	if code != 0 {
+		t.Fatalf("rules explain: exit %d: %s", code, stderr)
+	}
+	var cli rules.Explanation
+	if err := json.Unmarshal([]byte(stdout), &cli); err != nil {
+		t.Fatal(err)
+	}
+	if pages < 2 {
+		t.Errorf("explain answered in %d page at 2048 bytes", pages)
+	}
+	if diff := cmp.Diff(cli.Subjects, subjects); diff != "" {
+		t.Errorf("explain's pages against rules explain --json (-cli +pages):\n%s", diff)
 	}
 }
