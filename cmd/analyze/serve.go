@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 
@@ -268,7 +269,7 @@ func (nopWriteCloser) Close() error { return nil }
 // A request whose Host or Origin is not loopback is refused (403), against
 // DNS rebinding and cross-site requests from a browser.
 func serveHTTP(ctx context.Context, ln net.Listener, m *mcp.Server, errOut io.Writer) error {
-	srv := &http.Server{Handler: mcpHandler(m), ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	srv := &http.Server{Handler: mcpHandler(m), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 5 * time.Minute, MaxHeaderBytes: 64 << 10}
 	fmt.Fprintf(errOut, "analyze serve: listening on http://%s/mcp\n", ln.Addr())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
@@ -297,8 +298,11 @@ func mcpHandler(m *mcp.Server) http.Handler {
 func loopbackOnly(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host := r.Host
-		if hh, _, err := net.SplitHostPort(host); err == nil {
+		if hh, port, err := net.SplitHostPort(host); err == nil {
 			host = hh
+			if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+				host = "" // "localhost:80@evil.example": not a port
+			}
 		}
 		if !loopbackHost(host) {
 			http.Error(w, "mgtriage serves loopback clients only: Host is not a loopback name", http.StatusForbidden)

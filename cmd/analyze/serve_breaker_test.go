@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -335,5 +337,49 @@ func TestServeBreakerAnswerBudget(t *testing.T) {
 	}
 	if diff := cmp.Diff(cli.Subjects, subjects); diff != "" {
 		t.Errorf("explain's pages against rules explain --json (-cli +pages):\n%s", diff)
+	}
+}
+
+// TestServeBreakerHTTPHostOrigin: the HTTP handler serves a request only
+// when its Host, and its Origin when it has one, name the loopback
+// interface: lookalike names, rebinding names, the null Origin and a
+// missing Host are refused (403); the body is bounded (the SDK's 4 MiB).
+func TestServeBreakerHTTPHostOrigin(t *testing.T) {
+	h := mcpHandler(servedSample(t, tinyGather(t)).MCP())
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	do := func(host, origin, body string) int {
+		req := httptest.NewRequest("POST", "/mcp", strings.NewReader(body))
+		req.Host = host
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		return w.Code
+	}
+	for _, host := range []string{"127.0.0.1.nip.io", "localhost.evil.com", "evil.com:8765", "127.0.0.1.evil.com:80", "0.0.0.0:8765", "[::]:8765",
+		"", "localhost.", "127.1", "0x7f000001", "2130706433", "%6cocalhost", "localhost:80@evil.com", "[::1].evil.com", "127.0.0.1 "} {
+		if code := do(host, "", init); code != http.StatusForbidden {
+			t.Errorf("Host %q: status %d, want 403", host, code)
+		}
+	}
+	for _, origin := range []string{"null", "http://localhost.evil.com", "http://127.0.0.1.nip.io:8765", "file://", "http://evil.com@127.0.0.1.evil.com", "chrome-extension://abc"} {
+		if code := do("127.0.0.1:8765", origin, init); code != http.StatusForbidden {
+			t.Errorf("Origin %q: status %d, want 403", origin, code)
+		}
+	}
+	for _, tc := range []struct{ host, origin string }{
+		{"127.0.0.1:8765", ""}, {"127.0.0.1", ""}, {"LOCALHOST:8765", "http://LocalHost:3000"}, {"[::1]:8765", "http://[::1]:3000"},
+		{"[::1]", ""}, {"[::ffff:127.0.0.1]:8765", ""}, {"127.8.9.10:1", "http://127.0.0.1"},
+	} {
+		if code := do(tc.host, tc.origin, init); code != http.StatusOK {
+			t.Errorf("Host %q Origin %q: status %d, want 200", tc.host, tc.origin, code)
+		}
+	}
+	huge := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"x":"` + strings.Repeat("a", 5<<20) + `"}}`
+	if code := do("127.0.0.1:8765", "", huge); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("a 5 MiB body: status %d, want 413", code)
 	}
 }
