@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -381,5 +382,72 @@ func TestServeBreakerHTTPHostOrigin(t *testing.T) {
 	huge := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"x":"` + strings.Repeat("a", 5<<20) + `"}}`
 	if code := do("127.0.0.1:8765", "", huge); code != http.StatusRequestEntityTooLarge {
 		t.Errorf("a 5 MiB body: status %d, want 413", code)
+	}
+}
+
+// TestServeBreakerArguments: wrongly typed, huge, deeply nested and
+// extreme arguments end in an error (a tool error or the protocol's invalid
+// params) within a second, never a panic or a hang, and the server answers
+// the next question.
+func TestServeBreakerArguments(t *testing.T) {
+	cs := inMemory(t, servedSample(t, sampleGather))
+	nested := any("x")
+	for range 900 { // under the SDK decoder's depth bound (1000): deeper ends the session
+		nested = []any{nested}
+	}
+	var po serve.PodOut
+	call(t, cs, "pod", map[string]any{"namespace": "shop", "name": "uploader-6d7e8f9a0-cr8t1"}, &po)
+	var fo serve.FindingsOut
+	call(t, cs, "findings", map[string]any{"limit": 2}, &fo)
+	for _, q := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"findings", map[string]any{"limit": "ten"}},
+		{"findings", map[string]any{"limit": -1 << 62, "cursor": "p-1"}},
+		{"findings", map[string]any{"limit": 1e300}},
+		{"findings", map[string]any{"cursor": "p99999999999"}},
+		{"findings", map[string]any{"cursor": "p+1"}},
+		{"findings", map[string]any{"cursor": po.Next + "0000"}},
+		{"findings", map[string]any{"text": strings.Repeat("é", 1<<20)}},
+		{"findings", map[string]any{"text": nested}},
+		{"findings", map[string]any{"unknown": nested}},
+		{"findings", map[string]any{"severity": map[string]any{"$ref": "#"}}},
+		{"source", map[string]any{"path": "namespaces/shop/core/events.yaml", "line": -1}},
+		{"source", map[string]any{"path": "namespaces/shop/core/events.yaml", "line": 9.5}},
+		{"source", map[string]any{"path": "namespaces/shop/core/events.yaml", "line": 1 << 53, "context": 100}},
+		{"source", map[string]any{"path": "namespaces/shop/core/events.yaml", "line": 3083, "context": -1 << 62}},
+		{"source", map[string]any{"path": strings.Repeat("a/", 1<<19)}},
+		{"source", map[string]any{"path": nil}},
+		{"logs", map[string]any{"host": "x", "pattern": "(?i)" + strings.Repeat("[a-z]{1,1000}", 40)}},
+		{"logs", map[string]any{"namespace": "shop", "pod": "uploader-6d7e8f9a0-cr8t1", "limit": 1 << 62, "since": "9999-99-99"}},
+		{"explain", map[string]any{"rule": "sandbox-ovn-annotation", "cursor": "p100000"}},
+		{"get", map[string]any{"kind": "pods", "selector": strings.Repeat("a in (b),", 50)}},
+		{"get", map[string]any{"kind": strings.Repeat(".", 600)}},
+		{"pod", map[string]any{"namespace": "shop\u202e", "name": "x\u0000"}},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: q.tool, Arguments: q.args})
+		late := ctx.Err() != nil
+		cancel()
+		if late {
+			t.Errorf("%s %.80v: no answer within 5s", q.tool, q.args)
+			continue
+		}
+		if err == nil && !res.IsError {
+			t.Errorf("%s %.80v: answered, want an error", q.tool, q.args)
+		}
+		if err != nil {
+			t.Logf("%s %.80v: %.200v", q.tool, q.args, err)
+		}
+		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "overview"}); err != nil {
+			t.Fatalf("after %s %.80v: %v", q.tool, q.args, err)
+		}
+	}
+	// A cursor is a position: another tool's gives a page of this one (or
+	// "past the end"), never another tool's items.
+	var eo serve.EventsOut
+	if e := call(t, cs, "events", map[string]any{"cursor": fo.Next, "limit": 1}, &eo); e != "" || len(eo.Items) != 1 {
+		t.Errorf("events with a findings cursor: %s %+v", e, eo)
 	}
 }
