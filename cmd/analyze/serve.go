@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -198,11 +199,13 @@ func rereadConfined(root *os.Root, p string) ([]byte, error) {
 		return nil, fmt.Errorf("cannot be read: %v", pathErr(err))
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+	if st, err = f.Stat(); err != nil || !st.Mode().IsRegular() {
 		return nil, errors.New("not a regular file")
 	}
 	var r io.Reader = f
+	size := min(st.Size(), MaxRereadBytes) + bytes.MinRead // read once into one buffer
 	if strings.HasSuffix(p, ".gz") {
+		size = 1 << 20
 		zr, err := gzip.NewReader(f)
 		if err != nil {
 			return nil, fmt.Errorf("cannot be decompressed: %v", err)
@@ -210,10 +213,11 @@ func rereadConfined(root *os.Root, p string) ([]byte, error) {
 		defer zr.Close()
 		r = zr
 	}
-	b, err := io.ReadAll(io.LimitReader(r, MaxRereadBytes+1))
-	if err != nil {
+	buf := bytes.NewBuffer(make([]byte, 0, size))
+	if _, err := buf.ReadFrom(io.LimitReader(r, MaxRereadBytes+1)); err != nil {
 		return nil, fmt.Errorf("cannot be read: %v", err)
 	}
+	b := buf.Bytes()
 	if len(b) > MaxRereadBytes {
 		return nil, fmt.Errorf("is over %d MiB; only kept lines are searched", MaxRereadBytes>>20)
 	}

@@ -451,3 +451,62 @@ func TestServeBreakerArguments(t *testing.T) {
 		t.Errorf("events with a findings cursor: %s %+v", e, eo)
 	}
 }
+
+// TestServeBreakerLogScan: the work of one logs answer is bounded: a
+// costly pattern over a long log stops at serve.MaxScanTime and says at
+// which line, a line of megabytes is matched on its start only, and the
+// pages of a whole file add up to its lines.
+func TestServeBreakerLogScan(t *testing.T) {
+	dir := tinyGather(t)
+	p := filepath.Join(dir, "quay-io-image/namespaces/shop/pods/catalog-1/catalog/catalog/logs/current.log")
+	line := "2026-11-20T09:10:31.000000000Z an ordinary log line, request served ok\n"
+	body := strings.Repeat(line, 20000) + strings.Repeat("x", 4<<20) + "\n" + strings.Repeat(line, 2000)
+	writeFiles(t, filepath.Dir(p), map[string]string{"current.log": body})
+	cs := inMemory(t, servedSample(t, dir))
+	defer func(d time.Duration) { serve.MaxScanTime = d }(serve.MaxScanTime)
+	serve.MaxScanTime = 300 * time.Millisecond
+
+	args := map[string]any{"namespace": "shop", "pod": "catalog-1", "container": "catalog", "pattern": strings.Repeat("(a|b|c|d)*", 50) + "zz"}
+	start := time.Now()
+	var lo serve.LogsOut
+	if e := call(t, cs, "logs", args, &lo); e != "" {
+		t.Fatal(e)
+	}
+	if took := time.Since(start); took > 5*time.Second || !strings.Contains(lo.Note, "the search stopped at line") {
+		t.Errorf("a costly pattern: %s, note %q", took, lo.Note)
+	}
+
+	serve.MaxScanTime = time.Minute
+	lines, cursor := 0, ""
+	for pages := 0; ; pages++ {
+		args := map[string]any{"namespace": "shop", "pod": "catalog-1", "container": "catalog", "limit": 500, "pattern": "served ok|^x+$"}
+		if pages == 0 {
+			args["cursor"] = "p19900" // the first page's line numbers are checked from 19901
+			lines = 19900
+		}
+		if cursor != "" {
+			args["cursor"] = cursor
+		}
+		var page serve.LogsOut
+		if e := call(t, cs, "logs", args, &page); e != "" {
+			t.Fatal(e)
+		}
+		for _, it := range page.Items {
+			if lines++; it.Line != lines {
+				t.Fatalf("page %d: line %d, want %d", pages, it.Line, lines)
+			}
+		}
+		if page.Matched != 22001 || page.Lines != 22001 {
+			t.Fatalf("matched %d of %d lines, want 22001 of 22001", page.Matched, page.Lines)
+		}
+		if cursor = page.Next; cursor == "" {
+			break
+		}
+		if pages > 1000 {
+			t.Fatal("the pages never end")
+		}
+	}
+	if lines != 22001 {
+		t.Errorf("the pages hold %d lines, want 22001", lines)
+	}
+}
