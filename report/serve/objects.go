@@ -71,7 +71,7 @@ func (s *Server) toolGet(ctx context.Context, _ *mcp.CallToolRequest, in GetIn) 
 // "pod", "Pod", "deployments.apps", "deployment", "apps/deployments".
 func (s *Server) resolveKind(name string) (model.Kind, error) {
 	if name == "" {
-		return model.Kind{}, errors.New("give a kind: pods, nodes, deployments.apps, ...")
+		return model.Kind{}, errors.New("give a kind (pods, nodes, deployments.apps and so on)")
 	}
 	lower := strings.ToLower(name)
 	if full, ok := shortNames[lower]; ok {
