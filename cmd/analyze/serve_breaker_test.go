@@ -510,3 +510,78 @@ func TestServeBreakerLogScan(t *testing.T) {
 		t.Errorf("the pages hold %d lines, want 22001", lines)
 	}
 }
+
+// TestServeBreakerConcurrent: many calls at once, on two sessions of one
+// server, answer as the same calls one at a time do (run it under the race
+// detector: go test -race -run TestServeBreakerConcurrent ./cmd/analyze);
+// a call cancelled by its client ends its scan, and the session answers
+// on.
+func TestServeBreakerConcurrent(t *testing.T) {
+	s := servedSample(t, sampleGather)
+	a, b := inMemory(t, s), inMemory(t, s)
+	qs := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"overview", nil},
+		{"findings", map[string]any{"limit": 3}},
+		{"pod", map[string]any{"namespace": "shop", "name": "uploader-6d7e8f9a0-cr8t1"}},
+		{"get", map[string]any{"kind": "nodes", "output": "yaml"}},
+		{"events", map[string]any{"namespace": "shop", "limit": 5}},
+		{"logs", map[string]any{"host": "master-0", "pattern": "(?i)error"}},
+		{"source", map[string]any{"path": "host_service_logs/masters/kubelet_service.log", "line": 257}},
+		{"explain", map[string]any{"rule": "sandbox-ovn-annotation"}},
+		{"explain", map[string]any{"rule": "crashloop-back-off"}},
+	}
+	want := make([]string, len(qs))
+	for i, q := range qs {
+		want[i], _ = rawCall(t, a, q.tool, q.args)
+	}
+	type result struct {
+		i    int
+		text string
+	}
+	results := make(chan result, 8*len(qs))
+	for w := range 8 {
+		cs := a
+		if w%2 == 1 {
+			cs = b
+		}
+		go func() {
+			for i := range qs {
+				i := (i + w) % len(qs)
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: qs[i].tool, Arguments: qs[i].args})
+				text := fmt.Sprint(err)
+				if err == nil {
+					text = res.Content[0].(*mcp.TextContent).Text
+				}
+				results <- result{i, text}
+			}
+		}()
+	}
+	for range 8 * len(qs) {
+		r := <-results
+		if r.text != want[r.i] {
+			t.Errorf("%s %v at once: answered differently:\n%.300s\nwant\n%.300s", qs[r.i].tool, qs[r.i].args, r.text, want[r.i])
+		}
+	}
+
+	// A costly search cancelled by its client.
+	dir := tinyGather(t)
+	writeFiles(t, filepath.Join(dir, "quay-io-image/namespaces/shop/pods/catalog-1/catalog/catalog/logs"),
+		map[string]string{"current.log": strings.Repeat("2026-11-20T09:10:31.000000000Z an ordinary log line, request served ok\n", 200000)})
+	cs := inMemory(t, servedSample(t, dir))
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "logs", Arguments: map[string]any{"namespace": "shop", "pod": "catalog-1", "container": "catalog", "pattern": strings.Repeat("(a|b|c|d)*", 50) + "zz"}})
+	if err == nil {
+		t.Fatal("a cancelled call answered")
+	}
+	if _, err := callWithin(t, cs, 5*time.Second, "overview", nil); err {
+		t.Error("overview after a cancelled call: a tool error")
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the session answered again after %s", took)
+	}
+}
