@@ -276,7 +276,18 @@ func bigRowsGather(t *testing.T) string {
 		p.WriteString("  spec:\n    nodeName: worker-0\n    containers:\n    - name: c\n      image: x\n  status:\n    phase: Running\n")
 	}
 	p.WriteString("kind: PodList\n")
-	writeFiles(t, filepath.Join(dir, "quay-io-image"), map[string]string{"namespaces/shop/core/configmaps.yaml": b.String(), "namespaces/other/core/pods.yaml": p.String()})
+	var w strings.Builder // a pod of 300 crash-looping containers
+	w.WriteString("apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: many\n    namespace: wide\n  spec:\n    nodeName: worker-0\n    containers:\n")
+	for i := range 300 {
+		fmt.Fprintf(&w, "    - name: c%d\n      image: x\n", i)
+	}
+	w.WriteString("  status:\n    phase: Running\n    containerStatuses:\n")
+	for i := range 300 {
+		fmt.Fprintf(&w, "    - name: c%d\n      image: x\n      ready: false\n      restartCount: 5\n      lastState:\n        terminated:\n          exitCode: 1\n          reason: Error\n          message: %q\n      state:\n        waiting:\n          reason: CrashLoopBackOff\n", i, strings.Repeat("m", 3000))
+	}
+	w.WriteString("kind: PodList\n")
+	writeFiles(t, filepath.Join(dir, "quay-io-image"), map[string]string{"namespaces/shop/core/configmaps.yaml": b.String(), "namespaces/other/core/pods.yaml": p.String(),
+		"namespaces/wide/core/pods.yaml": w.String()})
 	return dir
 }
 
@@ -300,6 +311,14 @@ func TestServeBreakerAnswerBudget(t *testing.T) {
 		if args["kind"] == "configmaps" && !strings.Contains(text, "more keys") {
 			t.Errorf("get configmaps: the keys left out are not counted")
 		}
+	}
+
+	// A pod of 300 containers: its findings and containers are cut, and
+	// counted.
+	var po serve.PodOut
+	text, _ := rawCall(t, cs, "pod", map[string]any{"namespace": "wide", "name": "many"})
+	if err := json.Unmarshal([]byte(text), &po); err != nil || len(text) > budget+budget/4 || po.Omitted == nil || po.Omitted.Containers == 0 || po.Omitted.Findings == 0 {
+		t.Errorf("pod of 300 containers: %d bytes, omitted %+v (%v)", len(text), po.Omitted, err)
 	}
 
 	// explain pages its subjects; the pages add up to the whole explanation.
