@@ -37,7 +37,7 @@ const maxExplainCached = 64
 
 // addExplain registers the explain tool.
 func (s *Server) addExplain(m *mcp.Server, ro func(string) *mcp.ToolAnnotations) {
-	addTool(m, &mcp.Tool{Name: "explain", Annotations: ro("Explain a rule"),
+	addTool(m, s.maxAnswer(), &mcp.Tool{Name: "explain", Annotations: ro("Explain a rule"),
 		Description: "Why a rule did or did not fire on each subject it considered: which step decided (matcher, join, cause pattern, ...), on what value and against what pattern, and for a near miss the closest evidence line. The same explanation as analyze rules explain."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in ExplainIn) (*mcp.CallToolResult, *ExplainOut, error) {
 			out, err := s.Explain(in)
