@@ -245,7 +245,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	m := s.MCP()
 	fmt.Fprintf(o.IO.ErrOut, "analyze serve: %s read and analysed in %s; serving over %s\n", report.CleanText(o.Path), time.Since(start).Round(time.Millisecond), transportName(o.Listen))
 	if o.Listen == "" {
-		err := m.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(o.IO.In), Writer: nopWriteCloser{o.IO.Out}})
+		err := m.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(o.IO.In), Writer: nopWriteCloser{o.IO.Out}, MaxLineLength: maxRequestBytes})
 		if err == nil || errors.Is(err, io.EOF) || ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -288,10 +288,16 @@ func serveHTTP(ctx context.Context, ln net.Listener, m *mcp.Server, errOut io.Wr
 	}
 }
 
+// maxRequestBytes bounds one request from a client, on stdio (a line) and
+// over HTTP (a body): arguments are at most a few KiB (the SDK's defaults
+// are 16 and 4 MiB).
+const maxRequestBytes = 1 << 20
+
 // mcpHandler is the HTTP handler of m: streamable HTTP at /mcp, loopback
 // clients only.
 func mcpHandler(m *mcp.Server) http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m }, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m }, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute,
+		MaxRequestBodyBytes: maxRequestBytes, PropagateRequestCancellation: true})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", loopbackOnly(h))
 	return mux

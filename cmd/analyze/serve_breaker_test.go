@@ -363,7 +363,7 @@ func TestServeBreakerAnswerBudget(t *testing.T) {
 // TestServeBreakerHTTPHostOrigin: the HTTP handler serves a request only
 // when its Host, and its Origin when it has one, name the loopback
 // interface: lookalike names, rebinding names, the null Origin and a
-// missing Host are refused (403); the body is bounded (the SDK's 4 MiB).
+// missing Host are refused (403); the body is bounded (1 MiB).
 func TestServeBreakerHTTPHostOrigin(t *testing.T) {
 	h := mcpHandler(servedSample(t, tinyGather(t)).MCP())
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
@@ -398,9 +398,9 @@ func TestServeBreakerHTTPHostOrigin(t *testing.T) {
 			t.Errorf("Host %q Origin %q: status %d, want 200", tc.host, tc.origin, code)
 		}
 	}
-	huge := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"x":"` + strings.Repeat("a", 5<<20) + `"}}`
+	huge := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"x":"` + strings.Repeat("a", 2<<20) + `"}}`
 	if code := do("127.0.0.1:8765", "", huge); code != http.StatusRequestEntityTooLarge {
-		t.Errorf("a 5 MiB body: status %d, want 413", code)
+		t.Errorf("a 2 MiB body: status %d, want 413", code)
 	}
 }
 
@@ -602,5 +602,34 @@ func TestServeBreakerConcurrent(t *testing.T) {
 	}
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("the session answered again after %s", took)
+	}
+}
+
+// TestServeBreakerStdioFrames: on stdio, a request line over 1 MiB or
+// nested deeper than the SDK decodes (1000) ends the session with an
+// error (the SDK's behaviour: the stream cannot be resynchronised), after
+// the answers to the requests before it; nothing panics.
+func TestServeBreakerStdioFrames(t *testing.T) {
+	dir := tinyGather(t)
+	initLine := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"overview","arguments":{}}}` + "\n"
+	for name, bad := range map[string]string{
+		"2 MiB line": `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"findings","arguments":{"text":"` + strings.Repeat("a", 2<<20) + `"}}}`,
+		"nested":     `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"findings","arguments":{"text":` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}}}`,
+	} {
+		var out, errOut strings.Builder
+		o := &serveOptions{IO: IOStreams{In: strings.NewReader(initLine + bad + "\n"), Out: &out, ErrOut: &errOut}, Path: dir,
+			KeepObjects: DefaultKeepObjects, AnswerBytes: serve.DefaultAnswerBytes, MarkdownMaxKB: 60}
+		done := make(chan error, 1)
+		go func() { done <- runServe(context.Background(), o) }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(out.String(), `"id":2,"result"`) {
+				t.Errorf("%s: err %v, answers %.300s", name, err, out.String())
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s: the session did not end", name)
+		}
 	}
 }
