@@ -633,3 +633,38 @@ func TestServeBreakerStdioFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestServeBreakerAliasBomb: a pod list whose annotations are a YAML alias
+// bomb loads in bounded time (the YAML reader refuses excessive aliasing),
+// and get output=yaml and source quote its lines as gathered, never
+// expanded: the answers stay within the budget.
+func TestServeBreakerAliasBomb(t *testing.T) {
+	dir := tinyGather(t)
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: bomb\n    namespace: blast\n    annotations:\n")
+	b.WriteString(`      a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]` + "\n")
+	prev := "a"
+	for _, n := range []string{"b", "c", "d", "e", "f", "g", "h", "i"} {
+		b.WriteString("      " + n + ": &" + n + " [" + strings.TrimSuffix(strings.Repeat("*"+prev+",", 9), ",") + "]\n")
+		prev = n
+	}
+	b.WriteString("  spec:\n    nodeName: worker-0\n    containers:\n    - name: c\n      image: x\n  status:\n    phase: Running\nkind: PodList\n")
+	writeFiles(t, filepath.Join(dir, "quay-io-image"), map[string]string{"namespaces/blast/core/pods.yaml": b.String()})
+	start := time.Now()
+	cs := inMemory(t, servedSample(t, dir))
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("the load took %s", took)
+	}
+	for _, q := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"get", map[string]any{"kind": "pods", "namespace": "blast", "output": "yaml"}},
+		{"source", map[string]any{"path": "namespaces/blast/core/pods.yaml", "line": 10, "context": 100}},
+	} {
+		text, _ := rawCall(t, cs, q.tool, q.args)
+		if len(text) > serve.DefaultAnswerBytes+serve.DefaultAnswerBytes/4 || strings.Count(text, "lol") > 20 {
+			t.Errorf("%s: %d bytes, %d lol", q.tool, len(text), strings.Count(text, "lol"))
+		}
+	}
+}
