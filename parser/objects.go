@@ -54,6 +54,50 @@ var typedKinds = map[model.Kind]func([]byte, loadMem) (any, error){
 	model.ClusterRoles:                 decodeAs[rbacv1.ClusterRole],
 }
 
+// decodeUnstructured decodes an object of a kind with no Go type into a
+// *model.Unstructured (JSON values), without metadata.managedFields and
+// metadata.annotations. The item is bounded by the object file limits.
+func decodeUnstructured(data []byte, lm loadMem) (any, error) {
+	var m *map[string]any
+	if isJSON(data) {
+		m = new(map[string]any)
+		if err := json.Unmarshal(data, m); err != nil {
+			return nil, err
+		}
+	} else {
+		var err error
+		if m, err = decodeObject[map[string]any](data, lm); err != nil {
+			return nil, err
+		}
+	}
+	if m == nil || *m == nil {
+		return nil, fmt.Errorf("not a mapping")
+	}
+	if meta, ok := (*m)["metadata"].(map[string]any); ok {
+		delete(meta, "managedFields")
+		delete(meta, "annotations")
+	}
+	return &model.Unstructured{Content: *m}, nil
+}
+
+// askable reports whether kind k may be decoded as Unstructured when asked
+// for: never ConfigMaps and Secrets (the store holds no values of theirs),
+// nor the kinds the model reads on its own paths (pods, nodes, events).
+func askable(k model.Kind) bool {
+	return !keyKinds[k] && k != model.Pods && k != model.Nodes && k != model.Events
+}
+
+// DecodeStoreObjectAsked is DecodeStoreObject for a run that asks for kind
+// k by name (Needs.Decode): a kind with no Go type is decoded into a
+// *model.Unstructured, as a load asked for it does.
+func DecodeStoreObjectAsked(k model.Kind, data []byte) (*model.Object, error) {
+	decode := typedKinds[k]
+	if decode == nil && askable(k) {
+		decode = decodeUnstructured
+	}
+	return objectOf(k, data, decode, nil, loadMem{})
+}
+
 // TypedKinds lists the kinds the store can decode, sorted.
 func TypedKinds() []model.Kind {
 	out := make([]model.Kind, 0, len(typedKinds))
@@ -232,6 +276,11 @@ func (b *builder) readObjects(p string, c classified, data []byte) []error {
 	var decode func([]byte, loadMem) (any, error)
 	if b.decodeKinds == nil || b.decodeKinds[k] {
 		decode = typedKinds[k]
+	}
+	if decode == nil && b.decodeKinds[k] && askable(k) {
+		// A kind with no Go type that a rule asks for by name (a
+		// `where:` expression's lookup): its content as JSON values.
+		decode = decodeUnstructured
 	}
 	add := func(item []byte, line int) error {
 		o, err := objectOf(k, item, decode, b.parts, b.mem())
@@ -419,7 +468,9 @@ func objectOf(k model.Kind, item []byte, decode func([]byte, loadMem) (any, erro
 		// tolerations, which its pods hold too): they are interned and
 		// shared as the pods' are, and the slices lose the spare capacity
 		// decoding left.
-		if parts != nil {
+		if _, ok := t.(*model.Unstructured); ok {
+			// Its strings are not shared with anything: left as read.
+		} else if parts != nil {
 			parts.addObject(t)
 		} else {
 			lm.strs.internAll(reflect.ValueOf(t))

@@ -225,3 +225,42 @@ func TestStoreObjectsShareEqualParts(t *testing.T) {
 		t.Error("different selectors are shared")
 	}
 }
+
+// TestAskedKindDecodedUnstructured: a kind with no Go type that a run asks
+// for is decoded into JSON values, from YAML or JSON, without managedFields
+// and annotations; ConfigMaps and Secrets never are (their values stay out
+// of the store).
+func TestAskedKindDecodedUnstructured(t *testing.T) {
+	const doc = "apiVersion: ceph.rook.io/v1\nkind: CephCluster\nmetadata:\n  name: ocs-storagecluster-cephcluster\n  namespace: openshift-storage\n  annotations:\n    a: \"1\"\n  managedFields:\n  - manager: rook\n    operation: Update\nstatus:\n  ceph:\n    health: HEALTH_ERR\n    capacity: {bytesUsed: 12}\n"
+	k := model.Kind{Group: "ceph.rook.io", Resource: "cephclusters"}
+	for _, form := range []string{"yaml", "json"} {
+		data := []byte(doc)
+		if form == "json" {
+			var err error
+			if data, err = yaml.YAMLToJSON(data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		o, err := DecodeStoreObjectAsked(k, data)
+		if err != nil {
+			t.Fatalf("%s: %v", form, err)
+		}
+		u, ok := o.Typed.(*model.Unstructured)
+		if !ok {
+			t.Fatalf("%s: typed %T, want *model.Unstructured", form, o.Typed)
+		}
+		want := map[string]any{"apiVersion": "ceph.rook.io/v1", "kind": "CephCluster",
+			"metadata": map[string]any{"name": "ocs-storagecluster-cephcluster", "namespace": "openshift-storage"},
+			"status":   map[string]any{"ceph": map[string]any{"health": "HEALTH_ERR", "capacity": map[string]any{"bytesUsed": float64(12)}}}}
+		if diff := cmp.Diff(want, u.Content); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", form, diff)
+		}
+		if o, _ := DecodeStoreObject(k, data); o.Typed != nil {
+			t.Errorf("%s: decoded without being asked for", form)
+		}
+	}
+	o, err := DecodeStoreObjectAsked(model.Secrets, []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata: {password: c2VjcmV0}\n"))
+	if err != nil || o.Typed != nil || !reflect.DeepEqual(o.Keys, []string{"password"}) {
+		t.Errorf("a Secret asked for: %+v, %v; want its key names only", o, err)
+	}
+}

@@ -22,6 +22,11 @@ import (
 // A Window that is not zero narrows the findings (inWindow) and the
 // timelines to the incident, and the report says so.
 func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool, w Window) *Report {
+	// The subjects are read from the store before it goes.
+	subjects := make([]string, len(findings))
+	for i, f := range findings {
+		subjects[i] = subjectOf(g.Objects, f).Subject
+	}
 	g.ReleaseObjects()
 	short := PathShortener(g.Roots)
 	r := &Report{
@@ -74,8 +79,8 @@ func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool,
 		r.Gather.FinishedAt = &t
 	}
 	kept := findings[:0:0]
-	for _, f := range findings {
-		bf := buildFinding(f, short)
+	for i, f := range findings {
+		bf := buildFinding(f, short, subjects[i])
 		if !inWindow(bf, w, r.Gather.CollectedAt) {
 			w.FindingsOutside++
 			continue
@@ -127,9 +132,12 @@ func Build(g *model.Gather, t *rules.Table, findings []rules.Finding, tool Tool,
 // the gather.
 func PathShortener(roots []string) func(string) string { return model.CitedPath(roots) }
 
-func buildFinding(f rules.Finding, short func(string) string) Finding {
+// buildFinding makes the report's finding of f; subject is its identity
+// across gathers (subjectOf).
+func buildFinding(f rules.Finding, short func(string) string, subject string) Finding {
 	out := Finding{
 		RuleID:      f.Rule.ID,
+		Subject:     subject,
 		RuleVersion: f.Rule.Version,
 		Severity:    f.Severity,
 		Title:       f.Title,

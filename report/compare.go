@@ -155,7 +155,14 @@ func union[V any](a, b map[string]V) map[string]bool {
 
 // findingKey is a finding's identity: rule, subject and container.
 func findingKey(f *SnapFinding) string {
-	return f.Finding.RuleID + "\x00" + f.Subject + "\x00" + f.Container
+	return identityKey(f.Finding.RuleID, f.Subject, f.Container)
+}
+
+// identityKey joins a finding's rule id, subject (subjectOf) and container
+// into its identity across gathers: what a comparison matches findings by
+// and what SARIF's partialFingerprints hash.
+func identityKey(ruleID, subject, container string) string {
+	return ruleID + "\x00" + subject + "\x00" + container
 }
 
 func subjectKey(f *SnapFinding) string { return f.Subject + "\x00" + f.Container }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -12,13 +13,19 @@ import (
 
 // MarkdownOptions tunes WriteMarkdown.
 type MarkdownOptions struct {
-	// MaxKB bounds the output to MaxKB×1024 bytes; 0 means no limit. When the
-	// report does not fit, whole items are left out from the end of their
-	// sections (pod rows first, findings last; see cutSteps) and a closing note
-	// says how many. The title and summary are always written, so a bound
-	// smaller than they are is not kept.
-	MaxKB int
+	// MaxChars bounds the output to MaxChars characters (Unicode code
+	// points, as a ticket comment counts them) of the written file; 0 means
+	// no limit. When the report does not fit, fit shortens and leaves out
+	// parts in a fixed order (see fit), and a note at the top says what. The
+	// title and the summary's counts are always written, so a bound smaller
+	// than they are is not kept (the note says so).
+	MaxChars int
 }
+
+// DefaultMarkdownMaxChars is the bound of report.md unless the user sets
+// another: a ticket comment holds about 32,000 characters (Jira's limit is
+// 32,767), so the whole file pastes into one.
+const DefaultMarkdownMaxChars = 30000
 
 // Limits that keep one hostile or huge value from taking over the Markdown.
 // report.html and report.json keep everything.
@@ -29,147 +36,270 @@ const (
 	mdHintRunes     = 240 // a hint in the summary
 	mdTextRunes     = 2000
 	mdEvidenceRunes = 500 // one evidence line
-	mdEvidenceLines = 20  // evidence lines per finding
+	mdEvidenceLines = 20  // evidence lines per finding (after folding)
 	// mdGroupEvidenceLines bounds the evidence shown for a group of low or
 	// info findings of one rule (the first finding's).
 	mdGroupEvidenceLines = 6
-	mdObjects            = 20 // objects listed per finding
-	mdAllNodesUpTo       = 20 // above this, only nodes that are not healthy are listed
+	// mdShortEvidenceLines bounds the evidence of a finding fit shortened.
+	mdShortEvidenceLines = 3
+	mdObjects            = 20  // objects listed per finding
+	mdAllNodesUpTo       = 20  // above this, only nodes that are not healthy are listed
+	mdWorkloads          = 400 // workloads the summary names when the pod table is cut
 )
 
 // WriteMarkdown writes r as GitHub-flavoured Markdown that also reads well as
 // plain text: a title, a summary short enough for a ticket comment, then the
 // findings, the pods that are not healthy, the nodes and the gather problems.
+// Near-identical evidence lines of a finding are folded into one with their
+// count and time range (foldEvidence); report.json keeps each.
 func WriteMarkdown(w io.Writer, r *Report, opt MarkdownOptions) error {
 	doc := markdownDoc(r)
-	if opt.MaxKB > 0 {
-		doc.fit(opt.MaxKB * 1024)
+	if opt.MaxChars > 0 {
+		doc.fit(opt.MaxChars)
 	}
 	_, err := io.WriteString(w, doc.String())
 	return err
 }
 
+// chars is the length of s in Unicode code points, the unit of the bound.
+func chars(s string) int { return utf8.RuneCountInString(s) }
+
 // mdSection is one section of the Markdown: its heading (title), fixed text
-// (head, tail) and items that fit may leave out from the end.
+// (head, tail) and items that fit may shorten (to their shorter forms) or
+// leave out from the end.
 type mdSection struct {
 	title      string // "## Heading\n\n"; "" for the header above the summary
 	head, tail string
-	items      []string
-	kept       int
-	keptBytes  int    // bytes of items[:kept]
-	unit, one  string // what an item is, plural and singular, for the cut note; "" when none can be cut
+	items      []string // each item in its current form
+	// forms[i] are the shorter forms of item i, in the order fit uses them;
+	// level[i] is how many of them it used (0: items[i] is the full form).
+	forms     [][]string
+	level     []int
+	short     int // kept items in a shorter form
+	kept      int
+	keptChars int    // characters of items[:kept]
+	fixed     int    // characters of title, head and tail
+	unit, one string // what an item is, plural and singular, for the cut note; "" when none can be cut
 	// keepHead: with every item cut, head and tail are still written (the summary's counts).
 	keepHead bool
 }
 
 // cutAll reports whether fit left out every item of a section that had
-// some: the section is then its heading and one line saying so, never an
-// empty table.
+// some: the section is then not written at all (never an empty heading or
+// table); the cut note at the top names it.
 func (s *mdSection) cutAll() bool {
 	return s.unit != "" && s.title != "" && !s.keepHead && len(s.items) > 0 && s.kept == 0
 }
 
-// allCutLine is the body of a section whose items were all left out.
-func (s *mdSection) allCutLine() string {
-	return countNoun(len(s.items), s.one, s.unit) + " left out to fit the size bound; see report.html.\n\n"
-}
-
-// size is the section's length in bytes as String writes it (without the
-// summary's closing line, which mdDoc.moreLine writes).
+// size is the section's length in characters as String writes it (without
+// the summary's closing line and workloads, which mdDoc writes).
 func (s *mdSection) size() int {
 	if s.cutAll() {
-		return len(s.title) + len(s.allCutLine())
+		return 0
 	}
-	return len(s.title) + len(s.head) + s.keptBytes + len(s.tail)
+	return s.fixed + s.keptChars
+}
+
+// shorten puts item i in its next shorter form; false when it has none.
+func (s *mdSection) shorten(i int) bool {
+	if i >= len(s.forms) || s.level[i] >= len(s.forms[i]) {
+		return false
+	}
+	next := s.forms[i][s.level[i]]
+	if i < s.kept {
+		s.keptChars += chars(next) - chars(s.items[i])
+		if s.level[i] == 0 {
+			s.short++
+		}
+	}
+	s.items[i] = next
+	s.level[i]++
+	return true
+}
+
+// shortened counts the kept items in a shorter form.
+func (s *mdSection) shortened() int { return s.short }
+
+// drop leaves out the last kept item.
+func (s *mdSection) drop() {
+	s.kept--
+	s.keptChars -= chars(s.items[s.kept])
+	if s.kept < len(s.level) && s.level[s.kept] > 0 {
+		s.short--
+	}
+}
+
+// setForms gives item i its shorter forms.
+func (s *mdSection) setForms(i int, forms ...string) {
+	if s.forms == nil {
+		s.forms, s.level = make([][]string, len(s.items)), make([]int, len(s.items))
+	}
+	s.forms[i] = forms
 }
 
 type mdDoc struct {
 	sections []*mdSection
 	// summary and findings are the sections whose kept entries the summary's
 	// closing line ("… and 8 more findings below") counts; groupSizes is the
-	// number of findings in each finding entry, in order.
+	// number of findings in each finding entry, in order, ranks the
+	// SeverityRank of each entry.
 	summary, findings *mdSection
 	groupSizes        []int
+	ranks             []int
+	groupsBefore      []int // findings in the entries before entry i; len(groupSizes)+1
 	// gather's lines point at the health and coverage sections ("see
 	// Coverage"); when fit leaves every line of one out, they point at
 	// report.html instead.
 	gather, health, coverage *mdSection
-	maxKB                    int  // the bound that made cuts, for the note
-	over                     bool // only the header and the summary counts are written
-	limit                    int  // the bound in bytes, when over
+	pods, nodes, problems    *mdSection
+	ask                      *mdSection
+	// workloads is the summary's paragraph naming the workloads of the pods
+	// that are not healthy, written when fit left out pod rows;
+	// workloadForms are its shorter forms, naming fewer.
+	workloads      string
+	workloadsChars int
+	workloadForms  []string
+	limit          int  // the bound in characters that made cuts, for the note
+	over           bool // only the header and the summary counts are written
 }
 
 func markdownDoc(r *Report) *mdDoc {
-	d := &mdDoc{summary: mdSummary(r), findings: mdFindings(r), gather: mdGather(r), health: mdHealth(r), coverage: mdCoverage(r)}
+	d := &mdDoc{summary: mdSummary(r), findings: mdFindings(r), gather: mdGather(r), health: mdHealth(r), coverage: mdCoverage(r),
+		pods: mdPods(r), nodes: mdNodes(r), problems: mdProblems(r), ask: mdAsk(r), workloads: mdWorkloadsLine(r, mdWorkloads)}
+	d.workloadsChars = chars(d.workloads)
+	if d.workloads != "" {
+		for _, n := range []int{100, 30, 10, 0} {
+			if w := mdWorkloadsLine(r, n); chars(w) < chars(d.workloads) {
+				d.workloadForms = append(d.workloadForms, w)
+			}
+		}
+	}
+	d.groupsBefore = []int{0}
 	for _, g := range groupFindings(r.Findings) {
 		d.groupSizes = append(d.groupSizes, len(g.Findings))
+		d.ranks = append(d.ranks, SeverityRank(g.Findings[0].Severity))
+		d.groupsBefore = append(d.groupsBefore, d.groupsBefore[len(d.groupsBefore)-1]+len(g.Findings))
 	}
 	d.sections = []*mdSection{
-		{head: RunComment(r.Run.RunID()) + mdHeader(r)},
+		newSection("", RunComment(r.Run.RunID())+mdHeader(r), "", "", "", nil),
 		d.summary,
 		d.gather,
-		mdAsk(r),
+		d.ask,
 		d.findings,
-		mdPods(r),
-		mdNodes(r),
+		d.pods,
+		d.nodes,
 		d.health,
 		d.coverage,
-		mdProblems(r),
+		d.problems,
 	}
 	return d
 }
 
-// cutSteps is the order in which fit leaves items out: first the pod rows
-// (all of them are in report.html), problems and nodes down to a few, then the
-// findings down to the top ones, then the rest of each, the findings last of
-// the sections below the summary; then the coverage and the cluster and
-// gather lines, and only then the summary's finding lines.
-var cutSteps = []struct {
-	unit string
-	keep int
-}{
-	{"pod rows", 50}, {"gather problems", 10}, {"node rows", 20}, {"gather health lines", 10}, {"findings", mdTopFindings},
-	{"pod rows", 0}, {"gather problems", 0}, {"node rows", 0}, {"gather health lines", 0}, {"findings", 0},
-	{"commands to ask for", 0}, {"coverage lines", 0}, {"cluster and gather lines", 0}, {"summary lines", 0},
+// podsCut reports whether fit left out pod rows, so the summary names the workloads.
+func (d *mdDoc) podsCut() bool {
+	return d.pods.unit != "" && d.pods.kept < len(d.pods.items) && d.workloads != ""
 }
 
-// fit leaves out items from the end of their sections until the document,
-// with its cut note, is at most limit bytes. When even the header and the
-// summary's counts are over limit, only they are written (d.over), with a
-// note that says so.
+// fit shortens and leaves out parts until the document, with its cut note,
+// is at most limit characters (code points). Near-identical evidence lines
+// are folded already, bound or not. Then, each step only while the
+// document is over:
+//
+//  1. gather problems, node rows and gather health lines down to a few;
+//  2. the low and info findings: first without remediation, docs and most
+//     evidence, then each its heading and one line;
+//  3. the coverage, gather health and problem lines;
+//  4. the medium findings as in 2; the other findings but the top one
+//     without their details; the node rows; those findings to one line;
+//  5. the commands to ask for; the low and info findings' entries;
+//  6. the pod rows (the summary then names every failing workload with
+//     its count of pods);
+//  7. the cluster and gather lines; the summary's hints; the other
+//     finding entries; the top finding's remediation and details (its
+//     evidence stays); the workloads the summary names beyond those with
+//     most pods (the rest counted); the summary's lines; the top finding.
+//
+// When even the header and the summary's counts are over limit, only they
+// are written (d.over), with a note that says so.
 func (d *mdDoc) fit(limit int) {
-	if len(d.String()) <= limit {
+	if chars(d.String()) <= limit {
 		return
 	}
-	d.maxKB = limit / 1024
-	// Reserve room for the longest note and summary closing line this
-	// document can have.
-	var worst []*mdSection
-	for _, s := range d.sections {
-		worst = append(worst, &mdSection{items: s.items, unit: s.unit, one: s.one})
+	d.limit = limit
+	// What String adds to size: the note and its blank line, the summary's
+	// closing line, the pointers at sections cut whole.
+	over := func() bool {
+		return d.size()+chars(d.note())+1+chars(d.moreLine())+2*len(inReportHTML) > limit
 	}
-	room := limit - len((&mdDoc{sections: worst, maxKB: d.maxKB}).note()) - 1 - d.moreLineMax() - 2*len(inReportHTML)
-	for _, step := range cutSteps {
-		for _, s := range d.sections {
-			if s.unit != step.unit {
+	drop := func(s *mdSection, keep int, want func(i int) bool) {
+		for s.unit != "" && s.kept > keep && over() && (want == nil || want(s.kept-1)) {
+			s.drop()
+		}
+	}
+	shorten := func(s *mdSection, from, level int, want func(i int) bool) {
+		for i := s.kept - 1; i >= from && over(); i-- {
+			if want != nil && !want(i) {
 				continue
 			}
-			for s.kept > step.keep && d.size() > room {
-				s.kept--
-				s.keptBytes -= len(s.items[s.kept])
+			for s.level[i] < level && over() && s.shorten(i) {
 			}
 		}
 	}
-	if d.size() > room && len(d.String()) > limit {
-		d.over, d.limit = true, limit
+	f := d.findings
+	rankAtLeast := func(rank int) func(int) bool {
+		return func(i int) bool { return i < len(d.ranks) && d.ranks[i] >= rank }
+	}
+	low, medium := SeverityRank(SeverityLow), SeverityRank(SeverityMedium)
+	drop(d.problems, 10, nil)
+	drop(d.nodes, 20, nil)
+	drop(d.health, 10, nil)
+	if f.forms != nil {
+		shorten(f, 1, 1, rankAtLeast(low))
+		shorten(f, 1, 2, rankAtLeast(low))
+	}
+	drop(d.coverage, 0, nil)
+	drop(d.health, 0, nil)
+	drop(d.problems, 0, nil)
+	if f.forms != nil {
+		shorten(f, 1, 1, rankAtLeast(medium))
+		shorten(f, 1, 2, rankAtLeast(medium))
+		shorten(f, 1, 1, nil)
+	}
+	drop(d.nodes, 0, nil)
+	if f.forms != nil {
+		shorten(f, 1, 2, nil)
+	}
+	drop(d.ask, 0, nil)
+	drop(f, 1, rankAtLeast(low))
+	drop(d.pods, 0, nil)
+	drop(d.gather, 0, nil)
+	if d.summary.forms != nil {
+		shorten(d.summary, 0, 1, nil)
+	}
+	drop(f, 1, nil)
+	if f.forms != nil {
+		shorten(f, 0, 2, nil)
+	}
+	for len(d.workloadForms) > 0 && d.podsCut() && over() {
+		d.workloads, d.workloadForms = d.workloadForms[0], d.workloadForms[1:]
+		d.workloadsChars = chars(d.workloads)
+	}
+	drop(d.summary, 0, nil)
+	drop(f, 0, nil)
+	if over() && chars(d.String()) > limit {
+		d.over = true
 	}
 }
 
-// size is the document's length without the note and the summary's closing line.
+// size is the document's length in characters without the note and the
+// summary's closing line.
 func (d *mdDoc) size() int {
 	n := 0
 	for _, s := range d.sections {
 		n += s.size()
+	}
+	if d.podsCut() {
+		n += d.workloadsChars
 	}
 	return n
 }
@@ -203,13 +333,9 @@ func (d *mdDoc) moreLine() string {
 	if k >= len(d.groupSizes) {
 		return ""
 	}
-	rest, below := 0, 0
-	for i, n := range d.groupSizes[k:] {
-		rest += n
-		if k+i < m {
-			below += n
-		}
-	}
+	n := len(d.groupSizes)
+	rest := d.groupsBefore[n] - d.groupsBefore[k]
+	below := d.groupsBefore[max(k, min(m, n))] - d.groupsBefore[k]
 	what := countNoun(rest, "finding", "findings")
 	if k > 0 {
 		what = "… and " + countNoun(rest, "more finding", "more findings")
@@ -223,51 +349,57 @@ func (d *mdDoc) moreLine() string {
 	return fmt.Sprintf("- %s: %d below, %d only in report.html\n", what, below, rest-below)
 }
 
-// moreLineMax is the length of the longest closing line moreLine can write.
-func (d *mdDoc) moreLineMax() int {
-	total := 0
-	for _, n := range d.groupSizes {
-		total += n
-	}
-	return len(fmt.Sprintf("- … and %d more findings: %d below, %d only in report.html\n", total, total, total))
-}
-
-// note says what fit left out: always the findings and pod rows, the others
-// only when some were cut. With d.over it says instead that the bound is
-// below what the header and summary counts need, and what was written.
+// note says what fit shortened and left out, section by section. With
+// d.over it says instead that the bound is below what the header and
+// summary counts need, and what was written.
 func (d *mdDoc) note() string {
 	if d.over {
 		// The note's own length counts: the short form when the header, the
 		// summary counts and it fit, else the form that says the bound is not kept.
-		base := len(d.sections[0].head) + d.summary.size() + len(d.moreLine()) + 1
-		short := fmt.Sprintf("**Shortened to fit %d KB:** only the title, input, tool and summary counts were written. report.html has everything.\n", d.maxKB)
-		if base+len(short) <= d.limit {
+		base := chars(d.sections[0].head) + d.summary.size() + chars(d.moreLine()) + 1
+		short := fmt.Sprintf("**Shortened to fit %d characters:** only the title, input, tool and summary counts were written. report.html has everything.\n", d.limit)
+		if base+chars(short) <= d.limit {
 			return short
 		}
-		const form = "**Over the size bound:** %d KB is less than the %s that the title, input, tool and summary counts need; only these were written. report.html has everything.\n"
-		need := base + len(fmt.Sprintf(form, d.maxKB, humanBytes(int64(base))))
-		return fmt.Sprintf(form, d.maxKB, humanBytes(int64(need)))
+		const form = "**Over the size bound:** %d characters is less than the %d characters that the title, input, tool and summary counts need; only these were written. report.html has everything.\n"
+		need := base + chars(fmt.Sprintf(form, d.limit, base))
+		return fmt.Sprintf(form, d.limit, need)
 	}
-	var cuts []string
-	verb := "were"
+	return d.cutNote(func(s *mdSection) (int, int) { return s.shortened(), len(s.items) - s.kept })
+}
+
+// cutNote is the note for the counts of items each section has shortened
+// and left out.
+func (d *mdDoc) cutNote(counts func(s *mdSection) (shortened, cut int)) string {
+	var short, out []string
 	for _, s := range d.sections {
-		cut := len(s.items) - s.kept
-		if s.unit == "" || (cut == 0 && s.unit != "findings" && s.unit != "pod rows") {
+		if s.unit == "" {
 			continue
 		}
 		noun := s.unit
 		if len(s.items) == 1 {
 			noun = s.one
 		}
-		cuts = append(cuts, fmt.Sprintf("%d of %d %s", cut, len(s.items), noun))
-		if len(cuts) == 1 && cut == 1 {
-			verb = "was"
-		} else {
-			verb = "were"
+		n, cut := counts(s)
+		if n > 0 {
+			short = append(short, fmt.Sprintf("%d of %d %s", n, len(s.items), noun))
+		}
+		if cut > 0 {
+			what := fmt.Sprintf("%d of %d %s", cut, len(s.items), noun)
+			if s == d.pods && d.workloads != "" {
+				what += " (the summary names their workloads)"
+			}
+			out = append(out, what)
 		}
 	}
-	return fmt.Sprintf("**Shortened to fit %d KB:** %s %s left out of this file. report.html has everything.\n",
-		d.maxKB, joinAnd(cuts), verb)
+	var parts []string
+	if len(short) > 0 {
+		parts = append(parts, "shortened "+joinAnd(short))
+	}
+	if len(out) > 0 {
+		parts = append(parts, "left out "+joinAnd(out))
+	}
+	return fmt.Sprintf("**Shortened to fit %d characters:** %s. report.html has everything.\n", d.limit, strings.Join(parts, "; "))
 }
 
 // String writes the sections in order, with the cut note (when fit left
@@ -276,7 +408,7 @@ func (d *mdDoc) note() string {
 func (d *mdDoc) String() string {
 	cut := d.over
 	for _, s := range d.sections {
-		cut = cut || s.kept < len(s.items)
+		cut = cut || s.kept < len(s.items) || s.shortened() > 0
 	}
 	var b strings.Builder
 	b.Grow(d.size() + 512)
@@ -285,7 +417,6 @@ func (d *mdDoc) String() string {
 			continue
 		}
 		if s.cutAll() {
-			b.WriteString(s.title + s.allCutLine())
 			continue
 		}
 		b.WriteString(s.title + s.head)
@@ -299,6 +430,9 @@ func (d *mdDoc) String() string {
 			b.WriteString(d.moreLine())
 		}
 		b.WriteString(s.tail)
+		if s == d.summary && !d.over && d.podsCut() {
+			b.WriteString(d.workloads)
+		}
 		if i == 0 && cut {
 			b.WriteString(d.note() + "\n")
 		}
@@ -309,9 +443,10 @@ func (d *mdDoc) String() string {
 func newSection(title, head, tail, unit, one string, items []string) *mdSection {
 	n := 0
 	for _, it := range items {
-		n += len(it)
+		n += chars(it)
 	}
-	return &mdSection{title: title, head: head, tail: tail, items: items, kept: len(items), keptBytes: n, unit: unit, one: one}
+	return &mdSection{title: title, head: head, tail: tail, items: items, kept: len(items), keptChars: n, unit: unit, one: one,
+		fixed: chars(title) + chars(head) + chars(tail)}
 }
 
 func joinAnd(s []string) string {
@@ -393,28 +528,109 @@ func mdSummary(r *Report) *mdSection {
 	}
 	// The closing line ("… and 8 more findings below") is mdDoc.moreLine's:
 	// it depends on what fit keeps here and under Findings.
-	var lines []string
+	var lines, short []string
 	for i, g := range groupFindings(r.Findings) {
 		if i == mdSummaryEntries {
 			break
 		}
 		lines = append(lines, mdSummaryLine(g)+"\n")
+		short = append(short, mdSummaryShortLine(g)+"\n")
 	}
 	sec := newSection("## Summary\n\n", b.String(), "\n", "summary lines", "summary line", lines)
+	for i := range lines {
+		sec.setForms(i, short[i])
+	}
 	sec.keepHead = true
 	return sec
+}
+
+// mdSummaryShortLine is a summary line without its hint: "**HIGH** title —
+// where", the form fit shortens a summary line to.
+func mdSummaryShortLine(g findingGroup) string {
+	f := g.Findings[0]
+	title := mdText(truncateWords(cleanLine(f.Title), mdTitleRunes))
+	if len(g.Findings) == 1 {
+		return fmt.Sprintf("- **%s** %s — %s", mdSeverity(f.Severity), title, mdText(objectsSummary(f)))
+	}
+	return fmt.Sprintf("- **%s** ×%d %s — %s", mdSeverity(f.Severity), len(g.Findings), title, mdText(examples(groupObjects(g), 3)))
+}
+
+// mdWorkloadsLine is the summary's paragraph that fit writes when it left
+// out pod rows: every workload of the pods that are not healthy with its
+// count of pods, by namespace ("shop: ReplicaSet/web-7d9f (2),
+// StatefulSet/db (1)"), the namespaces and the workloads in each with most
+// pods first. At most limit workloads are named, those with most pods; the
+// rest are counted. A pod's workload is its controller as the pod names it
+// (Kind/name, Pod.Owner), or the pod itself (Pod/name) when it has none.
+// "" when every pod is healthy.
+func mdWorkloadsLine(r *Report, limit int) string {
+	type workload struct {
+		ns, name string
+		pods     int
+	}
+	var all []*workload
+	at := map[string]*workload{}
+	nsPods := map[string]int{}
+	pods := 0
+	for _, p := range r.Pods {
+		if p.Healthy {
+			continue
+		}
+		pods++
+		ns := cleanLine(p.Namespace)
+		name := "Pod/" + cleanLine(p.Name)
+		if p.Owner != "" {
+			name = cleanLine(p.Owner)
+		}
+		w := at[ns+"\x00"+name]
+		if w == nil {
+			w = &workload{ns: ns, name: name}
+			at[ns+"\x00"+name] = w
+			all = append(all, w)
+		}
+		w.pods++
+		nsPods[ns]++
+	}
+	if pods == 0 {
+		return ""
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].pods > all[j].pods })
+	named := all[:min(limit, len(all))]
+	rest := 0
+	for _, w := range all[len(named):] {
+		rest += w.pods
+	}
+	// Named ones by namespace, most pods first, each namespace's in order.
+	sort.SliceStable(named, func(i, j int) bool { return nsPods[named[i].ns] > nsPods[named[j].ns] })
+	var groups []string
+	for i := 0; i < len(named); {
+		j := i
+		var names []string
+		for ; j < len(named) && named[j].ns == named[i].ns; j++ {
+			names = append(names, fmt.Sprintf("%s (%d)", mdText(named[j].name), named[j].pods))
+		}
+		groups = append(groups, mdText(orDot(named[i].ns))+": "+strings.Join(names, ", "))
+		i = j
+	}
+	switch {
+	case len(named) == 0:
+		groups = append(groups, fmt.Sprintf("%s, named in report.html", countNoun(len(all), "workload", "workloads")))
+	case len(named) < len(all):
+		groups = append(groups, fmt.Sprintf("and %s with %s", countNoun(len(all)-len(named), "more workload", "more workloads"), countNoun(rest, "pod", "pods")))
+	}
+	return fmt.Sprintf("**Not healthy, by workload** (%s, pods of each in brackets; the pod table is cut): %s.\n\n", countNoun(pods, "pod", "pods"), strings.Join(groups, "; "))
 }
 
 // mdSummaryLine is one summary line: "**HIGH** title — where: hint", or for a
 // group "**LOW** ×13 title — a, b, c and 10 more: first hint".
 func mdSummaryLine(g findingGroup) string {
 	f := g.Findings[0]
-	title := mdText(truncateRunes(cleanLine(f.Title), mdTitleRunes))
-	hint := mdText(truncateRunes(cleanLine(f.Hint), mdHintRunes))
+	title := mdText(truncateWords(cleanLine(f.Title), mdTitleRunes))
+	hint := mdText(truncateWords(cleanLine(f.Hint), mdHintRunes))
 	if sig := f.Signature; sig != nil {
 		// The cause the deciding line states, then that line in its own
 		// words: a ticket reader sees both without opening the finding.
-		hint = mdText(truncateRunes(cleanLine(sig.Cause), mdHintRunes)) + " — " + mdCode(citeLine(sig.Path, sig.Line)) + ": \"" + mdText(cleanLine(sig.Quote)) + "\""
+		hint = mdText(truncateWords(cleanLine(sig.Cause), mdHintRunes)) + " — " + mdCode(citeLine(sig.Path, sig.Line)) + ": \"" + mdText(cleanLine(sig.Quote)) + "\""
 	}
 	if len(g.Findings) == 1 {
 		return fmt.Sprintf("- **%s** %s — %s: %s", mdSeverity(f.Severity), title, mdText(objectsSummary(f)), hint)
@@ -464,6 +680,19 @@ func mdGather(r *Report) *mdSection {
 		input += fmt.Sprintf(" (%s, %s)", countNoun(g.Files, "file", "files"), humanBytes(g.Bytes))
 	}
 	lines = append(lines, fmt.Sprintf("- **Read from:** %s\n", input))
+	if c := g.Coverage.Combined; len(c) > 0 {
+		// Which parts of the upload were read as one cluster, and why: the
+		// ticket must say it even when the Coverage section is cut.
+		var parts []string
+		for i, p := range c {
+			if i == 3 {
+				parts = append(parts, fmt.Sprintf("and %d more", len(c)-3))
+				break
+			}
+			parts = append(parts, truncateWords(cleanLine(p), 400))
+		}
+		lines = append(lines, fmt.Sprintf("- **Combined:** %s (see Coverage)\n", mdText(strings.Join(parts, "; "))))
+	}
 	s := r.Summary
 	lines = append(lines, fmt.Sprintf("- **Pods:** %s; %s; %s\n",
 		mdText(withNote(fmt.Sprintf("%d, %d not healthy", s.Pods, s.UnhealthyPods), limitNote(s, model.CutPods))),
@@ -488,29 +717,70 @@ func mdFindings(r *Report) *mdSection {
 	}
 	groups := groupFindings(r.Findings)
 	items := make([]string, len(groups))
+	forms := make([][2]string, len(groups))
 	for i, g := range groups {
+		last := mdCompact
+		if i == 0 {
+			last = mdTopEvidence
+		}
 		if len(g.Findings) == 1 {
-			items[i] = mdFinding(i+1, g.Findings[0])
+			items[i] = mdFinding(i+1, g.Findings[0], mdFull)
+			forms[i] = [2]string{mdFinding(i+1, g.Findings[0], mdShort), mdFinding(i+1, g.Findings[0], last)}
 		} else {
-			items[i] = mdFindingGroup(i+1, g)
+			items[i] = mdFindingGroup(i+1, g, mdFull)
+			forms[i] = [2]string{mdFindingGroup(i+1, g, mdShort), mdFindingGroup(i+1, g, last)}
 		}
 	}
-	return newSection("## Findings\n\n", "", "", "findings", "finding", items)
+	sec := newSection("## Findings\n\n", "", "", "findings", "finding", items)
+	for i, f := range forms {
+		sec.setForms(i, f[0], f[1])
+	}
+	return sec
 }
+
+// mdForm is how much of a finding entry the Markdown writes: all of it,
+// or a shorter form fit uses to keep the size bound.
+type mdForm int
+
+const (
+	mdFull mdForm = iota
+	// mdShort leaves out remediation and docs and shows at most
+	// mdShortEvidenceLines evidence lines.
+	mdShort
+	// mdCompact is the heading and one line: the rule and the objects.
+	mdCompact
+	// mdTopEvidence, the top finding's last form, is the heading, the
+	// objects and mdShortEvidenceLines evidence lines.
+	mdTopEvidence
+)
+
+// mdLeftOutRemediation stands for the remediation and docs of a finding
+// fit shortened.
+const mdLeftOutRemediation = "**Remediation** and **Docs**: left out to fit the size bound; see report.html.\n\n"
+
+// mdInHTML ends a finding entry fit shortened to one line: where the rest is.
+const mdInHTML = "hint, remediation and all evidence are in report.html"
 
 // mdFindingGroup writes several low or info findings of one rule as one
 // entry: the objects, the first finding's hint, remediation and docs; each
 // finding's own hint and evidence are in report.html and report.json.
-func mdFindingGroup(n int, g findingGroup) string {
+func mdFindingGroup(n int, g findingGroup, form mdForm) string {
 	f := g.Findings[0]
 	var b strings.Builder
 	fmt.Fprintf(&b, "### %d. %s ×%d: %s\n\n", n, mdSeverity(f.Severity), len(g.Findings), mdHeading(f.Title))
 	rule := mdCode(cleanLine(f.RuleID)) + " v" + strconv.Itoa(f.RuleVersion)
+	objs := groupObjects(g)
+	if form == mdCompact || form == mdTopEvidence {
+		fmt.Fprintf(&b, "- %s, %s on %s; %s\n\n", rule, countNoun(len(g.Findings), "finding", "findings"), mdText(examples(objs, 5)), mdInHTML)
+		if form == mdTopEvidence && len(f.Evidence) > 0 {
+			b.WriteString(mdEvidenceN(f.Evidence, mdShortEvidenceLines) + "\n")
+		}
+		return b.String()
+	}
 	if f.Category != "" {
 		rule += ", category " + mdText(f.Category)
 	}
 	fmt.Fprintf(&b, "- **Rule:** %s, %s; each one's hint and evidence are in report.html\n", rule, countNoun(len(g.Findings), "finding", "findings"))
-	objs := groupObjects(g)
 	shown := objs
 	if len(shown) > mdObjects {
 		shown = shown[:mdObjects]
@@ -524,10 +794,18 @@ func mdFindingGroup(n int, g findingGroup) string {
 	}
 	fmt.Fprintf(&b, "- **Objects:** %s\n", strings.Join(cells, "; "))
 	fmt.Fprintf(&b, "- **Hint** (first of them): %s\n\n", mdText(f.Hint))
-	mdRemediationDocs(&b, f, " (first of them)")
+	lines := mdGroupEvidenceLines
+	if form == mdShort {
+		lines = mdShortEvidenceLines
+		if len(f.Remediation)+len(f.Docs) > 0 {
+			b.WriteString(mdLeftOutRemediation)
+		}
+	} else {
+		mdRemediationDocs(&b, f, " (first of them)")
+	}
 	if len(f.Evidence) > 0 {
 		b.WriteString("**Evidence** (first of them)\n\n")
-		b.WriteString(mdEvidenceN(f.Evidence, mdGroupEvidenceLines))
+		b.WriteString(mdEvidenceN(f.Evidence, lines))
 		b.WriteString("\n")
 	}
 	return b.String()
@@ -553,29 +831,46 @@ func mdRemediationDocs(b *strings.Builder, f Finding, note string) {
 	}
 }
 
-func mdFinding(n int, f Finding) string {
+// mdFindingObjects is a finding's objects as its Objects line lists them:
+// "3 pods (same workload …): a; b; c", at most mdObjects named.
+func mdFindingObjects(f Finding) string {
+	var objs []string
+	for i, o := range f.Objects {
+		if i == mdObjects {
+			objs = append(objs, fmt.Sprintf("and %d more", len(f.Objects)-mdObjects))
+			break
+		}
+		objs = append(objs, mdText(objectDetail(o)))
+	}
+	lead := ""
+	if n := podObjects(f); n > 1 {
+		lead = mdText(objectsSummary(f)) + ": "
+	}
+	return lead + strings.Join(objs, "; ")
+}
+
+func mdFinding(n int, f Finding, form mdForm) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### %d. %s: %s\n\n", n, mdSeverity(f.Severity), mdHeading(f.Title))
 	rule := mdCode(cleanLine(f.RuleID)) + " v" + strconv.Itoa(f.RuleVersion)
+	if form == mdCompact || form == mdTopEvidence {
+		on := ""
+		if len(f.Objects) > 0 {
+			on = " on " + mdFindingObjects(f)
+		}
+		fmt.Fprintf(&b, "- %s%s; %s\n\n", rule, on, mdInHTML)
+		if form == mdTopEvidence && len(f.Evidence) > 0 {
+			b.WriteString(mdEvidenceN(f.Evidence, mdShortEvidenceLines) + "\n")
+		}
+		return b.String()
+	}
 	if f.Category != "" {
 		rule += ", category " + mdText(f.Category)
 	}
 	fmt.Fprintf(&b, "- **Rule:** %s\n", rule)
 	fmt.Fprintf(&b, "- **Severity:** %s\n", mdText(f.Severity))
 	if len(f.Objects) > 0 {
-		var objs []string
-		for i, o := range f.Objects {
-			if i == mdObjects {
-				objs = append(objs, fmt.Sprintf("and %d more", len(f.Objects)-mdObjects))
-				break
-			}
-			objs = append(objs, mdText(objectDetail(o)))
-		}
-		lead := ""
-		if n := podObjects(f); n > 1 {
-			lead = mdText(objectsSummary(f)) + ": "
-		}
-		fmt.Fprintf(&b, "- **Objects:** %s%s\n", lead, strings.Join(objs, "; "))
+		fmt.Fprintf(&b, "- **Objects:** %s\n", mdFindingObjects(f))
 	}
 	if len(f.Explains) > 0 {
 		var refs []string
@@ -597,10 +892,18 @@ func mdFinding(n int, f Finding) string {
 		fmt.Fprintf(&b, "- **Missing evidence:** %s\n", strings.Join(miss, "; "))
 	}
 	b.WriteString("\n")
-	mdRemediationDocs(&b, f, "")
+	lines := mdEvidenceLines
+	if form == mdShort {
+		lines = mdShortEvidenceLines
+		if len(f.Remediation)+len(f.Docs) > 0 {
+			b.WriteString(mdLeftOutRemediation)
+		}
+	} else {
+		mdRemediationDocs(&b, f, "")
+	}
 	if len(f.Evidence) > 0 {
 		b.WriteString("**Evidence**\n\n")
-		b.WriteString(mdEvidence(f.Evidence))
+		b.WriteString(mdEvidenceN(f.Evidence, lines))
 		b.WriteString("\n")
 	}
 	return b.String()
@@ -608,24 +911,27 @@ func mdFinding(n int, f Finding) string {
 
 // mdEvidence writes evidence lines as "path:line: text" in a fenced block whose
 // fence is longer than any run of backticks in it, so no text can close it.
-// A line break inside a text continues on an indented line.
+// A line break inside a text continues on an indented line. Near-identical
+// lines are folded into the first (foldEvidence), which ends with their
+// count and time range.
 func mdEvidence(ev []Evidence) string { return mdEvidenceN(ev, mdEvidenceLines) }
 
-// mdEvidenceN is mdEvidence with at most limit lines.
+// mdEvidenceN is mdEvidence with at most limit lines after folding.
 func mdEvidenceN(ev []Evidence, limit int) string {
 	var body strings.Builder
-	for i, e := range ev {
+	folded := foldEvidence(ev)
+	for i, e := range folded {
 		if i == limit {
-			fmt.Fprintf(&body, "… %s in report.html\n", countNoun(len(ev)-limit, "more evidence line", "more evidence lines"))
+			rest := 0
+			for _, f := range folded[i:] {
+				rest += f.Lines
+			}
+			fmt.Fprintf(&body, "… %s in report.html\n", countNoun(rest, "more evidence line", "more evidence lines"))
 			break
 		}
 		text := truncateRunes(strings.TrimRight(cleanText(e.Text), "\n"), mdEvidenceRunes)
 		text = strings.ReplaceAll(text, "\n", "\n    ")
-		body.WriteString(evidenceCite(e) + ": " + text)
-		if e.Count > 1 {
-			fmt.Fprintf(&body, "  [repeated %d times]", e.Count)
-		}
-		body.WriteString("\n")
+		body.WriteString(evidenceCite(e.Evidence) + ": " + text + e.foldNote() + "\n")
 	}
 	fence := strings.Repeat("`", max(3, longestRun(body.String(), '`')+1))
 	return fence + "text\n" + body.String() + fence + "\n"
@@ -718,7 +1024,7 @@ func mdHealth(r *Report) *mdSection {
 		items = append(items, fmt.Sprintf("**%s** (%d)\n\n", l.title, total))
 		shown, more := boundedList(l.list, mdHealthItems)
 		for _, s := range shown {
-			items = append(items, "- "+mdEscape(strings.TrimSpace(truncateRunes(cleanLine(s), mdEvidenceRunes)), true)+"\n")
+			items = append(items, "- "+mdEscape(strings.TrimSpace(truncateWords(cleanLine(s), mdEvidenceRunes)), true)+"\n")
 		}
 		if more > 0 {
 			items = append(items, fmt.Sprintf("- … and %d more\n", more))
@@ -773,7 +1079,7 @@ func mdAsk(r *Report) *mdSection {
 func mdCoverage(r *Report) *mdSection {
 	var lines []string
 	for _, l := range coverageLines(r) {
-		lines = append(lines, fmt.Sprintf("- **%s:** %s\n", l.Label, mdText(truncateRunes(cleanLine(l.Text), mdCoverageRunes))))
+		lines = append(lines, fmt.Sprintf("- **%s:** %s\n", l.Label, mdText(truncateWords(cleanLine(l.Text), mdCoverageRunes))))
 	}
 	return newSection("## Coverage\n\n", "", "\n", "coverage lines", "coverage line", lines)
 }
@@ -866,7 +1172,7 @@ func mdCell(s string) string {
 // mdText makes s safe as inline Markdown text after a line's own prefix:
 // like mdCell, trimmed and cut to mdTextRunes.
 func mdText(s string) string {
-	return mdEscape(strings.TrimSpace(truncateRunes(cleanLine(s), mdTextRunes)), false)
+	return mdEscape(strings.TrimSpace(truncateWords(cleanLine(s), mdTextRunes)), false)
 }
 
 // mdHeading is mdText for a heading, whose trailing #s would be dropped.

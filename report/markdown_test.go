@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -199,53 +201,52 @@ func bigReport() *Report {
 }
 
 var (
-	cutNote     = regexp.MustCompile(`\*\*Shortened to fit (\d+) KB:\*\* .* were left out of this file\. report\.html has everything\.\n`)
+	cutNote     = regexp.MustCompile(`\*\*Shortened to fit (\d+) characters:\*\* (shortened [^;]*?)?(?:; )?(left out .*?)?\. report\.html has everything\.\n`)
 	cutFindings = regexp.MustCompile(`(\d+) of (\d+) findings`)
 	cutPodRows  = regexp.MustCompile(`(\d+) of (\d+) pod rows`)
 	summaryMore = regexp.MustCompile(`(?m)^- (… and )?\d+ (more )?findings?[ :].*\n`)
 )
 
 // TestMarkdownSmallBounds renders the hand-made report and the big one at
-// every bound from 1 to 14 KB: the file keeps the bound or says plainly that
-// the bound is below what its header and summary counts need; the summary's
+// bounds from 1,000 to 14,000 characters: the file keeps the bound (counted
+// in code points) or says plainly that the bound is below what its header
+// and summary counts need; the cut note is above the summary; the summary's
 // closing line counts exactly the findings that are below it and the ones
-// only in report.html; no section is left as an empty heading or table.
+// only in report.html; no section is left as an empty heading or table; no
+// bullet ends in a cut word.
 func TestMarkdownSmallBounds(t *testing.T) {
 	long := bigReport()
-	long.Gather.Incomplete = strings.Repeat("the input ended early ", 100) // a header over 2 KB
+	long.Gather.Incomplete = strings.Repeat("the input ended early ", 100) // a header over 2,000 characters
 	for name, r := range map[string]*Report{"golden": loadReport(t), "big": bigReport(), "long header": long} {
 		entries := groupFindings(r.Findings)
-		for kb := 1; kb <= 14; kb++ {
-			t.Run(fmt.Sprintf("%s/%dKB", name, kb), func(t *testing.T) {
-				var buf bytes.Buffer
-				if err := WriteMarkdown(&buf, r, MarkdownOptions{MaxKB: kb}); err != nil {
-					t.Fatal(err)
-				}
-				out := buf.String()
-				var full bytes.Buffer
-				if err := WriteMarkdown(&full, r, MarkdownOptions{}); err != nil {
-					t.Fatal(err)
-				}
-				if full.Len() <= kb*1024 {
-					if out != full.String() {
-						t.Errorf("the report fits in %d KB but was changed", kb)
+		full := markdown(t, r, MarkdownOptions{})
+		for bound := 1000; bound <= 14000; bound += 1000 {
+			t.Run(fmt.Sprintf("%s/%d", name, bound), func(t *testing.T) {
+				out := markdown(t, r, MarkdownOptions{MaxChars: bound})
+				if chars(full) <= bound {
+					if out != full {
+						t.Errorf("the report fits in %d characters but was changed", bound)
 					}
 					return
 				}
-				over := regexp.MustCompile(`\*\*Over the size bound:\*\* (\d+) KB is less than the ([0-9.]+ KiB|\d+ B) that the title, input, tool and summary counts need; only these were written\. report\.html has everything\.\n`).FindStringSubmatch(out)
+				over := regexp.MustCompile(`\*\*Over the size bound:\*\* (\d+) characters is less than the (\d+) characters that the title, input, tool and summary counts need; only these were written\. report\.html has everything\.\n`).FindStringSubmatch(out)
 				switch {
 				case over != nil:
-					if over[1] != fmt.Sprint(kb) || len(out) <= kb*1024 {
-						t.Errorf("says it is over %s KB but is %d bytes", over[1], len(out))
+					if over[1] != fmt.Sprint(bound) || chars(out) <= bound {
+						t.Errorf("says it is over %s characters but is %d", over[1], chars(out))
 					}
 					if strings.Contains(out, "## Findings") || strings.Contains(out, "## Cluster and gather") {
 						t.Errorf("over the bound, but more than the header and summary written:\n%s", out)
 					}
-				case len(out) > kb*1024:
-					t.Fatalf("%d bytes, over %d KB, and no note says so:\n%s", len(out), kb, out[:min(len(out), 3000)])
+				case chars(out) > bound:
+					t.Fatalf("%d characters, over %d, and no note says so:\n%s", chars(out), bound, out[:min(len(out), 3000)])
 				case cutNote.FindString(out) == "" && !strings.Contains(out, "only the title, input, tool and summary counts were written. report.html has everything.\n"):
 					t.Fatalf("cut without the note:\n%s", out[:min(len(out), 3000)])
 				}
+				if note := strings.Index(out, "**Shortened to fit"); note >= 0 && note > strings.Index(out, "## Summary") {
+					t.Errorf("the cut note is below the summary")
+				}
+				checkBulletsWhole(t, out, full)
 				summary := out[strings.Index(out, "## Summary"):]
 				if end := strings.Index(summary, "\n\n## "); end >= 0 {
 					summary = summary[:end+1]
@@ -280,8 +281,8 @@ func TestMarkdownSmallBounds(t *testing.T) {
 				if !regexp.MustCompile(want).MatchString(line) {
 					t.Errorf("summary lists %d entries, %d are below: closing line %q, want /%s/", listed, below, line, want)
 				}
-				for section, cut := range map[string]string{"Coverage": "coverage line", "Gather health": "gather health line"} {
-					if strings.Contains(out, "(see "+section+")") && strings.Contains(out, "## "+section+"\n\n") && regexp.MustCompile(`## `+section+`\n\n\d+ `+cut+`s? left out`).MatchString(out) {
+				for _, section := range []string{"Coverage", "Gather health"} {
+					if strings.Contains(out, "(see "+section+")") && !strings.Contains(out, "## "+section+"\n\n") {
 						t.Errorf("a line points at %s, whose lines were all left out", section)
 					}
 				}
@@ -295,29 +296,46 @@ func TestMarkdownSmallBounds(t *testing.T) {
 	}
 }
 
-func TestMarkdownMaxKB(t *testing.T) {
+// checkBulletsWhole fails when a bullet of out ends in a cut word: each
+// bullet that ends with "…" ends with a word that full (the same report
+// without a bound) has whole, followed by a space or punctuation.
+func checkBulletsWhole(t *testing.T, out, full string) {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(line, "- ") || !strings.HasSuffix(line, "…") {
+			continue
+		}
+		body := strings.TrimSuffix(line, "…")
+		word := body[strings.LastIndexAny(body, " (\"'")+1:]
+		if word == "" {
+			continue
+		}
+		if !regexp.MustCompile(regexp.QuoteMeta(word) + `([^\pL\pN]|$)`).MatchString(full) {
+			t.Errorf("a bullet ends in a cut word %q: %s", word, line)
+		}
+	}
+}
+
+// TestMarkdownMaxChars: the big report at 12,000, 30,000 and 60,000
+// characters keeps each bound and uses most of it, says what it cut at the
+// top, and cuts in the issue's order: the pod table only once every finding
+// but the top one is shortened, and then the summary names the workloads of
+// the pods that are not healthy.
+func TestMarkdownMaxChars(t *testing.T) {
 	r := bigReport()
-	var full bytes.Buffer
-	if err := WriteMarkdown(&full, r, MarkdownOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	// Low and info findings of one rule are one entry each: the note counts entries.
+	full := markdown(t, r, MarkdownOptions{})
 	entries := len(groupFindings(r.Findings))
-	if full.Len() <= 200*1024 {
-		t.Fatalf("the big report is %d bytes; the cases below need more than 200 KB", full.Len())
+	if chars(full) <= 200000 {
+		t.Fatalf("the big report is %d characters; the cases below need more than 200,000", chars(full))
 	}
-	for _, kb := range []int{12, 60, 200} {
-		t.Run(fmt.Sprint(kb, "KB"), func(t *testing.T) {
-			var buf bytes.Buffer
-			if err := WriteMarkdown(&buf, r, MarkdownOptions{MaxKB: kb}); err != nil {
-				t.Fatal(err)
+	for _, bound := range []int{12000, 30000, 60000} {
+		t.Run(fmt.Sprint(bound), func(t *testing.T) {
+			out := markdown(t, r, MarkdownOptions{MaxChars: bound})
+			if chars(out) > bound {
+				t.Fatalf("output is %d characters, over %d", chars(out), bound)
 			}
-			out := buf.String()
-			if len(out) > kb*1024 {
-				t.Fatalf("output is %d bytes, over %d KB", len(out), kb)
-			}
-			if len(out) < kb*1024*8/10 {
-				t.Errorf("output is %d bytes, far under %d KB: cut too much", len(out), kb)
+			if chars(out) < bound*7/10 {
+				t.Errorf("output is %d characters, far under %d: cut too much", chars(out), bound)
 			}
 			m := cutNote.FindStringSubmatch(out)
 			if m == nil {
@@ -326,40 +344,80 @@ func TestMarkdownMaxKB(t *testing.T) {
 			if at, summary := strings.Index(out, m[0]), strings.Index(out, "## Summary"); summary < 0 || at > summary {
 				t.Errorf("the cut note is at byte %d, not above the summary (byte %d)", at, summary)
 			}
-			fm, pm := cutFindings.FindStringSubmatch(m[0]), cutPodRows.FindStringSubmatch(m[0])
-			if m[1] != fmt.Sprint(kb) || fm == nil || pm == nil || fm[2] != fmt.Sprint(entries) || pm[2] != "3750" {
-				t.Fatalf("note has the wrong totals: %q", m[0])
+			if m[1] != fmt.Sprint(bound) {
+				t.Errorf("note names the bound %s, want %d", m[1], bound)
+			}
+			keptRows := strings.Count(out, "| ns | pod-")
+			if pm := cutPodRows.FindStringSubmatch(m[0]); pm == nil || pm[2] != "3750" || fmt.Sprint(3750-keptRows) != pm[1] {
+				t.Errorf("note %q, but %d pod rows are in the output", m[0], keptRows)
+			}
+			wl := regexp.MustCompile(`\*\*Not healthy, by workload\*\* \(3750 pods, pods of each in brackets; the pod table is cut\): (?:ns: (Pod/pod-00001 \(1\).*); )?and (\d+) more workloads with (\d+) pods\.\n`).FindStringSubmatch(out)
+			if wl == nil || wl[2] != wl[3] || strings.Count(wl[1], " (1)")+atoi(t, wl[2]) != 3750 {
+				t.Errorf("the summary does not name or count every workload of the cut pod rows:\n%s", section(out, "Summary"))
 			}
 			keptFindings := strings.Count(out, "\n### ")
-			keptRows := strings.Count(out, "| ns | pod-")
-			if fmt.Sprint(entries-keptFindings) != fm[1] || fmt.Sprint(3750-keptRows) != pm[1] {
-				t.Errorf("note %q, but %d findings and %d pod rows are in the output", m[0], keptFindings, keptRows)
+			if keptFindings < 1 || !strings.Contains(out, "### 1. ") {
+				t.Errorf("the top finding was left out")
 			}
-			if kb <= 60 && !strings.Contains(m[0], "gather health lines") {
-				t.Errorf("note does not say gather health lines were cut: %q", m[0])
+			if full := strings.Count(out, "**Remediation**"); full > 1 {
+				t.Errorf("%d finding entries keep their remediation though the pod table was cut", full)
 			}
-			if kb >= 60 && (keptFindings < mdTopFindings || keptRows < 50) {
-				t.Errorf("kept %d findings and %d pod rows, want at least %d and 50", keptFindings, keptRows, mdTopFindings)
-			}
-			// What is kept is the start of the full report, cut at whole units
-			// (the summary's closing line says where the rest is, so it differs).
-			// So do the pointers at sections whose lines were all cut.
-			body := summaryMore.ReplaceAllString(strings.Replace(out, m[0]+"\n", "", 1), "")
-			body = strings.ReplaceAll(body, inReportHTML+")", ")")
-			if !strings.HasPrefix(summaryMore.ReplaceAllString(full.String(), ""), body[:strings.Index(body, "## Pods")]) {
-				t.Errorf("the findings kept are not the first ones of the full report")
+			if fm := cutFindings.FindAllStringSubmatch(m[0], -1); len(fm) == 0 || fm[0][2] != fmt.Sprint(entries) {
+				t.Errorf("note has the wrong finding totals: %q", m[0])
 			}
 		})
 	}
 	t.Run("fits", func(t *testing.T) {
-		var buf bytes.Buffer
-		if err := WriteMarkdown(&buf, r, MarkdownOptions{MaxKB: full.Len()/1024 + 1}); err != nil {
-			t.Fatal(err)
-		}
-		if buf.String() != full.String() {
-			t.Errorf("a report under the bound changed")
+		if out := markdown(t, r, MarkdownOptions{MaxChars: chars(full)}); out != full {
+			t.Errorf("a report at the bound changed")
 		}
 	})
+}
+
+// TestMarkdownBoundCountsCodePoints: a report whose text is mostly
+// three-byte characters is cut to the bound in characters, not in bytes.
+func TestMarkdownBoundCountsCodePoints(t *testing.T) {
+	r := restartFindings(30)
+	for i := range r.Findings {
+		r.Findings[i].Hint = strings.Repeat("容器が再起動しました ", 40)
+	}
+	full := markdown(t, r, MarkdownOptions{})
+	bound := chars(full) - 1000
+	out := markdown(t, r, MarkdownOptions{MaxChars: bound})
+	if chars(out) > bound {
+		t.Errorf("%d characters, over the bound %d", chars(out), bound)
+	}
+	if len(out) <= bound {
+		t.Errorf("%d bytes: cut to the bound in bytes, not characters (%d)", len(out), chars(out))
+	}
+}
+
+// TestMarkdownFoldsEvidence: twelve kubelet lines that differ only in the
+// sandbox ID and time are one line in the Markdown, with the count and the
+// time range; report.json keeps the twelve.
+func TestMarkdownFoldsEvidence(t *testing.T) {
+	r := restartFindings(0)
+	base := time.Date(2026, 11, 20, 10, 1, 2, 0, time.UTC)
+	for i := range 12 {
+		at := base.Add(time.Duration(i) * 75 * time.Second)
+		r.Findings[0].Evidence = append(r.Findings[0].Evidence, Evidence{Path: "host_service_logs/masters/kubelet_service.log", Line: 100 + i, Kind: "node-log", Time: &at,
+			Text: fmt.Sprintf("worker-1 kubelet: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to create pod network sandbox k8s_web-1_shop_2f948e50-db21-4e53-82c5-720161162c71_0(%064x): timed out at %s", i*7919+1, at.Format(time.RFC3339))})
+	}
+	md := markdown(t, r, MarkdownOptions{})
+	ev := md[strings.Index(md, "**Evidence**"):]
+	if n := strings.Count(ev, "Failed to create pod sandbox"); n != 1 {
+		t.Errorf("%d sandbox lines in the Markdown, want 1:\n%s", n, ev)
+	}
+	if !strings.Contains(ev, "kubelet_service.log:100: worker-1 kubelet: Failed to create pod sandbox") || !strings.Contains(ev, " (×12, 10:01:02–10:14:47)\n") {
+		t.Errorf("the folded line does not cite the first line or lacks the count and range:\n%s", ev)
+	}
+	var js bytes.Buffer
+	if err := WriteJSON(&js, r); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(js.String(), "Failed to create pod sandbox"); n != 12 {
+		t.Errorf("report.json has %d of the 12 lines", n)
+	}
 }
 
 func FuzzMarkdownEscape(f *testing.F) {
@@ -461,4 +519,90 @@ func TestMarkdownHealth(t *testing.T) {
 	if h := mdHealth(&Report{}); h.title+h.head != "## Gather health\n\nNo must-gather.logs errors, namespaces without pods.yaml, pods without logs or nodes without kubelet logs.\n\n" {
 		t.Errorf("empty health: %q", h.title+h.head)
 	}
+}
+
+func TestTruncateWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"app containers only start after every init container succeeds (0 restarts so far).", 74, "app containers only start after every init container succeeds…"},
+		{"one two three", 8, "one two…"},
+		{"one two three", 9, "one two…"},
+		{"one, two three", 8, "one…"},
+		{"a (b c d e f) g", 9, "a…"},
+		{"supercalifragilistic", 8, "superca…"},
+		{"容器が 再起動しました", 6, "容器が…"},
+	}
+	for _, tt := range tests {
+		if got := truncateWords(tt.in, tt.n); got != tt.want {
+			t.Errorf("truncateWords(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+		if got := truncateWords(tt.in, tt.n); chars(got) > max(tt.n, 0) && chars(tt.in) > tt.n {
+			t.Errorf("truncateWords(%q, %d) = %q is longer than %d", tt.in, tt.n, got, tt.n)
+		}
+	}
+}
+
+func TestMarkdownWorkloadsLine(t *testing.T) {
+	r := &Report{Pods: []Pod{
+		{Namespace: "shop", Name: "web-7d9f-a", Owner: "ReplicaSet/web-7d9f"},
+		{Namespace: "shop", Name: "web-7d9f-b", Owner: "ReplicaSet/web-7d9f"},
+		{Namespace: "shop", Name: "db-0", Owner: "StatefulSet/db"},
+		{Namespace: "shop", Name: "ok-1", Owner: "ReplicaSet/ok", Healthy: true},
+		{Namespace: "batch", Name: "loader|x", Owner: ""},
+	}}
+	want := "**Not healthy, by workload** (4 pods, pods of each in brackets; the pod table is cut): shop: ReplicaSet/web-7d9f (2), StatefulSet/db (1); batch: Pod/loader\\|x (1).\n\n"
+	if got := mdWorkloadsLine(r, mdWorkloads); got != want {
+		t.Errorf("mdWorkloadsLine =\n%q\nwant\n%q", got, want)
+	}
+	if got := mdWorkloadsLine(&Report{Pods: []Pod{{Name: "a", Healthy: true}}}, mdWorkloads); got != "" {
+		t.Errorf("every pod healthy, but %q", got)
+	}
+}
+
+func TestFoldNote(t *testing.T) {
+	at := func(s string) *time.Time {
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &v
+	}
+	tests := []struct {
+		name string
+		ev   []Evidence
+		want []string
+	}{
+		{"one line once", []Evidence{{Path: "a", Text: "x"}}, []string{""}},
+		{"one line repeated", []Evidence{{Path: "a", Text: "x", Count: 4}}, []string{"  [repeated 4 times]"}},
+		{"no times, counts summed", []Evidence{{Path: "a", Text: "id 0a1b2c3d"}, {Path: "a", Text: "id 9f8e7d6c", Count: 3}}, []string{" (×4)"}},
+		{"one day", []Evidence{{Path: "a", Text: "t 1", Time: at("2026-11-20T10:14:55Z")}, {Path: "a", Text: "t 2", Time: at("2026-11-20T10:01:02Z")}}, []string{" (×2, 10:01:02–10:14:55)"}},
+		{"two days", []Evidence{{Path: "a", Text: "t 1", Time: at("2026-11-20T23:59:00Z")}, {Path: "a", Text: "t 2", Time: at("2026-11-21T00:01:00Z")}}, []string{" (×2, 2026-11-20 23:59:00–2026-11-21 00:01:00)"}},
+		{"same second", []Evidence{{Path: "a", Text: "t 1", Time: at("2026-11-20T10:00:00Z")}, {Path: "a", Text: "t 2", Time: at("2026-11-20T10:00:00Z")}}, []string{" (×2, 10:00:00)"}},
+		{"other path or kind not folded", []Evidence{{Path: "a", Text: "t 1"}, {Path: "b", Text: "t 2"}, {Path: "a", Kind: "event", Text: "t 3"}}, []string{"", "", ""}},
+		{"words differ", []Evidence{{Path: "a", Text: "pull failed"}, {Path: "a", Text: "push failed"}}, []string{"", ""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, f := range foldEvidence(tt.ev) {
+				got = append(got, f.foldNote())
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -22,8 +22,9 @@ import (
 const SchemaVersion = 1
 
 // SchemaMinor counts the additions made within SchemaVersion (1:
-// gather.coverage; 2: ask, timelines and window; 3: run).
-const SchemaMinor = 3
+// gather.coverage; 2: ask, timelines and window; 3: run; 4:
+// findings[].subject).
+const SchemaMinor = 4
 
 // Severity names, from the most to the least urgent.
 const (
@@ -259,6 +260,12 @@ type Finding struct {
 	Docs        []string   `json:"docs" redact:"keep"`
 	Objects     []Object   `json:"objects"`
 	Evidence    []Evidence `json:"evidence"`
+	// Subject is what the finding is about across gathers, the identity
+	// that survives a rollout (SnapFinding.Subject): "Deployment/ns/name"
+	// for a workload's pods, "pod/ns/name" for a pod with a stable name,
+	// "node/name", "clusteroperator/name" or "Kind/ns/name"; empty in
+	// reports of older versions.
+	Subject string `json:"subject,omitempty"`
 	// Missing names evidence the gather lacks that would decide the cause.
 	Missing []string `json:"missing,omitempty"`
 	// GroupedBy says what the objects share when one finding covers several

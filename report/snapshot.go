@@ -393,7 +393,17 @@ func (s *Snapshot) snapWorkloadImages() {
 }
 
 func (s *Snapshot) snapFinding(st *model.Store, f rules.Finding, short func(string) string) SnapFinding {
-	sf := SnapFinding{Finding: buildFinding(f, short), Container: f.Container}
+	sf := subjectOf(st, f)
+	sf.Finding = buildFinding(f, short, sf.Subject)
+	return sf
+}
+
+// subjectOf is what finding f is about across gathers, read from st: a
+// SnapFinding with every field but Finding set (see SnapFinding). Build keeps
+// its Subject in Finding.Subject, so a report's SARIF follows the same
+// identity a comparison does.
+func subjectOf(st *model.Store, f rules.Finding) SnapFinding {
+	sf := SnapFinding{Container: f.Container}
 	switch {
 	case f.Pod != nil:
 		sf.Workload = model.WorkloadOf(st.PodIdentity(&f.Pod.Object))

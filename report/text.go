@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -160,6 +161,34 @@ func truncateRunes(s string, n int) string {
 	}
 	runes := []rune(s)
 	return strings.TrimRight(string(runes[:n-1]), " ") + "…"
+}
+
+// truncateWords is truncateRunes that ends the text at a word: it cuts at
+// the last space within n-1 runes (the "…" makes n), so no word is cut in
+// two, and drops a parenthesis the cut left open and the punctuation before
+// the cut ("restarts (0 restarts so far)" does not end "(0 restart…").
+// Text without a space in its first n-1 runes is one word too long to keep
+// and is cut as truncateRunes cuts it.
+func truncateWords(s string, n int) string {
+	if n <= 0 || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	runes := []rune(s)
+	cut := string(runes[:n-1])
+	if !unicode.IsSpace(runes[n-1]) {
+		i := strings.LastIndexFunc(cut, unicode.IsSpace)
+		if i <= 0 {
+			return strings.TrimRight(cut, " ") + "…"
+		}
+		cut = cut[:i]
+	}
+	if i := strings.LastIndexByte(cut, '('); i > 0 && !strings.Contains(cut[i:], ")") {
+		cut = cut[:i]
+	}
+	if t := strings.TrimRight(cut, " \t,;:(-–—"); t != "" {
+		cut = t
+	}
+	return cut + "…"
 }
 
 // formatTime formats t as RFC 3339 in UTC, or "" when t is nil.

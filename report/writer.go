@@ -2,8 +2,9 @@ package report
 
 import "io"
 
-// A Writer renders a Report in one format. WriteJSON and WriteHTML are
-// Writers as they are; MarkdownWriter and TerminalWriter bind their options.
+// A Writer renders a Report in one format. WriteJSON, WriteHTML and
+// WriteSARIF are Writers as they are; MarkdownWriter and TerminalWriter
+// bind their options.
 type Writer func(w io.Writer, r *Report) error
 
 // MarkdownWriter returns a Writer that calls WriteMarkdown with opt.

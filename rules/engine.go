@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -188,10 +189,21 @@ func evaluateTraced(t *Table, g *model.Gather, tr *tracer) []Finding {
 		}
 	}
 	out = append(out, fallbackFindings(c, g, fallbacks, out)...)
+	addProblems(g, c.cel.problems())
 	out = Correlate(foldSameCause(oncePerObject(out)))
 	speak(out, vocabularyFor(g))
 	sortFindings(out)
 	return out
+}
+
+// addProblems adds to g's gather problems the ones it does not hold yet (a
+// second evaluation of the same gather adds nothing).
+func addProblems(g *model.Gather, ps []model.Problem) {
+	for _, p := range ps {
+		if !slices.Contains(g.Problems, p) {
+			g.Problems = append(g.Problems, p)
+		}
+	}
 }
 
 // fireOn makes rule r's finding of hit h on subject s: a pod's when its
@@ -208,11 +220,14 @@ func (c *evalContext) fireOn(r *Rule, s subject, h hit) (Finding, bool) {
 func (c *evalContext) fireOnSubject(r *Rule, s subject, h hit) (Finding, bool) {
 	switch s.kind {
 	case onPod:
-		if !c.applyJoins(r, s.Pod, &h) {
+		if !c.applyJoins(r, s.Pod, &h) || !c.passesWhere(r, s, &h) {
 			return Finding{}, false
 		}
 		return c.fireTraced(r, s.Pod, nil, h, c.readSignatures(s.Pod, &h))
 	case onNode:
+		if !c.passesWhere(r, s, &h) {
+			return Finding{}, false
+		}
 		return c.fireTraced(r, nil, s.Node, h, c.readSignatures(nil, &h))
 	}
 	var sig *signatureMatch
@@ -224,6 +239,9 @@ func (c *evalContext) fireOnSubject(r *Rule, s subject, h hit) (Finding, bool) {
 			return Finding{}, false
 		}
 		sig = c.readSignatures(nil, &h)
+	}
+	if !c.passesWhere(r, s, &h) {
+		return Finding{}, false
 	}
 	f, ok := c.fireTraced(r, nil, nil, h, sig)
 	switch s.kind {
@@ -277,6 +295,9 @@ func fallbackFindings(c *evalContext, g *model.Gather, rules []*Rule, out []Find
 			for _, h := range hits {
 				if tracing {
 					c.trace.begin(s, h)
+				}
+				if !c.passesWhere(r, s, &h) {
+					continue
 				}
 				f, ok := c.fireTraced(r, p, nil, h, c.readSignatures(p, &h))
 				if tracing {

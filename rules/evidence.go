@@ -15,6 +15,9 @@ import (
 // evalContext holds what the matchers need beyond one pod.
 type evalContext struct {
 	now time.Time
+	// cel holds what the rules' where: and let: expressions share in one
+	// evaluation (see passesWhere); untouched by rules without them.
+	cel celState
 	// gather is the gather, whose edges (node log, node events, kubelet
 	// journals by host; events by object) matchers and joins read.
 	gather *model.Gather

@@ -25,6 +25,7 @@ const (
 	StepFallback = "fallback" // a fallback rule: another finding already names the pod
 	StepGroup    = "group"    // an earlier rule of the group fired on the subject first
 	StepJoin     = "join"     // the required join did not decide
+	StepWhere    = "where"    // the rule's where: expression gave false (or stopped with an error)
 	StepCause    = "cause"    // no evidence line matches the rule's cause pattern
 	StepFolded   = "folded"   // fired, then folded into a more specific finding of another rule
 	StepFired    = "fired"    // the rule's finding is in the report
@@ -165,7 +166,7 @@ func Explain(t *Table, g *model.Gather, ruleID, subject string) (*Explanation, e
 			e.Fired++
 		}
 	}
-	for _, st := range []string{StepFired, StepFolded, StepCause, StepJoin, StepGroup, StepFallback, StepMatcher} {
+	for _, st := range []string{StepFired, StepFolded, StepCause, StepWhere, StepJoin, StepGroup, StepFallback, StepMatcher} {
 		if counts[st] > 0 {
 			e.Steps = append(e.Steps, StepCount{Step: st, Count: counts[st]})
 		}
@@ -419,6 +420,21 @@ func (t *tracer) joinFailed(name string, res joinResult, note string) {
 	if len(ev) > 0 {
 		t.cur.Value += "; read " + strings.Join(ev, ", ")
 	}
+}
+
+// whereFalse records that r's where: expression gave false on the current
+// subject, or stopped with err.
+func (t *tracer) whereFalse(r *Rule, err error) {
+	if t.cur == nil {
+		return
+	}
+	t.cur.Step = StepWhere
+	t.cur.Pattern = "where: " + clip(r.Where, 200)
+	if err != nil {
+		t.cur.Why = "the where: expression stopped: " + clip(err.Error(), 300)
+		return
+	}
+	t.cur.Why = "the where: expression gave false"
 }
 
 // causeMissed records that r's cause pattern matched none of ev.

@@ -369,6 +369,14 @@ func (t *Table) decodeKinds() []model.Kind {
 				}
 			}
 		}
+		// The kinds a where: or let: expression looks up by name; the
+		// values of ConfigMaps and Secrets are never read.
+		for _, k := range r.celKinds {
+			if !seen[k] && k != model.ConfigMaps && k != model.Secrets {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
 	}
 	// A signature's decider reads its kinds as a rule's join does.
 	for _, s := range t.Signatures {

@@ -37,6 +37,7 @@ func Reference(t *Table) []byte {
 	fmt.Fprintf(&b, "- Rule files given with `--rules` (the file, or a folder's `*.yaml` together) hold at most %d MiB and %d rules and signatures; a file past the size is refused before it is parsed.\n\n", MaxRuleBytes>>20, MaxRules)
 	b.WriteString("Rules that share a `group` are alternatives for one object: the first in table order whose `cause` matches a line of evidence fires, so specific causes come before the fallback.\n\n")
 	fmt.Fprintf(&b, causeLimits, MaxExplained)
+	whereReference(&b)
 	matchersReference(&b)
 	b.WriteString(joinsReference)
 	b.WriteString("### Joins\n\nA join takes no parameters: a rule names it in `joins:`; it reads the hit's pod, container and `.Message`.\n\n| join | what it reads and when it decides | kinds decoded for it | fills |\n|---|---|---|---|\n")
@@ -262,6 +263,7 @@ near misses, then the rest; at most %d, with the total), the step that decided:
 | ` + "`fallback`" + ` | a fallback rule skips a pod other findings name | the rules that name it |
 | ` + "`group`" + ` | an earlier rule of the group fired on the subject first | that rule |
 | ` + "`join`" + ` | the ` + "`require`" + `d join did not decide | what the join read, what the gather lacks |
+| ` + "`where`" + ` | the rule's ` + "`where:`" + ` gave false, or stopped with an error | the expression, and the error |
 | ` + "`cause`" + ` | no evidence line matches the ` + "`cause`" + ` | the closest line (a near miss) with its ` + "`path:line`" + `, the leading part of the pattern that matched there, the text it matched, where it stopped and the part that did not match, and where the rest of the pattern matches further on |
 | ` + "`folded`" + ` | the rule fired, and a more specific finding on the same container and evidence took it (` + "`alsoMatched`" + `) | that finding's rule |
 | ` + "`fired`" + ` | the finding is in the report | its hint and first evidence line |

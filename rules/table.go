@@ -23,6 +23,8 @@ import (
 	"text/template"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/mgtriage/mgtriage/parser/model"
 )
 
 // SchemaVersion is the rule file layout this engine reads.
@@ -90,6 +92,14 @@ type Rule struct {
 	// Require names one of Joins that must decide the cause for the rule to
 	// fire; otherwise the next rule of the group gets the object.
 	Require string `json:"require,omitempty"`
+	// Where is a CEL expression over the rule's subject and the gather's
+	// object store (see docs/rules.md, "Conditions with where:"): the rule
+	// fires on a subject only when it gives true.
+	Where string `json:"where,omitempty"`
+	// Let names CEL expressions (lower-case names) evaluated when Where
+	// holds; the hint and remediation templates read their values as
+	// {{.name}}.
+	Let map[string]string `json:"let,omitempty"`
 
 	// File and Line locate the rule's definition, for validation messages.
 	File string `json:"-"`
@@ -110,6 +120,20 @@ type Rule struct {
 	hint     *template.Template
 	alts     *template.Template
 	remedies []*template.Template
+	// where and lets are Where and Let compiled; celKinds the kinds their
+	// lookups read (Table.Needs declares them).
+	where    *celProgram
+	lets     []letProgram
+	celKinds []model.Kind
+	// exprStart holds, for "where" and each "let.<name>", where its text
+	// starts in the rule file (for errors at line:column).
+	exprStart map[string]celPos
+}
+
+// letProgram is one compiled let: expression.
+type letProgram struct {
+	name string
+	*celProgram
 }
 
 // Match selects the symptom: a matcher and its parameters, and optionally a
@@ -134,14 +158,20 @@ type file struct {
 type ValidationError struct {
 	File string
 	Line int
-	Rule string
-	Msg  string
+	// Column is the 1-based column of a CEL expression's problem (0: the
+	// line as a whole).
+	Column int
+	Rule   string
+	Msg    string
 }
 
 func (e ValidationError) Error() string {
 	loc := e.File
 	if e.Line > 0 {
 		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
+		if e.Column > 0 {
+			loc += fmt.Sprintf(":%d", e.Column)
+		}
 	}
 	if strings.HasPrefix(e.Rule, "signature ") {
 		return fmt.Sprintf("%s: %s: %s", loc, e.Rule, e.Msg)
@@ -443,6 +473,14 @@ func (t *Table) add(name string, data []byte, builtin bool) Errors {
 		}
 		probs := decodeKeys(r, rule, "", "a rule")
 		rule.fieldLines = fields
+		for key, n := range fields {
+			if key == "where" || strings.HasPrefix(key, "let.") {
+				if rule.exprStart == nil {
+					rule.exprStart = map[string]celPos{}
+				}
+				rule.exprStart[key] = exprPos(text, n)
+			}
+		}
 		rule.badKeys = map[string]bool{}
 		where := rule.ID
 		if where == "" {
@@ -733,19 +771,20 @@ func (t *Table) compile() Errors {
 				r.cause = &litRegexp{re: re, filter: newLitFilter(r.Match.Cause)}
 			}
 		}
-		r.hint, err = parseTemplate(r.ID+".hint", r.Hint)
+		sample := r.compileCEL(&errs, bad)
+		r.hint, err = checkRender(r.ID+".hint", r.Hint, sample)
 		if err != nil {
 			bad("hint", "hint: %v", err)
 		}
 		r.alts = nil
 		if r.Alternatives != "" {
-			if r.alts, err = parseTemplate(r.ID+".alternatives", r.Alternatives); err != nil {
+			if r.alts, err = checkRender(r.ID+".alternatives", r.Alternatives, sample); err != nil {
 				bad("alternatives", "alternatives: %v", err)
 			}
 		}
 		r.remedies = r.remedies[:0]
 		for i, step := range r.Remediation {
-			tpl, err := parseTemplate(fmt.Sprintf("%s.remediation[%d]", r.ID, i), step)
+			tpl, err := checkRender(fmt.Sprintf("%s.remediation[%d]", r.ID, i), step, sample)
 			if err != nil {
 				bad(fmt.Sprintf("remediation[%d]", i), "remediation[%d]: %v", i, err)
 			}

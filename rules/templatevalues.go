@@ -89,7 +89,7 @@ func eachTemplateNode(tpl *template.Template, visit func(parse.Node) bool) {
 // the base values of its matcher's subject, the matcher's own, Cause when
 // the rule has a match.cause, and the values of its joins for a pod rule.
 func (r *Rule) filledValues(kind matcherKind) []string {
-	groups := [][]string{subjectValues(r.matcher), kind.fills, platformValues()}
+	groups := [][]string{subjectValues(r.matcher), kind.fills, platformValues(), r.letNames()}
 	if r.Match.Cause != "" {
 		groups = append(groups, causeValues())
 	}

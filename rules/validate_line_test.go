@@ -142,12 +142,12 @@ rules:
 	}
 	want := []string{
 		`:2: unknown key "rulez" in a rule file (its keys: schemaVersion, version, released, rules, signatures) (did you mean "rules"?); its keys are released, rules, schemaVersion, signatures, version`,
-		`:6: rule first-rule: unknown key "severty" in a rule (did you mean "severity"?); its keys are alternatives, category, disabled, docs, explains, general, group, groupBy, hint, id, joins, match, openshift, remediation, require, severity, title, version`,
+		`:6: rule first-rule: unknown key "severty" in a rule (did you mean "severity"?); its keys are alternatives, category, disabled, docs, explains, general, group, groupBy, hint, id, joins, let, match, openshift, remediation, require, severity, title, version, where`,
 		`:5: rule first-rule: version holds a string where a whole number belongs`,
 		`:12: rule first-rule: unknown key "parms" in the match mapping (did you mean "params"?); its keys are cause, matcher, params`,
 		`:15: rule first-rule: unknown key "colour" in the params of matcher containerWaiting; its keys are excludeLastReasons, init, lastExitCodes, logs, nodeLog, reasons`,
 		`:16: rule first-rule: match.params.logs holds a string where true or false belongs`,
-		`:24: rule second-rule: unknown key "matcher" in a rule (did you mean "match"?); its keys are alternatives, category, disabled, docs, explains, general, group, groupBy, hint, id, joins, match, openshift, remediation, require, severity, title, version`,
+		`:24: rule second-rule: unknown key "matcher" in a rule (did you mean "match"?); its keys are alternatives, category, disabled, docs, explains, general, group, groupBy, hint, id, joins, let, match, openshift, remediation, require, severity, title, version, where`,
 		`:22: rule second-rule: remediation holds a string where a list of strings belongs`,
 		`:20: rule second-rule: severity "urgent" is not one of critical, high, medium, low, info`,
 	}

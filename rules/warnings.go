@@ -59,7 +59,7 @@ func Warnings(path string) Errors {
 	sort.Strings(cats)
 	// One pass: per group, the first rule of each matcher and params that
 	// takes every object a later rule with that matcher and params could
-	// (no cause, no required join) met so far; per group and matcher, the
+	// (no cause, no required join, no where:) met so far; per group and matcher, the
 	// positions of the built-in rules.
 	takers := map[string]*Rule{}
 	builtins := map[string][]int{}
@@ -74,7 +74,7 @@ func Warnings(path string) Errors {
 		if local[r] {
 			out = append(out, localWarnings(t, i, r, categories, cats, takers[takerKey], builtins[r.Group+"\x00"+r.Match.Matcher])...)
 		}
-		if _, seen := takers[takerKey]; !seen && r.Group != "" && r.Match.Cause == "" && r.Require == "" {
+		if _, seen := takers[takerKey]; !seen && r.Group != "" && r.Match.Cause == "" && r.Require == "" && r.Where == "" {
 			takers[takerKey] = r
 		}
 	}
@@ -83,8 +83,8 @@ func Warnings(path string) Errors {
 
 // localWarnings are the warnings of the user's rule r at position i of t:
 // a category no built-in rule has, an earlier rule of its group that takes
-// all its objects (taker, nil when none), and, for a rule with no cause or
-// required join, the built-in rules of its group and matcher after it (at
+// all its objects (taker, nil when none), and, for a rule with no cause,
+// required join or where:, the built-in rules of its group and matcher after it (at
 // the positions builtins lists) whose objects it takes.
 func localWarnings(t *Table, i int, r *Rule, categories map[string]bool, cats []string, taker *Rule, builtins []int) Errors {
 	var out Errors
@@ -100,7 +100,7 @@ func localWarnings(t *Table, i int, r *Rule, categories map[string]bool, cats []
 	if taker != nil {
 		out = append(out, ValidationError{File: r.File, Line: r.Line, Rule: r.ID, Msg: fmt.Sprintf("never fires: rule %s comes first in group %s, uses the same matcher and has no cause or required join, so it takes every object this rule would", taker.ID, r.Group)})
 	}
-	if r.Match.Cause == "" && r.Require == "" {
+	if r.Match.Cause == "" && r.Require == "" && r.Where == "" {
 		var after []string
 		for _, j := range builtins {
 			if j > i {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -208,9 +209,9 @@ Every flag and the output folder are checked before the input is read.
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.Output, "output", "o", "mgtriage-report", "folder that receives the reports")
-	f.StringSliceVar(&opts.Formats, "format", []string{"md", "html", "json"}, "reports to write: any of md, html, json")
+	f.StringSliceVar(&opts.Formats, "format", slices.Clone(defaultFormats), "reports to write: any of md, html, json, sarif (SARIF 2.1.0 for code-scanning dashboards)")
 	f.StringVar(&opts.RulesPath, "rules", "", "a rule file or folder that adds to or overrides the built-in rules")
-	f.IntVar(&opts.MarkdownMaxKB, "md-max-kb", 60, "upper bound of report.md in KiB (0: no bound)")
+	markdownBoundFlags(f, &opts.MarkdownMaxChars, "report.md", "")
 	f.StringVar(&opts.FailOn, "fail-on", "", "exit 1 when a finding at or above this severity exists (critical, high, medium, low, info; any case)")
 	f.IntVar(&opts.Top, "top", 10, "findings listed on stdout, the most severe first (0: every finding)")
 	f.BoolVar(&opts.Redact, "redact", false, "replace IP addresses, node and host names, the cluster's domains, name and ID, the input path and the archive's own folder, e-mail addresses and secrets by placeholders (host-1, ip-3, domain-1, cluster-1, cluster-id-1, input-1) in every report")

@@ -59,7 +59,7 @@ writes the one mapping for both.`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.Output, "output", "o", "mgtriage-diff", "folder that receives the reports")
-	f.StringSliceVar(&opts.Formats, "format", []string{"md", "html", "json"}, "reports to write: any of md, html, json")
+	f.StringSliceVar(&opts.Formats, "format", slices.Clone(defaultFormats), "reports to write: any of md, html, json")
 	f.StringVar(&opts.RulesPath, "rules", "", "a rule file or folder that adds to or overrides the built-in rules")
 	f.BoolVar(&opts.Redact, "redact", false, "replace IP addresses, node and host names, the cluster's domains, name and ID, the input paths, e-mail addresses and secrets by placeholders in every report, with one set of placeholders for both gathers")
 	f.StringVar(&opts.RedactMap, "redact-map", "", "with --redact: write the one mapping of both gathers as JSON to this file, an object whose keys are the original values and whose values are their placeholders; keep it private")
@@ -69,12 +69,16 @@ writes the one mapping for both.`,
 	return cmd
 }
 
+// diffFormats are the formats diff writes: a comparison has no SARIF form
+// (SARIF is one analysis of one gather).
+var diffFormats = knownFormats[:3]
+
 func (o *diffOptions) validate() error {
 	if len(o.Formats) == 0 {
 		return usageError{errors.New("--format needs at least one of md, html, json")}
 	}
 	for _, f := range o.Formats {
-		if !slices.Contains(knownFormats, f) {
+		if !slices.Contains(diffFormats, f) {
 			return usageError{fmt.Errorf("--format %q: choose from md, html, json", f)}
 		}
 	}

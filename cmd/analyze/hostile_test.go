@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/mgtriage/mgtriage/report"
 )
@@ -197,8 +198,8 @@ func TestHostileGather(t *testing.T) {
 
 func checkHostileMarkdown(t *testing.T, md string) {
 	t.Helper()
-	if len(md) > 60*1024 {
-		t.Errorf("report.md is %d bytes, over --md-max-kb 60", len(md))
+	if n := utf8.RuneCountInString(md); n > report.DefaultMarkdownMaxChars {
+		t.Errorf("report.md is %d characters, over the default --md-max-chars %d", n, report.DefaultMarkdownMaxChars)
 	}
 	// Outside code blocks and spans no gather text may be active markup.
 	for _, bad := range activeOutsideCode(md) {

@@ -194,24 +194,25 @@ func TestRenderFromJSON(t *testing.T) {
 }
 
 // TestEndToEndSampleGolden runs the whole pipeline on the bundled sample and
-// compares report.json, report.md and report.html with the golden files
-// testdata/sample-report.* (refresh with -update and review the diff).
+// compares report.json, report.md, report.html and report.sarif with the
+// golden files testdata/sample-report.* (refresh with -update and review the
+// diff). The run ID is the tests' own (testRunID).
 func TestEndToEndSampleGolden(t *testing.T) {
 	if _, err := os.Stat(sampleGather); err != nil {
 		t.Fatalf("bundled sample missing: %v", err)
 	}
 	out := filepath.Join(t.TempDir(), "out")
-	code, _, stderr := run(t, sampleGather, "-o", out)
+	code, _, stderr := run(t, sampleGather, "-o", out, "--format", "md,html,json,sarif")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, ext := range []string{"json", "md", "html"} {
+	for _, ext := range []string{"json", "md", "html", "sarif"} {
 		t.Run(ext, func(t *testing.T) {
 			got, err := os.ReadFile(filepath.Join(out, "report."+ext))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ext == "json" {
+			if ext == "json" || ext == "sarif" {
 				var r map[string]any
 				if err := json.Unmarshal(got, &r); err != nil {
 					t.Fatal(err)

@@ -115,7 +115,7 @@ func TestControlPlaneInstallBundleBinary(t *testing.T) {
 // (TestNoInputProducesAStackTrace fails on a folder none names).
 var fixtureInputs = []string{
 	"sample/*", "cases/*/input", "causes/*/input", "diff/*/old", "diff/*/new", "journals/*", "keptline/gather",
-	"sigexample/input", "sos/*", "upload", "upload/*", "bundles/*",
+	"sigexample/input", "ruleexample/input", "sos/*", "upload", "upload/*", "bundles/*", "celrule/fires", "celrule/quiet",
 }
 
 // fixtureCode are the fixture folders that hold Go code, not inputs.

@@ -41,7 +41,7 @@ func withHooks(t *testing.T, h writeHooks) {
 func oldSet(t *testing.T, dir string, formats ...string) map[string]string {
 	t.Helper()
 	if len(formats) == 0 {
-		formats = knownFormats
+		formats = defaultFormats
 	}
 	files := map[string]string{}
 	for _, f := range formats {
@@ -94,7 +94,7 @@ func TestDiskFullLeavesOldSet(t *testing.T) {
 	for _, failing := range knownFormats {
 		t.Run(failing, func(t *testing.T) {
 			out := t.TempDir()
-			want := oldSet(t, out)
+			want := oldSet(t, out, knownFormats...)
 			want["notes.txt"] = "the user's own file"
 			writeFiles(t, out, map[string]string{"notes.txt": want["notes.txt"]})
 			withHooks(t, writeHooks{wrap: func(format string, w io.Writer) io.Writer {
@@ -103,7 +103,7 @@ func TestDiskFullLeavesOldSet(t *testing.T) {
 				}
 				return w
 			}})
-			code, _, stderr := run(t, gather, "-o", out)
+			code, _, stderr := run(t, gather, "-o", out, "--format", strings.Join(knownFormats, ","))
 			if code != exitWrite {
 				t.Errorf("exit %d, want %d", code, exitWrite)
 			}
@@ -128,8 +128,8 @@ func TestRenameFailsMidSwap(t *testing.T) {
 		old    []string
 		failAt int // the rename into place that fails, from 1
 	}{
-		{"first new file", knownFormats, 1},
-		{"last new file", knownFormats, 3},
+		{"first new file", defaultFormats, 1},
+		{"last new file", defaultFormats, 3},
 		{"old set of one format", []string{"json"}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mgtriage/mgtriage/report"
 )
 
 // phantomGather writes a must-gather whose pods.yaml holds a pod with no
@@ -53,7 +54,7 @@ func analyzeWith(t *testing.T, input string, lo loadOptions) (stdout string, rep
 	out = t.TempDir()
 	var so, se bytes.Buffer
 	o := &analyzeOptions{IO: IOStreams{Out: &so, ErrOut: &se, NoColor: true}, Path: input, Output: out,
-		Formats: []string{"md", "html", "json"}, MarkdownMaxKB: 60, Top: 10, loadOptions: lo}
+		Formats: []string{"md", "html", "json"}, MarkdownMaxChars: report.DefaultMarkdownMaxChars, Top: 10, loadOptions: lo}
 	if err := runAnalyze(context.Background(), o); err != nil {
 		t.Fatalf("analyze: %v\n%s", err, se.String())
 	}

@@ -6,10 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"slices"
+	"strconv"
 
 	"github.com/mgtriage/mgtriage/report"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // maxRenderInput bounds what render reads from --from: a report.json or
@@ -18,21 +22,21 @@ const maxRenderInput = 2 << 30
 
 func newRenderCmd(io IOStreams) *cobra.Command {
 	var from, format string
-	var maxKB int
+	var maxChars int
 	var redact bool
 	cmd := &cobra.Command{
-		Use:   "render --from report.json|diff.json --format md|html|json",
-		Short: "Re-render a saved report.json (or a diff.json of 'analyze diff') as Markdown, HTML or JSON on stdout",
+		Use:   "render --from report.json|diff.json --format md|html|json|sarif",
+		Short: "Re-render a saved report.json (or a diff.json of 'analyze diff') as Markdown, HTML, JSON or SARIF on stdout",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if from == "" {
 				return usageError{fmt.Errorf("--from is required")}
 			}
-			if format != "md" && format != "html" && format != "json" {
-				return usageError{fmt.Errorf("--format %q: choose md, html or json", format)}
+			if !slices.Contains(knownFormats, format) {
+				return usageError{fmt.Errorf("--format %q: choose md, html, json or sarif", format)}
 			}
-			if maxKB < 0 {
-				return usageError{fmt.Errorf("--md-max-kb must be 0 or more")}
+			if maxChars < 0 {
+				return usageError{fmt.Errorf("--md-max-chars (or --md-max-kb) must be 0 or more")}
 			}
 			b, err := readRenderInput(from)
 			if err != nil {
@@ -41,7 +45,7 @@ func newRenderCmd(io IOStreams) *cobra.Command {
 			var buf bytes.Buffer
 			switch kind, why := report.JSONKind(b); kind {
 			case report.KindReport:
-				err = renderReport(&buf, from, b, format, maxKB, redact)
+				err = renderReport(&buf, from, b, format, maxChars, redact)
 			case report.KindDiff:
 				err = renderDiff(&buf, from, b, format, redact)
 			default:
@@ -55,8 +59,8 @@ func newRenderCmd(io IOStreams) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&from, "from", "", "a report.json written by analyze, or a diff.json written by analyze diff")
-	cmd.Flags().StringVar(&format, "format", "md", "md, html or json")
-	cmd.Flags().IntVar(&maxKB, "md-max-kb", 60, "upper bound of a report's Markdown in KiB (0: no bound; a diff's Markdown has none)")
+	cmd.Flags().StringVar(&format, "format", "md", "md, html, json or sarif (a report.json only)")
+	markdownBoundFlags(cmd.Flags(), &maxChars, "a report's Markdown", "; a diff's Markdown has none")
 	cmd.Flags().BoolVar(&redact, "redact", false, "replace IP addresses, node and host names, the cluster's domains, name and ID, the input path, e-mail addresses and secrets by placeholders (report.json only)")
 	return cmd
 }
@@ -85,7 +89,7 @@ func readRenderInput(path string) ([]byte, error) {
 	return b, nil
 }
 
-func renderReport(w io.Writer, from string, b []byte, format string, maxKB int, redact bool) error {
+func renderReport(w io.Writer, from string, b []byte, format string, maxChars int, redact bool) error {
 	r, err := report.ReadJSON(bytes.NewReader(b))
 	if err != nil {
 		return inputError{fmt.Errorf("%s looks like a report.json of analyze but cannot be read: %s", from, report.JSONErrorText(err))}
@@ -95,9 +99,11 @@ func renderReport(w io.Writer, from string, b []byte, format string, maxKB int, 
 	}
 	switch format {
 	case "md":
-		return report.WriteMarkdown(w, r, report.MarkdownOptions{MaxKB: maxKB})
+		return report.WriteMarkdown(w, r, report.MarkdownOptions{MaxChars: maxChars})
 	case "html":
 		return report.WriteHTML(w, r)
+	case "sarif":
+		return report.WriteSARIF(w, r)
 	}
 	return report.WriteJSON(w, r)
 }
@@ -106,6 +112,9 @@ func renderReport(w io.Writer, from string, b []byte, format string, maxKB int, 
 func renderDiff(w io.Writer, from string, b []byte, format string, redact bool) error {
 	if redact {
 		return usageError{errors.New("--redact: " + from + " is a diff.json of 'analyze diff', which render cannot redact; run 'analyze diff --redact OLD NEW' on the two gathers instead")}
+	}
+	if format == "sarif" {
+		return usageError{errors.New("--format sarif: " + from + " is a diff.json of 'analyze diff'; SARIF is made of one analysis: render the report.json of either gather")}
 	}
 	d, err := report.ReadDiffJSON(bytes.NewReader(b))
 	if err != nil {
@@ -118,4 +127,35 @@ func renderDiff(w io.Writer, from string, b []byte, format string, redact bool) 
 		return report.WriteDiffHTML(w, d)
 	}
 	return report.WriteDiffJSON(w, d)
+}
+
+// markdownBoundFlags adds --md-max-chars, the bound of the Markdown named by
+// what in characters (Unicode code points), default
+// report.DefaultMarkdownMaxChars, and --md-max-kb, its older alias in KiB:
+// N sets the bound to N×1024 characters. Of the two, the one given last
+// counts. note ends the help text of --md-max-chars.
+func markdownBoundFlags(f *pflag.FlagSet, chars *int, what, note string) {
+	f.IntVar(chars, "md-max-chars", report.DefaultMarkdownMaxChars, "upper bound of "+what+" in characters (Unicode code points; 0: no bound"+note+")")
+	f.Var(kbAlias{chars}, "md-max-kb", "alias of --md-max-chars in KiB: N sets the bound to N×1024 characters")
+}
+
+// kbAlias is --md-max-kb: it sets the bound in characters from a count of KiB.
+type kbAlias struct{ chars *int }
+
+func (k kbAlias) String() string { return "" }
+func (k kbAlias) Type() string   { return "int" }
+func (k kbAlias) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a whole number", s)
+	}
+	if n > math.MaxInt/1024 {
+		return fmt.Errorf("%d KiB is more than this system counts", n)
+	}
+	if n < 0 {
+		*k.chars = -1 // refused by the bound check, which names both flags
+		return nil
+	}
+	*k.chars = n * 1024
+	return nil
 }

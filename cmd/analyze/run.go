@@ -24,13 +24,15 @@ import (
 
 // analyzeOptions are the flags and arguments of the main command.
 type analyzeOptions struct {
-	IO            IOStreams
-	Path          string
-	Output        string
-	Formats       []string
-	RulesPath     string
-	MarkdownMaxKB int
-	FailOn        string
+	IO        IOStreams
+	Path      string
+	Output    string
+	Formats   []string
+	RulesPath string
+	// MarkdownMaxChars bounds report.md in characters (--md-max-chars,
+	// or --md-max-kb converted).
+	MarkdownMaxChars int
+	FailOn           string
 	// Strict exits exitDamaged when a stream of the input is damaged or
 	// truncated (model.Gather.Faults), after the reports are written.
 	Strict bool
@@ -49,15 +51,21 @@ type analyzeOptions struct {
 	hooks writeHooks // test seams of the write phase (writeHooks)
 }
 
-var knownFormats = []string{"md", "html", "json"}
+// knownFormats are the formats of a report set, in the order reportFiles
+// names them: every file analyze writes (report.<format>) and that a later
+// run replaces or removes; diff writes the first three (diffFormats).
+var knownFormats = []string{"md", "html", "json", "sarif"}
+
+// defaultFormats are the reports analyze and diff write without --format.
+var defaultFormats = []string{"md", "html", "json"}
 
 func (o *analyzeOptions) validate() error {
 	if len(o.Formats) == 0 {
-		return usageError{errors.New("--format needs at least one of md, html, json")}
+		return usageError{errors.New("--format needs at least one of md, html, json, sarif")}
 	}
 	for _, f := range o.Formats {
 		if !slices.Contains(knownFormats, f) {
-			return usageError{fmt.Errorf("--format %q: choose from md, html, json", f)}
+			return usageError{fmt.Errorf("--format %q: choose from md, html, json, sarif", f)}
 		}
 	}
 	if o.FailOn != "" {
@@ -70,8 +78,8 @@ func (o *analyzeOptions) validate() error {
 	if o.Top < 0 {
 		return usageError{errors.New("--top must be 0 or more")}
 	}
-	if o.MarkdownMaxKB < 0 {
-		return usageError{errors.New("--md-max-kb must be 0 or more")}
+	if o.MarkdownMaxChars < 0 {
+		return usageError{errors.New("--md-max-chars (or --md-max-kb) must be 0 or more")}
 	}
 	if o.RedactMap != "" && !o.Redact {
 		return usageError{errors.New("--redact-map needs --redact")}
@@ -407,9 +415,11 @@ func writeReports(ctx context.Context, o *analyzeOptions, out *outputDir, r *rep
 			case "json":
 				return report.WriteJSON(w, r)
 			case "md":
-				return report.WriteMarkdown(w, r, report.MarkdownOptions{MaxKB: o.MarkdownMaxKB})
+				return report.WriteMarkdown(w, r, report.MarkdownOptions{MaxChars: o.MarkdownMaxChars})
 			case "html":
 				return report.WriteHTML(w, r)
+			case "sarif":
+				return report.WriteSARIF(w, r)
 			}
 			return nil
 		})

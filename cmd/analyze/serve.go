@@ -36,8 +36,8 @@ type serveOptions struct {
 	KeepObjects string
 	keepObjects int64
 	// AnswerBytes is the byte budget of one answer.
-	AnswerBytes   int
-	MarkdownMaxKB int
+	AnswerBytes      int
+	MarkdownMaxChars int
 	loadOptions
 }
 
@@ -80,7 +80,7 @@ Paths in tool arguments are relative to the gather, as the answers cite them.
 	f.StringVar(&o.Listen, "listen", "", "serve streamable HTTP on ADDR:PORT, ADDR a loopback address (127.0.0.1, ::1, localhost); default: stdio")
 	f.StringVar(&o.KeepObjects, "keep-objects", DefaultKeepObjects, "budget of object files kept in memory, compressed, for get and source (0: none)")
 	f.IntVar(&o.AnswerBytes, "answer-bytes", serve.DefaultAnswerBytes, "byte budget of one answer; a longer answer carries a next cursor")
-	f.IntVar(&o.MarkdownMaxKB, "md-max-kb", 60, "upper bound of the report.md resource in KiB (0: no bound)")
+	markdownBoundFlags(f, &o.MarkdownMaxChars, "the report.md resource", "")
 	f.StringVar(&o.MaxRead, "max-read", fmt.Sprintf("%dGiB", parser.DefaultMaxReadBytes>>30), "stop reading the input after this many bytes, counted decompressed")
 	f.IntVar(&o.MaxMembers, "max-members", parser.DefaultMaxMembers, "stop reading the input after this many files, folders and links")
 	return cmd
@@ -163,7 +163,7 @@ func loadServed(ctx context.Context, o *serveOptions) (*serve.Server, error) {
 		r.Gather.Input = res.file
 	}
 	input := serve.Input{Gather: g, Store: store, Table: table, Findings: findings, Report: r,
-		Markdown: report.MarkdownOptions{MaxKB: o.MarkdownMaxKB}}
+		Markdown: report.MarkdownOptions{MaxChars: o.MarkdownMaxChars}}
 	if o.Redact {
 		input.Redactor, input.Report = report.NewRedactor(r)
 	}
@@ -262,7 +262,7 @@ func transportName(listen string) string {
 	if listen == "" {
 		return "stdio"
 	}
-	return "http://" + listen + "/mcp"
+	return "streamable HTTP"
 }
 
 type nopWriteCloser struct{ io.Writer }

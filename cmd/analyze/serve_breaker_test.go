@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mgtriage/mgtriage/report"
 	"github.com/mgtriage/mgtriage/report/serve"
 	"github.com/mgtriage/mgtriage/rules"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -620,7 +621,7 @@ func TestServeBreakerStdioFrames(t *testing.T) {
 	} {
 		var out, errOut strings.Builder
 		o := &serveOptions{IO: IOStreams{In: strings.NewReader(initLine + bad + "\n"), Out: &out, ErrOut: &errOut}, Path: dir,
-			KeepObjects: DefaultKeepObjects, AnswerBytes: serve.DefaultAnswerBytes, MarkdownMaxKB: 60}
+			KeepObjects: DefaultKeepObjects, AnswerBytes: serve.DefaultAnswerBytes, MarkdownMaxChars: report.DefaultMarkdownMaxChars}
 		done := make(chan error, 1)
 		go func() { done <- runServe(context.Background(), o) }()
 		select {

@@ -281,3 +281,66 @@ func TestServeREADMESession(t *testing.T) {
 		t.Errorf("explain: %+v", ex)
 	}
 }
+
+// TestServeCorpus serves every real gather of the corpus (skipped, saying
+// so, when it is absent) and asks each tool what an assistant would ask
+// first: no tool fails on a real gather, every answer is JSON within the
+// budget's reach, and every cited line a finding gives can be quoted or is
+// said not to be kept.
+func TestServeCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the corpus gathers are large")
+	}
+	for _, name := range []string{"mg-metal-ocp49", "mg-aws-ocp48", "mg-fragment-ocp418", "insights-archive-sample", "k8s-failing-pods/analyze-files", "k8s-failing-pods/k3s-support-bundle", "sos-ubuntu-k8s123"} {
+		t.Run(name, func(t *testing.T) {
+			dir := corpusDir(t, name)
+			cs := inMemory(t, servedSample(t, dir))
+			var ov serve.OverviewOut
+			if e := call(t, cs, "overview", nil, &ov); e != "" {
+				t.Fatal(e)
+			}
+			var fo serve.FindingsOut
+			if e := call(t, cs, "findings", map[string]any{"limit": 20}, &fo); e != "" {
+				t.Fatal(e)
+			}
+			quoted, notKept := 0, 0
+			for _, f := range fo.Items {
+				if e := call(t, cs, "explain", map[string]any{"rule": f.RuleID}, nil); e != "" {
+					t.Errorf("explain %s: %s", f.RuleID, e)
+				}
+				for _, o := range f.Objects {
+					if o.Kind != "Pod" {
+						continue
+					}
+					if e := call(t, cs, "pod", map[string]any{"namespace": o.Namespace, "name": o.Name}, nil); e != "" {
+						t.Errorf("pod %s/%s: %s", o.Namespace, o.Name, e)
+					}
+					if e := call(t, cs, "logs", map[string]any{"namespace": o.Namespace, "pod": o.Name, "container": o.Container}, nil); e != "" {
+						t.Errorf("logs %s/%s: %s", o.Namespace, o.Name, e)
+					}
+					if e := call(t, cs, "events", map[string]any{"kind": "Pod", "namespace": o.Namespace, "name": o.Name}, nil); e != "" {
+						t.Errorf("events %s/%s: %s", o.Namespace, o.Name, e)
+					}
+				}
+				for _, ev := range f.Evidence {
+					if ev.Line == 0 {
+						continue
+					}
+					var so serve.SourceOut
+					if e := call(t, cs, "source", map[string]any{"path": ev.Path, "line": ev.Line, "context": 0}, &so); e != "" {
+						if !strings.Contains(e, "not kept") && !strings.Contains(e, "cannot be read") {
+							t.Errorf("source %s:%d: %s", ev.Path, ev.Line, e)
+						}
+						notKept++
+						continue
+					}
+					quoted++
+				}
+			}
+			if e := call(t, cs, "get", map[string]any{"kind": "pods", "limit": 5, "output": "yaml"}, nil); e != "" {
+				t.Errorf("get pods: %s", e)
+			}
+			t.Logf("%s: %d findings, %d cited lines quoted, %d not kept", name, fo.Matched, quoted, notKept)
+		})
+	}
+}

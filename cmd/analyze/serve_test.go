@@ -314,7 +314,7 @@ func mustAbs(t *testing.T, p string) string {
 // servedSample loads the sample as analyze serve does.
 func servedSample(t *testing.T, path string, extra ...func(*serveOptions)) *serve.Server {
 	t.Helper()
-	o := &serveOptions{IO: IOStreams{Out: &strings.Builder{}, ErrOut: &strings.Builder{}}, Path: path, KeepObjects: DefaultKeepObjects, AnswerBytes: serve.DefaultAnswerBytes, MarkdownMaxKB: 60}
+	o := &serveOptions{IO: IOStreams{Out: &strings.Builder{}, ErrOut: &strings.Builder{}}, Path: path, KeepObjects: DefaultKeepObjects, AnswerBytes: serve.DefaultAnswerBytes, MarkdownMaxChars: report.DefaultMarkdownMaxChars}
 	for _, f := range extra {
 		f(o)
 	}

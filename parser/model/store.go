@@ -519,3 +519,12 @@ func (s *Store) Summary() []KindSummary {
 	sort.Slice(out, func(i, j int) bool { return out[i].Kind.String() < out[j].Kind.String() })
 	return out
 }
+
+// Unstructured is the decoded form of an object whose kind has no Go type in
+// the store (a custom resource such as cephclusters.ceph.rook.io) when a
+// run asks for the kind (Needs.Decode): its content as JSON values (maps,
+// lists, strings, float64 numbers, booleans, nil), without
+// metadata.managedFields and metadata.annotations. It is read-only.
+type Unstructured struct {
+	Content map[string]any
+}

@@ -255,6 +255,39 @@ func Signature(msg string) string {
 	return string(AppendSignature(make([]byte, 0, len(msg)), msg))
 }
 
+// IDSignature is Signature that also reduces each run of hexadecimal
+// characters holding a digit (a container or sandbox ID, a pod UID, a hash)
+// to '#': the lines that repeat one error for new sandboxes and containers,
+// differing only in IDs, numbers and times, share one. It is a key for
+// folding such lines in a report, not the key the reader groups node-log
+// lines by (that is Signature).
+func IDSignature(msg string) string {
+	b := make([]byte, 0, len(msg))
+	for i := 0; i < len(msg); {
+		j, digit := i, false
+		for j < len(msg) && isHex(msg[j]) {
+			digit = digit || (msg[j] >= '0' && msg[j] <= '9')
+			j++
+		}
+		switch {
+		case j == i:
+			b = append(b, msg[i])
+			i++
+			continue
+		case digit:
+			b = append(b, '#')
+		default:
+			b = append(b, msg[i:j]...)
+		}
+		i = j
+	}
+	return string(b)
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
 // AppendSignature appends Signature(msg) to dst and returns it.
 func AppendSignature(dst []byte, msg string) []byte {
 	prevDigit := false

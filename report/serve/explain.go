@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"context"
 	"encoding/json"
 	"sync"
 
@@ -39,10 +38,7 @@ const maxExplainCached = 64
 func (s *Server) addExplain(m *mcp.Server, ro func(string) *mcp.ToolAnnotations) {
 	addTool(m, s.maxAnswer(), &mcp.Tool{Name: "explain", Annotations: ro("Explain a rule"),
 		Description: "Why a rule did or did not fire on each subject it considered: which step decided (matcher, join, cause pattern, ...), on what value and against what pattern, and for a near miss the closest evidence line. The same explanation as analyze rules explain."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in ExplainIn) (*mcp.CallToolResult, *ExplainOut, error) {
-			out, err := s.Explain(in)
-			return nil, out, err
-		})
+		tool(s.Explain))
 }
 
 // Explain is the explain tool: why in.Rule did or did not fire on each

@@ -13,7 +13,6 @@ import (
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/parser/nodelog"
 	"github.com/mgtriage/mgtriage/report"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // ---- logs ----
@@ -67,11 +66,6 @@ type LogLine struct {
 // MaxPatternBytes bounds an RE2 pattern.
 const MaxPatternBytes = 512
 
-func (s *Server) toolLogs(ctx context.Context, _ *mcp.CallToolRequest, in LogsIn) (*mcp.CallToolResult, *LogsOut, error) {
-	out, err := s.LogsContext(ctx, in)
-	return nil, out, err
-}
-
 // MaxScanTime bounds the time one logs answer spends matching a whole log
 // file (RE2 is linear, but a long pattern over 256 MiB of lines takes
 // minutes): the scan stops there, and the answer says at which line.
@@ -101,11 +95,7 @@ func (s *Server) LogsContext(ctx context.Context, in LogsIn) (*LogsOut, error) {
 			return nil, fmt.Errorf("pattern: %v (RE2 syntax)", err)
 		}
 	}
-	since, err := parseTime("since", in.Since)
-	if err != nil {
-		return nil, err
-	}
-	until, err := parseTime("until", in.Until)
+	since, until, err := parseWindow(in.Since, in.Until)
 	if err != nil {
 		return nil, err
 	}
@@ -429,11 +419,6 @@ type SourceOut struct {
 	// input folder, or the log lines the analysis kept.
 	Origin string `json:"origin"`
 	Note   string `json:"note,omitempty"`
-}
-
-func (s *Server) toolSource(ctx context.Context, _ *mcp.CallToolRequest, in SourceIn) (*mcp.CallToolResult, *SourceOut, error) {
-	out, err := s.Source(in)
-	return nil, out, err
 }
 
 // Source is the source tool.

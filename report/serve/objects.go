@@ -2,7 +2,6 @@ package serve
 
 import (
 	"cmp"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/report"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"k8s.io/apimachinery/pkg/labels"
 )
 
@@ -62,16 +60,11 @@ type ObjectOut struct {
 	TextNote  string `json:"textNote,omitempty"`
 }
 
-func (s *Server) toolGet(ctx context.Context, _ *mcp.CallToolRequest, in GetIn) (*mcp.CallToolResult, *GetOut, error) {
-	out, err := s.Get(in)
-	return nil, out, err
-}
-
 // resolveKind finds the store's kind for what a user calls it: "pods",
 // "pod", "Pod", "deployments.apps", "deployment", "apps/deployments".
 func (s *Server) resolveKind(name string) (model.Kind, error) {
 	if name == "" {
-		return model.Kind{}, errors.New("give a kind (pods, nodes, deployments.apps and so on)")
+		return model.Kind{}, errors.New("give a kind, such as pods, nodes or deployments.apps")
 	}
 	lower := strings.ToLower(name)
 	if full, ok := shortNames[lower]; ok {
@@ -421,20 +414,21 @@ type EventOut struct {
 	Line      int        `json:"line"`
 }
 
-func (s *Server) toolEvents(ctx context.Context, _ *mcp.CallToolRequest, in EventsIn) (*mcp.CallToolResult, *EventsOut, error) {
-	out, err := s.Events(in)
-	return nil, out, err
-}
-
-func parseTime(name, v string) (time.Time, error) {
-	if v == "" {
-		return time.Time{}, nil
+// parseWindow reads the since and until arguments, RFC 3339 times; an
+// empty one is the zero time (no bound).
+func parseWindow(since, until string) (from, to time.Time, err error) {
+	for _, a := range []struct {
+		name, v string
+		t       *time.Time
+	}{{"since", since, &from}, {"until", until, &to}} {
+		if a.v == "" {
+			continue
+		}
+		if *a.t, err = time.Parse(time.RFC3339, a.v); err != nil {
+			return from, to, fmt.Errorf("%s %q: give an RFC 3339 time such as 2026-01-02T15:04:05Z", a.name, clip(a.v, 40))
+		}
 	}
-	t, err := time.Parse(time.RFC3339, v)
-	if err != nil {
-		return t, fmt.Errorf("%s %q: give an RFC 3339 time such as 2026-01-02T15:04:05Z", name, clip(v, 40))
-	}
-	return t, nil
+	return from, to, nil
 }
 
 // Events is the events tool.
@@ -442,11 +436,7 @@ func (s *Server) Events(in EventsIn) (*EventsOut, error) {
 	if err := checkArgs(map[string]string{"kind": in.Kind, "namespace": in.Namespace, "name": in.Name, "type": in.Type, "reason": in.Reason, "text": in.Text, "since": in.Since, "until": in.Until}); err != nil {
 		return nil, err
 	}
-	since, err := parseTime("since", in.Since)
-	if err != nil {
-		return nil, err
-	}
-	until, err := parseTime("until", in.Until)
+	since, until, err := parseWindow(in.Since, in.Until)
 	if err != nil {
 		return nil, err
 	}

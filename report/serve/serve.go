@@ -126,19 +126,19 @@ func (s *Server) MCP() *mcp.Server {
 		return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &f, DestructiveHint: &f}
 	}
 	addTool(m, s.maxAnswer(), &mcp.Tool{Name: "overview", Annotations: ro("Gather overview"),
-		Description: "The gather at a glance: cluster, input, what was read (coverage), counts, and the top findings with their handles. Call first."}, s.toolOverview)
+		Description: "The gather at a glance: cluster, input, what was read (coverage), counts, and the top findings with their handles. Call first."}, tool(s.Overview))
 	addTool(m, s.maxAnswer(), &mcp.Tool{Name: "findings", Annotations: ro("Findings"),
-		Description: "The findings, filtered by severity, rule, namespace, node, workload or text, paged. Each has a handle, the hint that states the cause, the objects it is about and its evidence as path:line."}, s.toolFindings)
+		Description: "The findings, filtered by severity, rule, namespace, node, workload or text, paged. Each has a handle, the hint that states the cause, the objects it is about and its evidence as path:line."}, tool(s.Findings))
 	addTool(m, s.maxAnswer(), &mcp.Tool{Name: "pod", Annotations: ro("One pod"),
-		Description: "One pod: the kubectl columns at gather time (READY, STATUS, RESTARTS, AGE), its startup stage, containers with state, exit code, probes and back-off, the findings about it, and its timeline (paged)."}, s.toolPod)
+		Description: "One pod: the kubectl columns at gather time (READY, STATUS, RESTARTS, AGE), its startup stage, containers with state, exit code, probes and back-off, the findings about it, and its timeline (paged)."}, tool(s.Pod))
 	addTool(m, s.maxAnswer(), &mcp.Tool{Name: "get", Annotations: ro("Get objects"),
-		Description: "Objects of the store by kind and namespace/name or label selector, as table rows or as the object's text (output=yaml), with the path:line they were read from. Coverage says whether the kind was gathered, so an object not found is known absent or unknown. Secret and ConfigMap values are never shown, only key names."}, s.toolGet)
+		Description: "Objects of the store by kind and namespace/name or label selector, as table rows or as the object's text (output=yaml), with the path:line they were read from. Coverage says whether the kind was gathered, so an object not found is known absent or unknown. Secret and ConfigMap values are never shown, only key names."}, tool(s.Get))
 	addTool(m, s.maxAnswer(), &mcp.Tool{Name: "events", Annotations: ro("Events"),
-		Description: "Events by involved object (kind, namespace, name), type, reason, text or time window, oldest first, with counts by reason, paged."}, s.toolEvents)
+		Description: "Events by involved object (kind, namespace, name), type, reason, text or time window, oldest first, with counts by reason, paged."}, tool(s.Events))
 	addTool(m, s.maxAnswer(), &mcp.Tool{Name: "logs", Annotations: ro("Logs"),
-		Description: "Lines of a container log (namespace, pod, container, previous) or of a node's journal (host, unit), by time window and RE2 pattern, paged. Says whether the whole log or only the lines kept by the analysis were searched."}, s.toolLogs)
+		Description: "Lines of a container log (namespace, pod, container, previous) or of a node's journal (host, unit), by time window and RE2 pattern, paged. Says whether the whole log or only the lines kept by the analysis were searched."}, toolCtx(s.LogsContext))
 	addTool(m, s.maxAnswer(), &mcp.Tool{Name: "source", Annotations: ro("Quote a citation"),
-		Description: "The lines around a cited path:line, so evidence can be quoted exactly; when the lines were not kept, says which lines of that file exist and why."}, s.toolSource)
+		Description: "The lines around a cited path:line, so evidence can be quoted exactly; when the lines were not kept, says which lines of that file exist and why."}, tool(s.Source))
 	s.addExplain(m, ro)
 	for _, res := range []struct{ name, mime, desc string }{
 		{"report.md", "text/markdown", "The Markdown report of the gather, as analyze writes it."},
@@ -194,6 +194,25 @@ func guarded[In, Out any](name string, maxBytes int, h mcp.ToolHandlerFor[In, Ou
 			}
 		}
 		return res, out, err
+	}
+}
+
+// tool adapts a tool method to the SDK's typed handler: the input comes
+// decoded and checked against the schema, the output goes out as
+// structured content and as its JSON text.
+func tool[In, Out any](f func(In) (Out, error)) mcp.ToolHandlerFor[In, Out] {
+	return func(_ context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		out, err := f(in)
+		return nil, out, err
+	}
+}
+
+// toolCtx is tool for a method that takes the call's context (it ends when
+// the client cancels the call or goes away).
+func toolCtx[In, Out any](f func(context.Context, In) (Out, error)) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		out, err := f(ctx, in)
+		return nil, out, err
 	}
 }
 

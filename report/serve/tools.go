@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/mgtriage/mgtriage/parser/model"
 	"github.com/mgtriage/mgtriage/report"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // MaxArgBytes bounds a free-text argument (a name, a filter, a pattern).
@@ -93,13 +91,8 @@ type FindingBrief struct {
 	Cites    string `json:"cites,omitempty" jsonschema:"the first evidence as path:line"`
 }
 
-func (s *Server) toolOverview(ctx context.Context, _ *mcp.CallToolRequest, _ OverviewIn) (*mcp.CallToolResult, *OverviewOut, error) {
-	out, err := s.Overview()
-	return nil, out, err
-}
-
 // Overview is the overview tool.
-func (s *Server) Overview() (*OverviewOut, error) {
+func (s *Server) Overview(OverviewIn) (*OverviewOut, error) {
 	r := s.in.Report
 	g := r.Gather
 	out := &OverviewOut{
@@ -184,11 +177,6 @@ type FindingsOut struct {
 type FindingItem struct {
 	Handle string `json:"handle"`
 	report.Finding
-}
-
-func (s *Server) toolFindings(ctx context.Context, _ *mcp.CallToolRequest, in FindingsIn) (*mcp.CallToolResult, *FindingsOut, error) {
-	out, err := s.Findings(in)
-	return nil, out, err
 }
 
 // Findings is the findings tool.
@@ -304,11 +292,6 @@ type LogFile struct {
 	Rotated   string `json:"rotated,omitempty"`
 	Path      string `json:"path"`
 	Lines     int    `json:"lines"`
-}
-
-func (s *Server) toolPod(ctx context.Context, _ *mcp.CallToolRequest, in PodIn) (*mcp.CallToolResult, *PodOut, error) {
-	out, err := s.Pod(in)
-	return nil, out, err
 }
 
 // Pod is the pod tool.
