@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 
@@ -183,20 +185,28 @@ func rereadConfined(root *os.Root, p string) ([]byte, error) {
 	if p == "" || path.IsAbs(p) || strings.Contains(p, "\x00") {
 		return nil, errors.New("not a path of the gather")
 	}
-	f, err := root.Open(p)
+	// Stat first, and open without blocking: a FIFO or device must not
+	// hang the answer (opening a FIFO waits for a writer); the Stat of the
+	// open file then refuses one that replaced the file in between.
+	st, err := root.Stat(p)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("cannot be read: %v", err)
+		return nil, fmt.Errorf("cannot be read: %v", pathErr(err))
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	f, err := root.OpenFile(p, os.O_RDONLY|openNoBlock, 0)
+	if err != nil {
+		return nil, fmt.Errorf("cannot be read: %v", pathErr(err))
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+	if st, err = f.Stat(); err != nil || !st.Mode().IsRegular() {
 		return nil, errors.New("not a regular file")
 	}
 	var r io.Reader = f
+	size := min(st.Size(), MaxRereadBytes) + bytes.MinRead // read once into one buffer
 	if strings.HasSuffix(p, ".gz") {
+		size = 1 << 20
 		zr, err := gzip.NewReader(f)
 		if err != nil {
 			return nil, fmt.Errorf("cannot be decompressed: %v", err)
@@ -204,14 +214,24 @@ func rereadConfined(root *os.Root, p string) ([]byte, error) {
 		defer zr.Close()
 		r = zr
 	}
-	b, err := io.ReadAll(io.LimitReader(r, MaxRereadBytes+1))
-	if err != nil {
+	buf := bytes.NewBuffer(make([]byte, 0, size))
+	if _, err := buf.ReadFrom(io.LimitReader(r, MaxRereadBytes+1)); err != nil {
 		return nil, fmt.Errorf("cannot be read: %v", err)
 	}
+	b := buf.Bytes()
 	if len(b) > MaxRereadBytes {
 		return nil, fmt.Errorf("is over %d MiB; only kept lines are searched", MaxRereadBytes>>20)
 	}
 	return b, nil
+}
+
+// pathErr is err without the path an *os.PathError repeats.
+func pathErr(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 func runServe(ctx context.Context, o *serveOptions) error {
@@ -226,7 +246,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	m := s.MCP()
 	fmt.Fprintf(o.IO.ErrOut, "analyze serve: %s read and analysed in %s; serving over %s\n", report.CleanText(o.Path), time.Since(start).Round(time.Millisecond), transportName(o.Listen))
 	if o.Listen == "" {
-		err := m.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(o.IO.In), Writer: nopWriteCloser{o.IO.Out}})
+		err := m.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(o.IO.In), Writer: nopWriteCloser{o.IO.Out}, MaxLineLength: maxRequestBytes})
 		if err == nil || errors.Is(err, io.EOF) || ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -254,7 +274,7 @@ func (nopWriteCloser) Close() error { return nil }
 // A request whose Host or Origin is not loopback is refused (403), against
 // DNS rebinding and cross-site requests from a browser.
 func serveHTTP(ctx context.Context, ln net.Listener, m *mcp.Server, errOut io.Writer) error {
-	srv := &http.Server{Handler: mcpHandler(m), ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	srv := &http.Server{Handler: mcpHandler(m), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 5 * time.Minute, MaxHeaderBytes: 64 << 10}
 	fmt.Fprintf(errOut, "analyze serve: listening on http://%s/mcp\n", ln.Addr())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
@@ -269,10 +289,16 @@ func serveHTTP(ctx context.Context, ln net.Listener, m *mcp.Server, errOut io.Wr
 	}
 }
 
+// maxRequestBytes bounds one request from a client, on stdio (a line) and
+// over HTTP (a body): arguments are at most a few KiB (the SDK's defaults
+// are 16 and 4 MiB).
+const maxRequestBytes = 1 << 20
+
 // mcpHandler is the HTTP handler of m: streamable HTTP at /mcp, loopback
 // clients only.
 func mcpHandler(m *mcp.Server) http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m }, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m }, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute,
+		MaxRequestBodyBytes: maxRequestBytes, PropagateRequestCancellation: true})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", loopbackOnly(h))
 	return mux
@@ -283,8 +309,11 @@ func mcpHandler(m *mcp.Server) http.Handler {
 func loopbackOnly(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host := r.Host
-		if hh, _, err := net.SplitHostPort(host); err == nil {
+		if hh, port, err := net.SplitHostPort(host); err == nil {
 			host = hh
+			if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+				host = "" // "localhost:80@evil.example": not a port
+			}
 		}
 		if !loopbackHost(host) {
 			http.Error(w, "mgtriage serves loopback clients only: Host is not a loopback name", http.StatusForbidden)

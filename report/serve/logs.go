@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -24,7 +26,7 @@ type LogsIn struct {
 	Previous  bool   `json:"previous,omitempty" jsonschema:"the previous run's log (previous.log)"`
 	Host      string `json:"host,omitempty" jsonschema:"a node: its journal lines (kubelet, crio, kernel, ...)"`
 	Unit      string `json:"unit,omitempty" jsonschema:"with host: kubelet, crio, kernel, ..."`
-	Pattern   string `json:"pattern,omitempty" jsonschema:"an RE2 regular expression the line must match"`
+	Pattern   string `json:"pattern,omitempty" jsonschema:"an RE2 regular expression the line must match (within its first 16 KiB)"`
 	Since     string `json:"since,omitempty" jsonschema:"RFC 3339 time: lines at or after it (lines without a time are kept)"`
 	Until     string `json:"until,omitempty" jsonschema:"RFC 3339 time: lines at or before it"`
 	Limit     int    `json:"limit,omitempty" jsonschema:"at most this many lines (default 200)"`
@@ -64,8 +66,22 @@ type LogLine struct {
 // MaxPatternBytes bounds an RE2 pattern.
 const MaxPatternBytes = 512
 
+// MaxScanTime bounds the time one logs answer spends matching a whole log
+// file (RE2 is linear, but a long pattern over 256 MiB of lines takes
+// minutes): the scan stops there, and the answer says at which line.
+var MaxScanTime = 10 * time.Second
+
+// MaxMatchBytes bounds the bytes of one line a pattern is matched
+// against (its start): a line of megabytes costs no more than one of
+// MaxMatchBytes.
+const MaxMatchBytes = 16 << 10
+
 // Logs is the logs tool.
-func (s *Server) Logs(in LogsIn) (*LogsOut, error) {
+func (s *Server) Logs(in LogsIn) (*LogsOut, error) { return s.LogsContext(context.Background(), in) }
+
+// LogsContext is the logs tool; the scan of a log stops when ctx ends (the
+// client cancelled or went away).
+func (s *Server) LogsContext(ctx context.Context, in LogsIn) (*LogsOut, error) {
 	if err := checkArgs(map[string]string{"namespace": in.Namespace, "pod": in.Pod, "container": in.Container, "host": in.Host, "unit": in.Unit, "since": in.Since, "until": in.Until}); err != nil {
 		return nil, err
 	}
@@ -83,9 +99,15 @@ func (s *Server) Logs(in LogsIn) (*LogsOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	keep := func(l LogLine) bool {
-		if re != nil && !re.MatchString(l.Text) {
+	keep := func(l *LogLine, raw []byte) bool {
+		if re != nil && (raw != nil && !re.Match(raw[:min(len(raw), MaxMatchBytes)]) || raw == nil && !re.MatchString(l.Text[:min(len(l.Text), MaxMatchBytes)])) {
 			return false
+		}
+		if since.IsZero() && until.IsZero() {
+			return true
+		}
+		if l.Time == nil && raw != nil {
+			l.Time = lineTime(raw)
 		}
 		if l.Time != nil && (!since.IsZero() && l.Time.Before(since) || !until.IsZero() && l.Time.After(until)) {
 			return false
@@ -93,7 +115,7 @@ func (s *Server) Logs(in LogsIn) (*LogsOut, error) {
 		return true
 	}
 	var out *LogsOut
-	var all []LogLine
+	var all logSeq
 	switch {
 	case in.Pod != "" && in.Host != "":
 		return nil, errors.New("give either a pod (namespace, pod, container) or a host, not both")
@@ -111,28 +133,115 @@ func (s *Server) Logs(in LogsIn) (*LogsOut, error) {
 		}
 		return nil, err
 	}
-	matched := all[:0:0]
-	for _, l := range all {
-		if keep(l) {
-			l.Text = clipRunes(l.Text, MaxLineRunes)
-			matched = append(matched, l)
-		}
-	}
 	limit := in.Limit
 	if limit <= 0 {
 		limit = 200
 	}
-	items, next, err := page(matched, in.Cursor, limit, s.opt.AnswerBytes)
+	limit = min(limit, MaxLimit)
+	start, err := parseCursor(in.Cursor)
 	if err != nil {
 		return nil, err
 	}
-	out.Matched, out.Items, out.Next = len(matched), nonNil(items), next
+	// One pass: count the matched lines, keep only the page's.
+	var window []LogLine
+	matched, stopped, seen, work := 0, 0, 0, 0
+	deadline := time.Now().Add(MaxScanTime)
+	all(func(l LogLine, raw []byte) bool {
+		// The clock is read every 1024 lines or 1 MiB matched.
+		if seen, work = seen+1, work+min(len(raw)+len(l.Text), MaxMatchBytes); seen&1023 == 0 || work > 1<<20 {
+			if work = 0; ctx.Err() != nil || time.Now().After(deadline) {
+				stopped = l.Line
+				return false
+			}
+		}
+		if !keep(&l, raw) {
+			return true
+		}
+		if matched >= start && matched < start+limit {
+			if raw != nil {
+				l.Text = string(raw)
+				if l.Time == nil {
+					l.Time = lineTime(raw)
+				}
+			}
+			l.Text = clipRunes(l.Text, MaxLineRunes)
+			window = append(window, l)
+		}
+		matched++
+		return true
+	})
+	if start > matched {
+		return nil, fmt.Errorf("cursor %q is past the end (%d items)", in.Cursor, matched)
+	}
+	items, next, err := page(window, "", limit, s.opt.AnswerBytes)
+	if err != nil {
+		return nil, err
+	}
+	if next != "" || start+len(items) < matched {
+		next = cursorAt(start + len(items))
+	}
+	if stopped > 0 {
+		out.Note = strings.TrimSpace(fmt.Sprintf("the search stopped at line %d (after %s, or the question was cancelled): matched counts the lines before it only; narrow the pattern or the time window. %s", stopped, MaxScanTime, out.Note))
+	}
+	out.Matched, out.Items, out.Next = matched, nonNil(items), next
 	return report.Value(s.in.Redactor, out), nil
+}
+
+// logSeq yields a log's lines in order: a line made (Text set, raw nil), or
+// a line of a file being scanned (Line and, for a journal, Time set; raw
+// its bytes, valid during the call only), until yield returns false.
+type logSeq func(yield func(l LogLine, raw []byte) bool)
+
+// keptSeq yields lines already made.
+func keptSeq(lines []LogLine) logSeq {
+	return func(yield func(LogLine, []byte) bool) {
+		for _, l := range lines {
+			if !yield(l, nil) {
+				return
+			}
+		}
+	}
+}
+
+// eachLine calls f with each line of data (1-based, without its line
+// break, "\r\n" or "\n") until f returns false; a last line without a
+// break counts.
+func eachLine(data []byte, f func(n int, line []byte) bool) {
+	for n := 1; len(data) > 0; n++ {
+		i := bytes.IndexByte(data, '\n')
+		line := data
+		if i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if !f(n, bytes.TrimSuffix(line, []byte("\r"))) {
+			return
+		}
+	}
+}
+
+// fileSeq yields the lines of a whole container log file.
+func fileSeq(data []byte) logSeq {
+	return func(yield func(LogLine, []byte) bool) {
+		eachLine(data, func(n int, line []byte) bool { return yield(LogLine{Line: n}, line) })
+	}
+}
+
+// lineTime reads a leading RFC 3339 time (the kubelet's and CRI-O's
+// container log format, and oc logs --timestamps); nil when none.
+func lineTime(l []byte) *time.Time {
+	if sp := bytes.IndexByte(l, ' '); sp >= 20 && sp <= 40 {
+		if t, err := time.Parse(time.RFC3339Nano, string(l[:sp])); err == nil {
+			return &t
+		}
+	}
+	return nil
 }
 
 // containerLog finds the pod's log file the question names and returns
 // its lines: the whole file from a folder input, else the kept ones.
-func (s *Server) containerLog(in LogsIn) (*LogsOut, []LogLine, error) {
+func (s *Server) containerLog(in LogsIn) (*LogsOut, logSeq, error) {
 	if _, err := s.findPod(in.Namespace, in.Pod); err != nil {
 		return nil, nil, err
 	}
@@ -165,7 +274,7 @@ func (s *Server) containerLog(in LogsIn) (*LogsOut, []LogLine, error) {
 		b, err := s.in.Reread(l.Path())
 		if err == nil {
 			out.Searched = "whole file"
-			return out, numbered(splitLines(b)), nil
+			return out, fileSeq(b), nil
 		}
 		out.Note = fmt.Sprintf("the file could not be read again (%v); the kept lines are searched", err)
 	}
@@ -194,28 +303,13 @@ func (s *Server) containerLog(in LogsIn) (*LogsOut, []LogLine, error) {
 			out.Note = fmt.Sprintf("the archive is read once and the analysis kept no line of this log (%d lines; the container did not fail)", l.Lines)
 		}
 	}
-	return out, lines, nil
-}
-
-// numbered numbers lines from 1 and reads a leading RFC 3339 time (the
-// kubelet's and CRI-O's container log format, and oc logs --timestamps).
-func numbered(lines []string) []LogLine {
-	out := make([]LogLine, len(lines))
-	for i, l := range lines {
-		out[i] = LogLine{Line: i + 1, Text: l}
-		if sp := strings.IndexByte(l, ' '); sp >= 20 && sp <= 40 {
-			if t, err := time.Parse(time.RFC3339Nano, l[:sp]); err == nil {
-				out[i].Time = &t
-			}
-		}
-	}
-	return out
+	return out, keptSeq(lines), nil
 }
 
 // hostLog returns a host's journal lines: the collapsed groups the analysis
 // kept (node-level and per-pod), or with a unit on a folder input, the
 // journal file's lines.
-func (s *Server) hostLog(in LogsIn) (*LogsOut, []LogLine, error) {
+func (s *Server) hostLog(in LogsIn) (*LogsOut, logSeq, error) {
 	groups := append([]*model.LogGroup(nil), s.in.Gather.NodeLogOf(in.Host)...)
 	hostKey := model.HostKey(in.Host)
 	for _, p := range s.in.Gather.Pods {
@@ -245,9 +339,11 @@ func (s *Server) hostLog(in LogsIn) (*LogsOut, []LogLine, error) {
 		b, err := s.in.Reread(groups[0].Source.Path)
 		if err == nil {
 			out.Searched = "whole file"
-			lines := splitLines(b)
-			out.Lines = len(lines)
-			return out, s.journalLines(lines, in.Host), nil
+			out.Lines = bytes.Count(b, []byte("\n"))
+			if len(b) > 0 && b[len(b)-1] != '\n' {
+				out.Lines++
+			}
+			return out, s.journalSeq(b, in.Host), nil
 		}
 		out.Note = fmt.Sprintf("the journal could not be read again (%v); the kept groups are searched", err)
 	}
@@ -274,32 +370,32 @@ func (s *Server) hostLog(in LogsIn) (*LogsOut, []LogLine, error) {
 		}
 		lines = append(lines, l)
 	}
-	return out, lines, nil
+	return out, keptSeq(lines), nil
 }
 
-// journalLines numbers a journal file's lines and keeps those of host
-// (a service log of must-gather's host_service_logs holds every control
-// plane host's lines): a line whose journal prefix names another host is
-// left out, with the continuation lines after it.
-func (s *Server) journalLines(lines []string, host string) []LogLine {
+// journalSeq yields a journal file's lines of host (a service log of
+// must-gather's host_service_logs holds every control plane host's lines):
+// a line whose journal prefix names another host is left out, with the
+// continuation lines after it.
+func (s *Server) journalSeq(data []byte, host string) logSeq {
 	ref := s.in.Gather.CollectedAt
 	key := model.HostKey(host)
-	var out []LogLine
-	keep := true
-	for i, l := range lines {
-		if j, ok := nodelog.ParseJournal([]byte(l), ref); ok {
-			keep = model.HostKey(string(j.Host)) == key
-			if keep {
-				t := j.Time
-				out = append(out, LogLine{Line: i + 1, Time: &t, Text: l})
+	return func(yield func(LogLine, []byte) bool) {
+		keep := true
+		eachLine(data, func(n int, l []byte) bool {
+			if j, ok := nodelog.ParseJournal(l, ref); ok {
+				if keep = model.HostKey(string(j.Host)) == key; keep {
+					t := j.Time
+					return yield(LogLine{Line: n, Time: &t}, l)
+				}
+				return true
 			}
-			continue
-		}
-		if keep {
-			out = append(out, LogLine{Line: i + 1, Text: l})
-		}
+			if keep {
+				return yield(LogLine{Line: n}, l)
+			}
+			return true
+		})
 	}
-	return out
 }
 
 // ---- source ----
@@ -375,7 +471,17 @@ func (s *Server) Source(in SourceIn) (*SourceOut, error) {
 			if l.Path() != full {
 				continue
 			}
-			lo, lines, _ := s.containerLog(LogsIn{Namespace: mp.Object.Namespace, Pod: mp.Object.Name, Container: l.Container, Previous: l.Previous})
+			lo, seq, _ := s.containerLog(LogsIn{Namespace: mp.Object.Namespace, Pod: mp.Object.Name, Container: l.Container, Previous: l.Previous})
+			var lines []LogLine
+			if seq != nil {
+				seq(func(x LogLine, raw []byte) bool {
+					if raw != nil {
+						x.Text = string(raw)
+					}
+					lines = append(lines, x)
+					return true
+				})
+			}
 			if lo == nil || lo.Path != out.Path {
 				// A rotated log or a pod of another root under the same key.
 				lines = nil

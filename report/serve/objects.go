@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -145,15 +147,24 @@ func (s *Server) Get(in GetIn) (*GetOut, error) {
 	}
 	out := &GetOut{Kind: k.String()}
 	var objs []*model.Object
-	if in.Name != "" {
+	if in.Name != "" && in.Namespace != "" {
 		o, cov := s.in.Store.Get(k, in.Namespace, in.Name)
 		out.Coverage = cov.String()
 		if o != nil {
 			objs = []*model.Object{o}
 		}
 	} else {
+		// No namespace: every namespace and the cluster scope (the store's
+		// "" is the cluster scope only).
+		ns := cmp.Or(in.Namespace, "*")
 		var cov model.Coverage
-		objs, cov = s.in.Store.List(k, in.Namespace)
+		objs, cov = s.in.Store.List(k, ns)
+		if in.Name != "" {
+			objs = slices.DeleteFunc(objs, func(o *model.Object) bool { return o.Name != in.Name })
+			if len(objs) == 0 && cov == model.Found {
+				cov = model.Absent
+			}
+		}
 		out.Coverage = cov.String()
 		if len(objs) > 0 {
 			out.Coverage = model.Found.String()
@@ -188,11 +199,26 @@ func (s *Server) Get(in GetIn) (*GetOut, error) {
 		return nil, err
 	}
 	if in.Output == "yaml" {
-		start, _ := parseCursor(in.Cursor) // checked by page
-		left := budget
+		// The texts share what the rows leave of the budget: the page ends
+		// before an item that has no room left (the first always has some).
+		start, _ := parseCursor(in.Cursor)
+		used := 0
 		for i := range page {
-			s.objectText(&page[i], objs[start+i], left/max(1, len(page)-i))
-			left -= len(page[i].Text)
+			row, err := json.Marshal(page[i])
+			if err != nil {
+				return nil, err
+			}
+			left := budget - used - len(row)
+			if i > 0 && left < minTextBytes {
+				page, next = page[:i], cursorAt(start+i)
+				break
+			}
+			s.objectText(&page[i], objs[start+i], max(left, minTextBytes))
+			b, err := json.Marshal(page[i])
+			if err != nil {
+				return nil, err
+			}
+			used += len(b) + 1
 		}
 	}
 	out.Items, out.Next = nonNil(page), next
@@ -208,14 +234,37 @@ func where(ns string) string {
 
 // objectRow is o's identity, citation and table row.
 func (s *Server) objectRow(o *model.Object) ObjectOut {
-	out := ObjectOut{Kind: o.Kind.String(), Namespace: o.Namespace, Name: o.Name, Path: s.short(o.Source.Path), Line: o.Source.Line, Keys: o.Keys}
+	out := ObjectOut{Kind: o.Kind.String(), Namespace: o.Namespace, Name: o.Name, Path: s.short(o.Source.Path), Line: o.Source.Line}
+	var labels []string
 	for _, k := range sortedKeys(o.Labels) {
-		if len(out.Labels) == 20 {
-			out.Labels = append(out.Labels, fmt.Sprintf("… %d more", len(o.Labels)-20))
-			break
-		}
-		out.Labels = append(out.Labels, k+"="+o.Labels[k])
+		labels = append(labels, k+"="+o.Labels[k])
 	}
+	out.Labels = boundedList(labels, 20, "labels")
+	out.Keys = boundedList(o.Keys, 0, "keys")
+	return s.objectColumns(o, out)
+}
+
+// MaxListBytes bounds the labels, and the key names, one object row lists.
+const MaxListBytes = 4 << 10
+
+// boundedList returns at most max items of list (0: no count bound), each
+// clipped to 256 bytes, within MaxListBytes, then "… N more <what>".
+func boundedList(list []string, max int, what string) []string {
+	var out []string
+	used := 0
+	for i, v := range list {
+		v = clip(v, 256)
+		if max > 0 && i == max || used+len(v) > MaxListBytes {
+			return append(out, fmt.Sprintf("… %d more %s", len(list)-i, what))
+		}
+		used += len(v)
+		out = append(out, v)
+	}
+	return out
+}
+
+// objectColumns adds the kubectl get columns of a pod or node to out.
+func (s *Server) objectColumns(o *model.Object, out ObjectOut) ObjectOut {
 	switch o.Kind {
 	case model.Pods:
 		if p := s.pods[o.Namespace+"/"+o.Name]; p != nil {
@@ -260,6 +309,9 @@ func (s *Server) objectText(out *ObjectOut, o *model.Object, budget int) {
 	var b strings.Builder
 	for i := from; i <= to; i++ {
 		l := clipRunes(lines[i-1], MaxLineRunes)
+		if i == from && len(l) > budget {
+			l = clip(l, budget) // one line longer than the whole budget
+		}
 		if b.Len()+len(l)+1 > budget && i > from {
 			out.Truncated = true
 			out.TextNote = fmt.Sprintf("cut at line %d of %d-%d (the answer budget); source with path %s and line %d pages on", i-1, from, to, out.Path, i)
@@ -274,6 +326,10 @@ func (s *Server) objectText(out *ObjectOut, o *model.Object, budget int) {
 		out.TextNote = origin
 	}
 }
+
+// minTextBytes is the least budget an object's text is given in a get
+// answer.
+const minTextBytes = 512
 
 // MaxLineRunes bounds one quoted line.
 const MaxLineRunes = 4096
@@ -295,12 +351,14 @@ func clipRunes(s string, n int) string {
 // fileLines returns the lines of a file of the gather (path as the model
 // holds it) from the kept object files or, for a folder input, from the
 // folder, with a note saying which; the error says why neither has it.
+// The lines of Secret and ConfigMap objects are MaskedLine.
 func (s *Server) fileLines(path string) ([]string, string, error) {
 	if lines, origin, ok := s.cache.get(path); ok {
 		return lines, origin, nil
 	}
 	if b, err := s.in.Gather.Kept.Read(path); err == nil {
 		lines := splitLines(b)
+		maskSecretObjects(b, lines)
 		s.cache.put(path, lines, "from the object file kept at the read", len(b))
 		return lines, "from the object file kept at the read", nil
 	}
@@ -310,6 +368,7 @@ func (s *Server) fileLines(path string) ([]string, string, error) {
 			return nil, "", fmt.Errorf("%s: %v", s.short(path), err)
 		}
 		lines := splitLines(b)
+		maskSecretObjects(b, lines)
 		s.cache.put(path, lines, "read from the input folder", len(b))
 		return lines, "read from the input folder", nil
 	}

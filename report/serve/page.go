@@ -22,8 +22,9 @@ func parseCursor(s string) (int, error) {
 	if s == "" {
 		return 0, nil
 	}
-	n, err := strconv.Atoi(strings.TrimPrefix(s, "p"))
-	if !strings.HasPrefix(s, "p") || err != nil || n < 0 || len(s) > 12 {
+	digits := strings.TrimPrefix(s, "p")
+	n, err := strconv.Atoi(digits)
+	if !strings.HasPrefix(s, "p") || err != nil || n < 0 || len(s) > 12 || strings.Trim(digits, "0123456789") != "" {
 		return 0, fmt.Errorf("cursor %q is not one this server gave: pass the \"next\" value of an earlier answer, or none", clip(s, 40))
 	}
 	return n, nil

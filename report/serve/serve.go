@@ -16,6 +16,7 @@ package serve
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -124,19 +125,19 @@ func (s *Server) MCP() *mcp.Server {
 		f := false
 		return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &f, DestructiveHint: &f}
 	}
-	mcp.AddTool(m, &mcp.Tool{Name: "overview", Annotations: ro("Gather overview"),
+	addTool(m, s.maxAnswer(), &mcp.Tool{Name: "overview", Annotations: ro("Gather overview"),
 		Description: "The gather at a glance: cluster, input, what was read (coverage), counts, and the top findings with their handles. Call first."}, tool(s.Overview))
-	mcp.AddTool(m, &mcp.Tool{Name: "findings", Annotations: ro("Findings"),
+	addTool(m, s.maxAnswer(), &mcp.Tool{Name: "findings", Annotations: ro("Findings"),
 		Description: "The findings, filtered by severity, rule, namespace, node, workload or text, paged. Each has a handle, the hint that states the cause, the objects it is about and its evidence as path:line."}, tool(s.Findings))
-	mcp.AddTool(m, &mcp.Tool{Name: "pod", Annotations: ro("One pod"),
+	addTool(m, s.maxAnswer(), &mcp.Tool{Name: "pod", Annotations: ro("One pod"),
 		Description: "One pod: the kubectl columns at gather time (READY, STATUS, RESTARTS, AGE), its startup stage, containers with state, exit code, probes and back-off, the findings about it, and its timeline (paged)."}, tool(s.Pod))
-	mcp.AddTool(m, &mcp.Tool{Name: "get", Annotations: ro("Get objects"),
+	addTool(m, s.maxAnswer(), &mcp.Tool{Name: "get", Annotations: ro("Get objects"),
 		Description: "Objects of the store by kind and namespace/name or label selector, as table rows or as the object's text (output=yaml), with the path:line they were read from. Coverage says whether the kind was gathered, so an object not found is known absent or unknown. Secret and ConfigMap values are never shown, only key names."}, tool(s.Get))
-	mcp.AddTool(m, &mcp.Tool{Name: "events", Annotations: ro("Events"),
+	addTool(m, s.maxAnswer(), &mcp.Tool{Name: "events", Annotations: ro("Events"),
 		Description: "Events by involved object (kind, namespace, name), type, reason, text or time window, oldest first, with counts by reason, paged."}, tool(s.Events))
-	mcp.AddTool(m, &mcp.Tool{Name: "logs", Annotations: ro("Logs"),
-		Description: "Lines of a container log (namespace, pod, container, previous) or of a node's journal (host, unit), by time window and RE2 pattern, paged. Says whether the whole log or only the lines kept by the analysis were searched."}, tool(s.Logs))
-	mcp.AddTool(m, &mcp.Tool{Name: "source", Annotations: ro("Quote a citation"),
+	addTool(m, s.maxAnswer(), &mcp.Tool{Name: "logs", Annotations: ro("Logs"),
+		Description: "Lines of a container log (namespace, pod, container, previous) or of a node's journal (host, unit), by time window and RE2 pattern, paged. Says whether the whole log or only the lines kept by the analysis were searched."}, toolCtx(s.LogsContext))
+	addTool(m, s.maxAnswer(), &mcp.Tool{Name: "source", Annotations: ro("Quote a citation"),
 		Description: "The lines around a cited path:line, so evidence can be quoted exactly; when the lines were not kept, says which lines of that file exist and why."}, tool(s.Source))
 	s.addExplain(m, ro)
 	for _, res := range []struct{ name, mime, desc string }{
@@ -145,7 +146,12 @@ func (s *Server) MCP() *mcp.Server {
 	} {
 		name := res.name
 		m.AddResource(&mcp.Resource{URI: "mgtriage://report/" + name, Name: name, MIMEType: res.mime, Description: res.desc},
-			func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			func(ctx context.Context, req *mcp.ReadResourceRequest) (_ *mcp.ReadResourceResult, err error) {
+				defer func() {
+					if r := recover(); r != nil {
+						err = fmt.Errorf("mgtriage failed while rendering %s (panic: %s); please report it", name, clip(fmt.Sprint(r), 200))
+					}
+				}()
 				var b strings.Builder
 				if err := s.Render(&b, name); err != nil {
 					return nil, err
@@ -156,12 +162,56 @@ func (s *Server) MCP() *mcp.Server {
 	return m
 }
 
+// addTool registers a tool whose handler never takes the server down and
+// never answers more than maxBytes of JSON. The SDK does not recover a
+// panic in a handler (the process would end with every session): a panic
+// is answered as a tool error that names the tool. An answer over maxBytes
+// (the tools bound their parts to the answer budget; this is the last
+// bound) is answered as a tool error that says to narrow the question.
+func addTool[In, Out any](m *mcp.Server, maxBytes int, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
+	mcp.AddTool(m, t, guarded(t.Name, maxBytes, h))
+}
+
+// maxAnswer is the most bytes of JSON one answer may hold: four times the
+// answer budget, at least 64 KiB (the overview is not paged).
+func (s *Server) maxAnswer() int { return max(4*s.opt.AnswerBytes, 64<<10) }
+
+// guarded wraps h so that a panic in it is returned as an error, and an
+// answer over maxBytes too.
+func guarded[In, Out any](name string, maxBytes int, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+		var zero Out
+		defer func() {
+			if r := recover(); r != nil {
+				res, out = nil, zero
+				err = fmt.Errorf("mgtriage failed while answering (%s tool: panic: %s); please report it with the question asked", name, clip(fmt.Sprint(r), 200))
+			}
+		}()
+		res, out, err = h(ctx, req, in)
+		if err == nil {
+			if b, jerr := json.Marshal(out); jerr == nil && len(b) > maxBytes {
+				return nil, zero, fmt.Errorf("the answer would be %d bytes, over the %d this server gives (%s tool): narrow the question (a filter, a smaller limit, a namespace)", len(b), maxBytes, name)
+			}
+		}
+		return res, out, err
+	}
+}
+
 // tool adapts a tool method to the SDK's typed handler: the input comes
 // decoded and checked against the schema, the output goes out as
 // structured content and as its JSON text.
 func tool[In, Out any](f func(In) (Out, error)) mcp.ToolHandlerFor[In, Out] {
 	return func(_ context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		out, err := f(in)
+		return nil, out, err
+	}
+}
+
+// toolCtx is tool for a method that takes the call's context (it ends when
+// the client cancels the call or goes away).
+func toolCtx[In, Out any](f func(context.Context, In) (Out, error)) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		out, err := f(ctx, in)
 		return nil, out, err
 	}
 }

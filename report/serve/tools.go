@@ -260,6 +260,29 @@ type PodOut struct {
 	Next     string                 `json:"next,omitempty"`
 	Events   int                    `json:"events" jsonschema:"events whose involved object is the pod (see the events tool)"`
 	Logs     []LogFile              `json:"logs" jsonschema:"the pod's container log files (see the logs tool)"`
+	// Omitted counts what a pod of many containers had over the budget:
+	// findings, containers and log files left out of this answer.
+	Omitted *PodOmitted `json:"omitted,omitempty" jsonschema:"what was left out for the answer budget (see the findings, get and logs tools)"`
+}
+
+// PodOmitted counts the parts of a pod left out of a pod answer.
+type PodOmitted struct {
+	Findings   int `json:"findings,omitempty"`
+	Containers int `json:"containers,omitempty"`
+	Logs       int `json:"logs,omitempty"`
+}
+
+// fitting returns how many leading items of list fit in budget bytes of
+// JSON (at least one).
+func fitting[T any](list []T, budget int) int {
+	used := 0
+	for i, it := range list {
+		b, _ := json.Marshal(it)
+		if used += len(b) + 1; used > budget && i > 0 {
+			return i
+		}
+	}
+	return len(list)
 }
 
 // LogFile is one log file of the gather: its path and line count.
@@ -300,6 +323,21 @@ func (s *Server) Pod(in PodIn) (*PodOut, error) {
 		for _, l := range mp.Logs {
 			out.Logs = append(out.Logs, LogFile{Container: l.Container, Previous: l.Previous, Rotated: l.Rotated, Path: s.short(l.Path()), Lines: l.Lines})
 		}
+	}
+	// The parts that grow with the pod's containers share half the budget.
+	var om PodOmitted
+	quarter := s.opt.AnswerBytes / 4
+	if n := fitting(out.Findings, quarter); n < len(out.Findings) {
+		om.Findings, out.Findings = len(out.Findings)-n, out.Findings[:n]
+	}
+	if n := fitting(out.Pod.Containers, quarter); n < len(out.Pod.Containers) {
+		om.Containers, out.Pod.Containers = len(out.Pod.Containers)-n, out.Pod.Containers[:n]
+	}
+	if n := fitting(out.Logs, quarter/2); n < len(out.Logs) {
+		om.Logs, out.Logs = len(out.Logs)-n, out.Logs[:n]
+	}
+	if om != (PodOmitted{}) {
+		out.Omitted = &om
 	}
 	// The timeline gets what the rest of the answer leaves of the budget
 	// (at least one entry).
