@@ -608,8 +608,9 @@ func TestServeBreakerConcurrent(t *testing.T) {
 
 // TestServeBreakerStdioFrames: on stdio, a request line over 1 MiB or
 // nested deeper than the SDK decodes (1000) ends the session with an
-// error (the SDK's behaviour: the stream cannot be resynchronised), after
-// the answers to the requests before it; nothing panics.
+// error (the SDK's behaviour: the stream cannot be resynchronised); the
+// requests before it were read (initialize was answered), and an answer
+// still being computed may be lost with the session; nothing panics.
 func TestServeBreakerStdioFrames(t *testing.T) {
 	dir := tinyGather(t)
 	initLine := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}` + "\n" +
@@ -626,7 +627,7 @@ func TestServeBreakerStdioFrames(t *testing.T) {
 		go func() { done <- runServe(context.Background(), o) }()
 		select {
 		case err := <-done:
-			if err == nil || !strings.Contains(out.String(), `"id":2,"result"`) {
+			if err == nil || !strings.Contains(out.String(), `"id":1,"result"`) || strings.Contains(errOut.String(), "panic") {
 				t.Errorf("%s: err %v, answers %.300s", name, err, out.String())
 			}
 		case <-time.After(20 * time.Second):
