@@ -47,6 +47,10 @@ import (
 // gather problem, and the rule does not fire on that subject.
 const CELCostLimit = 1_000_000
 
+// maxReadEvidence bounds the objects a where: condition read that a
+// finding cites.
+const maxReadEvidence = 3
+
 // MaxLookupItems bounds the objects lookupAll returns; truncated is then
 // true. MaxObjectJSON bounds, in bytes, the JSON form of a typed object an
 // expression reads whole; a larger one is given by its metadata alone.
@@ -352,8 +356,11 @@ func (c *evalContext) objectValue(o *model.Object) map[string]any {
 	return v
 }
 
-// lookupFuncs are the late-bound lookup functions over c's store.
-func (c *evalContext) lookupFuncs() map[string]cel.LateBoundFunction {
+// lookupFuncs are the late-bound lookup functions over c's store. The
+// objects they find are noted in read: what lookup finds (an object the
+// expression asked for by name), and what lookupAll lists (a search,
+// whose items prove nothing unless the rule names them: see citeRead).
+func (c *evalContext) lookupFuncs(read *celRead) map[string]cel.LateBoundFunction {
 	str := func(v ref.Val) string { s, _ := v.(types.String); return string(s) }
 	return map[string]cel.LateBoundFunction{
 		"lookup": func(_ string, args ...ref.Val) ref.Val {
@@ -364,6 +371,7 @@ func (c *evalContext) lookupFuncs() map[string]cel.LateBoundFunction {
 			res := map[string]any{"coverage": cov.String(), "object": nil}
 			if o != nil {
 				res["object"] = c.objectValue(o)
+				read.named = append(read.named, o)
 			}
 			return types.DefaultTypeAdapter.NativeToValue(res)
 		},
@@ -377,6 +385,7 @@ func (c *evalContext) lookupFuncs() map[string]cel.LateBoundFunction {
 			}
 			objs, cov := c.gather.Objects.List(model.ParseKind(str(args[0])), str(args[1]))
 			items := []any{}
+			var found []*model.Object
 			truncated := false
 			for _, o := range objs {
 				if !sel.Empty() && !sel.Matches(labels.Set(c.labelsOf(o))) {
@@ -387,7 +396,9 @@ func (c *evalContext) lookupFuncs() map[string]cel.LateBoundFunction {
 					break
 				}
 				items = append(items, c.objectValue(o))
+				found = append(found, o)
 			}
+			read.listed = append(read.listed, found...)
 			cs := cov.String()
 			switch {
 			case len(items) > 0:
@@ -560,11 +571,12 @@ func (c *evalContext) passesWhere(r *Rule, s subject, h *hit) bool {
 	if r.where == nil {
 		return true
 	}
+	var read celRead
 	act, err := cel.FunctionVars(map[string]any{
 		"subject": c.subjectValue(s, h),
 		"vars":    celVars(h.Vars),
 		"joins":   joinsValue(r, h),
-	}, c.lookupFuncs())
+	}, c.lookupFuncs(&read))
 	if err != nil {
 		c.cel.noteError(r, "where", subjectName(s, h), err)
 		return false
@@ -599,7 +611,65 @@ func (c *evalContext) passesWhere(r *Rule, s subject, h *hit) bool {
 		}
 		h.Vars[l.name] = celText(v, maxVarText)
 	}
+	c.citeRead(r, h, &read)
 	return true
+}
+
+// celRead is what a rule's CEL expressions read from the store for one
+// hit: the objects lookup found by name, and those lookupAll listed.
+type celRead struct {
+	named, listed []*model.Object
+}
+
+// citeRead adds to h's evidence the objects the rule's condition read that
+// prove its cause with the subject: each object lookup found, and each
+// object lookupAll listed that a let: value names (by namespace/name, or
+// name) — the objects the hint speaks of; at most maxReadEvidence, each
+// once, at its first line.
+func (c *evalContext) citeRead(r *Rule, h *hit, read *celRead) {
+	cited := map[*model.Object]bool{}
+	cite := func(o *model.Object, why string) {
+		if cited[o] || len(cited) == maxReadEvidence {
+			return
+		}
+		cited[o] = true
+		h.Evidence = append(h.Evidence, c.objectFieldEvidence(o, why))
+	}
+	for _, o := range read.named {
+		cite(o, "read by the rule's where: condition")
+	}
+	for _, o := range read.listed {
+		for _, l := range r.lets {
+			v := h.Vars[l.name]
+			if v != "" && (strings.Contains(v, o.Namespace+"/"+o.Name) || containsWord(v, o.Name)) {
+				cite(o, "named by the rule's let: "+l.name)
+				break
+			}
+		}
+	}
+}
+
+// containsWord reports whether s holds name as a whole word (not inside
+// a longer name: "db" is not in "db-vm").
+func containsWord(s, name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; ; {
+		j := strings.Index(s[i:], name)
+		if j < 0 {
+			return false
+		}
+		a, b := i+j, i+j+len(name)
+		if (a == 0 || !nameByte(s[a-1])) && (b == len(s) || !nameByte(s[b])) {
+			return true
+		}
+		i = a + 1
+	}
+}
+
+func nameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_'
 }
 
 // jsonAny is the Go type a CEL value converts to for its JSON text.

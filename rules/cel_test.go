@@ -109,6 +109,20 @@ func TestWhere(t *testing.T) {
 			if got != nil && (!strings.Contains(got.Hint, tc.hintHas) || strings.Contains(got.Hint, "web-vm")) {
 				t.Errorf("hint %q: want %q (the let: value) and not the VM of another node", got.Hint, tc.hintHas)
 			}
+			if got != nil {
+				// The VM the hint names is cited; the one the search
+				// listed on another node is not.
+				var objs []string
+				for _, e := range got.Evidence {
+					if e.Kind == EvidenceObject {
+						objs = append(objs, e.Text)
+					}
+				}
+				if !slices.ContainsFunc(objs, func(s string) bool { return strings.Contains(s, "/shop/db-vm: named by the rule's let:") }) ||
+					slices.ContainsFunc(objs, func(s string) bool { return strings.Contains(s, "web-vm") }) {
+					t.Errorf("object evidence %q: want the VM the hint names, db-vm, and not web-vm", objs)
+				}
+			}
 			if len(g.Problems) > 0 {
 				t.Errorf("gather problems: %v", g.Problems)
 			}
