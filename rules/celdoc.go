@@ -18,12 +18,12 @@ func whereReference(b *bytes.Buffer) {
 		}
 	}
 	text := strings.ReplaceAll(whereText, "§", "`")
-	fmt.Fprintf(b, text, strings.Join(own, ", "), CELCostLimit, MaxLookupItems, MaxObjectJSON>>10)
+	fmt.Fprintf(b, text, strings.Join(own, ", "), CELCostLimit, MaxLookupItems, MaxObjectJSON>>10, maxReadEvidence)
 }
 
 // whereText is the section "Conditions with where:" (§ stands for a
 // backquote); its verbs are the environment's own functions, the cost
-// limit, MaxLookupItems and MaxObjectJSON in KiB.
+// limit, MaxLookupItems, MaxObjectJSON in KiB and maxReadEvidence.
 const whereText = `### Conditions with §where:§
 
 A rule may carry §where:§, an expression in [CEL](https://cel.dev) (the language of Kubernetes admission policies) that
@@ -90,5 +90,9 @@ value visited) or on an error (a key a map lacks: guard with §has(x.f)§ or §"
 that subject (a §let:§ that stops leaves its value empty), the analysis goes on, and the report's gather problems
 name the rule, the expression's line and the first subject.
 §rules explain§ shows a subject a §where:§ decided as step §where§.
+
+What the condition read is cited with the finding, beside the matcher's evidence: every object §lookup§ found, and
+each object §lookupAll§ listed that a §let:§ value names (by §namespace/name§ or as a whole name) — a search lists
+objects that prove nothing, the ones the hint speaks of prove the cause; at most %[5]d, each at its first line.
 
 `
