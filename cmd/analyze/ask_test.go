@@ -16,6 +16,15 @@ import (
 // cluster that is not OpenShift is never asked for with oc. Skipped under
 // -short and when the corpus is absent.
 func TestAskCorpus(t *testing.T) {
+	eachCorpusGather(t, askCorpusReport)
+}
+
+// eachCorpusGather runs check on every gather of the shared corpus as a
+// subtest, and on each part alone of a gather refused as one input (parts
+// of several clusters); check returns false when the input gave no
+// report. It skips under -short and when the corpus is absent, saying so.
+func eachCorpusGather(t *testing.T, check func(t *testing.T, dir string) bool) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("corpus gathers: not in -short")
 	}
@@ -29,7 +38,7 @@ func TestAskCorpus(t *testing.T) {
 		}
 		dir := filepath.Join(corpusRoot, e.Name())
 		t.Run(e.Name(), func(t *testing.T) {
-			if askCorpusReport(t, dir) {
+			if check(t, dir) {
 				return
 			}
 			// Refused (gathers of several clusters): each part alone.
@@ -37,7 +46,7 @@ func TestAskCorpus(t *testing.T) {
 			for _, p := range parts {
 				if p.IsDir() {
 					t.Run(p.Name(), func(t *testing.T) {
-						if !askCorpusReport(t, filepath.Join(dir, p.Name())) {
+						if !check(t, filepath.Join(dir, p.Name())) {
 							t.Skip("no report")
 						}
 					})

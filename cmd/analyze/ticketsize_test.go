@@ -21,37 +21,7 @@ import (
 // are skipped under -short and when the corpus is absent.
 func TestTicketSized(t *testing.T) {
 	t.Run("sample", func(t *testing.T) { checkTicketSized(t, sampleGather) })
-	t.Run("corpus", func(t *testing.T) {
-		if testing.Short() {
-			t.Skip("corpus gathers: not in -short")
-		}
-		entries, err := os.ReadDir(corpusRoot)
-		if err != nil {
-			t.Skipf("corpus absent: %v", err)
-		}
-		for _, e := range entries {
-			if !e.IsDir() {
-				continue
-			}
-			dir := filepath.Join(corpusRoot, e.Name())
-			t.Run(e.Name(), func(t *testing.T) {
-				if checkTicketSized(t, dir) {
-					return
-				}
-				// Refused (gathers of several clusters): each part alone.
-				parts, _ := os.ReadDir(dir)
-				for _, p := range parts {
-					if p.IsDir() {
-						t.Run(p.Name(), func(t *testing.T) {
-							if !checkTicketSized(t, filepath.Join(dir, p.Name())) {
-								t.Skip("no report")
-							}
-						})
-					}
-				}
-			})
-		}
-	})
+	t.Run("corpus", func(t *testing.T) { eachCorpusGather(t, checkTicketSized) })
 }
 
 // checkTicketSized analyses dir with the defaults and checks its report.md;
