@@ -111,14 +111,14 @@ func newRulesCmd(io IOStreams) *cobra.Command {
 			return err
 		},
 	}
-	cmd.AddCommand(list, show, validate, docs, newRulesExplainCmd(io, &rulesPath), newRulesTestCmd(io, &trust), newRulesPackCmd(io), newRulesManifestCmd(io))
+	cmd.AddCommand(list, show, validate, docs, newRulesExplainCmd(io, &rulesPath, &trust), newRulesTestCmd(io, &trust), newRulesPackCmd(io), newRulesManifestCmd(io))
 	return cmd
 }
 
 // newRulesExplainCmd is `analyze rules explain RULE PATH [SUBJECT]`: it
 // reads the gather at PATH as analyze does (loadGather, the table's needs,
 // the same input limits) and prints rules.Explain's account of RULE.
-func newRulesExplainCmd(io IOStreams, rulesPath *string) *cobra.Command {
+func newRulesExplainCmd(io IOStreams, rulesPath *string, trust *[]string) *cobra.Command {
 	var lo loadOptions
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -136,7 +136,7 @@ can be explained before you run it.`,
 			if err := lo.validate(); err != nil {
 				return err
 			}
-			t, err := loadTable(*rulesPath)
+			t, err := loadTable(*rulesPath, *trust...)
 			if err != nil {
 				return err
 			}

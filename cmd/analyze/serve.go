@@ -28,7 +28,9 @@ type serveOptions struct {
 	IO        IOStreams
 	Path      string
 	RulesPath string
-	Redact    bool
+	// Trust are the minisign keys a --rules pack must be signed with.
+	Trust  []string
+	Redact bool
 	// Listen is ADDR:PORT for streamable HTTP on loopback; "" serves on
 	// stdio.
 	Listen string
@@ -76,6 +78,7 @@ Paths in tool arguments are relative to the gather, as the answers cite them.
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.RulesPath, "rules", "", "a rule file or folder that adds to or overrides the built-in rules")
+	f.StringArrayVar(&o.Trust, "trust", nil, "a minisign public key file, or a folder of *.pub keys, that the --rules pack must be signed with (repeatable); unsigned packs are then refused")
 	f.BoolVar(&o.Redact, "redact", false, "redact every answer and resource as analyze --redact redacts the reports")
 	f.StringVar(&o.Listen, "listen", "", "serve streamable HTTP on ADDR:PORT, ADDR a loopback address (127.0.0.1, ::1, localhost); default: stdio")
 	f.StringVar(&o.KeepObjects, "keep-objects", DefaultKeepObjects, "budget of object files kept in memory, compressed, for get and source (0: none)")
@@ -132,7 +135,7 @@ func (o *serveOptions) validate() error {
 // loadServed reads and analyses the gather once and returns the server
 // that answers about it.
 func loadServed(ctx context.Context, o *serveOptions) (*serve.Server, error) {
-	table, err := loadTable(o.RulesPath)
+	table, err := loadTable(o.RulesPath, o.Trust...)
 	if err != nil {
 		return nil, err
 	}

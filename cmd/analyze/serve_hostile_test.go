@@ -344,3 +344,19 @@ func TestServeCorpus(t *testing.T) {
 		})
 	}
 }
+
+// TestServeAndDiffTrust: serve and diff take --trust as analyze does: an
+// unsigned pack is then refused (exit 2) before the input is read.
+func TestServeAndDiffTrust(t *testing.T) {
+	_, pub := testKey(t, t.TempDir(), "site")
+	for _, args := range [][]string{
+		{"serve", "--rules", "../../rules/packs/odf", "--trust", pub, sampleGather},
+		{"diff", "--rules", "../../rules/packs/odf", "--trust", pub, sampleGather, sampleGather, "-o", t.TempDir()},
+		{"rules", "explain", "--rules", "../../rules/packs/odf", "--trust", pub, "odf-osd-down-crashloop", sampleGather},
+	} {
+		code, _, stderr := run(t, args...)
+		if code != exitInput || !strings.Contains(stderr, "odf") {
+			t.Errorf("%s with an unsigned pack under --trust: exit %d, %q; want %d", args[0], code, clipText(stderr), exitInput)
+		}
+	}
+}
