@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
@@ -13,6 +14,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
@@ -192,6 +194,9 @@ func rereadConfined(root *os.Root, p string) ([]byte, error) {
 	// hang the answer (opening a FIFO waits for a writer); the Stat of the
 	// open file then refuses one that replaced the file in between.
 	st, err := root.Stat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, errors.New("is not a file of the gather (paths are relative to the gather, as the answers cite them: namespaces/<ns>/core/pods.yaml)")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot be read: %v", pathErr(err))
 	}
@@ -249,9 +254,11 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	m := s.MCP()
 	fmt.Fprintf(o.IO.ErrOut, "analyze serve: %s read and analysed in %s; serving over %s\n", report.CleanText(o.Path), time.Since(start).Round(time.Millisecond), transportName(o.Listen))
 	if o.Listen == "" {
-		err := m.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(o.IO.In), Writer: nopWriteCloser{o.IO.Out}, MaxLineLength: maxRequestBytes})
+		in := &drainingReader{r: o.IO.In}
+		m.AddReceivingMiddleware(in.track)
+		err := m.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{o.IO.Out}, MaxLineLength: maxRequestBytes})
 		if err == nil || errors.Is(err, io.EOF) || ctx.Err() != nil {
-			return ctx.Err()
+			return stopped(ctx)
 		}
 		return err
 	}
@@ -259,7 +266,56 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	if err != nil {
 		return exitError{code: exitUsage, msg: fmt.Sprintf("--listen %s: %v", o.Listen, err)}
 	}
-	return serveHTTP(ctx, ln, m, o.IO.ErrOut)
+	if err := serveHTTP(ctx, ln, m, o.IO.ErrOut); ctx.Err() == nil {
+		return err
+	}
+	return stopped(ctx)
+}
+
+// stopped is serve's error when ctx ended (a signal): nothing to say but
+// the signal, since serve writes nothing (stoppedBySignal words it).
+func stopped(ctx context.Context) error {
+	if ctx.Err() != nil {
+		return exitError{}
+	}
+	return nil
+}
+
+// drainingReader is stdin for the stdio transport: at its end it waits,
+// before it says so, until every request read has been answered (track
+// counts them), so that requests piped in and followed by the end of input
+// (printf '...' | analyze serve) are all answered before the session
+// closes; at most drainWait.
+type drainingReader struct {
+	r        io.Reader
+	inflight atomic.Int64
+}
+
+// drainWait bounds how long the end of input waits for answers.
+const drainWait = 2 * time.Minute
+
+func (d *drainingReader) Read(p []byte) (int, error) {
+	n, err := d.r.Read(p)
+	if err == io.EOF {
+		// The last request read may not be dispatched yet: a moment for
+		// it, then until no request is in flight, then a moment for the
+		// last answer to be written.
+		time.Sleep(50 * time.Millisecond)
+		for deadline := time.Now().Add(drainWait); d.inflight.Load() > 0 && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return n, err
+}
+
+// track is a receiving middleware that counts the requests in flight.
+func (d *drainingReader) track(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		d.inflight.Add(1)
+		defer d.inflight.Add(-1)
+		return next(ctx, method, req)
+	}
 }
 
 func transportName(listen string) string {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -423,10 +424,18 @@ type SourceOut struct {
 
 // Source is the source tool.
 func (s *Server) Source(in SourceIn) (*SourceOut, error) {
+	// A citation pasted whole ("namespaces/shop/core/events.yaml:3083", as
+	// the reports print it) names its line.
+	if i := strings.LastIndexByte(in.Path, ':'); i > 0 && in.Line == 0 {
+		if n, err := strconv.Atoi(in.Path[i+1:]); err == nil && n > 0 {
+			in.Path, in.Line = in.Path[:i], n
+		}
+	}
 	p, err := gatherPath(in.Path)
 	if err != nil {
 		return nil, err
 	}
+	p = s.inGather(p)
 	if in.Line < 0 {
 		return nil, errors.New("line must be 1 or more (0: the file's start)")
 	}

@@ -75,7 +75,8 @@ func (s *Server) resolveKind(name string) (model.Kind, error) {
 	for _, ks := range s.in.Store.Summary() {
 		kinds = append(kinds, ks.Kind)
 	}
-	for _, k := range []model.Kind{model.Pods, model.Nodes, model.Events} {
+	gathered := len(kinds)
+	for _, k := range knownKinds() {
 		if !slices.Contains(kinds, k) {
 			kinds = append(kinds, k)
 		}
@@ -106,7 +107,44 @@ func (s *Server) resolveKind(name string) (model.Kind, error) {
 		}
 		return model.Kind{}, fmt.Errorf("kind %q is ambiguous: %s", clip(name, 60), strings.Join(names, ", "))
 	}
-	return want, nil
+	if want.Group != "" && strings.Contains(want.Group, ".") {
+		// A resource of a named API group (a custom resource): whether the
+		// gather could hold it is not known here; coverage says what it holds.
+		return want, nil
+	}
+	// Neither in the gather nor a kind Kubernetes or OpenShift knows by
+	// that name: a typo, not a gap of the gather.
+	var close []string
+	for _, k := range kinds[:gathered] {
+		if len(want.Resource) >= 3 && strings.HasPrefix(k.Resource, want.Resource[:3]) {
+			close = append(close, k.String())
+		}
+	}
+	msg := fmt.Sprintf("no kind %q: give the resource as kubectl names it (pods, nodes, deployments.apps, clusteroperators.config.openshift.io, or a short name such as cm, pvc, co)", clip(name, 60))
+	if len(close) > 0 {
+		msg += "; the gather holds " + strings.Join(close[:min(len(close), 5)], ", ")
+	}
+	return model.Kind{}, errors.New(msg)
+}
+
+// knownKinds are the kinds a gather may hold that the tool names: the
+// model's well-known kinds and the targets of kubectl's short names; get
+// says "not gathered" for them, and "no kind" for any other name without
+// an API group.
+func knownKinds() []model.Kind {
+	out := []model.Kind{model.Pods, model.Nodes, model.Namespaces, model.Events, model.ConfigMaps, model.Secrets,
+		model.Services, model.Endpoints, model.PersistentVolumeClaims, model.PersistentVolumes, model.ServiceAccounts,
+		model.DaemonSets, model.ReplicaSets, model.Deployments, model.StatefulSets, model.Jobs, model.CronJobs,
+		model.ReplicationControllers, model.DeploymentConfigs, model.CertificateSigningRequests, model.CSINodes,
+		model.StorageClasses, model.NetworkPolicies, model.NetworkAttachmentDefinitions, model.KubeletConfigs,
+		model.MachineConfigPools, model.MachineConfigs, model.ContainerRuntimeConfigs, model.LimitRanges,
+		model.WhereaboutsIPPools, model.RoleBindings, model.ClusterRoleBindings, model.Roles, model.ClusterRoles}
+	for _, full := range sortedKeys(shortNames) {
+		if k := model.ParseKind(shortNames[full]); !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // shortNames are kubectl's short names of the kinds a must-gather holds
@@ -160,7 +198,13 @@ func (s *Server) Get(in GetIn) (*GetOut, error) {
 		var cov model.Coverage
 		objs, cov = s.in.Store.List(k, ns)
 		if in.Name != "" {
-			objs = slices.DeleteFunc(objs, func(o *model.Object) bool { return o.Name != in.Name })
+			all := objs
+			objs = slices.DeleteFunc(slices.Clone(all), func(o *model.Object) bool { return o.Name != in.Name })
+			if len(objs) == 0 && k == model.Nodes {
+				// A node by its short name ("worker-1" for
+				// "worker-1.example.com"), as journals and logs name hosts.
+				objs = slices.DeleteFunc(slices.Clone(all), func(o *model.Object) bool { return model.HostKey(o.Name) != model.HostKey(in.Name) })
+			}
 			if len(objs) == 0 && cov == model.Found {
 				cov = model.Absent
 			}

@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -106,6 +107,17 @@ func findingHandle(i int) string { return fmt.Sprintf("F%d", i+1) }
 
 // full turns a path as cited (short) into the path relative to the input
 // that the model's sources hold.
+// inGather drops from a checked path the input's own path when the path
+// starts with it (a path copied with the folder the input was given as):
+// what is left is relative to the input.
+func (s *Server) inGather(p string) string {
+	in := strings.Trim(filepath.ToSlash(filepath.Clean(s.in.Gather.Input)), "/")
+	if in != "" && in != "." && strings.HasPrefix(p, in+"/") {
+		return strings.TrimPrefix(p, in+"/")
+	}
+	return p
+}
+
 func (s *Server) full(p string) string {
 	if s.root != "" && !strings.HasPrefix(p, s.root) {
 		return s.root + p

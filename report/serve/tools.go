@@ -186,7 +186,7 @@ func (s *Server) Findings(in FindingsIn) (*FindingsOut, error) {
 	}
 	limit := 99
 	if in.Severity != "" {
-		limit = report.SeverityRank(in.Severity)
+		limit = report.SeverityRank(strings.ToLower(in.Severity))
 		if limit >= report.SeverityRank("no-such-severity") {
 			return nil, fmt.Errorf("severity %q: choose from critical, high, medium, low, info", in.Severity)
 		}
