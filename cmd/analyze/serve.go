@@ -69,7 +69,7 @@ Nothing is written, nothing is read outside PATH, and the network is never reach
 never read again, a folder's files may be (logs and sources), through a reader confined to it.
 Paths in tool arguments are relative to the gather, as the answers cite them.
 
-` + exitCodesHelp,
+` + serveExitCodesHelp,
 		Args:          cobra.ExactArgs(1),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -90,6 +90,17 @@ Paths in tool arguments are relative to the gather, as the answers cite them.
 	f.IntVar(&o.MaxMembers, "max-members", parser.DefaultMaxMembers, "stop reading the input after this many files, folders and links")
 	return cmd
 }
+
+// serveExitCodesHelp are serve's exit codes (it writes no report).
+const serveExitCodesHelp = `Exit codes:
+  0   the client ended the session (stdin closed, after every request read was answered)
+  2   input not analysable: PATH missing, unreadable, or no gather in it; parts that are not
+      one cluster; or a rule pack refused (unsigned under --trust, a bad signature, hostile)
+  5   analysis failed (a bug of mgtriage; one line says where, please report it)
+  64  usage error: unknown flag, bad flag value, wrong arguments, --listen not on loopback
+      or its port taken
+  70  internal error: mgtriage stopped on a bug of its own outside the analysis
+  130 stopped by SIGINT (143: SIGTERM)`
 
 // loopbackListen checks --listen: ADDR:PORT with ADDR in 127.0.0.0/8, ::1
 // or localhost.

@@ -360,3 +360,23 @@ func TestServeAndDiffTrust(t *testing.T) {
 		}
 	}
 }
+
+// TestServePipedRequests: requests piped in and followed at once by the
+// end of input (printf '...' | analyze serve) are all answered before the
+// session ends, and the run exits 0.
+func TestServePipedRequests(t *testing.T) {
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\n" +
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"findings","arguments":{"severity":"HIGH","limit":1}}}` + "\n"
+	var out, errOut strings.Builder
+	code := Main([]string{"serve", sampleGather}, IOStreams{In: strings.NewReader(in), Out: &out, ErrOut: &errOut, NoColor: true})
+	for _, id := range []string{`"id":1,"result"`, `"id":2,"result"`, `"id":3,"result"`} {
+		if !strings.Contains(out.String(), id) {
+			t.Errorf("no answer %s before the end of input: %.300s", id, out.String())
+		}
+	}
+	if code != 0 || strings.Contains(out.String(), `"isError":true`) {
+		t.Errorf("exit %d, stderr %q", code, errOut.String())
+	}
+}
