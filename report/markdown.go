@@ -208,10 +208,11 @@ func (d *mdDoc) podsCut() bool {
 //  1. gather problems, node rows and gather health lines down to a few;
 //  2. the low and info findings: first without remediation, docs and most
 //     evidence, then each its heading and one line;
-//  3. the coverage, gather health and problem lines;
+//  3. the coverage and gather health lines, the problem lines down to 3;
 //  4. the medium findings as in 2; the other findings but the top one
 //     without their details; the node rows; those findings to one line;
-//  5. the commands to ask for; the low and info findings' entries;
+//  5. the commands to ask for; the problem lines; the low and info
+//     findings' entries;
 //  6. the pod rows (the summary then names every failing workload with
 //     its count of pods);
 //  7. the cluster and gather lines; the summary's hints; the other
@@ -259,7 +260,7 @@ func (d *mdDoc) fit(limit int) {
 	}
 	drop(d.coverage, 0, nil)
 	drop(d.health, 0, nil)
-	drop(d.problems, 0, nil)
+	drop(d.problems, 3, nil)
 	if f.forms != nil {
 		shorten(f, 1, 1, rankAtLeast(medium))
 		shorten(f, 1, 2, rankAtLeast(medium))
@@ -270,6 +271,9 @@ func (d *mdDoc) fit(limit int) {
 		shorten(f, 1, 2, nil)
 	}
 	drop(d.ask, 0, nil)
+	// The files the tool could not read say what the findings may miss:
+	// they go after the asks, before any finding entry.
+	drop(d.problems, 0, nil)
 	drop(f, 1, rankAtLeast(low))
 	drop(d.pods, 0, nil)
 	drop(d.gather, 0, nil)
