@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -620,11 +622,24 @@ func TestServeBreakerStdioFrames(t *testing.T) {
 		"2 MiB line": `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"findings","arguments":{"text":"` + strings.Repeat("a", 2<<20) + `"}}}`,
 		"nested":     `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"findings","arguments":{"text":` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}}}`,
 	} {
-		var out, errOut strings.Builder
-		o := &serveOptions{IO: IOStreams{In: strings.NewReader(initLine + bad + "\n"), Out: &out, ErrOut: &errOut}, Path: dir,
+		// As a client does: the bad line is sent once initialize has been
+		// answered (sent at once, the session may end before that answer
+		// is written).
+		var out lockedBuffer
+		var errOut strings.Builder
+		pr, pw := io.Pipe()
+		o := &serveOptions{IO: IOStreams{In: pr, Out: &out, ErrOut: &errOut}, Path: dir,
 			KeepObjects: DefaultKeepObjects, AnswerBytes: serve.DefaultAnswerBytes, MarkdownMaxChars: report.DefaultMarkdownMaxChars}
 		done := make(chan error, 1)
 		go func() { done <- runServe(context.Background(), o) }()
+		go func() {
+			io.WriteString(pw, initLine)
+			for deadline := time.Now().Add(15 * time.Second); !strings.Contains(out.String(), `"id":1,"result"`) && time.Now().Before(deadline); {
+				time.Sleep(10 * time.Millisecond)
+			}
+			io.WriteString(pw, bad+"\n")
+			pw.Close()
+		}()
 		select {
 		case err := <-done:
 			if err == nil || !strings.Contains(out.String(), `"id":1,"result"`) || strings.Contains(errOut.String(), "panic") {
@@ -634,6 +649,24 @@ func TestServeBreakerStdioFrames(t *testing.T) {
 			t.Fatalf("%s: the session did not end", name)
 		}
 	}
+}
+
+// lockedBuffer is an io.Writer whose text can be read while it is written.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // TestServeBreakerAliasBomb: a pod list whose annotations are a YAML alias
