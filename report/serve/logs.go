@@ -53,15 +53,15 @@ type LogsOut struct {
 	Logs []LogFile `json:"logs,omitempty"`
 }
 
-// LogLine is one line with its number; Count > 1 for a journal group of
-// repeated lines (First to Last).
+// LogLine is one line as the report gives it (report.LogLine: its number,
+// time and text), with what an answer adds: Count > 1 for a journal group
+// of repeated lines (Time to Last), and Path when the line is of another
+// file than the answer's.
 type LogLine struct {
-	Line  int        `json:"line"`
-	Time  *time.Time `json:"time,omitempty"`
+	report.LogLine
 	Last  *time.Time `json:"last,omitempty"`
 	Count int        `json:"count,omitempty"`
 	Path  string     `json:"path,omitempty" jsonschema:"set when the line is of another file than the answer's path"`
-	Text  string     `json:"text"`
 }
 
 // MaxPatternBytes bounds an RE2 pattern.
@@ -225,7 +225,7 @@ func eachLine(data []byte, f func(n int, line []byte) bool) {
 // fileSeq yields the lines of a whole container log file.
 func fileSeq(data []byte) logSeq {
 	return func(yield func(LogLine, []byte) bool) {
-		eachLine(data, func(n int, line []byte) bool { return yield(LogLine{Line: n}, line) })
+		eachLine(data, func(n int, line []byte) bool { return yield(LogLine{LogLine: report.LogLine{Line: n}}, line) })
 	}
 }
 
@@ -289,7 +289,7 @@ func (s *Server) containerLog(in LogsIn) (*LogsOut, logSeq, error) {
 				continue
 			}
 			seen[x.Line] = true
-			ll := LogLine{Line: x.Line, Text: x.Text}
+			ll := LogLine{LogLine: report.LogLine{Line: x.Line, Text: x.Text}}
 			if !x.Time.IsZero() {
 				t := x.Time
 				ll.Time = &t
@@ -357,7 +357,7 @@ func (s *Server) hostLog(in LogsIn) (*LogsOut, logSeq, error) {
 	}
 	var lines []LogLine
 	for _, g := range groups {
-		l := LogLine{Line: g.Source.Line, Count: g.Count, Text: string(g.Unit) + ": " + g.Text}
+		l := LogLine{LogLine: report.LogLine{Line: g.Source.Line, Text: string(g.Unit) + ": " + g.Text}, Count: g.Count}
 		if p := s.short(g.Source.Path); p != out.Path {
 			l.Path = p
 		}
@@ -387,12 +387,12 @@ func (s *Server) journalSeq(data []byte, host string) logSeq {
 			if j, ok := nodelog.ParseJournal(l, ref); ok {
 				if keep = model.HostKey(string(j.Host)) == key; keep {
 					t := j.Time
-					return yield(LogLine{Line: n, Time: &t}, l)
+					return yield(LogLine{LogLine: report.LogLine{Line: n, Time: &t}}, l)
 				}
 				return true
 			}
 			if keep {
-				return yield(LogLine{Line: n}, l)
+				return yield(LogLine{LogLine: report.LogLine{Line: n}}, l)
 			}
 			return true
 		})
@@ -470,7 +470,7 @@ func (s *Server) Source(in SourceIn) (*SourceOut, error) {
 				break
 			}
 			used += len(t)
-			out.Items = append(out.Items, LogLine{Line: i, Text: t})
+			out.Items = append(out.Items, LogLine{LogLine: report.LogLine{Line: i, Text: t}})
 		}
 		return report.Value(s.in.Redactor, out), nil
 	}
@@ -496,7 +496,7 @@ func (s *Server) Source(in SourceIn) (*SourceOut, error) {
 				lines = nil
 				tail, errs := l.Kept()
 				for _, x := range append(errs, tail...) {
-					lines = append(lines, LogLine{Line: x.Line, Text: x.Text})
+					lines = append(lines, LogLine{LogLine: report.LogLine{Line: x.Line, Text: x.Text}})
 				}
 			}
 			out.Lines, out.Origin = l.Lines, "kept log lines"
@@ -520,7 +520,7 @@ func (s *Server) Source(in SourceIn) (*SourceOut, error) {
 	var groups []LogLine
 	for _, g := range s.journalGroups(full) {
 		if in.Line == 0 || g.Source.Line >= in.Line-ctxLines && g.Source.Line <= in.Line+ctxLines {
-			groups = append(groups, LogLine{Line: g.Source.Line, Count: g.Count, Text: string(g.Unit) + ": " + g.Text})
+			groups = append(groups, LogLine{LogLine: report.LogLine{Line: g.Source.Line, Text: string(g.Unit) + ": " + g.Text}, Count: g.Count})
 		}
 	}
 	if len(groups) > 0 {
