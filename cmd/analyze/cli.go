@@ -212,7 +212,7 @@ Every flag and the output folder are checked before the input is read.
 	f := cmd.Flags()
 	f.StringVarP(&opts.Output, "output", "o", "mgtriage-report", "folder that receives the reports")
 	f.StringSliceVar(&opts.Formats, "format", slices.Clone(defaultFormats), "reports to write: any of md, html, json, sarif (SARIF 2.1.0 for code-scanning dashboards)")
-	f.StringVar(&opts.RulesPath, "rules", "", "a rule file or folder, or a rule pack (a folder with pack.yaml, its .tar.gz or an OCI image layout), that adds to or overrides the built-in rules")
+	f.StringArrayVar(&opts.RulesPaths, "rules", nil, rulesFlagHelp)
 	f.StringArrayVar(&opts.Trust, "trust", nil, "a minisign public key file, or a folder of *.pub keys, that the --rules pack must be signed with (repeatable); unsigned packs are then refused")
 	markdownBoundFlags(f, &opts.MarkdownMaxChars, "report.md", "")
 	f.StringVar(&opts.FailOn, "fail-on", "", "exit 1 when a finding at or above this severity exists (critical, high, medium, low, info; any case)")

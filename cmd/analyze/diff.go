@@ -22,7 +22,7 @@ type diffOptions struct {
 	Old, New  string
 	Output    string
 	Formats   []string
-	RulesPath string
+	RulesPaths []string
 	// Trust are the minisign keys a --rules pack must be signed with.
 	Trust []string
 	// Redact replaces the gathers' own names in every report with one set
@@ -62,7 +62,7 @@ writes the one mapping for both.`,
 	f := cmd.Flags()
 	f.StringVarP(&opts.Output, "output", "o", "mgtriage-diff", "folder that receives the reports")
 	f.StringSliceVar(&opts.Formats, "format", slices.Clone(defaultFormats), "reports to write: any of md, html, json")
-	f.StringVar(&opts.RulesPath, "rules", "", "a rule file or folder that adds to or overrides the built-in rules")
+	f.StringArrayVar(&opts.RulesPaths, "rules", nil, rulesFlagHelp)
 	f.StringArrayVar(&opts.Trust, "trust", nil, "a minisign public key file, or a folder of *.pub keys, that the --rules pack must be signed with (repeatable); unsigned packs are then refused")
 	f.BoolVar(&opts.Redact, "redact", false, "replace IP addresses, node and host names, the cluster's domains, name and ID, the input paths, e-mail addresses and secrets by placeholders in every report, with one set of placeholders for both gathers")
 	f.StringVar(&opts.RedactMap, "redact-map", "", "with --redact: write the one mapping of both gathers as JSON to this file, an object whose keys are the original values and whose values are their placeholders; keep it private")
@@ -101,7 +101,7 @@ func runDiff(ctx context.Context, o *diffOptions) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	table, err := loadTable(o.RulesPath, o.Trust...)
+	table, err := loadTable(o.IO.ErrOut, o.RulesPaths, o.Trust)
 	if err != nil {
 		return err
 	}

@@ -391,3 +391,7 @@ func writeJUnit(path string, pk *pack.Pack, cases []packCase) error {
 }
 
 func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
+
+// rulesFlagHelp is the --rules flag's help, the same on every command that
+// takes it.
+const rulesFlagHelp = "a rule file or folder, or a rule pack (a folder with pack.yaml, its .tar.gz or an OCI image layout), that adds to or overrides the built-in rules; repeatable, applied in the order given (a later one overrides an earlier one's rule of the same ID)"

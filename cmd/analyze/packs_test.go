@@ -426,3 +426,81 @@ func TestReadmePackExample(t *testing.T) {
 		t.Errorf("rules test with README's pack.yaml: exit %d\n%s%s", code, out, stderr)
 	}
 }
+
+// TestRulesRepeatable: --rules takes several packs and rule folders,
+// applied in the order given: the report names every pack, a later one
+// overrides an earlier one's rule of the same ID (with a warning naming
+// both on stderr), and under --trust a rule folder among signed packs is
+// refused.
+func TestRulesRepeatable(t *testing.T) {
+	acme := writePack(t, "")
+	gather := filepath.Join(acme, "tests", "boom")
+	odf := filepath.Join("..", "..", "rules", "packs", "odf")
+	low := t.TempDir()
+	writeFiles(t, low, map[string]string{"acme.yaml": strings.Replace(packRule, "severity: high", "severity: low", 1)})
+
+	type finding struct{ RuleID, Severity string }
+	analyse := func(t *testing.T, rulesArgs ...string) (got map[string]string, packs []string, stderr string) {
+		t.Helper()
+		out := t.TempDir()
+		args := append([]string{gather, "-o", out, "--format", "json"}, rulesArgs...)
+		code, stdout, stderr := run(t, args...)
+		if code != 0 {
+			t.Fatalf("analyze %v: exit %d\n%s%s", rulesArgs, code, stdout, stderr)
+		}
+		var r struct {
+			Rules struct {
+				Packs []struct{ Name, Version string }
+			}
+			Findings []finding
+		}
+		b, err := os.ReadFile(filepath.Join(out, "report.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		got = map[string]string{}
+		for _, f := range r.Findings {
+			got[f.RuleID] = f.Severity
+		}
+		for _, p := range r.Rules.Packs {
+			packs = append(packs, p.Name+" "+p.Version)
+		}
+		return got, packs, stderr
+	}
+
+	got, packs, stderr := analyse(t, "--rules", acme, "--rules", odf)
+	if got["acme-boom"] != "high" || strings.Join(packs, ", ") != "acme-catalog 1.2.0, odf 0.1.0" {
+		t.Errorf("two packs: findings %v, packs %v\n%s", got, packs, stderr)
+	}
+	if strings.Contains(stderr, "overrides") {
+		t.Errorf("two packs without a common rule: %s", stderr)
+	}
+
+	got, _, stderr = analyse(t, "--rules", acme, "--rules", low)
+	if got["acme-boom"] != "low" || !strings.Contains(stderr, "rule acme-boom of "+low+" overrides the one of "+acme) {
+		t.Errorf("a folder after the pack: findings %v\n%s", got, stderr)
+	}
+	got, _, stderr = analyse(t, "--rules", low, "--rules", acme)
+	if got["acme-boom"] != "high" || !strings.Contains(stderr, "rule acme-boom of "+acme+" overrides the one of "+low) {
+		t.Errorf("the pack after a folder: findings %v\n%s", got, stderr)
+	}
+
+	keys := t.TempDir()
+	priv, pub := testKey(t, keys, "team")
+	m, err := pack.FolderManifest(acme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(acme, pack.SignatureFile), minisign.Sign(priv, m), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run(t, gather, "-o", t.TempDir(), "--rules", acme, "--rules", low, "--trust", pub); code != 2 || !strings.Contains(stderr, low+" refused: with --trust only signed packs") {
+		t.Errorf("--trust with a rule folder among packs: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := run(t, gather, "-o", t.TempDir(), "--rules", acme, "--trust", pub); code != 0 || strings.Contains(stderr, "warning: pack") {
+		t.Errorf("--trust with the signed pack: exit %d\n%s", code, stderr)
+	}
+}

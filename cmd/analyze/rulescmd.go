@@ -14,20 +14,20 @@ import (
 )
 
 func newRulesCmd(io IOStreams) *cobra.Command {
-	var rulesPath string
+	var rulesPaths []string
 	var trust []string
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "List, show, validate and explain the rule table",
 	}
-	cmd.PersistentFlags().StringVar(&rulesPath, "rules", "", "a rule file or folder, or a rule pack, applied over the built-in rules")
+	cmd.PersistentFlags().StringArrayVar(&rulesPaths, "rules", nil, rulesFlagHelp)
 	cmd.PersistentFlags().StringArrayVar(&trust, "trust", nil, "a minisign public key file, or a folder of *.pub keys, that packs must be signed with (repeatable)")
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the rules in evaluation order",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			t, err := loadTable(rulesPath, trust...)
+			t, err := loadTable(io.ErrOut, rulesPaths, trust)
 			if err != nil {
 				return err
 			}
@@ -47,7 +47,7 @@ func newRulesCmd(io IOStreams) *cobra.Command {
 		Short: "Show one rule as YAML",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := loadTable(rulesPath, trust...)
+			t, err := loadTable(io.ErrOut, rulesPaths, trust)
 			if err != nil {
 				return err
 			}
@@ -103,7 +103,7 @@ func newRulesCmd(io IOStreams) *cobra.Command {
 		Short: "Print the rule reference (docs/rules.md) generated from the table",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			t, err := loadTable(rulesPath, trust...)
+			t, err := loadTable(io.ErrOut, rulesPaths, trust)
 			if err != nil {
 				return err
 			}
@@ -111,14 +111,14 @@ func newRulesCmd(io IOStreams) *cobra.Command {
 			return err
 		},
 	}
-	cmd.AddCommand(list, show, validate, docs, newRulesExplainCmd(io, &rulesPath, &trust), newRulesTestCmd(io, &trust), newRulesPackCmd(io), newRulesManifestCmd(io))
+	cmd.AddCommand(list, show, validate, docs, newRulesExplainCmd(io, &rulesPaths, &trust), newRulesTestCmd(io, &trust), newRulesPackCmd(io), newRulesManifestCmd(io))
 	return cmd
 }
 
 // newRulesExplainCmd is `analyze rules explain RULE PATH [SUBJECT]`: it
 // reads the gather at PATH as analyze does (loadGather, the table's needs,
 // the same input limits) and prints rules.Explain's account of RULE.
-func newRulesExplainCmd(io IOStreams, rulesPath *string, trust *[]string) *cobra.Command {
+func newRulesExplainCmd(io IOStreams, rulesPaths *[]string, trust *[]string) *cobra.Command {
 	var lo loadOptions
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -136,7 +136,7 @@ can be explained before you run it.`,
 			if err := lo.validate(); err != nil {
 				return err
 			}
-			t, err := loadTable(*rulesPath, *trust...)
+			t, err := loadTable(io.ErrOut, *rulesPaths, *trust)
 			if err != nil {
 				return err
 			}

@@ -29,9 +29,10 @@ type analyzeOptions struct {
 	Path      string
 	Output    string
 	Formats   []string
-	RulesPath string
+	// RulesPaths are the --rules values, applied in order (loadTable).
+	RulesPaths []string
 	// Trust are minisign public key files, or folders of *.pub keys, that
-	// the pack at RulesPath must be signed with (--trust).
+	// every pack of RulesPaths must be signed with (--trust).
 	Trust []string
 	// MarkdownMaxChars bounds report.md in characters (--md-max-chars,
 	// or --md-max-kb converted).
@@ -155,26 +156,48 @@ func parseSize(s string) (int64, error) {
 	return n * unit, nil
 }
 
-// loadTable returns the built-in rule table with the user's rules applied:
-// a rule file or folder, or a pack (applyPack) checked with the keys at
-// trust. With trust, only a signed pack is accepted (exit 2 otherwise).
-func loadTable(path string, trust ...string) (*rules.Table, error) {
+// loadTable returns the built-in rule table with each of paths applied over
+// it in the order given (--rules, repeatable): a rule file or folder
+// (rules.Table.Override), or a pack (applyPack) checked with the keys at
+// trust. A later path overrides an earlier one's rule of the same ID, as
+// any path overrides a built-in rule; when two paths give the same ID, a
+// warning naming both is written on w. With trust, every path must be a
+// signed pack (exit 2 otherwise).
+func loadTable(w io.Writer, paths []string, trust []string) (*rules.Table, error) {
 	t := rules.Builtin()
-	switch {
-	case path != "" && pack.IsPack(path):
-		if _, err := applyPack(t, path, trust); err != nil {
-			return nil, err
-		}
-		return t, nil
-	case len(trust) > 0 && path == "":
+	if len(trust) > 0 && len(paths) == 0 {
 		return nil, usageError{errors.New("--trust checks the signature of a pack given with --rules; no --rules was given")}
-	case len(trust) > 0:
-		return nil, inputError{fmt.Errorf("%s refused: with --trust only signed packs are used, and %s is a rule file or folder, not a pack (a folder with pack.yaml, a .tar.gz or an OCI image layout)", path, path)}
-	case path == "":
-		return t, nil
 	}
-	if errs := t.Override(path); len(errs) > 0 {
-		return nil, usageError{fmt.Errorf("rules in %s are not valid:\n%v", path, errs)}
+	from := map[string]string{} // rule ID -> the path that gave it
+	for _, path := range paths {
+		if path == "" {
+			return nil, usageError{errors.New("--rules names no file, folder or pack")}
+		}
+		before := make(map[*rules.Rule]bool, len(t.Rules))
+		for _, r := range t.Rules {
+			before[r] = true
+		}
+		switch {
+		case pack.IsPack(path):
+			if _, err := applyPack(t, path, trust); err != nil {
+				return nil, err
+			}
+		case len(trust) > 0:
+			return nil, inputError{fmt.Errorf("%s refused: with --trust only signed packs are used, and %s is a rule file or folder, not a pack (a folder with pack.yaml, a .tar.gz or an OCI image layout)", path, path)}
+		default:
+			if errs := t.Override(path); len(errs) > 0 {
+				return nil, usageError{fmt.Errorf("rules in %s are not valid:\n%v", path, errs)}
+			}
+		}
+		for _, r := range t.Rules {
+			if before[r] {
+				continue
+			}
+			if earlier, ok := from[r.ID]; ok && earlier != path {
+				fmt.Fprintf(w, "analyze: warning: rule %s of %s overrides the one of %s (--rules are applied in the order given)\n", report.CleanText(r.ID), report.CleanText(path), report.CleanText(earlier))
+			}
+			from[r.ID] = path
+		}
 	}
 	return t, nil
 }
@@ -183,7 +206,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	table, err := loadTable(o.RulesPath, o.Trust...)
+	table, err := loadTable(o.IO.ErrOut, o.RulesPaths, o.Trust)
 	if err != nil {
 		return err
 	}
@@ -203,10 +226,10 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	input := make(chan inputResult, 1)
 	go func() { input <- identifyInput(o.Path) }()
 	warnPacks(o.IO.ErrOut, table)
-	if o.RulesPath != "" {
-		// What validate warns about also matters when the rules are used: a
-		// catch-all rule silently takes the objects of proven causes.
-		for _, w := range ruleWarnings(o.RulesPath, o.Trust) {
+	// What validate warns about also matters when the rules are used: a
+	// catch-all rule silently takes the objects of proven causes.
+	for _, path := range o.RulesPaths {
+		for _, w := range ruleWarnings(path, o.Trust) {
 			fmt.Fprintf(o.IO.ErrOut, "analyze: warning: %s\n", w.Error())
 		}
 	}

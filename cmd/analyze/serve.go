@@ -29,7 +29,7 @@ import (
 type serveOptions struct {
 	IO        IOStreams
 	Path      string
-	RulesPath string
+	RulesPaths []string
 	// Trust are the minisign keys a --rules pack must be signed with.
 	Trust  []string
 	Redact bool
@@ -79,7 +79,7 @@ Paths in tool arguments are relative to the gather, as the answers cite them.
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.RulesPath, "rules", "", "a rule file or folder that adds to or overrides the built-in rules")
+	f.StringArrayVar(&o.RulesPaths, "rules", nil, rulesFlagHelp)
 	f.StringArrayVar(&o.Trust, "trust", nil, "a minisign public key file, or a folder of *.pub keys, that the --rules pack must be signed with (repeatable); unsigned packs are then refused")
 	f.BoolVar(&o.Redact, "redact", false, "redact every answer and resource as analyze --redact redacts the reports")
 	f.StringVar(&o.Listen, "listen", "", "serve streamable HTTP on ADDR:PORT, ADDR a loopback address (127.0.0.1, ::1, localhost); default: stdio")
@@ -148,7 +148,7 @@ func (o *serveOptions) validate() error {
 // loadServed reads and analyses the gather once and returns the server
 // that answers about it.
 func loadServed(ctx context.Context, o *serveOptions) (*serve.Server, error) {
-	table, err := loadTable(o.RulesPath, o.Trust...)
+	table, err := loadTable(o.IO.ErrOut, o.RulesPaths, o.Trust)
 	if err != nil {
 		return nil, err
 	}
