@@ -18,10 +18,10 @@ import (
 
 // diffOptions are the flags and arguments of `analyze diff`.
 type diffOptions struct {
-	IO        IOStreams
-	Old, New  string
-	Output    string
-	Formats   []string
+	IO         IOStreams
+	Old, New   string
+	Output     string
+	Formats    []string
 	RulesPaths []string
 	// Trust are the minisign keys a --rules pack must be signed with.
 	Trust []string

@@ -25,10 +25,10 @@ import (
 
 // analyzeOptions are the flags and arguments of the main command.
 type analyzeOptions struct {
-	IO        IOStreams
-	Path      string
-	Output    string
-	Formats   []string
+	IO      IOStreams
+	Path    string
+	Output  string
+	Formats []string
 	// RulesPaths are the --rules values, applied in order (loadTable).
 	RulesPaths []string
 	// Trust are minisign public key files, or folders of *.pub keys, that

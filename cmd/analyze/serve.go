@@ -27,8 +27,8 @@ import (
 
 // serveOptions are analyze serve's flags.
 type serveOptions struct {
-	IO        IOStreams
-	Path      string
+	IO         IOStreams
+	Path       string
 	RulesPaths []string
 	// Trust are the minisign keys a --rules pack must be signed with.
 	Trust  []string
