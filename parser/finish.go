@@ -26,6 +26,8 @@ func (b *builder) finish() *model.Gather {
 	b.dropNestedCaptures()
 	g.Roots = sortedKeys(b.roots)
 	g.KubeletLogNodes = sortedKeys(b.logHosts)
+	g.JournalFiles = b.journalFiles
+	sort.Slice(g.JournalFiles, func(i, j int) bool { return g.JournalFiles[i].Path < g.JournalFiles[j].Path })
 	where := filepath.Base(g.Input)
 	b.guardSettle("sosreport", where, func() { b.sosKubeVersion = b.sos.Settle(b.timestamps) })
 	b.guardSettle("sosreport", where, b.addSosNodes)

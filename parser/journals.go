@@ -299,3 +299,74 @@ func kubeletVersionLine(msg []byte) (string, bool) {
 	}
 	return string(rest[:end]), true
 }
+
+// journalNames collects, while one journal file is read, the hosts and
+// syslog identifiers its lines name (model.JournalFile), comparing each
+// line's with the line before's so that the sets are touched only when
+// they change.
+type journalNames struct {
+	path             string
+	lines            int
+	lastHost, lastID []byte
+	hosts, idents    map[string]bool
+	units            map[nodelog.Unit]bool
+	identCut         bool
+}
+
+func newJournalNames(path string) *journalNames {
+	return &journalNames{path: path, hosts: map[string]bool{}, idents: map[string]bool{}, units: map[nodelog.Unit]bool{}}
+}
+
+// saw records line n's host (node, the host the file's path names, when
+// set), identifier and unit.
+func (j *journalNames) saw(n int, node string, host, ident []byte, unit nodelog.Unit) {
+	if node != "" {
+		host = nil
+		if !j.hosts[node] {
+			j.hosts[node] = true
+		}
+	}
+	if host != nil && !bytes.Equal(host, j.lastHost) {
+		j.lastHost = append(j.lastHost[:0], host...)
+		if !j.hosts[string(host)] {
+			if len(j.hosts) < model.MaxJournalFileNames {
+				j.hosts[string(host)] = true
+			}
+		}
+	}
+	if !bytes.Equal(ident, j.lastID) {
+		j.lastID = append(j.lastID[:0], ident...)
+		j.units[unit] = true
+		if !j.idents[string(ident)] {
+			if len(j.idents) < model.MaxJournalFileNames {
+				j.idents[string(ident)] = true
+			} else {
+				j.identCut = true
+			}
+		}
+	}
+}
+
+// file is what was collected, or a zero JournalFile (no Path) when no line
+// of the file was a journal line.
+func (j *journalNames) file() model.JournalFile {
+	if len(j.units) == 0 {
+		return model.JournalFile{}
+	}
+	f := model.JournalFile{Path: j.path, Lines: j.lines, Hosts: sortedKeys(j.hosts), Idents: sortedKeys(j.idents), IdentsCut: j.identCut}
+	for u := range j.units {
+		f.Units = append(f.Units, string(u))
+	}
+	sort.Strings(f.Units)
+	return f
+}
+
+// addJournalFile records a journal file read (none when f has no Path).
+func (b *builder) addJournalFile(f model.JournalFile) {
+	if f.Path == "" {
+		return
+	}
+	b.mu.Lock()
+	b.journalFiles = append(b.journalFiles, f)
+	b.mu.Unlock()
+}

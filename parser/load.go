@@ -429,6 +429,7 @@ type builder struct {
 	journalKubeVersion string                  // the version a kubelet logged at start
 	hostSource         map[string]model.Source // host → the first journal line credited to it
 	journalSpans       journalSpans            // what journals read so far covered, to skip the lines another copy repeats
+	journalFiles       []model.JournalFile     // every journal file read (under mu)
 	keep               *lineFilter             // node-log lines the rule table asks for; nil: none
 	logMatch           *lineFilter             // container-log lines kept whatever the container's state (Needs.LogLines); nil: none
 	keepLogsOf         map[string]bool         // namespaces whose quiet containers' logs are kept (model.Needs.KeepLogsOf)
@@ -1541,15 +1542,19 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 	}
 	credited := false
 	spans := b.journalSpans.file()
+	names := newJournalNames(p)
+	defer func() { b.addJournalFile(names.file()) }()
 	var cut longLines
 	var scratch []byte
 	err := scanLinesCounted(r, func(n int, raw []byte) {
+		names.lines = n
 		j, ok := nodelog.ParseJournal(raw, ref)
 		if !ok {
 			return
 		}
 		b.journalLines++
 		unit := nodelog.UnitOf(j.Ident)
+		names.saw(n, c.Node, j.Host, j.Ident, unit)
 		msg := j.Message
 		if c.Node != "" && !credited {
 			// A journal whose path names its node counts for that node.

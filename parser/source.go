@@ -715,6 +715,27 @@ func decompress(ctx context.Context, name string, r io.Reader, budget *readBudge
 	return budget.reader(&damagedReader{rc, kind}), func() { rc.Close(); sp.putReader(br) }, true, nil
 }
 
+// Decompressed is r decompressed when it starts with the magic bytes of
+// gzip, xz, zstd or bzip2, as the one pass reads members (decompressorFor:
+// the content decides, never the name), else r itself; kind is the
+// compression ("gz", "xz", "zst", "bz2"; "" for none) and close releases the
+// decompressor. For a reader of the input after the pass (analyze serve
+// reading a folder input's file again); the caller bounds what it reads.
+func Decompressed(r io.Reader) (out io.Reader, kind string, close func(), err error) {
+	br := bufio.NewReader(r)
+	head, _ := br.Peek(6)
+	d := decompressorFor(head)
+	if d == nil {
+		return br, "", func() {}, nil
+	}
+	kind = strings.TrimPrefix(d.(archives.Format).Extension(), ".")
+	rc, err := d.OpenReader(br)
+	if err != nil {
+		return nil, kind, nil, fmt.Errorf("damaged %s data: %w", kind, err)
+	}
+	return &damagedReader{rc, kind}, kind, func() { rc.Close() }, nil
+}
+
 // damagedReader says which compression a read error comes from ("damaged gz
 // data: unexpected EOF" rather than "unexpected EOF").
 type damagedReader struct {

@@ -17,7 +17,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/klauspost/compress/gzip"
 	"github.com/mgtriage/mgtriage/parser"
 	"github.com/mgtriage/mgtriage/report"
 	"github.com/mgtriage/mgtriage/report/serve"
@@ -196,7 +195,7 @@ func loadServed(ctx context.Context, o *serveOptions) (*serve.Server, error) {
 
 // rereadConfined reads the file p (relative, '/'-separated) of a folder
 // input through root, which refuses any path or link that leads out of it,
-// at most MaxRereadBytes, a ".gz" file decompressed.
+// at most MaxRereadBytes, a compressed file (gzip, xz, zstd, bzip2: parser.Decompressed) decompressed.
 func rereadConfined(root *os.Root, p string) ([]byte, error) {
 	if p == "" || path.IsAbs(p) || strings.Contains(p, "\x00") {
 		return nil, errors.New("not a path of the gather")
@@ -222,16 +221,16 @@ func rereadConfined(root *os.Root, p string) ([]byte, error) {
 	if st, err = f.Stat(); err != nil || !st.Mode().IsRegular() {
 		return nil, errors.New("not a regular file")
 	}
-	var r io.Reader = f
 	size := min(st.Size(), MaxRereadBytes) + bytes.MinRead // read once into one buffer
-	if strings.HasSuffix(p, ".gz") {
+	// Compressed files (a .gz rotated log, a sosreport's .xz journal) are
+	// read as the one pass read them: the content decides.
+	r, kind, closeR, err := parser.Decompressed(f)
+	if err != nil {
+		return nil, fmt.Errorf("cannot be decompressed: %v", err)
+	}
+	defer closeR()
+	if kind != "" {
 		size = 1 << 20
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return nil, fmt.Errorf("cannot be decompressed: %v", err)
-		}
-		defer zr.Close()
-		r = zr
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, size))
 	if _, err := buf.ReadFrom(io.LimitReader(r, MaxRereadBytes+1)); err != nil {

@@ -189,6 +189,12 @@ type Gather struct {
 	// journal's path names (ceph_logs/journal_<node>/, nodes/<node>/), sorted.
 	KubeletLogNodes []string
 
+	// JournalFiles are the node journal files the gather holds (must-gather
+	// host_service_logs, a sosreport's journalctl outputs, nodes/<node>/
+	// journals), whatever lines the analysis kept of them, sorted by path;
+	// JournalFilesOf finds a host's.
+	JournalFiles []JournalFile
+
 	// Coverage says what was read and used, recognised and not used, or not
 	// placed, and what the store holds of each kind (coverage.go).
 	Coverage InputCoverage
@@ -585,4 +591,39 @@ type LogGroup struct {
 	Text string
 	// Container, Image, Probe and Detail are the class's fields (see nodelog.Entry).
 	Container, Image, Probe, Detail string
+}
+
+// JournalFile is one node journal file of the gather: its Path (as
+// Source.Path), its Lines, the Hosts its lines name (as written, at most
+// MaxJournalFileNames, sorted), their Units (nodelog's kubelet, crio,
+// kernel, other; sorted) and Idents, the syslog identifiers of its lines
+// ("kubenswrapper", "NetworkManager", "snap.kube-scheduler.daemon"; at
+// most MaxJournalFileNames, sorted; IdentsCut when there were more).
+type JournalFile struct {
+	Path      string   `json:"path"`
+	Lines     int      `json:"lines"`
+	Hosts     []string `json:"hosts"`
+	Units     []string `json:"units"`
+	Idents    []string `json:"idents"`
+	IdentsCut bool     `json:"identsCut,omitempty"`
+}
+
+// MaxJournalFileNames bounds the hosts and the identifiers a JournalFile
+// lists: a whole-system journal names hundreds of identifiers.
+const MaxJournalFileNames = 64
+
+// JournalFilesOf returns the journal files whose lines name host (matched
+// by HostKey), in path order.
+func (g *Gather) JournalFilesOf(host string) []JournalFile {
+	key := HostKey(host)
+	var out []JournalFile
+	for _, f := range g.JournalFiles {
+		for _, h := range f.Hosts {
+			if HostKey(h) == key {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out
 }

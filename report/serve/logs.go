@@ -26,7 +26,7 @@ type LogsIn struct {
 	Container string `json:"container,omitempty" jsonschema:"the container; may be left out when the pod has one log"`
 	Previous  bool   `json:"previous,omitempty" jsonschema:"the previous run's log (previous.log)"`
 	Host      string `json:"host,omitempty" jsonschema:"a node: its journal lines (kubelet, crio, kernel, ...)"`
-	Unit      string `json:"unit,omitempty" jsonschema:"with host: kubelet, crio, kernel, ..."`
+	Unit      string `json:"unit,omitempty" jsonschema:"with host: kubelet, crio, kernel, or a syslog identifier of its journal (NetworkManager, kube-scheduler; a host answer without unit lists them)"`
 	Pattern   string `json:"pattern,omitempty" jsonschema:"an RE2 regular expression the line must match (within its first 16 KiB)"`
 	Since     string `json:"since,omitempty" jsonschema:"RFC 3339 time: lines at or after it (lines without a time are kept)"`
 	Until     string `json:"until,omitempty" jsonschema:"RFC 3339 time: lines at or before it"`
@@ -307,9 +307,12 @@ func (s *Server) containerLog(in LogsIn) (*LogsOut, logSeq, error) {
 	return out, keptSeq(lines), nil
 }
 
-// hostLog returns a host's journal lines: the collapsed groups the analysis
-// kept (node-level and per-pod), or with a unit on a folder input, the
-// journal file's lines.
+// hostLog returns a host's journal lines: with a unit, on a folder input,
+// the lines of that unit in the journal file that holds it (the file with
+// the fewest other identifiers: a unit's own journal before the whole
+// system's); otherwise the collapsed groups the analysis kept (node-level
+// and per-pod). The answer lists the host's journal files with their units
+// (Logs), so that a unit can be named.
 func (s *Server) hostLog(in LogsIn) (*LogsOut, logSeq, error) {
 	groups := append([]*model.LogGroup(nil), s.in.Gather.NodeLogOf(in.Host)...)
 	hostKey := model.HostKey(in.Host)
@@ -320,11 +323,20 @@ func (s *Server) hostLog(in LogsIn) (*LogsOut, logSeq, error) {
 			}
 		}
 	}
+	journals := s.in.Gather.JournalFilesOf(in.Host)
+	if len(groups) == 0 && len(journals) == 0 && s.in.Gather.NodeNamed(in.Host) == nil && !s.in.Gather.HasKubeletLog(in.Host) {
+		return nil, nil, fmt.Errorf("no host %q in the gather (no Node object, no journal)", clip(in.Host, 80))
+	}
+	var files []LogFile
+	var best *model.JournalFile
+	for i, f := range journals {
+		files = append(files, LogFile{Path: s.short(f.Path), Lines: f.Lines, Units: journalUnits(f)})
+		if in.Unit != "" && journalHolds(f, in.Unit) && (best == nil || identCount(f) < identCount(*best)) {
+			best = &journals[i]
+		}
+	}
 	if in.Unit != "" {
 		groups = slices.DeleteFunc(groups, func(g *model.LogGroup) bool { return string(g.Unit) != in.Unit })
-	}
-	if len(groups) == 0 && s.in.Gather.NodeNamed(in.Host) == nil && !s.in.Gather.HasKubeletLog(in.Host) {
-		return nil, nil, fmt.Errorf("no host %q in the gather (no Node object, no journal)", clip(in.Host, 80))
 	}
 	slices.SortFunc(groups, func(a, b *model.LogGroup) int {
 		if c := strings.Compare(a.Source.Path, b.Source.Path); c != 0 {
@@ -332,28 +344,48 @@ func (s *Server) hostLog(in LogsIn) (*LogsOut, logSeq, error) {
 		}
 		return a.Source.Line - b.Source.Line
 	})
-	out := &LogsOut{}
-	if len(groups) > 0 {
+	out := &LogsOut{Logs: files}
+	switch {
+	case best != nil:
+		out.Path, out.Lines = s.short(best.Path), best.Lines
+	case len(groups) > 0:
 		out.Path = s.short(groups[0].Source.Path)
 	}
-	if in.Unit != "" && s.in.Reread != nil && len(groups) > 0 {
-		b, err := s.in.Reread(groups[0].Source.Path)
+	if best != nil && s.in.Reread != nil {
+		b, err := s.in.Reread(best.Path)
 		if err == nil {
 			out.Searched = "whole file"
 			out.Lines = bytes.Count(b, []byte("\n"))
 			if len(b) > 0 && b[len(b)-1] != '\n' {
 				out.Lines++
 			}
-			return out, s.journalSeq(b, in.Host), nil
+			out.Logs = nil
+			return out, s.journalSeq(b, in.Host, in.Unit), nil
 		}
 		out.Note = fmt.Sprintf("the journal could not be read again (%v); the kept groups are searched", err)
 	}
 	out.Searched = "kept lines"
 	if out.Note == "" {
-		out.Note = "the journal lines the analysis kept, repeats collapsed into one line with a count; the path of each is given where it differs"
-		if len(groups) == 0 {
-			out.Note = "the analysis kept no journal line of this host" + map[bool]string{true: " for unit " + in.Unit, false: ""}[in.Unit != ""]
+		switch {
+		case in.Unit != "" && best == nil:
+			out.Note = fmt.Sprintf("no journal of this host holds unit %q; logs lists its journals with their units and identifiers", clip(in.Unit, 80))
+		case len(groups) == 0 && in.Unit == "":
+			out.Note = "the analysis kept no journal line of this host; logs lists its journals: name a unit to read one" + map[bool]string{true: "", false: " (this input is an archive, read once: only the kept lines can be searched)"}[s.in.Reread != nil]
+		case len(groups) == 0:
+			out.Note = fmt.Sprintf("the archive is read once and the analysis kept no line of unit %s of this host (%s has %d lines)", clip(in.Unit, 80), out.Path, out.Lines)
+		case in.Unit == "":
+			out.Note = "the journal lines the analysis kept, repeats collapsed into one line with a count; the path of each is given where it differs; name a unit (see logs) to read a journal's lines"
+		default:
+			out.Note = "the journal lines the analysis kept, repeats collapsed into one line with a count; the path of each is given where it differs"
 		}
+	}
+	if len(groups) == 0 && out.Path != "" {
+		// Nothing to page through, but the file is named.
+		out.Logs = nil
+		return out, keptSeq(nil), nil
+	}
+	if len(groups) > 0 && in.Unit != "" {
+		out.Logs = nil
 	}
 	var lines []LogLine
 	for _, g := range groups {
@@ -374,18 +406,69 @@ func (s *Server) hostLog(in LogsIn) (*LogsOut, logSeq, error) {
 	return out, keptSeq(lines), nil
 }
 
-// journalSeq yields a journal file's lines of host (a service log of
-// must-gather's host_service_logs holds every control plane host's lines):
-// a line whose journal prefix names another host is left out, with the
-// continuation lines after it.
-func (s *Server) journalSeq(data []byte, host string) logSeq {
+// journalUnits are a journal file's units (kubelet, crio, kernel, other)
+// and syslog identifiers, as the logs tool's unit argument takes them.
+func journalUnits(f model.JournalFile) []string {
+	out := append([]string(nil), f.Units...)
+	for _, id := range f.Idents {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// identCount orders the journals holding a unit: the fewer identifiers,
+// the more the file is that unit's own journal.
+func identCount(f model.JournalFile) int {
+	if f.IdentsCut {
+		return model.MaxJournalFileNames + 1
+	}
+	return len(f.Idents)
+}
+
+// journalHolds reports whether journal f has lines of unit: one of
+// nodelog's units (kubelet, crio, kernel, other), or a syslog identifier
+// that contains it ("kube-scheduler" holds "snap.kube-scheduler.daemon").
+func journalHolds(f model.JournalFile, unit string) bool {
+	if slices.Contains(f.Units, unit) {
+		return true
+	}
+	for _, id := range f.Idents {
+		if identHas([]byte(id), unit) {
+			return true
+		}
+	}
+	return f.IdentsCut
+}
+
+// unitMatch reports whether a journal line's identifier is of unit, as
+// journalHolds reads unit.
+func unitMatch(ident []byte, unit string) bool {
+	switch nodelog.Unit(unit) {
+	case nodelog.UnitKubelet, nodelog.UnitCRIO, nodelog.UnitKernel, nodelog.UnitOther:
+		return nodelog.UnitOf(ident) == nodelog.Unit(unit)
+	}
+	return identHas(ident, unit)
+}
+
+func identHas(ident []byte, unit string) bool {
+	return bytes.Contains(bytes.ToLower(ident), []byte(strings.ToLower(unit)))
+}
+
+// journalSeq yields a journal file's lines of host and unit (a service
+// log of must-gather's host_service_logs holds every control plane host's
+// lines; a sosreport's whole journal every unit's): a line whose journal
+// prefix names another host or unit is left out, with the continuation
+// lines after it. An empty unit keeps every unit.
+func (s *Server) journalSeq(data []byte, host, unit string) logSeq {
 	ref := s.in.Gather.CollectedAt
 	key := model.HostKey(host)
 	return func(yield func(LogLine, []byte) bool) {
-		keep := true
+		keep := false // the lines before the first entry ("-- Logs begin at ...") are the file's, not the host's
 		eachLine(data, func(n int, l []byte) bool {
 			if j, ok := nodelog.ParseJournal(l, ref); ok {
-				if keep = model.HostKey(string(j.Host)) == key; keep {
+				if keep = model.HostKey(string(j.Host)) == key && (unit == "" || unitMatch(j.Ident, unit)); keep {
 					t := j.Time
 					return yield(LogLine{LogLine: report.LogLine{Line: n, Time: &t}}, l)
 				}

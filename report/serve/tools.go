@@ -285,13 +285,17 @@ func fitting[T any](list []T, budget int) int {
 	return len(list)
 }
 
-// LogFile is one log file of the gather: its path and line count.
+// LogFile is one log file of the gather: its path and line count, and for
+// a node journal its units.
 type LogFile struct {
 	Container string `json:"container,omitempty"`
 	Previous  bool   `json:"previous,omitempty"`
 	Rotated   string `json:"rotated,omitempty"`
 	Path      string `json:"path"`
 	Lines     int    `json:"lines"`
+	// Units are a node journal's units and syslog identifiers (the logs
+	// tool's unit argument takes any of them).
+	Units []string `json:"units,omitempty" jsonschema:"a node journal's units (kubelet, crio, kernel, other) and syslog identifiers: give one as unit"`
 }
 
 // Pod is the pod tool.
