@@ -105,3 +105,33 @@ func TestServeHostJournals(t *testing.T) {
 		t.Errorf("crio of an archive: %+v", arch)
 	}
 }
+
+// TestServeCountsAndLimits: events says how many Event objects matched and
+// how many times they happened (the sum of their counts, which byReason
+// adds up), and a negative limit is refused by every paged tool.
+func TestServeCountsAndLimits(t *testing.T) {
+	cs := inMemory(t, servedSample(t, sampleGather))
+	var ev serve.EventsOut
+	if e := call(t, cs, "events", map[string]any{"type": "Warning"}, &ev); e != "" {
+		t.Fatal(e)
+	}
+	sum := 0
+	for _, r := range ev.ByReason {
+		sum += r.Count
+	}
+	if ev.Matched == 0 || ev.Occurrences != sum || ev.Occurrences < ev.Matched {
+		t.Errorf("matched %d, occurrences %d, byReason adds to %d", ev.Matched, ev.Occurrences, sum)
+	}
+	for _, q := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"events", map[string]any{"limit": -3}},
+		{"findings", map[string]any{"limit": -1}},
+		{"logs", map[string]any{"host": "worker-1.sample.example.com", "limit": -3}},
+	} {
+		if e := call(t, cs, q.tool, q.args, nil); !strings.Contains(e, "give a count of at least 1") {
+			t.Errorf("%s %v: %q, want the limit refused", q.tool, q.args, e)
+		}
+	}
+}

@@ -31,7 +31,7 @@ type LogsIn struct {
 	Since     string `json:"since,omitempty" jsonschema:"RFC 3339 time: lines at or after it (lines without a time are kept)"`
 	Until     string `json:"until,omitempty" jsonschema:"RFC 3339 time: lines at or before it"`
 	Limit     int    `json:"limit,omitempty" jsonschema:"at most this many lines (default 200)"`
-	Cursor    string `json:"cursor,omitempty"`
+	Cursor    string `json:"cursor,omitempty" jsonschema:"the next value of an earlier answer, to page on"`
 }
 
 // LogsOut is a page of a log's lines.
@@ -135,7 +135,10 @@ func (s *Server) LogsContext(ctx context.Context, in LogsIn) (*LogsOut, error) {
 		return nil, err
 	}
 	limit := in.Limit
-	if limit <= 0 {
+	if limit < 0 {
+		return nil, fmt.Errorf("limit %d: give a count of at least 1 (0 or none: 200)", limit)
+	}
+	if limit == 0 {
 		limit = 200
 	}
 	limit = min(limit, MaxLimit)

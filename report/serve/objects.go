@@ -24,7 +24,7 @@ type GetIn struct {
 	Selector  string `json:"selector,omitempty" jsonschema:"a label selector (app=web,tier!=db); pods, nodes and namespaces carry labels"`
 	Output    string `json:"output,omitempty" jsonschema:"table (default) or yaml: the object's own text as gathered"`
 	Limit     int    `json:"limit,omitempty"`
-	Cursor    string `json:"cursor,omitempty"`
+	Cursor    string `json:"cursor,omitempty" jsonschema:"the next value of an earlier answer, to page on"`
 }
 
 // GetOut is the objects found, with what the gather can say of the rest.
@@ -432,17 +432,21 @@ type EventsIn struct {
 	Since     string `json:"since,omitempty" jsonschema:"RFC 3339 time: events that last happened at or after it"`
 	Until     string `json:"until,omitempty" jsonschema:"RFC 3339 time: events that first happened at or before it"`
 	Limit     int    `json:"limit,omitempty"`
-	Cursor    string `json:"cursor,omitempty"`
+	Cursor    string `json:"cursor,omitempty" jsonschema:"the next value of an earlier answer, to page on"`
 }
 
 // EventsOut is a page of events, oldest first, with counts over all
 // matched.
 type EventsOut struct {
-	Matched  int        `json:"matched"`
-	ByReason []countBy  `json:"byReason" jsonschema:"reasons of the matched events with the sum of their counts, most first"`
-	Items    []EventOut `json:"items"`
-	Next     string     `json:"next,omitempty"`
-	Note     string     `json:"note,omitempty"`
+	// Matched counts the Event objects matched; Occurrences sums their
+	// count (an Event object stands for every repeat of its reason and
+	// message: count, or series.count).
+	Matched     int        `json:"matched" jsonschema:"how many Event objects matched"`
+	Occurrences int        `json:"occurrences" jsonschema:"the sum of the matched events' counts (an Event object stands for each repeat: count, series.count)"`
+	ByReason    []countBy  `json:"byReason" jsonschema:"reasons of the matched events with the sum of their counts (occurrences, not Event objects), most first"`
+	Items       []EventOut `json:"items"`
+	Next        string     `json:"next,omitempty"`
+	Note        string     `json:"note,omitempty"`
 }
 
 // EventOut is one event.
@@ -560,6 +564,9 @@ func (s *Server) Events(in EventsIn) (*EventsOut, error) {
 		return nil, err
 	}
 	out := &EventsOut{Matched: len(all), ByReason: nonNil(counted(reasons, 20)), Items: nonNil(items), Next: next}
+	for _, n := range reasons {
+		out.Occurrences += n
+	}
 	if len(all) == 0 {
 		cov := s.in.Store.Coverage(model.Events, in.Namespace)
 		if in.Namespace != "" && cov == model.NotGathered {

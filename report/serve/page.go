@@ -43,7 +43,10 @@ func page[T any](all []T, cursor string, limit, budget int) ([]T, string, error)
 	if start > len(all) {
 		return nil, "", fmt.Errorf("cursor %q is past the end (%d items)", cursor, len(all))
 	}
-	if limit <= 0 || limit > MaxLimit {
+	if limit < 0 {
+		return nil, "", fmt.Errorf("limit %d: give a count of at least 1 (0 or none: as many as fit)", limit)
+	}
+	if limit == 0 || limit > MaxLimit {
 		limit = MaxLimit
 	}
 	used := 0
