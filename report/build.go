@@ -150,11 +150,7 @@ func buildFinding(f rules.Finding, short func(string) string, subject string) Fi
 		AlsoMatched: f.AlsoMatched,
 	}
 	if sig := f.Signature; sig != nil {
-		// The hint cites the deciding line by the gather's own path; reports
-		// cite paths as the evidence does.
-		if p := short(sig.Line.Path); p != sig.Line.Path {
-			out.Hint = strings.ReplaceAll(out.Hint, sig.Line.Path+":", p+":")
-		}
+		out.Hint = f.CitedHint(short)
 		out.Signature = &Signature{ID: sig.ID, Version: sig.Version, Decided: sig.Decided, Path: short(sig.Line.Path), Line: sig.Line.Line, Quote: sig.Quote, Cause: sig.Cause}
 	}
 	if f.Pod != nil {

@@ -592,3 +592,16 @@ func dedupeEvidence(ev []Evidence) []Evidence {
 	}
 	return out
 }
+
+// CitedHint is f's hint with paths as the reports cite them (cite is
+// model.CitedPath of the gather's roots): the deciding line of a signature
+// is written into the hint by the gather's own path.
+func (f *Finding) CitedHint(cite func(string) string) string {
+	if f.Signature == nil || cite == nil {
+		return f.Hint
+	}
+	if p := cite(f.Signature.Line.Path); p != f.Signature.Line.Path {
+		return strings.ReplaceAll(f.Hint, f.Signature.Line.Path+":", p+":")
+	}
+	return f.Hint
+}

@@ -475,7 +475,7 @@ func (t *tracer) fired(r *Rule, f Finding, ok bool) {
 		return
 	}
 	if ok {
-		t.cur.Step, t.cur.Fired, t.cur.Hint = StepFired, true, f.Hint
+		t.cur.Step, t.cur.Fired, t.cur.Hint = StepFired, true, f.CitedHint(t.cite)
 		if len(f.Evidence) > 0 {
 			t.cur.Source = t.at(f.Evidence[0].Source)
 		}
@@ -499,11 +499,11 @@ func (t *tracer) settle(findings []Finding) {
 		for i := range findings {
 			f := &findings[i]
 			if f.Rule.ID == id && (f.Subject() == s.Subject || f.Subject() == "node/"+s.Subject) && f.Container == s.Container {
-				s.Hint, found = f.Hint, true
+				s.Hint, found = f.CitedHint(t.cite), true
 				break
 			}
 			if f.Rule.ID == id && memberOf(f.Also, id, s.Subject, s.Container) {
-				s.Hint, found = f.Hint, true
+				s.Hint, found = f.CitedHint(t.cite), true
 				s.Why = "the rule fired; its finding is correlated with " + f.Subject() + "'s"
 				break
 			}

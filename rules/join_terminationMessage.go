@@ -28,6 +28,9 @@ var (
 	// fatalLineRe finds a line that reports the end of the program: a
 	// panic, a fatal log line (klog F, logfmt, structured, plain text).
 	fatalLineRe = mustLitRegexp(`(?i)panic|^F\d{4} |level=fatal|"level":"fatal"|^fatal\b|\bFATAL\b`)
+	// exceptionLineRe finds the last line of an exception: its class, then
+	// its message ("KeyError: 'DATABASE_URL'", "java.io.IOException: x").
+	exceptionLineRe = regexp.MustCompile(`^(?:Caused by: )?[A-Za-z_][\w.$]*(?:Error|Exception): \S`)
 	// infoLineRe finds a line logged at info level (klog I, logfmt,
 	// structured and plain-text loggers).
 	infoLineRe = regexp.MustCompile(`^I\d{4} |level=info\b|"level":"info"|^INFO\b|\tINFO\t|\sINFO\s`)
@@ -88,13 +91,19 @@ func joinTerminationMessage(c *evalContext, p *model.Pod, h *hit) joinResult {
 }
 
 // saidLine returns the line of a termination message that says why the
-// program stopped: the first that reports its end (a panic, a fatal line),
-// else the first that names a failure; never a stack frame, a line of flag
-// help, or an info line that does not report a panic. Its spaces are
-// collapsed and it is cut at a word to maxSaidLine bytes; "" when no line
-// qualifies.
+// program stopped, ranked as decisiveLines ranks a container log's lines
+// (lineWeight: a line that ends the process, then an error line, then any
+// line that names a failure) and, among lines of the best rank, the last:
+// a message written by FallbackToLogsOnError is the log's last lines, where
+// the errors before the last are often the shutdown's consequences
+// ("context canceled"), and a program's own message ends with the deepest
+// cause (a Java "Caused by:", a Python exception after its traceback).
+// Never a stack frame, a line of flag help, or an info line that does not
+// report a panic; a line needs three words, or the shape of an exception
+// ("KeyError: 'DATABASE_URL'"). Its spaces are collapsed and it is cut at a
+// word to maxSaidLine bytes; "" when no line qualifies.
 func saidLine(msg string) string {
-	var first, fatal string
+	pick, best := "", -1
 	for _, line := range strings.Split(msg, "\n") {
 		raw := strings.TrimSpace(line)
 		if raw == "" || stackLineRe.MatchString(raw) || usageLineRe.MatchString(raw) || !failureWordRe.MatchString(raw) {
@@ -103,20 +112,16 @@ func saidLine(msg string) string {
 		if infoLineRe.MatchString(raw) && !strings.Contains(strings.ToLower(raw), "panic") {
 			continue
 		}
-		if len(strings.Fields(raw)) < minSaidWords {
+		if len(strings.Fields(raw)) < minSaidWords && !exceptionLineRe.MatchString(raw) {
 			continue
 		}
-		if first == "" {
-			first = raw
-		}
+		w := lineWeight(raw)
 		if fatalLineRe.MatchString(raw) {
-			fatal = raw
-			break
+			w = weightFatal
 		}
-	}
-	pick := first
-	if fatal != "" {
-		pick = fatal
+		if w >= best {
+			pick, best = raw, w
+		}
 	}
 	said := strings.Join(strings.Fields(pick), " ")
 	if len(said) > maxSaidLine {

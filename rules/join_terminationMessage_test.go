@@ -20,6 +20,15 @@ func TestSaidLine(t *testing.T) {
 		{"flag help is not the failure", "Error: unknown flag: --verbose\n      --alsologtostderr   log to standard error as well as files\n", "Error: unknown flag: --verbose"},
 		{"stack frames skipped", "goroutine 1 [running]:\nmain.main()\n\t/src/main.go:12 +0x1d\n", ""},
 		{"a bare reason says nothing", "Error\n", ""},
+		{"a log tail: the last error ended the run, the ones before are its shutdown",
+			"2026-11-20T09:10:01.100Z\tINFO\tshop.controller\tShutdown signal received, waiting for all workers to finish\n" +
+				"2026-11-20T09:10:01.101Z\tERROR\tshop.controller.status\tReconciler error\t{\"error\": \"failed to update status: context canceled\"}\n" +
+				"2026-11-20T09:10:01.102Z\tINFO\tshop.controller.status\tAll workers finished\n" +
+				"2026-11-20T09:10:01.103Z\tERROR\tshop.main\terror starting\t{\"error\": \"failed to wait for caches to sync: no matches for kind \\\"Widget\\\" in group \\\"shop.example.com\\\"\"}\n",
+			"2026-11-20T09:10:01.103Z ERROR shop.main error starting {\"error\": \"failed to wait for caches to sync: no matches for kind \\\"Widget\\\" in group \\\"shop.example.com\\\"\"}"},
+		{"a Python traceback ends with its exception", "Traceback (most recent call last):\n  File \"/app/main.py\", line 3, in <module>\n    url = os.environ[\"DATABASE_URL\"]\nKeyError: 'DATABASE_URL'\n", "KeyError: 'DATABASE_URL'"},
+		{"a Java exception's deepest cause", "java.lang.IllegalStateException: Failed to load the application context\n\tat org.example.App.main(App.java:12)\nCaused by: java.io.FileNotFoundException: /config/app.yml (No such file or directory)\n\tat java.io.FileInputStream.open0(Native Method)\n", "Caused by: java.io.FileNotFoundException: /config/app.yml (No such file or directory)"},
+		{"a fatal line outranks a later error", "F1120 09:10:01.000000 1 main.go:40] cannot read /etc/tls/tls.crt: permission denied\nE1120 09:10:01.000100 1 server.go:9] shutting down: failed to close listener\n", "F1120 09:10:01.000000 1 main.go:40] cannot read /etc/tls/tls.crt: permission denied"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := saidLine(tc.msg); got != tc.want {
