@@ -119,6 +119,12 @@ var pathRules = []pathRule{
 	{kindPodList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_--namespace_([a-z0-9-]+)_pods$`)},
 	{kindEventList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_--namespace_([a-z0-9-]+)_events$`)},
 	{kindNodeList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_nodes$`)},
+	// Any other kind the kubernetes plugin lists as JSON, per namespace
+	// (services, pvc, rc, deployments, limitranges, resourcequotas, ...) or
+	// cluster-wide (pv, namespaces, ...), when kubectl's name of it is one
+	// of model.KnownKinds.
+	{kindObjectList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_--namespace_([a-z0-9-]+)_([a-z.-]+)$`)},
+	{kindObjectList, regexp.MustCompile(`^(.*/)?sos_commands/kubernetes/(?:[^/]+/)*kubectl_[^/]*get_-o_json_()([a-z.-]+)$`)},
 	{kindServiceLog, regexp.MustCompile(`^(.*/)?sos_commands/[^/]+/journalctl_[^/]*?(?:--unit_|-u_)?([a-z0-9._-]*?)(?:\.daemon)?(?:\.\d+)?(?:\.xz|\.gz)?$`)},
 	// Here the sosreport reader claims its members (sosClaimAt).
 	{kindSosHostname, regexp.MustCompile(`^(.*/)?(?:sos_commands/host/)?hostname$`)},
@@ -161,6 +167,12 @@ func classify(p string, strs *interner) classified {
 		switch r.kind {
 		case kindPodList, kindEventList:
 			c.Namespace = m[2]
+		case kindObjectList:
+			k, ok := model.KubectlKind(m[3])
+			if !ok {
+				continue
+			}
+			c.Namespace, c.Group, c.Resource = m[2], strs.intern(k.Group), strs.intern(k.Resource)
 		case kindServiceLog:
 			c.Unit = m[2]
 			if journalOtherOutput(p) {

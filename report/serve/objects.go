@@ -67,7 +67,7 @@ func (s *Server) resolveKind(name string) (model.Kind, error) {
 		return model.Kind{}, errors.New("give a kind, such as pods, nodes or deployments.apps")
 	}
 	lower := strings.ToLower(name)
-	if full, ok := shortNames[lower]; ok {
+	if full, ok := model.ShortNames[lower]; ok {
 		lower = full
 	}
 	want := model.ParseKind(lower)
@@ -76,7 +76,7 @@ func (s *Server) resolveKind(name string) (model.Kind, error) {
 		kinds = append(kinds, ks.Kind)
 	}
 	gathered := len(kinds)
-	for _, k := range knownKinds() {
+	for _, k := range model.KnownKinds() {
 		if !slices.Contains(kinds, k) {
 			kinds = append(kinds, k)
 		}
@@ -125,41 +125,6 @@ func (s *Server) resolveKind(name string) (model.Kind, error) {
 		msg += "; the gather holds " + strings.Join(close[:min(len(close), 5)], ", ")
 	}
 	return model.Kind{}, errors.New(msg)
-}
-
-// knownKinds are the kinds a gather may hold that the tool names: the
-// model's well-known kinds and the targets of kubectl's short names; get
-// says "not gathered" for them, and "no kind" for any other name without
-// an API group.
-func knownKinds() []model.Kind {
-	out := []model.Kind{model.Pods, model.Nodes, model.Namespaces, model.Events, model.ConfigMaps, model.Secrets,
-		model.Services, model.Endpoints, model.PersistentVolumeClaims, model.PersistentVolumes, model.ServiceAccounts,
-		model.DaemonSets, model.ReplicaSets, model.Deployments, model.StatefulSets, model.Jobs, model.CronJobs,
-		model.ReplicationControllers, model.DeploymentConfigs, model.CertificateSigningRequests, model.CSINodes,
-		model.StorageClasses, model.NetworkPolicies, model.NetworkAttachmentDefinitions, model.KubeletConfigs,
-		model.MachineConfigPools, model.MachineConfigs, model.ContainerRuntimeConfigs, model.LimitRanges,
-		model.WhereaboutsIPPools, model.RoleBindings, model.ClusterRoleBindings, model.Roles, model.ClusterRoles}
-	for _, full := range sortedKeys(shortNames) {
-		if k := model.ParseKind(shortNames[full]); !slices.Contains(out, k) {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
-// shortNames are kubectl's short names of the kinds a must-gather holds
-// (kubectl api-resources, SHORTNAMES).
-var shortNames = map[string]string{
-	"po": "pods", "no": "nodes", "ns": "namespaces", "cm": "configmaps", "svc": "services", "ep": "endpoints",
-	"pvc": "persistentvolumeclaims", "pv": "persistentvolumes", "sa": "serviceaccounts", "ev": "events",
-	"deploy": "deployments.apps", "ds": "daemonsets.apps", "rs": "replicasets.apps", "sts": "statefulsets.apps",
-	"cj": "cronjobs.batch", "rc": "replicationcontrollers", "limits": "limitranges", "quota": "resourcequotas",
-	"netpol": "networkpolicies.networking.k8s.io", "sc": "storageclasses.storage.k8s.io", "csr": "certificatesigningrequests.certificates.k8s.io",
-	"crd": "customresourcedefinitions.apiextensions.k8s.io", "pdb": "poddisruptionbudgets.policy", "hpa": "horizontalpodautoscalers.autoscaling",
-	"co": "clusteroperators.config.openshift.io", "clusteroperator": "clusteroperators.config.openshift.io",
-	"mcp": "machineconfigpools.machineconfiguration.openshift.io", "mc": "machineconfigs.machineconfiguration.openshift.io",
-	"dc": "deploymentconfigs.apps.openshift.io", "net-attach-def": "network-attachment-definitions.k8s.cni.cncf.io",
-	"csv": "clusterserviceversions.operators.coreos.com", "sub": "subscriptions.operators.coreos.com",
 }
 
 // Get is the get tool.
