@@ -1,8 +1,11 @@
 package report
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/url"
 	"slices"
@@ -56,7 +59,62 @@ func WriteSARIF(w io.Writer, r *Report) error {
 	log := sarif.NewReport()
 	log.Schema = SARIFSchemaURI
 	log.AddRun(sarifRun(r))
-	return writeIndentedJSON(w, log)
+	raw, err := json.Marshal(log)
+	if err != nil {
+		return err
+	}
+	var doc any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&doc); err != nil {
+		return err
+	}
+	return writeIndentedJSON(w, withoutSARIFDefaults(doc, ""))
+}
+
+// sarifDefaultKeys are the integer properties whose SARIF 2.1.0 default is
+// -1 ("not given"): the SARIF library writes them out, and a -1 says
+// nothing a reader does not assume.
+var sarifDefaultKeys = map[string]bool{"index": true, "parentIndex": true, "id": true, "byteOffset": true, "charOffset": true, "rank": true}
+
+// withoutSARIFDefaults drops from a SARIF log (decoded JSON, numbers as
+// json.Number) what the specification says is the same as absent: empty
+// arrays and objects (but a run's "results", which says that nothing was
+// found, and "runs"), the -1 defaults of sarifDefaultKeys, and
+// newlineSequences equal to its default ["\r\n", "\n"]; the SARIF library
+// writes them all, tripling the file.
+func withoutSARIFDefaults(v any, key string) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			x = withoutSARIFDefaults(x, k)
+			t[k] = x
+			switch y := x.(type) {
+			case []any:
+				if len(y) == 0 && k != "results" && k != "runs" {
+					delete(t, k)
+				}
+			case map[string]any:
+				if len(y) == 0 {
+					delete(t, k)
+				}
+			case json.Number:
+				if sarifDefaultKeys[k] && y == "-1" {
+					delete(t, k)
+				}
+			}
+			if k == "newlineSequences" && fmt.Sprint(x) == "[\r\n \n]" {
+				delete(t, k)
+			}
+		}
+		return t
+	case []any:
+		for i, x := range t {
+			t[i] = withoutSARIFDefaults(x, key)
+		}
+		return t
+	}
+	return v
 }
 
 func sarifRun(r *Report) *sarif.Run {
