@@ -738,7 +738,13 @@ func mdFindings(r *Report) *mdSection {
 			forms[i] = [2]string{mdFindingGroup(i+1, g, mdShort), mdFindingGroup(i+1, g, last)}
 		}
 	}
-	sec := newSection("## Findings\n\n", "", "", "findings", "finding", items)
+	// Findings of one rule with the same cause share an entry: the cut note
+	// then counts entries, not findings, and says so.
+	unit, one := "findings", "finding"
+	if len(groups) != len(r.Findings) {
+		unit, one = fmt.Sprintf("finding entries (%d findings)", len(r.Findings)), fmt.Sprintf("finding entry (%d findings)", len(r.Findings))
+	}
+	sec := newSection("## Findings\n\n", "", "", unit, one, items)
 	for i, f := range forms {
 		sec.setForms(i, f[0], f[1])
 	}

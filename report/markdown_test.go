@@ -202,7 +202,7 @@ func bigReport() *Report {
 
 var (
 	cutNote     = regexp.MustCompile(`\*\*Shortened to fit (\d+) characters:\*\* (shortened [^;]*?)?(?:; )?(left out .*?)?\. report\.html has everything\.\n`)
-	cutFindings = regexp.MustCompile(`(\d+) of (\d+) findings`)
+	cutFindings = regexp.MustCompile(`(\d+) of (\d+) finding(?:s| entries \(\d+ findings\))`)
 	cutPodRows  = regexp.MustCompile(`(\d+) of (\d+) pod rows`)
 	summaryMore = regexp.MustCompile(`(?m)^- (… and )?\d+ (more )?findings?[ :].*\n`)
 )
@@ -364,6 +364,9 @@ func TestMarkdownMaxChars(t *testing.T) {
 			}
 			if fm := cutFindings.FindAllStringSubmatch(m[0], -1); len(fm) == 0 || fm[0][2] != fmt.Sprint(entries) {
 				t.Errorf("note has the wrong finding totals: %q", m[0])
+			}
+			if entries != len(r.Findings) && !strings.Contains(m[0], fmt.Sprintf("of %d finding entries (%d findings)", entries, len(r.Findings))) {
+				t.Errorf("the note counts entries without saying they are not findings: %q", m[0])
 			}
 		})
 	}
