@@ -301,48 +301,75 @@ func kubeletVersionLine(msg []byte) (string, bool) {
 }
 
 // journalNames collects, while one journal file is read, the hosts and
-// syslog identifiers its lines name (model.JournalFile), comparing each
-// line's with the line before's so that the sets are touched only when
-// they change.
+// syslog identifiers its lines name (model.JournalFile). A file names few
+// of either, and most lines the same as the line before: the sets are
+// short lists compared byte for byte, the last match tried first, so that
+// a line costs a comparison or two and no allocation.
 type journalNames struct {
-	path             string
-	lines            int
-	lastHost, lastID []byte
-	hosts, idents    map[string]bool
-	units            map[nodelog.Unit]bool
-	identCut         bool
+	path          string
+	lines         int
+	hosts, idents nameSet
+	units         [4]bool // nodelog's kubelet, crio, kernel, other
 }
 
-func newJournalNames(path string) *journalNames {
-	return &journalNames{path: path, hosts: map[string]bool{}, idents: map[string]bool{}, units: map[nodelog.Unit]bool{}}
+// nameSet is a set of at most model.MaxJournalFileNames names, in the
+// order seen; cut says a name was left out.
+type nameSet struct {
+	names [][]byte
+	last  int
+	cut   bool
 }
 
-// saw records line n's host (node, the host the file's path names, when
-// set), identifier and unit.
-func (j *journalNames) saw(n int, node string, host, ident []byte, unit nodelog.Unit) {
+// add adds b; same reports that b is the name added last (nothing to do).
+func (s *nameSet) add(b []byte) (same bool) {
+	if s.last < len(s.names) && string(s.names[s.last]) == string(b) {
+		return true
+	}
+	for i, n := range s.names {
+		if string(n) == string(b) {
+			s.last = i
+			return false
+		}
+	}
+	if len(s.names) >= model.MaxJournalFileNames {
+		s.cut = true
+		return false
+	}
+	s.last = len(s.names)
+	s.names = append(s.names, bytes.Clone(b))
+	return false
+}
+
+func (s *nameSet) sorted() []string {
+	out := make([]string, len(s.names))
+	for i, n := range s.names {
+		out[i] = string(n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// journalUnits are the units journalNames.units stands for, in its order.
+var journalUnits = [4]nodelog.Unit{nodelog.UnitKubelet, nodelog.UnitCRIO, nodelog.UnitKernel, nodelog.UnitOther}
+
+func newJournalNames(path string) *journalNames { return &journalNames{path: path} }
+
+// saw records a line's host (node, the host the file's path names, when
+// set, instead of the line's), identifier and unit.
+func (j *journalNames) saw(node string, host, ident []byte, unit nodelog.Unit) {
 	if node != "" {
-		host = nil
-		if !j.hosts[node] {
-			j.hosts[node] = true
+		if len(j.hosts.names) == 0 {
+			j.hosts.add([]byte(node))
 		}
+	} else {
+		j.hosts.add(host)
 	}
-	if host != nil && !bytes.Equal(host, j.lastHost) {
-		j.lastHost = append(j.lastHost[:0], host...)
-		if !j.hosts[string(host)] {
-			if len(j.hosts) < model.MaxJournalFileNames {
-				j.hosts[string(host)] = true
-			}
-		}
+	if j.idents.add(ident) {
+		return // the unit follows from the identifier
 	}
-	if !bytes.Equal(ident, j.lastID) {
-		j.lastID = append(j.lastID[:0], ident...)
-		j.units[unit] = true
-		if !j.idents[string(ident)] {
-			if len(j.idents) < model.MaxJournalFileNames {
-				j.idents[string(ident)] = true
-			} else {
-				j.identCut = true
-			}
+	for i, u := range journalUnits {
+		if u == unit {
+			j.units[i] = true
 		}
 	}
 }
@@ -350,12 +377,14 @@ func (j *journalNames) saw(n int, node string, host, ident []byte, unit nodelog.
 // file is what was collected, or a zero JournalFile (no Path) when no line
 // of the file was a journal line.
 func (j *journalNames) file() model.JournalFile {
-	if len(j.units) == 0 {
+	if len(j.idents.names) == 0 && !j.idents.cut {
 		return model.JournalFile{}
 	}
-	f := model.JournalFile{Path: j.path, Lines: j.lines, Hosts: sortedKeys(j.hosts), Idents: sortedKeys(j.idents), IdentsCut: j.identCut}
-	for u := range j.units {
-		f.Units = append(f.Units, string(u))
+	f := model.JournalFile{Path: j.path, Lines: j.lines, Hosts: j.hosts.sorted(), Idents: j.idents.sorted(), IdentsCut: j.idents.cut}
+	for i, u := range journalUnits {
+		if j.units[i] {
+			f.Units = append(f.Units, string(u))
+		}
 	}
 	sort.Strings(f.Units)
 	return f

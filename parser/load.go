@@ -1554,7 +1554,7 @@ func (b *builder) readNodeLog(p string, c classified, r io.Reader) error {
 		}
 		b.journalLines++
 		unit := nodelog.UnitOf(j.Ident)
-		names.saw(n, c.Node, j.Host, j.Ident, unit)
+		names.saw(c.Node, j.Host, j.Ident, unit)
 		msg := j.Message
 		if c.Node != "" && !credited {
 			// A journal whose path names its node counts for that node.
