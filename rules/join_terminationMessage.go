@@ -93,9 +93,10 @@ func joinTerminationMessage(c *evalContext, p *model.Pod, h *hit) joinResult {
 // saidLine returns the line of a termination message that says why the
 // program stopped, ranked as decisiveLines ranks a container log's lines
 // (lineWeight: a line that ends the process, then an error line, then any
-// line that names a failure) and, among lines of the best rank, the last:
-// a message written by FallbackToLogsOnError is the log's last lines, where
-// the errors before the last are often the shutdown's consequences
+// line that names a failure): the first line that ends the process (a
+// panic's later lines repeat it as the stack unwinds), else the last error
+// line: a message written by FallbackToLogsOnError is the log's last lines,
+// where the errors before the last are often the shutdown's consequences
 // ("context canceled"), and a program's own message ends with the deepest
 // cause (a Java "Caused by:", a Python exception after its traceback).
 // Never a stack frame, a line of flag help, or an info line that does not
@@ -119,7 +120,9 @@ func saidLine(msg string) string {
 		if fatalLineRe.MatchString(raw) {
 			w = weightFatal
 		}
-		if w >= best {
+		// The first fatal line (a panic's later lines repeat it as the
+		// stack unwinds: "[recovered]", "panic: ..." again), the last error.
+		if w > best || w == best && w != weightFatal {
 			pick, best = raw, w
 		}
 	}

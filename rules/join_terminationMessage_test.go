@@ -28,6 +28,9 @@ func TestSaidLine(t *testing.T) {
 			"2026-11-20T09:10:01.103Z ERROR shop.main error starting {\"error\": \"failed to wait for caches to sync: no matches for kind \\\"Widget\\\" in group \\\"shop.example.com\\\"\"}"},
 		{"a Python traceback ends with its exception", "Traceback (most recent call last):\n  File \"/app/main.py\", line 3, in <module>\n    url = os.environ[\"DATABASE_URL\"]\nKeyError: 'DATABASE_URL'\n", "KeyError: 'DATABASE_URL'"},
 		{"a Java exception's deepest cause", "java.lang.IllegalStateException: Failed to load the application context\n\tat org.example.App.main(App.java:12)\nCaused by: java.io.FileNotFoundException: /config/app.yml (No such file or directory)\n\tat java.io.FileInputStream.open0(Native Method)\n", "Caused by: java.io.FileNotFoundException: /config/app.yml (No such file or directory)"},
+		{"a recovered panic: its first line, which names the object, not the repeats as the stack unwinds",
+			"2026-07-22T10:28:41.509Z\tINFO\tStarting workers\n2026-07-22T10:28:41.511Z\tINFO\tObserved a panic in reconciler: runtime error: invalid memory address or nil pointer dereference\t{\"name\": \"orders-db\", \"namespace\": \"shop\"}\npanic: runtime error: invalid memory address or nil pointer dereference [recovered]\n\tpanic: runtime error: invalid memory address or nil pointer dereference\n[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x1a3f2c4]\n\ngoroutine 388 [running]:\n",
+			"2026-07-22T10:28:41.511Z INFO Observed a panic in reconciler: runtime error: invalid memory address or nil pointer dereference {\"name\": \"orders-db\", \"namespace\": \"shop\"}"},
 		{"a fatal line outranks a later error", "F1120 09:10:01.000000 1 main.go:40] cannot read /etc/tls/tls.crt: permission denied\nE1120 09:10:01.000100 1 server.go:9] shutting down: failed to close listener\n", "F1120 09:10:01.000000 1 main.go:40] cannot read /etc/tls/tls.crt: permission denied"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

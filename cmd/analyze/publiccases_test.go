@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -61,6 +62,11 @@ func loadPublicCases(t *testing.T) []publicCase {
 	return out
 }
 
+// publicCaseKnownMisses are the cases of fixtures/cases whose cause the
+// analysis does not state yet, each with why: TestPublicCases fails when any
+// other case misses its cause.
+var publicCaseKnownMisses = map[string]string{}
+
 // TestPublicCases runs the analyzer on every case of fixtures/cases, scores
 // each focal finding as ../shared/tools/check-cases does (the cause in the
 // finding's own words, none of the wrong causes, every kubectl column),
@@ -90,6 +96,19 @@ func TestPublicCases(t *testing.T) {
 		}
 		failed = append(failed, c.Case)
 		t.Logf("FAIL %s (%s%s):\n  - %s", c.Case, c.Kind, map[bool]string{true: ", near miss"}[c.NearMiss], strings.Join(notes, "\n  - "))
+	}
+	// A ratchet besides the threshold: a case that states its cause must
+	// go on stating it (a change that loses one fails here even above the
+	// threshold), unless publicCaseKnownMisses says why it cannot.
+	for _, name := range failed {
+		if _, known := publicCaseKnownMisses[name]; !known {
+			t.Errorf("%s no longer states its cause (see the log above); fix the kind of reasoning, or list it in publicCaseKnownMisses with why", name)
+		}
+	}
+	for name := range publicCaseKnownMisses {
+		if !slices.Contains(failed, name) {
+			t.Errorf("%s states its cause now: take it out of publicCaseKnownMisses", name)
+		}
 	}
 	score := float64(passed) / float64(len(cases))
 	fmt.Printf("public cases: %d/%d state their cause (%.0f%%; threshold %.0f%%)\n", passed, len(cases), 100*score, 100*publicCaseThreshold)
