@@ -151,8 +151,116 @@ func scanFieldLines(data []byte, lines []int, start int) model.FieldLines {
 			keys = append(keys, f.key)
 		}
 		x.add(keys, n, item, func() string { return strings.Trim(strings.TrimSpace(string(text[len(k)+1:])), `"'`) })
+		if string(k) == "message" && keys[0] == "status" {
+			value := text[len(k)+1:]
+			off := lines[n-1] + (len(line) - len(value))
+			for i, at := range messageLineStarts(data, lines, n, off) {
+				x.raw[pathOf(keys, func(s string) string { return s })+"#"+strconv.Itoa(i)] = at
+			}
+		}
 	}
 	return x.lines()
+}
+
+// maxMessageLines bounds the lines of one multi-line message whose file
+// line is recorded (a termination message holds at most 80 lines or 4 KiB).
+const maxMessageLines = 100
+
+// messageLineStarts returns, for a status message whose value starts at
+// offset off of data (after "message:" on line n), the file line where each
+// line of the message begins: the lines of a literal block scalar ("|"),
+// or in a double-quoted scalar the line where the text after each "\n"
+// escape resumes (YAML folds long values over several file lines); nil for
+// other styles and for a one-line message.
+func messageLineStarts(data []byte, lines []int, n, off int) []int {
+	i := off
+	for i < len(data) && data[i] == ' ' {
+		i++
+	}
+	if i >= len(data) {
+		return nil
+	}
+	switch data[i] {
+	case '|':
+		// Every file line of the block, while more indented than the key.
+		keyIndent := 0
+		for keyIndent < len(data)-lines[n-1] && data[lines[n-1]+keyIndent] == ' ' {
+			keyIndent++
+		}
+		var out []int
+		for m := n + 1; m <= len(lines) && len(out) < maxMessageLines; m++ {
+			end := len(data)
+			if m < len(lines) {
+				end = lines[m]
+			}
+			l := bytes.TrimRight(data[lines[m-1]:end], "\r\n")
+			if t := bytes.TrimLeft(l, " "); len(t) > 0 && len(l)-len(t) <= keyIndent {
+				break
+			}
+			out = append(out, m)
+		}
+		return out
+	case '"':
+	default:
+		return nil
+	}
+	out := []int{n}
+	line := n
+	for i++; i < len(data) && len(out) < maxMessageLines && line < n+maxFieldScan; i++ {
+		switch data[i] {
+		case '"':
+			if len(out) == 1 {
+				return nil
+			}
+			return out
+		case '\n':
+			line++
+		case '\\':
+			if i+1 >= len(data) {
+				return nil
+			}
+			i++
+			switch data[i] {
+			case '\n':
+				line++ // an escaped line break: the value goes on without a space
+			case 'n':
+				// A message line ends: the next begins after any line
+				// break and indentation that follow.
+				j := i + 1
+				for j < len(data) {
+					if data[j] == '\n' {
+						line++
+						j++
+					} else if data[j] == '\\' && j+1 < len(data) && data[j+1] == '\n' {
+						line++
+						j += 2
+					} else if data[j] == ' ' && j > 0 && (data[j-1] == '\n' || data[j-1] == ' ') && lineStartBefore(data, j) {
+						j++
+					} else {
+						break
+					}
+				}
+				i = j - 1
+				out = append(out, line)
+			}
+		}
+	}
+	return nil
+}
+
+// lineStartBefore reports whether only spaces stand between the start of
+// the line that holds offset j and j (indentation).
+func lineStartBefore(data []byte, j int) bool {
+	for k := j - 1; k >= 0; k-- {
+		switch data[k] {
+		case '\n':
+			return true
+		case ' ':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // fieldIndex collects the field lines of one object, whatever its file's

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -274,5 +275,63 @@ status:
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("field lines (-want +got):\n%s", diff)
+	}
+}
+
+// TestMessageLineStarts: the file line where each line of a status message
+// begins, for a double-quoted scalar that YAML folded over several lines
+// (after a "\n" escape, across a line break and indentation, or an escaped
+// line break), a literal block, and none for a one-line message.
+func TestMessageLineStarts(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc string
+		want      map[string]int
+	}{
+		{"folded double-quoted", `- apiVersion: v1
+  kind: Pod
+  status:
+    containerStatuses:
+    - name: app
+      lastState:
+        terminated:
+          message: "I1120 starting up\nI1120 reading the
+            settings file\nF1120
+            cannot open /etc/app.conf: permission denied\nlast \\n stays on its line\n"
+          reason: Error
+`, map[string]int{"#0": 8, "#1": 8, "#2": 9, "#3": 10, "#4": 10}},
+		{"literal block", `- apiVersion: v1
+  kind: Pod
+  status:
+    containerStatuses:
+    - name: app
+      state:
+        terminated:
+          message: |
+            first line
+            second line
+          reason: Error
+`, map[string]int{"#0": 9, "#1": 10}},
+		{"one line", `- apiVersion: v1
+  kind: Pod
+  status:
+    containerStatuses:
+    - name: app
+      state:
+        terminated:
+          message: "one line only"
+          reason: Error
+`, map[string]int{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := map[string]int{}
+			for p, n := range scanFieldLines([]byte(tc.doc), lineStarts([]byte(tc.doc)), 1) {
+				if i := strings.LastIndexByte(p, '#'); i >= 0 {
+					got[p[i:]] = n
+				}
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("message line starts (-want +got):\n%s", d)
+			}
+		})
 	}
 }

@@ -517,7 +517,7 @@ func (r *Rule) fire(p *model.Pod, n *model.Node, h hit, sig *signatureMatch, v v
 		if sig.sig.Severity != "" && severityRank(sig.sig.Severity) < severityRank(f.Severity) {
 			f.Severity = sig.sig.Severity
 		}
-		f.Signature = &SignatureMatch{ID: sig.sig.ID, Version: sig.sig.Version, Decided: sig.decided, Line: sig.ev.Source, Quote: sig.quote(), Cause: cause}
+		f.Signature = &SignatureMatch{ID: sig.sig.ID, Version: sig.sig.Version, Decided: sig.decided, Line: sig.at(), Quote: sig.quote(), Cause: cause}
 		if !sig.decision.Decided {
 			// The hint says what left the signature unconfirmed
 			// (signatureMatch.state): what collects it is a gap too.

@@ -56,7 +56,7 @@ func joinTerminationMessage(c *evalContext, p *model.Pod, h *hit) joinResult {
 	} else if t := cs.Status.LastTerminationState.Terminated; t != nil {
 		msg, label, field = t.Message, "last termination message", cs.statusPath()+".lastState.terminated.message"
 	}
-	said := saidLine(msg)
+	said, k := saidLine(msg)
 	if said == "" {
 		res.RuledOut = true // nothing in it names a failure: it says no more than the status
 		return res
@@ -65,13 +65,14 @@ func joinTerminationMessage(c *evalContext, p *model.Pod, h *hit) joinResult {
 	// lines are not known: the status line the signature matched is cited
 	// already, and holds the message only up to its first 600 bytes.
 	ev := c.fieldEvidence(p, fmt.Sprintf("%s %s: %s line: %s", cs.Kind, cs.Name, label, said), field)
-	if p.Fields.Line(field) == 0 {
-		ev.Source.Line = 0
-	}
+	// At the file line where the quoted line of the message begins, when
+	// the message is folded over several.
+	ev.Source.Line = p.Fields.MessageLine(field, k)
 	res.Evidence = append(res.Evidence, ev)
 	res.Decided = true
 	res.Cause = "The line of it that names the failure is quoted next."
 	res.Quote = said
+	res.QuoteAt = ev.Source
 	if cs.Spec == nil {
 		return res
 	}
@@ -102,10 +103,11 @@ func joinTerminationMessage(c *evalContext, p *model.Pod, h *hit) joinResult {
 // Never a stack frame, a line of flag help, or an info line that does not
 // report a panic; a line needs three words, or the shape of an exception
 // ("KeyError: 'DATABASE_URL'"). Its spaces are collapsed and it is cut at a
-// word to maxSaidLine bytes; "" when no line qualifies.
-func saidLine(msg string) string {
+// word to maxSaidLine bytes; "" when no line qualifies. k is the picked
+// line's index in msg's lines (split at "\n").
+func saidLine(msg string) (said string, k int) {
 	pick, best := "", -1
-	for _, line := range strings.Split(msg, "\n") {
+	for i, line := range strings.Split(msg, "\n") {
 		raw := strings.TrimSpace(line)
 		if raw == "" || stackLineRe.MatchString(raw) || usageLineRe.MatchString(raw) || !failureWordRe.MatchString(raw) {
 			continue
@@ -123,10 +125,10 @@ func saidLine(msg string) string {
 		// The first fatal line (a panic's later lines repeat it as the
 		// stack unwinds: "[recovered]", "panic: ..." again), the last error.
 		if w > best || w == best && w != weightFatal {
-			pick, best = raw, w
+			pick, best, k = raw, w, i
 		}
 	}
-	said := strings.Join(strings.Fields(pick), " ")
+	said = strings.Join(strings.Fields(pick), " ")
 	if len(said) > maxSaidLine {
 		cut := strings.LastIndexByte(said[:maxSaidLine], ' ')
 		if cut <= 0 {
@@ -134,5 +136,5 @@ func saidLine(msg string) string {
 		}
 		said = strings.ToValidUTF8(said[:cut], "") + "…"
 	}
-	return said
+	return said, k
 }

@@ -34,7 +34,7 @@ func TestSaidLine(t *testing.T) {
 		{"a fatal line outranks a later error", "F1120 09:10:01.000000 1 main.go:40] cannot read /etc/tls/tls.crt: permission denied\nE1120 09:10:01.000100 1 server.go:9] shutting down: failed to close listener\n", "F1120 09:10:01.000000 1 main.go:40] cannot read /etc/tls/tls.crt: permission denied"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := saidLine(tc.msg); got != tc.want {
+			if got, _ := saidLine(tc.msg); got != tc.want {
 				t.Errorf("saidLine = %q, want %q", got, tc.want)
 			}
 		})

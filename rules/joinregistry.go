@@ -47,6 +47,10 @@ type joinResult struct {
 	// termination message that names the failure); the finding quotes it
 	// instead of the line shortened around the match.
 	Quote string
+	// QuoteAt is where Quote stands, when the decider knows a finer line
+	// than the deciding line's (the file line of a folded message where the
+	// quoted line begins); the finding cites it instead.
+	QuoteAt model.Source
 	// Cause states it, with the deciding objects and values; Fix is the
 	// change that removes it. Both are empty when nothing decides.
 	Cause, Fix string

@@ -547,7 +547,7 @@ func (m *signatureMatch) state(openShift bool, said string) (statement, cause, f
 		b.WriteString(" " + d.Cause)
 	}
 	cause = b.String()
-	fmt.Fprintf(&b, " The deciding line, %s (\"%s\").", citation(m.ev.Source), m.quote())
+	fmt.Fprintf(&b, " The deciding line, %s (\"%s\").", citation(m.at()), m.quote())
 	if len(m.decision.Missing) > 0 && !m.decision.Decided {
 		b.WriteString(" Not confirmed: " + strings.Join(m.decision.Missing, "; ") + ".")
 	}
@@ -566,6 +566,15 @@ func citation(s model.Source) string {
 		return fmt.Sprintf("%s:%d", s.Path, s.Line)
 	}
 	return s.Path
+}
+
+// at is where the deciding line is cited: where the decider's quote
+// stands (joinResult.QuoteAt) when it knows, else the line that matched.
+func (m *signatureMatch) at() model.Source {
+	if m.decision.Decided && m.decision.Quote != "" && m.decision.QuoteAt.Line > 0 && m.decision.QuoteAt.Path == m.ev.Source.Path {
+		return m.decision.QuoteAt
+	}
+	return m.ev.Source
 }
 
 // quote is the deciding line as a finding quotes it: the part its decider

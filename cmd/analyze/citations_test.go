@@ -267,6 +267,7 @@ func citationProblem(data []byte, ev report.Evidence, objects []string) (problem
 			return fmt.Sprintf("line %d does not hold the quoted text: %q", ev.Line, clipCite(line, 160)), false
 		}
 	case summaryOnLine(line, ev.Text):
+	case messageLineStart(line, ev.Text):
 	case objectStart(lines, ev.Line, inList) && (names(data) && !inList || inList && names(item) || len(objects) == 0 || strings.Contains(ev.Text, objectName(item, data, inList))):
 		return "", true
 	default:
@@ -364,6 +365,19 @@ func quoteOnLine(line, text string) bool {
 // summaryOnLine reports whether line is a field (`key: value`, `- key:
 // value` or `"key": value`) whose value, or for an object or list its key,
 // the summary text names.
+// messageLineStart reports whether line is a line of a folded
+// double-quoted YAML message on which the quoted line of the message
+// begins: the text after its last "\n" escape starts the quote in text.
+func messageLineStart(line, text string) bool {
+	i := strings.LastIndex(line, `\n`)
+	if i < 0 {
+		return false
+	}
+	seg := flat(strings.TrimRight(line[i+2:], `"`))
+	_, quote, ok := strings.Cut(text, " line: ")
+	return ok && len(seg) >= 4 && strings.HasPrefix(flat(quote), seg)
+}
+
 func summaryOnLine(line, text string) bool {
 	l := strings.TrimSpace(line)
 	l = strings.TrimSpace(strings.TrimPrefix(l, "- "))

@@ -1,5 +1,7 @@
 package model
 
+import "strconv"
+
 // FieldLines maps paths of status fields of one object to their 1-based line
 // in its file, so that evidence can cite the field that decides ("restartCount:
 // 5" on line 256) rather than the object's first line. Paths are dotted, list
@@ -17,4 +19,15 @@ func (f FieldLines) Line(paths ...string) int {
 		}
 	}
 	return 0
+}
+
+// MessageLine returns the line where line k (0-based, the message split at
+// "\n") of the multi-line message at path begins, when the reader recorded
+// it (a YAML block or double-quoted scalar folded over several lines),
+// else the line of path itself (0 when that is not known either).
+func (f FieldLines) MessageLine(path string, k int) int {
+	if n := f[path+"#"+strconv.Itoa(k)]; n > 0 {
+		return n
+	}
+	return f[path]
 }
