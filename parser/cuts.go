@@ -148,3 +148,22 @@ func (b *builder) podUnderCap(p string, line int) bool {
 	})
 	return false
 }
+
+// objectUnderCap counts one more object of another kind, of the file at p
+// (its item at line), and reports whether it is within MaxObjects; the
+// first over it is recorded as a problem and a cut.
+func (b *builder) objectUnderCap(p string, line int) bool {
+	if b.objectCount.Add(1) <= MaxObjects {
+		return true
+	}
+	b.objectLimitOnce.Do(func() {
+		from := p
+		if line > 0 {
+			from = fmt.Sprintf("%s line %d", p, line)
+		}
+		b.problem(p, fmt.Sprintf("more than %d objects of other kinds in the gather: the objects beyond the limit are not indexed (from %s on)", MaxObjects, from))
+		b.cut(model.Cut{Count: model.CutObjects, Path: p, Read: model.CutInPart,
+			Text: fmt.Sprintf("objects over the %d-object limit not indexed", MaxObjects)})
+	})
+	return false
+}

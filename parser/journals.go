@@ -307,6 +307,7 @@ func kubeletVersionLine(msg []byte) (string, bool) {
 // a line costs a comparison or two and no allocation.
 type journalNames struct {
 	path          string
+	node          string // the host the path names
 	lines         int
 	hosts, idents nameSet
 	units         [4]bool // nodelog's kubelet, crio, kernel, other
@@ -359,6 +360,7 @@ func newJournalNames(path string) *journalNames { return &journalNames{path: pat
 func (j *journalNames) saw(node string, host, ident []byte, unit nodelog.Unit) {
 	if node != "" {
 		if len(j.hosts.names) == 0 {
+			j.node = node
 			j.hosts.add([]byte(node))
 		}
 	} else {
@@ -380,7 +382,7 @@ func (j *journalNames) file() model.JournalFile {
 	if len(j.idents.names) == 0 && !j.idents.cut {
 		return model.JournalFile{}
 	}
-	f := model.JournalFile{Path: j.path, Lines: j.lines, Hosts: j.hosts.sorted(), Idents: j.idents.sorted(), IdentsCut: j.idents.cut}
+	f := model.JournalFile{Path: j.path, Lines: j.lines, Node: j.node, Hosts: j.hosts.sorted(), HostsCut: j.hosts.cut, Idents: j.idents.sorted(), IdentsCut: j.idents.cut}
 	for i, u := range journalUnits {
 		if j.units[i] {
 			f.Units = append(f.Units, string(u))

@@ -48,6 +48,12 @@ const MaxObjectFileBytes = 192 << 20
 // a Problem and a model.Cut. The largest production clusters run tens of thousands of pods.
 const MaxPods = 50_000
 
+// MaxObjects bounds the objects of other kinds (services, deployments,
+// custom resources, ...) indexed in the store, whatever their files: a
+// list of millions of tiny objects would otherwise hold gigabytes. The
+// objects beyond it are not indexed, and the cut is said.
+const MaxObjects = 1_000_000
+
 // MaxLogBytes bounds what is read of one log once decompressed (a gzip bomb
 // stops there with a Problem).
 const MaxLogBytes = 4 << 30
@@ -322,14 +328,16 @@ func sosDir(p string) string {
 type nsKey struct{ root, ns string }
 
 type builder struct {
-	ctx          context.Context
-	mu           sync.Mutex // guards what decode workers and the pass share
-	podCount     atomic.Int64
-	podLimitOnce sync.Once
-	jobs         chan decodeJob
-	workers      sync.WaitGroup
-	g            *model.Gather
-	roots        map[string]bool
+	ctx             context.Context
+	mu              sync.Mutex // guards what decode workers and the pass share
+	podCount        atomic.Int64
+	podLimitOnce    sync.Once
+	objectCount     atomic.Int64
+	objectLimitOnce sync.Once
+	jobs            chan decodeJob
+	workers         sync.WaitGroup
+	g               *model.Gather
+	roots           map[string]bool
 	// dnsBaseDomain is the DNS config's spec.baseDomain, set into g at finish.
 	dnsBaseDomain string
 	listPods      map[nsKey][]*model.Pod

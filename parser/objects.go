@@ -283,6 +283,9 @@ func (b *builder) readObjects(p string, c classified, data []byte) []error {
 		decode = decodeUnstructured
 	}
 	add := func(item []byte, line int) error {
+		if !b.objectUnderCap(p, line) {
+			return nil
+		}
 		o, err := objectOf(k, item, decode, b.parts, b.mem())
 		if o == nil {
 			return err

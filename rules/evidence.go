@@ -317,6 +317,11 @@ func writeTerminationMessage(b *strings.Builder, label, msg string) {
 	if msg == "" {
 		return
 	}
+	// Only the start is written: a hostile message of megabytes is not
+	// collapsed whole at every rule that reads it.
+	if len(msg) > 8*maxTerminationMessage {
+		msg = msg[:8*maxTerminationMessage]
+	}
 	msg = strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", " | ")), " ")
 	if len(msg) > maxTerminationMessage {
 		msg = strings.ToValidUTF8(msg[:maxTerminationMessage], "") + "…"

@@ -16,6 +16,11 @@ const minSaidWords = 3
 // maxSaidLine bounds the line of a termination message a finding quotes.
 const maxSaidLine = 300
 
+// maxSaidMessage bounds the bytes of a termination message saidLine reads:
+// its end (the kubelet keeps 4 KiB of a message, FallbackToLogsOnError the
+// last 80 lines of the log, at most 2 KiB).
+const maxSaidMessage = 16 << 10
+
 var (
 	// failureWordRe finds a line that names a failure.
 	failureWordRe = mustLitRegexp(`(?i)panic|fatal|error|exception|must be|missing|not set|is required|invalid|denied|refused|not found|no such|failed|unable to|cannot|can't`)
@@ -106,8 +111,21 @@ func joinTerminationMessage(c *evalContext, p *model.Pod, h *hit) joinResult {
 // word to maxSaidLine bytes; "" when no line qualifies. k is the picked
 // line's index in msg's lines (split at "\n").
 func saidLine(msg string) (said string, k int) {
+	// The kubelet keeps at most 4 KiB of a termination message; a gather's
+	// may be hostile and hold megabytes: only its end is read, from a line
+	// start, and k still counts the lines of the whole message.
+	skipped := 0
+	if len(msg) > maxSaidMessage {
+		cut := len(msg) - maxSaidMessage
+		if nl := strings.IndexByte(msg[cut:], '\n'); nl >= 0 {
+			cut += nl + 1
+		}
+		skipped = strings.Count(msg[:cut], "\n")
+		msg = msg[cut:]
+	}
 	pick, best := "", -1
 	for i, line := range strings.Split(msg, "\n") {
+		i += skipped
 		raw := strings.TrimSpace(line)
 		if raw == "" || stackLineRe.MatchString(raw) || usageLineRe.MatchString(raw) || !failureWordRe.MatchString(raw) {
 			continue

@@ -1,6 +1,10 @@
 package rules
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"time"
+)
 
 // TestTerminationMessageJoin: terminationMessage decides with the line that
 // names the failure (a panic line before an earlier error line) and rules
@@ -14,6 +18,21 @@ func TestTerminationMessageJoin(t *testing.T) {
 }
 
 // TestSaidLine: the line of a termination message that says why.
+// TestSaidLineBounded: a hostile termination message of megabytes is read
+// from its end only (16 KiB), in bounded time, and the line picked is
+// counted among the whole message's lines.
+func TestSaidLineBounded(t *testing.T) {
+	msg := strings.Repeat("error "+strings.Repeat("a ", 200)+"\n", 2500) + "F1120 09:10:01.000000 1 main.go:40] cannot read /etc/tls/tls.crt: permission denied\n"
+	start := time.Now()
+	said, k := saidLine(msg)
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("saidLine of %d bytes took %s", len(msg), took)
+	}
+	if !strings.HasPrefix(said, "F1120") || k != 2500 {
+		t.Errorf("saidLine = %q at line %d, want the fatal line at 2500", said, k)
+	}
+}
+
 func TestSaidLine(t *testing.T) {
 	for _, tc := range []struct{ name, msg, want string }{
 		{"klog fatal after info", "I0803 1 main.go:178] Valid token audiences:\nF0803 1 main.go:275] Failed to initialize certificate reloader: open /etc/tls/tls.crt: no such file or directory\n", "F0803 1 main.go:275] Failed to initialize certificate reloader: open /etc/tls/tls.crt: no such file or directory"},

@@ -2,11 +2,17 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mgtriage/mgtriage/report/serve"
 	"github.com/mholt/archives"
@@ -133,5 +139,97 @@ func TestServeCountsAndLimits(t *testing.T) {
 		if e := call(t, cs, q.tool, q.args, nil); !strings.Contains(e, "give a count of at least 1") {
 			t.Errorf("%s %v: %q, want the limit refused", q.tool, q.args, e)
 		}
+	}
+}
+
+// TestServeJournalsHostileShapes: a journal whose path names its node is
+// read whole for that node though its lines say "localhost" (a host not yet
+// named when it booted); a journal naming more hosts than are listed is
+// searched for a host it does not list, never said to lack it; and
+// answers that read a folder's files again wait for one of
+// serve.MaxRereadFiles slots.
+func TestServeJournalsHostileShapes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "odf")
+	copyTree(t, "../../fixtures/journals/mg-odf-ceph-journals", dir)
+	var jp string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, "journal_worker-0.ocp4.example.com.gz") {
+			jp = p
+		}
+		return nil
+	})
+	if jp == "" {
+		t.Fatal("no worker-0 journal in the fixture")
+	}
+	zr, err := os.Open(jp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gz, err := gzip.NewReader(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := io.ReadAll(gz)
+	zr.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := strings.ReplaceAll(string(plain), " worker-0.ocp4.example.com ", " localhost ")
+	local = strings.ReplaceAll(local, " worker-0 ", " localhost ")
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte(local))
+	zw.Close()
+	if err := os.WriteFile(jp, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A service log naming 100 hosts, one line each, beside it.
+	root := filepath.Dir(filepath.Dir(filepath.Dir(jp)))
+	var many strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&many, "Nov 20 06:%02d:%02d.000000 host%03d.example.com NetworkManager[812]: <info>  device (ens3): state change %d\n", i/60, i%60, i, i)
+	}
+	writeFiles(t, filepath.Join(root, "host_service_logs", "masters"), map[string]string{"NetworkManager_service.log": many.String()})
+
+	srv := servedSample(t, dir)
+	cs := inMemory(t, srv)
+	var kub serve.LogsOut
+	if e := call(t, cs, "logs", map[string]any{"host": "worker-0.ocp4.example.com", "unit": "kubelet", "limit": 1000}, &kub); e != "" {
+		t.Fatal(e)
+	}
+	want := 0
+	for _, l := range strings.Split(local, "\n") {
+		if strings.Contains(l, " localhost ") && (strings.Contains(l, " kubenswrapper[") || strings.Contains(l, " kubelet[")) {
+			want++
+		}
+	}
+	if kub.Searched != "whole file" || want == 0 || kub.Matched < want {
+		t.Errorf("worker-0's kubelet from its own journal (lines say localhost): searched %q, matched %d, want at least %d (%s)", kub.Searched, kub.Matched, want, kub.Note)
+	}
+
+	var far serve.LogsOut
+	if e := call(t, cs, "logs", map[string]any{"host": "host099.example.com", "unit": "NetworkManager"}, &far); e != "" {
+		t.Fatalf("a host past the listed ones: %s", e)
+	}
+	if far.Matched != 1 || len(far.Items) != 1 || !strings.Contains(far.Items[0].Text, "host099.example.com") {
+		t.Errorf("host099's line: %+v", far)
+	}
+
+	// Every slot taken: the next answer that may read again waits, and
+	// ends with its context.
+	for range serve.MaxRereadFiles {
+		if _, err := srv.LogsContext(context.Background(), serve.LogsIn{Host: "worker-0.ocp4.example.com", Unit: "kubelet", Limit: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	release := srv.HoldRereadSlots(t.Context())
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if _, err := srv.LogsContext(ctx, serve.LogsIn{Host: "worker-0.ocp4.example.com", Unit: "kubelet", Limit: 1}); err == nil {
+		t.Error("an answer read again while every slot was taken")
+	}
+	release()
+	if _, err := srv.LogsContext(context.Background(), serve.LogsIn{Host: "worker-0.ocp4.example.com", Unit: "kubelet", Limit: 1}); err != nil {
+		t.Errorf("after the slots were released: %v", err)
 	}
 }

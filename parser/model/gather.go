@@ -3,6 +3,7 @@ package model
 import (
 	"cmp"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -600,30 +601,37 @@ type LogGroup struct {
 // ("kubenswrapper", "NetworkManager", "snap.kube-scheduler.daemon"; at
 // most MaxJournalFileNames, sorted; IdentsCut when there were more).
 type JournalFile struct {
-	Path      string   `json:"path"`
-	Lines     int      `json:"lines"`
+	Path  string `json:"path"`
+	Lines int    `json:"lines"`
+	// Node is the host the file's path names (nodes/<node>/,
+	// ceph_logs/journal_<node>/), whose lines are all that host's whatever
+	// host they write ("localhost" before the host name is set); Hosts is
+	// then Node alone.
+	Node      string   `json:"node,omitempty"`
 	Hosts     []string `json:"hosts"`
+	HostsCut  bool     `json:"hostsCut,omitempty"`
 	Units     []string `json:"units"`
 	Idents    []string `json:"idents"`
 	IdentsCut bool     `json:"identsCut,omitempty"`
 }
 
 // MaxJournalFileNames bounds the hosts and the identifiers a JournalFile
-// lists: a whole-system journal names hundreds of identifiers.
+// lists (HostsCut, IdentsCut say when there were more): a whole-system
+// journal names hundreds of identifiers.
 const MaxJournalFileNames = 64
 
-// JournalFilesOf returns the journal files whose lines name host (matched
-// by HostKey), in path order.
-func (g *Gather) JournalFilesOf(host string) []JournalFile {
+// JournalFilesOf returns the journal files of host (matched by HostKey):
+// those whose path or lines name it, in path order. maybe are the files
+// whose hosts were too many to list (HostsCut) and do not list host: they
+// may hold its lines.
+func (g *Gather) JournalFilesOf(host string) (files, maybe []JournalFile) {
 	key := HostKey(host)
-	var out []JournalFile
 	for _, f := range g.JournalFiles {
-		for _, h := range f.Hosts {
-			if HostKey(h) == key {
-				out = append(out, f)
-				break
-			}
+		if slices.ContainsFunc(f.Hosts, func(h string) bool { return HostKey(h) == key }) {
+			files = append(files, f)
+		} else if f.HostsCut {
+			maybe = append(maybe, f)
 		}
 	}
-	return out
+	return files, maybe
 }

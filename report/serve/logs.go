@@ -100,6 +100,11 @@ func (s *Server) LogsContext(ctx context.Context, in LogsIn) (*LogsOut, error) {
 	if err != nil {
 		return nil, err
 	}
+	release, err := s.rereadSlot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	keep := func(l *LogLine, raw []byte) bool {
 		if re != nil && (raw != nil && !re.Match(raw[:min(len(raw), MaxMatchBytes)]) || raw == nil && !re.MatchString(l.Text[:min(len(l.Text), MaxMatchBytes)])) {
 			return false
@@ -326,9 +331,16 @@ func (s *Server) hostLog(in LogsIn) (*LogsOut, logSeq, error) {
 			}
 		}
 	}
-	journals := s.in.Gather.JournalFilesOf(in.Host)
+	journals, maybe := s.in.Gather.JournalFilesOf(in.Host)
 	if len(groups) == 0 && len(journals) == 0 && s.in.Gather.NodeNamed(in.Host) == nil && !s.in.Gather.HasKubeletLog(in.Host) {
-		return nil, nil, fmt.Errorf("no host %q in the gather (no Node object, no journal)", clip(in.Host, 80))
+		if len(maybe) == 0 {
+			return nil, nil, fmt.Errorf("no host %q in the gather (no Node object, no journal)", clip(in.Host, 80))
+		}
+	}
+	if len(journals) == 0 {
+		// Files that name more hosts than were listed may hold its lines:
+		// searched, never said to lack them.
+		journals = maybe
 	}
 	var files []LogFile
 	var best *model.JournalFile
@@ -363,13 +375,19 @@ func (s *Server) hostLog(in LogsIn) (*LogsOut, logSeq, error) {
 				out.Lines++
 			}
 			out.Logs = nil
-			return out, s.journalSeq(b, in.Host, in.Unit), nil
+			host := in.Host
+			if best.Node != "" {
+				host = "" // every line of the file is the host's its path names
+			}
+			return out, s.journalSeq(b, host, in.Unit), nil
 		}
 		out.Note = fmt.Sprintf("the journal could not be read again (%v); the kept groups are searched", err)
 	}
 	out.Searched = "kept lines"
 	if out.Note == "" {
 		switch {
+		case len(files) == 0 && len(groups) == 0:
+			out.Note = "the gather holds no journal file of this host that could be read (the host is known from its Node object or from lines of other files)"
 		case in.Unit != "" && best == nil:
 			out.Note = fmt.Sprintf("no journal of this host holds unit %q; logs lists its journals with their units and identifiers", clip(in.Unit, 80))
 		case len(groups) == 0 && in.Unit == "":
@@ -463,7 +481,7 @@ func identHas(ident []byte, unit string) bool {
 // log of must-gather's host_service_logs holds every control plane host's
 // lines; a sosreport's whole journal every unit's): a line whose journal
 // prefix names another host or unit is left out, with the continuation
-// lines after it. An empty unit keeps every unit.
+// lines after it. An empty host or unit keeps every host or unit.
 func (s *Server) journalSeq(data []byte, host, unit string) logSeq {
 	ref := s.in.Gather.CollectedAt
 	key := model.HostKey(host)
@@ -471,7 +489,7 @@ func (s *Server) journalSeq(data []byte, host, unit string) logSeq {
 		keep := false // the lines before the first entry ("-- Logs begin at ...") are the file's, not the host's
 		eachLine(data, func(n int, l []byte) bool {
 			if j, ok := nodelog.ParseJournal(l, ref); ok {
-				if keep = model.HostKey(string(j.Host)) == key && (unit == "" || unitMatch(j.Ident, unit)); keep {
+				if keep = (host == "" || model.HostKey(string(j.Host)) == key) && (unit == "" || unitMatch(j.Ident, unit)); keep {
 					t := j.Time
 					return yield(LogLine{LogLine: report.LogLine{Line: n, Time: &t}}, l)
 				}

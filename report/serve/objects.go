@@ -2,6 +2,7 @@ package serve
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -372,6 +373,8 @@ func (s *Server) fileLines(path string) ([]string, string, error) {
 		return lines, "from the object file kept at the read", nil
 	}
 	if s.in.Reread != nil {
+		release, _ := s.rereadSlot(context.Background())
+		defer release()
 		b, err := s.in.Reread(path)
 		if err != nil {
 			return nil, "", fmt.Errorf("%s: %v", s.short(path), err)

@@ -74,7 +74,16 @@ type Server struct {
 	handle  map[string]int // finding handle → index in Report.Findings
 	cache   linesCache
 	explain explainCache
+	// rereads holds a slot for each answer that may read a whole file of
+	// a folder input again (up to MaxRereadFiles at once): each holds up
+	// to 256 MiB while it scans, so answers in parallel wait for a slot
+	// instead of holding gigabytes together.
+	rereads chan struct{}
 }
+
+// MaxRereadFiles bounds the answers that read a folder input's file again
+// at the same time (logs, source).
+const MaxRereadFiles = 2
 
 // New indexes in for answering. in.Gather, in.Report and in.Table must be
 // set.
@@ -82,7 +91,8 @@ func New(in Input, opt Options) *Server {
 	if opt.AnswerBytes <= 0 {
 		opt.AnswerBytes = DefaultAnswerBytes
 	}
-	s := &Server{in: in, opt: opt, short: report.PathShortener(in.Gather.Roots), pods: map[string]*report.Pod{}, mpods: map[string]*model.Pod{}, handle: map[string]int{}}
+	s := &Server{in: in, opt: opt, short: report.PathShortener(in.Gather.Roots), pods: map[string]*report.Pod{}, mpods: map[string]*model.Pod{}, handle: map[string]int{},
+		rereads: make(chan struct{}, MaxRereadFiles)}
 	if len(in.Gather.Roots) == 1 {
 		s.root = in.Gather.Roots[0]
 	}
@@ -277,3 +287,36 @@ func counted(m map[string]int, max int) []countBy {
 // RedactionMap returns the original → placeholder table of the answers
 // given so far (nil without --redact).
 func (s *Server) RedactionMap() map[string]string { return s.in.Redactor.Mapping() }
+
+// rereadSlot waits for a slot to read a folder input's file again (nothing
+// to wait for on an archive, never read again) and returns its release;
+// ctx's end stops the wait.
+func (s *Server) rereadSlot(ctx context.Context) (release func(), err error) {
+	if s.in.Reread == nil {
+		return func() {}, nil
+	}
+	select {
+	case s.rereads <- struct{}{}:
+		return func() { <-s.rereads }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// HoldRereadSlots takes every slot of rereadSlot until the returned
+// release is called (for tests of what waits for one).
+func (s *Server) HoldRereadSlots(ctx context.Context) (release func()) {
+	var rel []func()
+	for range MaxRereadFiles {
+		r, err := s.rereadSlot(ctx)
+		if err != nil {
+			break
+		}
+		rel = append(rel, r)
+	}
+	return func() {
+		for _, r := range rel {
+			r()
+		}
+	}
+}
