@@ -227,17 +227,19 @@ func messageLineStarts(data []byte, lines []int, n, off int) []int {
 				// A message line ends: the next begins after any line
 				// break and indentation that follow.
 				j := i + 1
+			breaks:
 				for j < len(data) {
-					if data[j] == '\n' {
-						line++
+					switch {
+					case data[j] == '\n':
 						j++
-					} else if data[j] == '\\' && j+1 < len(data) && data[j+1] == '\n' {
-						line++
+					case data[j] == '\\' && j+1 < len(data) && data[j+1] == '\n':
 						j += 2
-					} else if data[j] == ' ' && j > 0 && (data[j-1] == '\n' || data[j-1] == ' ') && lineStartBefore(data, j) {
-						j++
-					} else {
-						break
+					default:
+						break breaks // the message line begins here
+					}
+					line++
+					for j < len(data) && data[j] == ' ' {
+						j++ // the indentation of the new file line
 					}
 				}
 				i = j - 1
@@ -246,21 +248,6 @@ func messageLineStarts(data []byte, lines []int, n, off int) []int {
 		}
 	}
 	return nil
-}
-
-// lineStartBefore reports whether only spaces stand between the start of
-// the line that holds offset j and j (indentation).
-func lineStartBefore(data []byte, j int) bool {
-	for k := j - 1; k >= 0; k-- {
-		switch data[k] {
-		case '\n':
-			return true
-		case ' ':
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // fieldIndex collects the field lines of one object, whatever its file's

@@ -3,6 +3,7 @@ package parser
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mgtriage/mgtriage/parser/model"
@@ -333,5 +334,18 @@ func TestMessageLineStarts(t *testing.T) {
 				t.Errorf("message line starts (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// TestMessageLineStartsLinear: a message whose next file line, after a
+// "\n" escape and a line break, begins with a megabyte of spaces is read in
+// linear time.
+func TestMessageLineStartsLinear(t *testing.T) {
+	doc := "- apiVersion: v1\n  kind: Pod\n  status:\n    containerStatuses:\n    - name: app\n      state:\n        terminated:\n          message: \"a\\n\n" +
+		strings.Repeat(" ", 1<<20) + "b\\n" + strings.Repeat(" \\n", 1<<18) + "\"\n"
+	start := time.Now()
+	scanFieldLines([]byte(doc), lineStarts([]byte(doc)), 1)
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("took %s", took)
 	}
 }
